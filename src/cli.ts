@@ -1,0 +1,69 @@
+/**
+ * The one entry point: `akira-mm <command> …`. Each command lives in `src/cli/<command>.ts` and is
+ * loaded only when used, so `akira-mm hash` does not pay for the exchange or the backtester.
+ */
+import { EXIT_USAGE, UsageError, type CliIo, type CommandRunner } from './cli/io.ts';
+
+interface CommandEntry {
+  readonly summary: string;
+  readonly load: () => Promise<CommandRunner>;
+}
+
+const COMMANDS: Readonly<Record<string, CommandEntry>> = {
+  hash: {
+    summary: 'hash <order|cancel|cancel-all|withdraw|increase-nonce> --chain <mainnet|sepolia> [FILE|-]   print the message hash of a POST body',
+    load: async () => (await import('./cli/hash.ts')).runHash,
+  },
+  keys: {
+    summary: 'keys new                                   print a fresh Stark key pair',
+    load: async () => (await import('./cli/keys.ts')).runKeys,
+  },
+  paper: {
+    summary: 'paper                                      paper trading against the embedded exchange (npm start)',
+    load: async () => (await import('./cli/paper.ts')).runPaper,
+  },
+};
+
+function helpText(): string {
+  const lines = Object.values(COMMANDS).map((entry) => `  akira-mm ${entry.summary}`);
+  return ['akira-mm: market making on LayerAkira', '', 'usage:', ...lines, '  akira-mm --help', ''].join('\n');
+}
+
+/** Runs the CLI with these arguments and streams; returns the exit code. */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout.write(helpText());
+    return name === undefined ? EXIT_USAGE : 0;
+  }
+  const entry = COMMANDS[name];
+  if (entry === undefined) {
+    io.stderr.write(`akira-mm: unknown command "${name}"\n${helpText()}`);
+    return EXIT_USAGE;
+  }
+  try {
+    const run = await entry.load();
+    return await run(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`akira-mm ${name}: ${error.message}\n`);
+      return EXIT_USAGE;
+    }
+    throw error;
+  }
+}
+
+const isEntryPoint = process.argv[1] !== undefined && /(?:cli\.ts|akira-mm(?:\.js)?)$/.test(process.argv[1]);
+if (isEntryPoint) {
+  const io: CliIo = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() };
+  main(process.argv.slice(2), io).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      process.stderr.write(`akira-mm: ${message}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

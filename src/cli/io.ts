@@ -1,0 +1,28 @@
+/**
+ * What a CLI command may touch, injected so tests can run commands in-process and read what they
+ * printed. `src/cli.ts` builds the real one from `process`.
+ */
+import type { Readable } from 'node:stream';
+
+/** Streams and environment of one command run. */
+export interface CliIo {
+  readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
+  readonly stderr: { write(text: string): unknown };
+  readonly stdin: Readable;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+}
+
+/** One `akira-mm` sub-command: returns the process exit code. */
+export type CommandRunner = (args: readonly string[], io: CliIo) => Promise<number>;
+
+/** Exit code for bad usage or bad input (missing flag, malformed file). */
+export const EXIT_USAGE = 2;
+
+/** A usage or input error: printed as one line, exit code 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}

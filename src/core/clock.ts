@@ -1,0 +1,180 @@
+/**
+ * Time, injected (STYLE.md "inject clock, RNG and venue"). Logic asks a `Clock` for the time and
+ * for timers; the live daemon gets {@link LiveClock}, tests and backtests a {@link ManualClock}
+ * whose time only moves when told, so simulations repeat exactly and tests never sleep.
+ * This module and `src/cli.ts` are the only places allowed to touch the wall clock (lint rule).
+ */
+
+/** A scheduled callback; `cancel()` is idempotent. */
+export interface Timer {
+  cancel(): void;
+}
+
+/** Options of a timer. */
+export interface TimerOptions {
+  /** Live clock only: do not keep the process alive for this timer. Default false. */
+  readonly unref?: boolean;
+}
+
+/** The source of time and timers every component receives. */
+export interface Clock {
+  /** Milliseconds since the Unix epoch (may be fractional on a manual clock). */
+  nowMs(): number;
+  /** Runs `callback` once after `delayMs` (≥ 0). */
+  setTimeout(callback: () => void, delayMs: number, options?: TimerOptions): Timer;
+  /** Runs `callback` every `intervalMs` (> 0) until cancelled. */
+  setInterval(callback: () => void, intervalMs: number, options?: TimerOptions): Timer;
+}
+
+/** Wall-clock time and Node timers. */
+export class LiveClock implements Clock {
+  nowMs(): number {
+    return Date.now();
+  }
+
+  setTimeout(callback: () => void, delayMs: number, options: TimerOptions = {}): Timer {
+    const handle = setTimeout(callback, Math.max(0, delayMs));
+    if (options.unref === true) handle.unref();
+    return { cancel: () => clearTimeout(handle) };
+  }
+
+  setInterval(callback: () => void, intervalMs: number, options: TimerOptions = {}): Timer {
+    const handle = setInterval(callback, intervalMs);
+    if (options.unref === true) handle.unref();
+    return { cancel: () => clearInterval(handle) };
+  }
+}
+
+/** High-resolution monotonic milliseconds for latency measurement (not a date). */
+export function monotonicMs(): number {
+  return performance.now();
+}
+
+/** Promise that resolves after `delayMs` on the given clock. */
+export function sleep(clock: Clock, delayMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    clock.setTimeout(resolve, delayMs);
+  });
+}
+
+interface ScheduledTimer {
+  readonly id: number;
+  dueMs: number;
+  readonly intervalMs: number | undefined;
+  readonly callback: () => void;
+  cancelled: boolean;
+}
+
+/**
+ * A clock that moves only when `advance` is called: timers fire in due-time order (ties in
+ * scheduling order), each seeing `nowMs()` equal to its due time. For tests, simulations and
+ * backtests.
+ */
+export class ManualClock implements Clock {
+  private currentMs: number;
+  private nextId = 0;
+  private readonly timers: ScheduledTimer[] = [];
+
+  constructor(startMs = 0) {
+    this.currentMs = startMs;
+  }
+
+  nowMs(): number {
+    return this.currentMs;
+  }
+
+  setTimeout(callback: () => void, delayMs: number): Timer {
+    return this.schedule(callback, Math.max(0, delayMs), undefined);
+  }
+
+  setInterval(callback: () => void, intervalMs: number): Timer {
+    if (!(intervalMs > 0)) throw new RangeError(`interval must be positive, got ${intervalMs}`);
+    return this.schedule(callback, intervalMs, intervalMs);
+  }
+
+  /** Number of timers still pending. */
+  pendingTimers(): number {
+    return this.timers.filter((timer) => !timer.cancelled).length;
+  }
+
+  /** Due time of the earliest pending timer, if any. */
+  nextDueMs(): number | undefined {
+    this.timers.sort(compareTimers);
+    return this.timers.find((timer) => !timer.cancelled)?.dueMs;
+  }
+
+  /** Moves time forward by `deltaMs`, firing every timer that falls due on the way. */
+  advance(deltaMs: number): void {
+    this.advanceTo(this.currentMs + deltaMs);
+  }
+
+  /** Moves time forward to `targetMs` (never backwards), firing due timers in order. */
+  advanceTo(targetMs: number): void {
+    for (;;) {
+      const timer = this.popDue(targetMs);
+      if (timer === undefined) break;
+      this.fire(timer);
+    }
+    if (targetMs > this.currentMs) this.currentMs = targetMs;
+  }
+
+  /**
+   * Like {@link advance}, but lets promise callbacks run after every timer, so code that awaits
+   * between timers (a reconnect loop, a retry) behaves as it would live.
+   */
+  async advanceAsync(deltaMs: number): Promise<void> {
+    const targetMs = this.currentMs + deltaMs;
+    await flushMicrotasks();
+    for (;;) {
+      const timer = this.popDue(targetMs);
+      if (timer === undefined) break;
+      this.fire(timer);
+      await flushMicrotasks();
+    }
+    if (targetMs > this.currentMs) this.currentMs = targetMs;
+    await flushMicrotasks();
+  }
+
+  private schedule(callback: () => void, delayMs: number, intervalMs: number | undefined): Timer {
+    const timer: ScheduledTimer = {
+      id: this.nextId++,
+      dueMs: this.currentMs + delayMs,
+      intervalMs,
+      callback,
+      cancelled: false,
+    };
+    this.timers.push(timer);
+    return {
+      cancel: () => {
+        timer.cancelled = true;
+      },
+    };
+  }
+
+  private popDue(targetMs: number): ScheduledTimer | undefined {
+    this.timers.sort(compareTimers);
+    while (this.timers.length > 0 && this.timers[0]?.cancelled === true) this.timers.shift();
+    const first = this.timers[0];
+    if (first === undefined || first.dueMs > targetMs) return undefined;
+    this.timers.shift();
+    return first;
+  }
+
+  private fire(timer: ScheduledTimer): void {
+    if (timer.dueMs > this.currentMs) this.currentMs = timer.dueMs;
+    if (timer.intervalMs !== undefined) {
+      timer.dueMs += timer.intervalMs;
+      this.timers.push(timer);
+    }
+    timer.callback();
+  }
+}
+
+function compareTimers(a: ScheduledTimer, b: ScheduledTimer): number {
+  return a.dueMs - b.dueMs || a.id - b.id;
+}
+
+/** Lets queued promise callbacks run (several turns, for chained awaits). */
+async function flushMicrotasks(): Promise<void> {
+  for (let i = 0; i < 20; i++) await Promise.resolve();
+}

@@ -1,0 +1,10 @@
+/** Public surface of `src/core`: domain types and pure helpers every layer shares. */
+export * from './errors.ts';
+export * from './types.ts';
+export * from './chains.ts';
+export * from './money.ts';
+export * from './rules.ts';
+export * from './clock.ts';
+export * from './rng.ts';
+export * from './book.ts';
+export * from './strategy.ts';

@@ -1,0 +1,102 @@
+/**
+ * The contract between the engine and the quoting strategies (`strategies/`). A strategy is a
+ * pure function of (market view, inventory, params) → desired quotes: no I/O, no clock, no
+ * unseeded randomness. The engine owns the estimators (volatility, trade intensity) and passes
+ * their current values in the view; it rounds, risk-checks and diffs what the strategy returns.
+ * Prices and sizes here are `number`s in whole tokens (quote per base, base): strategy math is
+ * float, and the one conversion to integer ticks and lots is `core/rules.ts`.
+ */
+import type { Side } from './types.ts';
+
+/** Fitted order-arrival intensity λ(δ) = A·e^(−k·δ), δ in quote price units from mid. */
+export interface ArrivalIntensity {
+  /** Arrivals per second at the mid (A). */
+  readonly a: number;
+  /** Decay per quote price unit of distance (k). */
+  readonly k: number;
+}
+
+/** What the market looks like now, as the engine's estimators see it. */
+export interface MarketView {
+  /** Time of the view (ms since epoch, from the injected clock). */
+  readonly timeMs: number;
+  readonly bestBid: number | undefined;
+  readonly bestAsk: number | undefined;
+  readonly bestBidSize: number;
+  readonly bestAskSize: number;
+  /** (bid + ask) / 2, or undefined unless both sides exist. */
+  readonly mid: number | undefined;
+  /** Size-weighted mid: (bid·askSize + ask·bidSize) / (bidSize + askSize). */
+  readonly microprice: number | undefined;
+  /** Standard deviation of mid changes per √second, in quote price units (σ); 0 until known. */
+  readonly volatility: number;
+  /** Trades per second on each aggressor side over the estimator's window. */
+  readonly tradeRate: { readonly buy: number; readonly sell: number };
+  /** Fitted arrival intensity, once the estimator has enough data. */
+  readonly arrival: ArrivalIntensity | undefined;
+  /** Price tick in quote tokens, size step and minimum size in base tokens. */
+  readonly tickSize: number;
+  readonly lotSize: number;
+  readonly minSize: number;
+  /** Maker and taker fees as fractions (1000 pbips = 0.001). */
+  readonly makerFee: number;
+  readonly takerFee: number;
+}
+
+/** Our position as the strategy needs it. */
+export interface InventoryView {
+  /** Base tokens held (free + locked). */
+  readonly base: number;
+  /** Quote tokens held (free + locked). */
+  readonly quote: number;
+  /** Base tokens the strategy aims to hold; skew pushes `base` towards it. */
+  readonly targetBase: number;
+  /** Side and price of our last fill, for ping-pong; undefined before the first. */
+  readonly lastFill: { readonly side: Side; readonly price: number; readonly timeMs: number } | undefined;
+}
+
+/** One order the strategy wants resting. `level` 0 is closest to the mid. */
+export interface DesiredQuote {
+  readonly side: Side;
+  readonly price: number;
+  readonly size: number;
+  readonly level: number;
+}
+
+/** A configured strategy, ready to quote. */
+export interface Strategy {
+  readonly name: string;
+  /** Desired quotes for this view and inventory; [] means "quote nothing". */
+  quote(view: MarketView, inventory: InventoryView): DesiredQuote[];
+}
+
+/** One problem with one configuration key: the key, the bad value and what is allowed. */
+export interface ConfigIssue {
+  readonly key: string;
+  readonly value: string | undefined;
+  readonly allowed: string;
+}
+
+/** "KEY=value: allowed …" lines, one per issue; secret keys show `<redacted>`. */
+export function formatConfigIssues(issues: readonly ConfigIssue[], secretKeys: ReadonlySet<string> = new Set()): string {
+  return issues
+    .map((issue) => {
+      const shown = issue.value === undefined ? '(missing)' : secretKeys.has(issue.key) ? '<redacted>' : JSON.stringify(issue.value);
+      return `${issue.key}=${shown}: ${issue.allowed}`;
+    })
+    .join('\n');
+}
+
+/** Result of reading a strategy's parameters from an env file. */
+export type ParamsResult<P> = { readonly ok: true; readonly params: P } | { readonly ok: false; readonly issues: ConfigIssue[] };
+
+/** A strategy as the registry knows it: its env keys, how to read them, and how to build it. */
+export interface StrategyDefinition<P = unknown> {
+  readonly name: string;
+  readonly summary: string;
+  /** Every env key it reads, with default, unit and meaning, for docs and `config/example.env`. */
+  readonly keys: readonly { readonly key: string; readonly default: string; readonly unit: string; readonly doc: string }[];
+  /** Validates every key at once; each issue names the key, the value and what is allowed. */
+  parseParams(env: Readonly<Record<string, string | undefined>>): ParamsResult<P>;
+  create(params: P): Strategy;
+}
