@@ -8,3 +8,5 @@ export * from './clock.ts';
 export * from './rng.ts';
 export * from './book.ts';
 export * from './strategy.ts';
+export * from './logger.ts';
+export * from './secret.ts';

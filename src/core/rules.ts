@@ -117,3 +117,25 @@ export function notionalUnits(
   const quotient = product / scale;
   return direction === 'up' && quotient * scale !== product ? quotient + 1n : quotient;
 }
+
+/**
+ * Keeps a passive price strictly on its side of the book: a bid at or above the best ask becomes
+ * one tick under it, an ask at or below the best bid one tick over it. Float strategy math can
+ * land a hair past the touch; this is the exact, integer guard behind it.
+ * Returns undefined when no valid passive price exists (a bid under a one-tick ask).
+ */
+export function clampPassivePrice(
+  priceUnits: bigint,
+  side: Side,
+  bestOppositeUnits: bigint | undefined,
+  rules: TickerRules,
+): bigint | undefined {
+  if (bestOppositeUnits === undefined) return priceUnits;
+  if (side === 'buy') {
+    if (priceUnits < bestOppositeUnits) return priceUnits;
+    const below = roundToStep(bestOppositeUnits - 1n, rules.priceTick, 'down');
+    return below > 0n ? below : undefined;
+  }
+  if (priceUnits > bestOppositeUnits) return priceUnits;
+  return roundToStep(bestOppositeUnits + 1n, rules.priceTick, 'up');
+}

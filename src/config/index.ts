@@ -1,0 +1,13 @@
+/** Public surface of `src/config`: one pair's env file, validated. */
+export { CONFIG_KEYS, CONFIG_KEY_LIST, type KeySpec, type ConfigKey } from './keys.ts';
+export {
+  ConfigError,
+  loadPairConfigFile,
+  parsePairConfig,
+  secretKeys,
+  type ConfigErrorCode,
+  type LoadOptions,
+  type PairConfig,
+} from './load.ts';
+export * as values from './values.ts';
+export { renderExampleEnv, type DocumentedKey, type KeyGroup } from './example.ts';

@@ -1,0 +1,119 @@
+/**
+ * Every key of a pair's env file: its parser, default, unit and meaning. This table is the one
+ * source for validation, for `config/example.env` and for the README's key list (a test keeps
+ * them in step). Key names are a contract with users' env files: add, never rename.
+ */
+import * as v from './values.ts';
+
+/** Description and parser of one env key. */
+export interface KeySpec<T = unknown> {
+  readonly key: string;
+  /** Default as it would be written in the file; undefined = required. */
+  readonly default: string | undefined;
+  readonly unit: string;
+  readonly doc: string;
+  /** Never echo the value (errors print `<redacted>`). */
+  readonly secret?: boolean;
+  readonly parse: v.ValueParser<T>;
+}
+
+function spec<T>(entry: KeySpec<T>): KeySpec<T> {
+  return entry;
+}
+
+/** The keys every pair's env file may set, in documentation order. */
+export const CONFIG_KEYS = {
+  EXCHANGE_HTTP_URL: spec({
+    key: 'EXCHANGE_HTTP_URL',
+    default: 'http://127.0.0.1:8080',
+    unit: 'URL',
+    doc: 'REST base URL: https://api.layerakira.xyz (mainnet), https://api-testnet.layerakira.xyz (sepolia), or a running `akira-mm sim`',
+    parse: v.url(['http:', 'https:']),
+  }),
+  EXCHANGE_WS_URL: spec({
+    key: 'EXCHANGE_WS_URL',
+    default: 'ws://127.0.0.1:8080/ws',
+    unit: 'URL',
+    doc: 'WebSocket URL: wss://api.layerakira.xyz/ws (mainnet), wss://api-testnet.layerakira.xyz/ws (sepolia), or the sim',
+    parse: v.url(['ws:', 'wss:']),
+  }),
+  CHAIN: spec({
+    key: 'CHAIN',
+    default: 'mainnet',
+    unit: 'mainnet|sepolia',
+    doc: 'Chain: picks the chain id, contract addresses and token table that go into every signature',
+    parse: v.chainName,
+  }),
+  TRADING_ACCOUNT: spec({
+    key: 'TRADING_ACCOUNT',
+    default: undefined,
+    unit: '0x address',
+    doc: 'Your trading account (the `maker` of every order)',
+    parse: v.address,
+  }),
+  SIGNER_PRIVATE_KEY: spec({
+    key: 'SIGNER_PRIVATE_KEY',
+    default: undefined,
+    unit: '0x hex',
+    doc: 'Stark private key of the signer bound to the account. Never logged; errors print <redacted>',
+    secret: true,
+    parse: v.privateKey,
+  }),
+  BASE: spec({ key: 'BASE', default: undefined, unit: 'symbol', doc: 'Base token of the pair, e.g. ETH', parse: v.tokenSymbol }),
+  QUOTE: spec({ key: 'QUOTE', default: undefined, unit: 'symbol', doc: 'Quote token of the pair, e.g. USDC', parse: v.tokenSymbol }),
+  ECOSYSTEM_BOOK: spec({
+    key: 'ECOSYSTEM_BOOK',
+    default: 'true',
+    unit: 'bool',
+    doc: 'Quote on the ecosystem book (true) or the router book (false)',
+    parse: v.boolean,
+  }),
+  STRATEGY: spec({
+    key: 'STRATEGY',
+    default: 'ladder',
+    unit: 'name',
+    doc: 'Quoting strategy: ladder, avellaneda-stoikov or glft (their own keys are listed below)',
+    parse: v.nonEmptyString,
+  }),
+  METRICS_PORT: spec({
+    key: 'METRICS_PORT',
+    default: '9464',
+    unit: 'port',
+    doc: 'Prometheus /metrics and /health port on 127.0.0.1 unless METRICS_HOST says otherwise; 0 disables',
+    parse: v.integer(0, 65535),
+  }),
+  METRICS_HOST: spec({
+    key: 'METRICS_HOST',
+    default: '127.0.0.1',
+    unit: 'host',
+    doc: 'Interface the metrics server binds to (0.0.0.0 inside a container)',
+    parse: v.nonEmptyString,
+  }),
+  GAS_PRICE_MULTIPLIER: spec({
+    key: 'GAS_PRICE_MULTIPLIER',
+    default: '1.25',
+    unit: '×',
+    doc: 'max_gas_price = latest /gas/price × this (SPEC §5); covers gas moves between signing and settlement',
+    parse: v.decimal(1, 10),
+  }),
+  WITHDRAW_HASH: spec({
+    key: 'WITHDRAW_HASH',
+    default: 'snip12',
+    unit: 'snip12|poseidon',
+    doc: 'Withdraw signature scheme: SNIP-12 rev 0 typed data (current contracts) or the legacy Poseidon hash',
+    parse: v.oneOf(['snip12', 'poseidon'] as const),
+  }),
+  LOG_LEVEL: spec({
+    key: 'LOG_LEVEL',
+    default: 'info',
+    unit: 'level',
+    doc: 'Log level: fatal, error, warn, info, debug, trace or silent',
+    parse: v.oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
+  }),
+} as const;
+
+/** Names of the keys the config layer owns. */
+export type ConfigKey = keyof typeof CONFIG_KEYS;
+
+/** The specs as a list, in documentation order. */
+export const CONFIG_KEY_LIST: readonly KeySpec[] = Object.values(CONFIG_KEYS);

@@ -1,0 +1,181 @@
+/**
+ * Loads one pair's env file. dotenv parses the text, but nothing is written to `process.env`, so
+ * several pairs (or tests) in one process never see each other's keys. Every key is validated at
+ * once; all problems come back together, each naming the key, the bad value and what is allowed.
+ */
+import { readFileSync } from 'node:fs';
+import { parse as parseDotenv } from 'dotenv';
+import { MmError, Secret, formatConfigIssues, getChain, type ChainName, type ConfigIssue } from '../core/index.ts';
+import { CONFIG_KEYS, CONFIG_KEY_LIST, type KeySpec } from './keys.ts';
+
+/** Codes raised by `src/config`. */
+export type ConfigErrorCode = 'CONFIG_INVALID' | 'CONFIG_FILE_UNREADABLE';
+
+/** A rejected configuration: `issues` lists every bad key; the message shows them one per line. */
+export class ConfigError extends MmError<ConfigErrorCode> {
+  readonly issues: readonly ConfigIssue[];
+
+  constructor(code: ConfigErrorCode, message: string, issues: readonly ConfigIssue[] = []) {
+    super(code, message);
+    this.name = 'ConfigError';
+    this.issues = issues;
+  }
+}
+
+/** Validated settings of one pair's daemon. */
+export interface PairConfig {
+  readonly exchangeHttpUrl: string;
+  readonly exchangeWsUrl: string;
+  readonly chain: ChainName;
+  readonly tradingAccount: string;
+  /** The signer's private key; prints as `<redacted>` everywhere. */
+  readonly signerPrivateKey: Secret;
+  readonly base: string;
+  readonly quote: string;
+  readonly ecosystemBook: boolean;
+  readonly strategy: string;
+  readonly metricsPort: number;
+  readonly metricsHost: string;
+  /** Exact decimal text (e.g. "1.25") for bigint math, and its value. */
+  readonly gasPriceMultiplier: { readonly text: string; readonly value: number };
+  readonly withdrawHash: 'snip12' | 'poseidon';
+  readonly logLevel: string;
+  /** Every non-secret key of the file, for the strategy's and the engine's own keys. */
+  readonly raw: Readonly<Record<string, string>>;
+}
+
+/** What else may appear in the file besides the config layer's keys. */
+export interface LoadOptions {
+  /** Strategy names that are allowed for STRATEGY. */
+  readonly strategyNames?: readonly string[];
+  /** Keys owned by other layers (strategy params, engine, risk); any other key is a typo. */
+  readonly extraKeys?: ReadonlySet<string>;
+}
+
+const SECRET_KEYS = new Set(CONFIG_KEY_LIST.filter((spec) => spec.secret === true).map((spec) => spec.key));
+
+/** Keys whose values must never be echoed. */
+export function secretKeys(): ReadonlySet<string> {
+  return SECRET_KEYS;
+}
+
+/**
+ * Reads and validates an env file.
+ * @throws ConfigError `CONFIG_FILE_UNREADABLE` when the file cannot be read,
+ *   `CONFIG_INVALID` listing every bad key otherwise.
+ */
+export function loadPairConfigFile(path: string, options: LoadOptions = {}): PairConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ConfigError('CONFIG_FILE_UNREADABLE', `cannot read env file ${path}: ${reason}`);
+  }
+  return parsePairConfig(parseDotenv(text), options, path);
+}
+
+/**
+ * Validates already-parsed env entries (a file's, or a test's object).
+ * @throws ConfigError `CONFIG_INVALID` listing every bad key.
+ */
+export function parsePairConfig(
+  env: Readonly<Record<string, string>>,
+  options: LoadOptions = {},
+  source = 'env',
+): PairConfig {
+  const issues: ConfigIssue[] = [];
+  const read = <T>(spec: KeySpec<T>): T | undefined => {
+    const raw = env[spec.key] ?? spec.default;
+    if (raw === undefined) {
+      issues.push({ key: spec.key, value: undefined, allowed: `required: ${spec.doc}` });
+      return undefined;
+    }
+    const result = spec.parse(raw.trim());
+    if (!result.ok) {
+      issues.push({ key: spec.key, value: raw, allowed: result.allowed });
+      return undefined;
+    }
+    return result.value;
+  };
+
+  const values = {
+    exchangeHttpUrl: read(CONFIG_KEYS.EXCHANGE_HTTP_URL),
+    exchangeWsUrl: read(CONFIG_KEYS.EXCHANGE_WS_URL),
+    chain: read(CONFIG_KEYS.CHAIN),
+    tradingAccount: read(CONFIG_KEYS.TRADING_ACCOUNT),
+    signerPrivateKey: read(CONFIG_KEYS.SIGNER_PRIVATE_KEY),
+    base: read(CONFIG_KEYS.BASE),
+    quote: read(CONFIG_KEYS.QUOTE),
+    ecosystemBook: read(CONFIG_KEYS.ECOSYSTEM_BOOK),
+    strategy: read(CONFIG_KEYS.STRATEGY),
+    metricsPort: read(CONFIG_KEYS.METRICS_PORT),
+    metricsHost: read(CONFIG_KEYS.METRICS_HOST),
+    gasPriceMultiplier: read(CONFIG_KEYS.GAS_PRICE_MULTIPLIER),
+    withdrawHash: read(CONFIG_KEYS.WITHDRAW_HASH),
+    logLevel: read(CONFIG_KEYS.LOG_LEVEL),
+  };
+
+  checkTokens(values.chain, values.base, values.quote, issues);
+  if (values.strategy !== undefined && options.strategyNames !== undefined && !options.strategyNames.includes(values.strategy)) {
+    issues.push({ key: 'STRATEGY', value: values.strategy, allowed: `one of ${options.strategyNames.join(', ')}` });
+  }
+  checkUnknownKeys(env, options.extraKeys ?? new Set(), issues);
+
+  if (issues.length > 0) {
+    const listing = formatConfigIssues(issues, SECRET_KEYS);
+    throw new ConfigError('CONFIG_INVALID', `invalid configuration in ${source}:\n${listing}`, issues);
+  }
+  const valid = values as Required<{ [K in keyof typeof values]: NonNullable<(typeof values)[K]> }>;
+  const raw = Object.fromEntries(Object.entries(env).filter(([key]) => !SECRET_KEYS.has(key)));
+  return { ...valid, signerPrivateKey: new Secret(valid.signerPrivateKey), raw };
+}
+
+function checkTokens(chain: ChainName | undefined, base: string | undefined, quote: string | undefined, issues: ConfigIssue[]): void {
+  if (chain === undefined) return;
+  const tokens = getChain(chain).tokens;
+  const allowed = `a token of ${chain}: ${[...tokens.keys()].join(', ')}`;
+  if (base !== undefined && !tokens.has(base)) issues.push({ key: 'BASE', value: base, allowed });
+  if (quote !== undefined && !tokens.has(quote)) issues.push({ key: 'QUOTE', value: quote, allowed });
+  if (base !== undefined && base === quote) issues.push({ key: 'QUOTE', value: quote, allowed: 'a token other than BASE' });
+}
+
+function checkUnknownKeys(env: Readonly<Record<string, string>>, extraKeys: ReadonlySet<string>, issues: ConfigIssue[]): void {
+  const known = new Set([...CONFIG_KEY_LIST.map((spec) => spec.key), ...extraKeys]);
+  for (const key of Object.keys(env)) {
+    if (known.has(key)) continue;
+    const suggestion = closestKey(key, known);
+    issues.push({
+      key,
+      value: env[key],
+      allowed: `no such key${suggestion === undefined ? '' : ` (did you mean ${suggestion}?)`}; see config/example.env`,
+    });
+  }
+}
+
+/** The known key with the smallest edit distance, when it is close enough to be a typo. */
+function closestKey(key: string, known: ReadonlySet<string>): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Math.max(3, Math.floor(key.length / 4)) + 1;
+  for (const candidate of known) {
+    const distance = editDistance(key, candidate);
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}
