@@ -10,3 +10,4 @@ export * from './book.ts';
 export * from './strategy.ts';
 export * from './logger.ts';
 export * from './secret.ts';
+export * from './venue.ts';

@@ -1,0 +1,69 @@
+/**
+ * The operations endpoint of a daemon: `/metrics` (Prometheus text) and `/health` (200 while
+ * quoting, 503 when paused, halted or stopped, with the reason as JSON).
+ */
+import { createServer, type Server } from 'node:http';
+import type { Registry } from 'prom-client';
+import type { EngineStatus } from './engine.ts';
+
+/** A running metrics server. */
+export interface MetricsServer {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the server on host:port (port 0 = any free port). */
+export async function startMetricsServer(options: {
+  readonly host: string;
+  readonly port: number;
+  readonly registry: Registry;
+  readonly status: () => EngineStatus;
+}): Promise<MetricsServer> {
+  const server: Server = createServer((request, response) => {
+    const path = (request.url ?? '/').split('?')[0];
+    if (path === '/metrics') {
+      options.registry
+        .metrics()
+        .then((text) => {
+          response.writeHead(200, { 'content-type': options.registry.contentType });
+          response.end(text);
+        })
+        .catch((error: unknown) => {
+          response.writeHead(500, { 'content-type': 'text/plain' });
+          response.end(String(error));
+        });
+      return;
+    }
+    if (path === '/health') {
+      const status = options.status();
+      const healthy = status.state === 'quoting';
+      response.writeHead(healthy ? 200 : 503, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({
+          state: status.state,
+          reason: status.haltReason?.message ?? status.pauseReason ?? null,
+        }),
+      );
+      return;
+    }
+    response.writeHead(404, { 'content-type': 'text/plain' });
+    response.end('not found: try /metrics or /health\n');
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : options.port;
+  let stopped: Promise<void> | undefined;
+  return {
+    url: `http://${options.host}:${port}`,
+    stop() {
+      stopped ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return stopped;
+    },
+  };
+}

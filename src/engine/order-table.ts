@@ -1,0 +1,160 @@
+/**
+ * The live-order table: the one owner of what the engine believes is resting on the venue
+ * (ARCHITECTURE "one owner for each piece of state"). Fills are applied from cumulative amounts,
+ * so duplicated or reordered execution reports cannot double-count.
+ */
+import { isTerminalStatus, type OrderReport, type OrderStatus, type Side } from '../core/index.ts';
+
+/** Where an order is in its life from the engine's point of view. */
+export type OrderPhase = 'pending-new' | 'open' | 'pending-cancel' | 'done';
+
+/** One of our orders. */
+export interface TrackedOrder {
+  readonly orderId: string;
+  readonly side: Side;
+  readonly priceUnits: bigint;
+  readonly qtyUnits: bigint;
+  phase: OrderPhase;
+  status: OrderStatus | undefined;
+  filledQtyUnits: bigint;
+  filledQuoteUnits: bigint;
+  readonly createdAtMs: number;
+  /** When the last cancel was sent, to retry cancels that never took. */
+  cancelSentAtMs: number | undefined;
+}
+
+/** A fill increment derived from a report: what changed since the last known cumulative amounts. */
+export interface FillIncrement {
+  readonly orderId: string;
+  readonly side: Side;
+  readonly qtyUnits: bigint;
+  readonly quoteUnits: bigint;
+  readonly priceUnits: bigint;
+  readonly isMaker: boolean;
+  readonly timeMs: number;
+}
+
+/** What applying a report did. */
+export interface ReportEffect {
+  readonly fill: FillIncrement | undefined;
+  readonly known: boolean;
+  readonly becameDone: boolean;
+}
+
+/** Our orders, by id. */
+export class OrderTable {
+  private readonly orders = new Map<string, TrackedOrder>();
+
+  /** Records an order about to be sent (its id is the locally computed hash). */
+  addPending(orderId: string, side: Side, priceUnits: bigint, qtyUnits: bigint, nowMs: number): TrackedOrder {
+    const order: TrackedOrder = {
+      orderId,
+      side,
+      priceUnits,
+      qtyUnits,
+      phase: 'pending-new',
+      status: undefined,
+      filledQtyUnits: 0n,
+      filledQuoteUnits: 0n,
+      createdAtMs: nowMs,
+      cancelSentAtMs: undefined,
+    };
+    this.orders.set(orderId, order);
+    return order;
+  }
+
+  /** Adopts an order found on the venue (startup or heal). */
+  adopt(report: OrderReport, nowMs: number): TrackedOrder {
+    const order = this.addPending(report.orderId, report.side, report.priceUnits, report.qtyUnits, nowMs);
+    order.phase = 'open';
+    order.status = report.status;
+    order.filledQtyUnits = report.filledQtyUnits;
+    order.filledQuoteUnits = report.filledQuoteUnits;
+    return order;
+  }
+
+  get(orderId: string): TrackedOrder | undefined {
+    return this.orders.get(orderId);
+  }
+
+  /** Orders that are resting or about to rest (not done, not being cancelled). */
+  working(side?: Side): TrackedOrder[] {
+    const result: TrackedOrder[] = [];
+    for (const order of this.orders.values()) {
+      if ((order.phase === 'open' || order.phase === 'pending-new') && (side === undefined || order.side === side)) result.push(order);
+    }
+    return result;
+  }
+
+  /** Every order not yet done (including those being cancelled). */
+  live(): TrackedOrder[] {
+    return [...this.orders.values()].filter((order) => order.phase !== 'done');
+  }
+
+  markOpen(orderId: string): void {
+    const order = this.orders.get(orderId);
+    if (order !== undefined && order.phase === 'pending-new') order.phase = 'open';
+  }
+
+  markCancelling(orderId: string, nowMs: number): void {
+    const order = this.orders.get(orderId);
+    if (order === undefined || order.phase === 'done') return;
+    order.phase = 'pending-cancel';
+    order.cancelSentAtMs = nowMs;
+  }
+
+  /** The venue refused or lost the order: it never rested. */
+  markDone(orderId: string, status: OrderStatus): void {
+    const order = this.orders.get(orderId);
+    if (order === undefined) return;
+    order.phase = 'done';
+    order.status = status;
+  }
+
+  /**
+   * Applies a report: keeps the maximum cumulative fill, returns the increment (if any) and
+   * whether the order just ended. Reports for unknown orders are returned as `known: false`.
+   */
+  applyReport(report: OrderReport): ReportEffect {
+    const order = this.orders.get(report.orderId);
+    if (order === undefined) return { fill: undefined, known: false, becameDone: false };
+    let fill: FillIncrement | undefined;
+    if (report.filledQtyUnits > order.filledQtyUnits) {
+      const qtyUnits = report.filledQtyUnits - order.filledQtyUnits;
+      const quoteUnits = report.filledQuoteUnits - order.filledQuoteUnits;
+      fill = {
+        orderId: order.orderId,
+        side: order.side,
+        qtyUnits,
+        quoteUnits: quoteUnits > 0n ? quoteUnits : 0n,
+        priceUnits: report.lastFillPriceUnits ?? order.priceUnits,
+        isMaker: report.lastFillIsMaker ?? true,
+        timeMs: report.timeMs,
+      };
+      order.filledQtyUnits = report.filledQtyUnits;
+      order.filledQuoteUnits = report.filledQuoteUnits > order.filledQuoteUnits ? report.filledQuoteUnits : order.filledQuoteUnits;
+    }
+    const wasDone = order.phase === 'done';
+    order.status = report.status;
+    if (isTerminalStatus(report.status) || order.filledQtyUnits >= order.qtyUnits) {
+      order.phase = 'done';
+    } else if (order.phase === 'pending-new') {
+      order.phase = 'open';
+    }
+    return { fill, known: true, becameDone: !wasDone && order.phase === 'done' };
+  }
+
+  /** Forgets done orders older than `keepMs` so the table does not grow forever. */
+  prune(nowMs: number, keepMs: number): void {
+    for (const [orderId, order] of this.orders) {
+      if (order.phase === 'done' && nowMs - order.createdAtMs > keepMs) this.orders.delete(orderId);
+    }
+  }
+
+  /** Count of orders not done. */
+  liveCount(): number {
+    let count = 0;
+    for (const order of this.orders.values()) if (order.phase !== 'done') count++;
+    return count;
+  }
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { Ledger, feeOnReceipt, type FillIncrement } from '../../src/engine/index.ts';
+import { eth, usdc } from './fixtures.ts';
+
+const options = { baseDecimals: 18, quoteDecimals: 6, makerFeePbips: 200, takerFeePbips: 1000 };
+const fill = (side: 'buy' | 'sell', size: number, price: number, isMaker = true): FillIncrement => ({
+  orderId: 'x',
+  side,
+  qtyUnits: eth(size),
+  quoteUnits: (eth(size) * usdc(price)) / 10n ** 18n,
+  priceUnits: usdc(price),
+  isMaker,
+  timeMs: 0,
+});
+
+describe('feeOnReceipt', () => {
+  it('charges ⌈amount × pbips / 10^6⌉ and nothing at 0 pbips', () => {
+    expect(feeOnReceipt(1_000_000n, 1000)).toBe(1_000n);
+    expect(feeOnReceipt(1_000_001n, 1000)).toBe(1_001n);
+    expect(feeOnReceipt(1n, 1)).toBe(1n);
+    expect(feeOnReceipt(123n, 0)).toBe(0n);
+  });
+});
+
+describe('Ledger', () => {
+  it('moves balances exactly: a maker buy receives base minus the fee and pays quote', () => {
+    const ledger = new Ledger(options);
+    ledger.reset(eth(1), usdc(10_000));
+    const effect = ledger.applyFill(fill('buy', 0.5, 2000));
+    expect(effect.feeToken).toBe('base');
+    expect(effect.feeUnits).toBe((eth(0.5) * 200n + 999_999n) / 1_000_000n);
+    expect(ledger.balances()).toEqual({ baseUnits: eth(1.5) - effect.feeUnits, quoteUnits: usdc(9_000) });
+  });
+
+  it('a taker sell pays the taker fee in quote, from what it receives', () => {
+    const ledger = new Ledger(options);
+    ledger.reset(eth(1), usdc(0));
+    const effect = ledger.applyFill(fill('sell', 1, 2000, false));
+    expect(effect).toMatchObject({ feeToken: 'quote', feeUnits: usdc(2) });
+    expect(ledger.balances()).toEqual({ baseUnits: 0n, quoteUnits: usdc(1998) });
+    expect(ledger.pnl(2000).takerFills).toBe(1);
+  });
+
+  it('realises the round trip of a buy then a sell at a higher price, fees included', () => {
+    const ledger = new Ledger({ ...options, makerFeePbips: 0 });
+    ledger.reset(0n, usdc(10_000));
+    ledger.applyFill(fill('buy', 1, 2000));
+    expect(ledger.pnl(2010).unrealized).toBeCloseTo(10, 6);
+    ledger.applyFill(fill('sell', 1, 2010));
+    const pnl = ledger.pnl(2010);
+    expect(pnl.realized).toBeCloseTo(10, 6);
+    expect(pnl.unrealized).toBe(0);
+    expect(pnl.position).toBe(0);
+    expect(pnl.fills).toBe(2);
+    expect(pnl.volumeBase).toBeCloseTo(2, 9);
+  });
+
+  it('keeps the average cost across adds and flips the basis when the position reverses', () => {
+    const ledger = new Ledger({ ...options, makerFeePbips: 0 });
+    ledger.reset(eth(10), usdc(100_000));
+    ledger.applyFill(fill('buy', 1, 2000));
+    ledger.applyFill(fill('buy', 1, 2100));
+    expect(ledger.pnl(2050).averageCost).toBeCloseTo(2050, 6);
+    ledger.applyFill(fill('sell', 3, 2200));
+    const pnl = ledger.pnl(2200);
+    expect(pnl.realized).toBeCloseTo(300, 6);
+    expect(pnl.position).toBeCloseTo(-1, 9);
+    expect(pnl.averageCost).toBeCloseTo(2200, 6);
+  });
+
+  it('heals to the venue balances and reports the drift it found', () => {
+    const ledger = new Ledger(options);
+    ledger.reset(eth(1), usdc(100));
+    expect(ledger.heal(eth(1) + 3n, usdc(100) - 1n)).toEqual({ baseDrift: 3n, quoteDrift: -1n });
+    expect(ledger.balances()).toEqual({ baseUnits: eth(1) + 3n, quoteUnits: usdc(100) - 1n });
+  });
+});
