@@ -11,3 +11,4 @@ export {
 } from './load.ts';
 export * as values from './values.ts';
 export { renderExampleEnv, type DocumentedKey, type KeyGroup } from './example.ts';
+export { ENGINE_KEYS, ENGINE_KEY_LIST, type EngineConfig } from './engine-keys.ts';

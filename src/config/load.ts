@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseDotenv } from 'dotenv';
 import { MmError, Secret, formatConfigIssues, getChain, type ChainName, type ConfigIssue } from '../core/index.ts';
+import { ENGINE_KEY_LIST, type EngineConfig } from './engine-keys.ts';
 import { CONFIG_KEYS, CONFIG_KEY_LIST, type KeySpec } from './keys.ts';
 
 /** Codes raised by `src/config`. */
@@ -40,7 +41,9 @@ export interface PairConfig {
   readonly gasPriceMultiplier: { readonly text: string; readonly value: number };
   readonly withdrawHash: 'snip12' | 'poseidon';
   readonly logLevel: string;
-  /** Every non-secret key of the file, for the strategy's and the engine's own keys. */
+  /** Engine, risk and gas settings. */
+  readonly engine: EngineConfig;
+  /** Every non-secret key of the file, for the strategy's own keys. */
   readonly raw: Readonly<Record<string, string>>;
 }
 
@@ -116,7 +119,12 @@ export function parsePairConfig(
     logLevel: read(CONFIG_KEYS.LOG_LEVEL),
   };
 
+  const engineEntries = ENGINE_KEY_LIST.map((spec) => [spec.key, read(spec)] as const);
   checkTokens(values.chain, values.base, values.quote, issues);
+  const feeToken = engineEntries.find(([key]) => key === 'FEE_TOKEN')?.[1];
+  if (typeof feeToken === 'string' && values.chain !== undefined && !getChain(values.chain).tokens.has(feeToken)) {
+    issues.push({ key: 'FEE_TOKEN', value: feeToken, allowed: `a token of ${values.chain}: ${[...getChain(values.chain).tokens.keys()].join(', ')}` });
+  }
   if (values.strategy !== undefined && options.strategyNames !== undefined && !options.strategyNames.includes(values.strategy)) {
     issues.push({ key: 'STRATEGY', value: values.strategy, allowed: `one of ${options.strategyNames.join(', ')}` });
   }
@@ -128,7 +136,8 @@ export function parsePairConfig(
   }
   const valid = values as Required<{ [K in keyof typeof values]: NonNullable<(typeof values)[K]> }>;
   const raw = Object.fromEntries(Object.entries(env).filter(([key]) => !SECRET_KEYS.has(key)));
-  return { ...valid, signerPrivateKey: new Secret(valid.signerPrivateKey), raw };
+  const engine = Object.fromEntries(engineEntries) as unknown as EngineConfig;
+  return { ...valid, signerPrivateKey: new Secret(valid.signerPrivateKey), engine, raw };
 }
 
 function checkTokens(chain: ChainName | undefined, base: string | undefined, quote: string | undefined, issues: ConfigIssue[]): void {
@@ -141,7 +150,7 @@ function checkTokens(chain: ChainName | undefined, base: string | undefined, quo
 }
 
 function checkUnknownKeys(env: Readonly<Record<string, string>>, extraKeys: ReadonlySet<string>, issues: ConfigIssue[]): void {
-  const known = new Set([...CONFIG_KEY_LIST.map((spec) => spec.key), ...extraKeys]);
+  const known = new Set([...CONFIG_KEY_LIST.map((spec) => spec.key), ...ENGINE_KEY_LIST.map((spec) => spec.key), ...extraKeys]);
   for (const key of Object.keys(env)) {
     if (known.has(key)) continue;
     const suggestion = closestKey(key, known);

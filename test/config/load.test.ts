@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { inspect } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_KEY_LIST, ConfigError, loadPairConfigFile, parsePairConfig } from '../../src/config/index.ts';
+import { CONFIG_KEY_LIST, ConfigError, ENGINE_KEY_LIST, loadPairConfigFile, parsePairConfig } from '../../src/config/index.ts';
 
 const KEY = '0x3c1e9550e66958296d11b60f8e8e7a7ad990d07fa65d5f7652c4a6c87d4e3cc';
 const minimal = {
@@ -35,6 +35,10 @@ describe('parsePairConfig', () => {
     expect(config.withdrawHash).toBe('snip12');
     expect(config.strategy).toBe('ladder');
     expect(config.signerPrivateKey.reveal()).toBe(KEY);
+    expect(config.engine.FEE_TOKEN).toBe('STRK');
+    expect(config.engine.STALE_FEED_MS).toBe(10_000);
+    expect(config.engine.RISK_MAX_INVENTORY_BASE).toEqual({ text: '0', value: 0 });
+    expect(config.engine.STARTUP_ORDERS).toBe('cancel');
   });
 
   it('reports every bad key at once, each with its value and what is allowed', () => {
@@ -65,6 +69,10 @@ describe('parsePairConfig', () => {
     expect(() => parsePairConfig({ ...minimal, LADDER_LEVELS: '3' }, { extraKeys: new Set(['LADDER_LEVELS']) })).not.toThrow();
   });
 
+  it('checks the fee token against the chain table', () => {
+    expect(issuesOf({ ...minimal, FEE_TOKEN: 'AUSDC' }).message).toContain('FEE_TOKEN="AUSDC": a token of mainnet');
+  });
+
   it('checks STRATEGY against the names it is given', () => {
     const error = issuesOf({ ...minimal, STRATEGY: 'yolo' }, { strategyNames: ['ladder', 'glft'] });
     expect(error.message).toContain('STRATEGY="yolo": one of ladder, glft');
@@ -82,7 +90,7 @@ describe('parsePairConfig', () => {
 
   it('rejects every invalid value of every key with an issue naming that key', () => {
     const junk = fc.constantFrom('', ' ', 'x', '-1', '1e9', '0x', 'NaN', '99999999999', 'true false', '\u0000', 'ftp://x');
-    for (const spec of CONFIG_KEY_LIST) {
+    for (const spec of [...CONFIG_KEY_LIST, ...ENGINE_KEY_LIST]) {
       fc.assert(
         fc.property(junk, (value) => {
           const parsed = spec.parse(value.trim());
