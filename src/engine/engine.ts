@@ -37,6 +37,7 @@ import { filterByEdge, gasCostQuote, keepReplacementsThatPay, type EdgeContext }
 import { Ledger, type PnlSnapshot } from './ledger.ts';
 import { MarketTracker } from './market.ts';
 import { MarkoutTracker, type MarkoutSummary } from './markouts.ts';
+import { NullJournal, type Journal } from './journal.ts';
 import type { EngineObserver } from './observer.ts';
 import { OrderTable } from './order-table.ts';
 import { clipQuotes, DrawdownGuard, type HaltReason } from './risk.ts';
@@ -50,6 +51,8 @@ export interface EngineOptions {
   readonly logger: Logger;
   readonly settings: EngineSettings;
   readonly observer?: EngineObserver;
+  /** Crash journal; default none (backtests). The daemon passes a `FileJournal`. */
+  readonly journal?: Journal;
 }
 
 /** A snapshot of what the engine is doing, for the status line, /health and reports. */
@@ -79,6 +82,7 @@ export class MarketMaker {
   private readonly logger: Logger;
   private readonly settings: EngineSettings;
   private readonly observer: EngineObserver;
+  private readonly journal: Journal;
   private readonly orders = new OrderTable();
   private readonly markouts = new MarkoutTracker();
   private readonly drawdown: DrawdownGuard;
@@ -105,6 +109,7 @@ export class MarketMaker {
     this.logger = options.logger;
     this.settings = options.settings;
     this.observer = options.observer ?? {};
+    this.journal = options.journal ?? new NullJournal();
     this.drawdown = new DrawdownGuard(options.settings.risk.maxDrawdownQuote);
   }
 
@@ -119,7 +124,9 @@ export class MarketMaker {
       makerFeePbips: info.makerFeePbips,
       takerFeePbips: info.takerFeePbips,
     });
+    await this.recoverFromJournal();
     await this.applyStartupPolicy();
+    this.journal.append({ t: 'start', timeMs: this.clock.nowMs() });
     const account = await this.venue.fetchAccount();
     this.ledger.reset(account.balances.get(info.rules.base)?.total ?? 0n, account.balances.get(info.rules.quote)?.total ?? 0n);
     this.lastMarketDataMs = this.clock.nowMs();
@@ -142,6 +149,9 @@ export class MarketMaker {
     const confirmed = await this.cancelEverything('shutdown', this.settings.shutdownTimeoutMs);
     if (!confirmed) this.logger.error('shutdown: the venue still lists open orders after the timeout');
     await this.venue.stop();
+    this.journal.append({ t: 'stop', timeMs: this.clock.nowMs() });
+    if (confirmed) this.journal.compact();
+    this.journal.close();
     this.state = 'stopped';
     this.logger.info({ confirmed }, 'engine stopped');
   }
@@ -248,6 +258,7 @@ export class MarketMaker {
       this.observer.fill?.(effect.fill, fillEffect);
       this.checkDrawdown();
     }
+    if (effect.becameDone) this.journal.append({ t: 'done', orderId: report.orderId, status: report.status, timeMs: this.clock.nowMs() });
     if (report.status === 'NOT_PROCESSED') this.observer.orderRejected?.(report.side, report.matcherResult ?? 'NOT_PROCESSED');
     if (effect.becameDone || effect.fill !== undefined) this.requote();
   }
@@ -354,6 +365,7 @@ export class MarketMaker {
     const now = this.clock.nowMs();
     const cancels = diff.cancel.map(async (order) => {
       this.orders.markCancelling(order.orderId, now);
+      this.journal.append({ t: 'cancel', orderId: order.orderId, timeMs: now });
       const outcome = await this.venue.cancelOrder(order.orderId);
       if (outcome.kind === 'accepted') this.observer.orderCancelled?.(order.side);
       else this.logger.warn({ orderId: order.orderId, outcome }, 'cancel not confirmed; healing will settle it');
@@ -367,7 +379,16 @@ export class MarketMaker {
     const signed = await this.venue.signOrder(intent);
     if (this.state !== 'quoting') return;
     this.orders.addPending(signed.orderId, intent.side, intent.priceUnits, intent.qtyUnits, this.clock.nowMs());
+    this.journal.append({
+      t: 'intent',
+      orderId: signed.orderId,
+      side: intent.side,
+      price: intent.priceUnits.toString(),
+      qty: intent.qtyUnits.toString(),
+      timeMs: this.clock.nowMs(),
+    });
     const outcome = await this.venue.submitOrder(signed);
+    this.journal.append({ t: 'ack', orderId: outcome.orderId, outcome: outcome.kind, timeMs: this.clock.nowMs() });
     switch (outcome.kind) {
       case 'accepted':
         this.orders.markOpen(outcome.orderId);
@@ -476,6 +497,23 @@ export class MarketMaker {
       );
     } else {
       this.logger.info({ baseDrift: String(baseDrift), quoteDrift: String(quoteDrift) }, 'small balance drift healed (fee rounding)');
+    }
+  }
+
+  /**
+   * After a crash the journal lists orders we sent and never saw finish. Each is looked up on
+   * the venue: finished ones are settled, live ones are adopted (or cancelled by the startup
+   * policy below, which sees them in the venue's open orders).
+   */
+  private async recoverFromJournal(): Promise<void> {
+    const unresolved = this.journal.unresolvedOrders();
+    if (unresolved.length === 0) return;
+    this.logger.warn({ count: unresolved.length }, 'journal lists orders from a previous run that never finished; resolving');
+    for (const order of unresolved) {
+      const report = await this.venue.fetchOrder(order.orderId);
+      if (report === undefined || isTerminalStatus(report.status)) {
+        this.journal.append({ t: 'done', orderId: order.orderId, status: report?.status ?? 'NOT_PROCESSED', timeMs: this.clock.nowMs() });
+      }
     }
   }
 

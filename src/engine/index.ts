@@ -10,3 +10,4 @@ export { OrderTable, type FillIncrement, type TrackedOrder } from './order-table
 export { combineObservers, type EngineObserver } from './observer.ts';
 export { createEngineMetrics, type EngineMetrics, type MetricsContext } from './metrics.ts';
 export { startMetricsServer, type MetricsServer } from './metrics-server.ts';
+export { FileJournal, NullJournal, parseJournal, unresolvedFromRecords, type Journal, type JournalRecord, type JournaledOrder } from './journal.ts';

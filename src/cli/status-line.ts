@@ -1,0 +1,35 @@
+/**
+ * The compact live status a TTY shows while the bot runs: one line, rewritten in place —
+ * state, mid, our best quotes, inventory, PnL, fills and the 10 s markout.
+ */
+import type { EngineStatus } from '../engine/index.ts';
+
+/** Formats a number with a fixed number of significant decimals, or "–". */
+function show(value: number | undefined, decimals: number): string {
+  return value === undefined || !Number.isFinite(value) ? '–' : value.toFixed(decimals);
+}
+
+/** Decimals that show a price of this size to about 6 significant digits. */
+export function priceDecimals(mid: number | undefined): number {
+  if (mid === undefined || mid <= 0) return 2;
+  return Math.max(0, Math.min(8, 5 - Math.floor(Math.log10(mid))));
+}
+
+/** One status line (no newline). */
+export function renderStatusLine(status: EngineStatus, pair: string): string {
+  const decimals = priceDecimals(status.mid);
+  const bid = status.bids[0];
+  const ask = status.asks[0];
+  const quotes = `${bid === undefined ? '–' : `${show(bid.size, 4)}@${show(bid.price, decimals)}`} | ${ask === undefined ? '–' : `${show(ask.size, 4)}@${show(ask.price, decimals)}`}`;
+  const state = status.state === 'halted' ? `HALTED (${status.haltReason?.message ?? ''})` : status.state === 'paused' ? `paused (${status.pauseReason ?? ''})` : status.state;
+  const markout = status.markouts.meanBps[1];
+  return [
+    `${pair} ${state}`,
+    `mid ${show(status.mid, decimals)}`,
+    `quotes ${quotes} (${status.bids.length}b/${status.asks.length}a)`,
+    `inv ${show(status.baseBalance, 4)} / ${show(status.quoteBalance, 2)}`,
+    `pnl ${show(status.pnl.total, 4)} (fees ${show(status.pnl.feesPaid, 4)})`,
+    `fills ${status.pnl.fills}`,
+    `mo10s ${markout === undefined ? '–' : `${markout.toFixed(1)}bps`}`,
+  ].join('  ');
+}
