@@ -1,0 +1,196 @@
+/**
+ * The exchange side of a backtest: the replayed L2 book is the market, and our orders sit in
+ * virtual queues inside it. Fills come from trades through or at our price (after the quantity
+ * ahead of us) and from the book moving through us; nothing we do moves the recorded book (no
+ * market impact, as in hftbacktest). Post-only orders that would cross are rejected; other
+ * crossing orders take visible liquidity at the recorded levels. Ticks and lots are `number`s
+ * here for speed; amounts leave as exact base units.
+ */
+import { OrderBook, type MatcherResult, type OrderStatus, type Side, type TickerRules } from '../core/index.ts';
+import type { QueueModel } from './queue-model.ts';
+
+/** One of our orders inside the simulated exchange. */
+export interface ReplayOrder {
+  readonly orderId: string;
+  readonly side: Side;
+  readonly priceTicks: number;
+  readonly qtyLots: number;
+  readonly postOnly: boolean;
+  filledLots: number;
+  /** Quote base units exchanged so far (exact). */
+  filledQuoteUnits: bigint;
+  /** Lots ahead of us at our price (queue model estimate). */
+  front: number;
+  status: OrderStatus;
+}
+
+/** A change to one of our orders that the local side must learn about. */
+export interface ExchangeReport {
+  readonly order: ReplayOrder;
+  readonly lastFillPriceTicks: number | undefined;
+  readonly lastFillIsMaker: boolean | undefined;
+  readonly matcherResult: MatcherResult | undefined;
+}
+
+/** Where the exchange sends reports (the venue schedules them after the response latency). */
+export type ReportSink = (report: ExchangeReport) => void;
+
+/** Balance changes of a fill, for the account (fees on receipt, SPEC §5). */
+export type FillSink = (order: ReplayOrder, lots: number, priceTicks: number, quoteUnits: bigint, isMaker: boolean) => void;
+
+/** The simulated exchange for one pair. */
+export class ReplayExchange {
+  readonly book = new OrderBook();
+  private readonly orders = new Map<string, ReplayOrder>();
+  /** Our resting orders by side, for the fill checks on every market event. */
+  private readonly resting: { buy: ReplayOrder[]; sell: ReplayOrder[] } = { buy: [], sell: [] };
+  /** Lots traded at each price since that level's last depth update, so a depth drop that a trade already explains is not counted twice. */
+  private readonly tradedSinceDepth = new Map<number, number>();
+
+  constructor(
+    private readonly rules: TickerRules,
+    private readonly queue: QueueModel,
+    private readonly report: ReportSink,
+    private readonly onFill: FillSink,
+  ) {}
+
+  // ── market data ───────────────────────────────────────────────────────────────────────────
+
+  /** A recorded level update (absolute size). */
+  applyDepth(side: Side, priceTicks: number, qtyLots: number): void {
+    const previous = this.book.sizeAt(side, priceTicks);
+    this.book.setLevel(side, priceTicks, qtyLots);
+    const queued = this.resting[side];
+    if (queued.length > 0) {
+      const traded = this.tradedSinceDepth.get(priceTicks) ?? 0;
+      for (const order of queued) {
+        if (order.priceTicks === priceTicks) order.front = this.queue.onLevelChange(order.front, previous, qtyLots, traded);
+      }
+      if (traded !== 0) this.tradedSinceDepth.delete(priceTicks);
+    }
+    this.fillCrossedBy(side === 'buy' ? 'sell' : 'buy');
+  }
+
+  /** The recorded book is about to be replaced by a snapshot. */
+  clearBook(): void {
+    this.book.clear();
+    this.tradedSinceDepth.clear();
+  }
+
+  /** A recorded trade; `aggressor` undefined means unknown (then it fills nobody of ours). */
+  applyTrade(aggressor: Side | undefined, priceTicks: number, qtyLots: number): void {
+    if (aggressor === undefined) return;
+    const hitSide: Side = aggressor === 'sell' ? 'buy' : 'sell';
+    const queued = this.resting[hitSide];
+    if (queued.length === 0) return;
+    this.tradedSinceDepth.set(priceTicks, (this.tradedSinceDepth.get(priceTicks) ?? 0) + qtyLots);
+    for (const order of [...queued]) {
+      const through = hitSide === 'buy' ? priceTicks < order.priceTicks : priceTicks > order.priceTicks;
+      if (through) {
+        this.fill(order, order.qtyLots - order.filledLots, order.priceTicks, true);
+      } else if (priceTicks === order.priceTicks) {
+        const before = order.front;
+        order.front -= qtyLots;
+        if (order.front < 0) {
+          const available = Math.min(qtyLots, -order.front, qtyLots - Math.max(0, before));
+          order.front = 0;
+          if (available > 0) this.fill(order, Math.min(available, order.qtyLots - order.filledLots), order.priceTicks, true);
+        }
+      }
+    }
+  }
+
+  // ── our orders ────────────────────────────────────────────────────────────────────────────
+
+  /** An order reaches the exchange. */
+  submit(orderId: string, side: Side, priceTicks: number, qtyLots: number, postOnly: boolean): void {
+    const order: ReplayOrder = { orderId, side, priceTicks, qtyLots, postOnly, filledLots: 0, filledQuoteUnits: 0n, front: 0, status: 'ACC' };
+    this.orders.set(orderId, order);
+    const bestOpposite = side === 'buy' ? this.book.bestAskPrice() : this.book.bestBidPrice();
+    const crosses = bestOpposite !== undefined && (side === 'buy' ? priceTicks >= bestOpposite : priceTicks <= bestOpposite);
+    if (crosses && postOnly) {
+      order.status = 'NOT_PROCESSED';
+      this.report({ order, lastFillPriceTicks: undefined, lastFillIsMaker: undefined, matcherResult: 'FAILED_VALIDATION' });
+      return;
+    }
+    if (crosses) this.take(order);
+    if (order.filledLots >= order.qtyLots) return;
+    order.front = this.book.sizeAt(side, priceTicks);
+    order.status = order.filledLots > 0 ? 'PARTIALLY_FILLED' : 'OPEN';
+    this.resting[side].push(order);
+    this.report({ order, lastFillPriceTicks: undefined, lastFillIsMaker: undefined, matcherResult: 'OK' });
+  }
+
+  /** A cancel reaches the exchange; false when there was nothing left to cancel. */
+  cancel(orderId: string): boolean {
+    const order = this.orders.get(orderId);
+    if (order === undefined || !this.isResting(order)) return false;
+    this.removeResting(order);
+    order.status = 'CANCELLED';
+    this.report({ order, lastFillPriceTicks: undefined, lastFillIsMaker: undefined, matcherResult: 'OK' });
+    return true;
+  }
+
+  /** Cancels every resting order of ours; returns how many. */
+  cancelAll(): number {
+    const all = [...this.resting.buy, ...this.resting.sell];
+    for (const order of all) this.cancel(order.orderId);
+    return all.length;
+  }
+
+  get(orderId: string): ReplayOrder | undefined {
+    return this.orders.get(orderId);
+  }
+
+  restingOrders(): ReplayOrder[] {
+    return [...this.resting.buy, ...this.resting.sell];
+  }
+
+  private isResting(order: ReplayOrder): boolean {
+    return order.status === 'OPEN' || order.status === 'PARTIALLY_FILLED';
+  }
+
+  /** A crossing order takes the visible levels up to its price (the recording is not changed). */
+  private take(order: ReplayOrder): void {
+    const opposite: Side = order.side === 'buy' ? 'sell' : 'buy';
+    for (const level of this.book.levels(opposite, -1)) {
+      const reachable = order.side === 'buy' ? level.priceTicks <= order.priceTicks : level.priceTicks >= order.priceTicks;
+      if (!reachable || order.filledLots >= order.qtyLots) break;
+      this.fill(order, Math.min(level.qtyLots, order.qtyLots - order.filledLots), level.priceTicks, false);
+    }
+    if (order.filledLots >= order.qtyLots) order.status = 'CLOSED';
+  }
+
+  /** Our resting orders the other side's best price has moved through fill at their own price. */
+  private fillCrossedBy(side: Side): void {
+    const queued = this.resting[side === 'buy' ? 'sell' : 'buy'];
+    if (queued.length === 0) return;
+    const best = side === 'buy' ? this.book.bestBidPrice() : this.book.bestAskPrice();
+    if (best === undefined) return;
+    for (const order of [...queued]) {
+      const crossed = order.side === 'buy' ? best <= order.priceTicks : best >= order.priceTicks;
+      if (crossed) this.fill(order, order.qtyLots - order.filledLots, order.priceTicks, true);
+    }
+  }
+
+  private fill(order: ReplayOrder, lots: number, priceTicks: number, isMaker: boolean): void {
+    if (lots <= 0) return;
+    const quoteUnits = (BigInt(priceTicks) * this.rules.priceTick * BigInt(lots) * this.rules.qtyStep) / 10n ** BigInt(this.rules.baseDecimals);
+    order.filledLots += lots;
+    order.filledQuoteUnits += quoteUnits;
+    this.onFill(order, lots, priceTicks, quoteUnits, isMaker);
+    if (order.filledLots >= order.qtyLots) {
+      if (this.isResting(order)) this.removeResting(order);
+      order.status = isMaker ? 'FILLED' : 'CLOSED';
+    } else if (isMaker) {
+      order.status = 'PARTIALLY_FILLED';
+    }
+    this.report({ order, lastFillPriceTicks: priceTicks, lastFillIsMaker: isMaker, matcherResult: 'OK' });
+  }
+
+  private removeResting(order: ReplayOrder): void {
+    const list = this.resting[order.side];
+    const index = list.indexOf(order);
+    if (index >= 0) list.splice(index, 1);
+  }
+}

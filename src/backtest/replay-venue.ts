@@ -1,0 +1,327 @@
+/**
+ * The replay `Venue`: what the engine talks to in a backtest. It puts honest time between the
+ * engine and the simulated exchange: market data reaches the engine `feedLatencyMs` after the
+ * exchange saw it; an order or cancel reaches the exchange after the entry latency and its answer
+ * comes back after the response latency (hftbacktest's two timelines, MM-NOTES §2). All of it
+ * runs on one `ManualClock`; the runner (`runner.ts`) feeds recorded events and drains what is due.
+ */
+import {
+  MmError,
+  unitsToNumber,
+  type AccountState,
+  type BestBidOffer,
+  type CancelOutcome,
+  type GasQuote,
+  type GasSteps,
+  type ManualClock,
+  type OrderIntent,
+  type OrderReport,
+  type PlaceOutcome,
+  type Side,
+  type SignedOrder,
+  type TickerRules,
+  type TokenBalance,
+  type Venue,
+  type VenueInfo,
+  type VenueListener,
+} from '../core/index.ts';
+import { feeOnReceipt } from '../engine/index.ts';
+import type { LatencyModel } from './latency.ts';
+import type { QueueModel } from './queue-model.ts';
+import { ReplayExchange, type ExchangeReport, type ReplayOrder } from './replay-exchange.ts';
+import { EventScheduler } from './scheduler.ts';
+
+/** Settings of a replay venue. */
+export interface ReplayVenueOptions {
+  readonly rules: TickerRules;
+  readonly clock: ManualClock;
+  readonly makerFeePbips: number;
+  readonly takerFeePbips: number;
+  readonly steps: GasSteps;
+  /** Gas price (STRK base units per step) until the recording says otherwise. */
+  readonly gasPriceUnits: bigint;
+  /** Quote tokens per STRK, to charge gas in quote. */
+  readonly quotePerStrk: number;
+  readonly latency: LatencyModel;
+  /** Exchange → engine delay of market data, ms. */
+  readonly feedLatencyMs: number;
+  readonly queue: QueueModel;
+  readonly initialBase: bigint;
+  readonly initialQuote: bigint;
+}
+
+/** Gas and fees charged so far, for the report. */
+export interface ReplayCosts {
+  readonly gasQuote: number;
+  readonly feesBaseUnits: bigint;
+  readonly feesQuoteUnits: bigint;
+}
+
+/** A venue over a replayed recording. */
+export class ReplayVenue implements Venue {
+  readonly scheduler: EventScheduler;
+  readonly exchange: ReplayExchange;
+  private listener: VenueListener | undefined;
+  private readonly clock: ManualClock;
+  private baseUnits: bigint;
+  private quoteUnits: bigint;
+  private gasQuoteTotal = 0;
+  private feesBaseUnits = 0n;
+  private feesQuoteUnits = 0n;
+  private gasPriceUnits: bigint;
+  private nextOrderId = 1;
+  private lastLocalTop: { bid: number | undefined; bidQty: number; ask: number | undefined; askQty: number } = {
+    bid: undefined,
+    bidQty: 0,
+    ask: undefined,
+    askQty: 0,
+  };
+  private readonly pendingAcks = new Map<string, (outcome: PlaceOutcome) => void>();
+  /** Count of engine calls into the venue: the runner flushes promise callbacks when it moves. */
+  activity = 0;
+
+  constructor(private readonly options: ReplayVenueOptions) {
+    this.clock = options.clock;
+    this.scheduler = new EventScheduler(options.clock);
+    this.baseUnits = options.initialBase;
+    this.quoteUnits = options.initialQuote;
+    this.gasPriceUnits = options.gasPriceUnits;
+    this.exchange = new ReplayExchange(
+      options.rules,
+      options.queue,
+      (report) => this.scheduleReport(report),
+      (order, lots, _priceTicks, quoteUnits, isMaker) => this.settleFill(order, lots, quoteUnits, isMaker),
+    );
+  }
+
+  // ── recorded market data (called by the runner at exchange time) ─────────────────────────
+
+  /** A recorded depth level; the engine hears of a top-of-book change after the feed latency. */
+  onDepth(side: Side, priceTicks: number, qtyLots: number): void {
+    this.exchange.applyDepth(side, priceTicks, qtyLots);
+    this.publishTopIfChanged();
+  }
+
+  /** A snapshot is about to replace the book. */
+  onClear(): void {
+    this.exchange.clearBook();
+  }
+
+  /** A recorded trade: fills our orders at the exchange, then reaches the engine. */
+  onTrade(aggressor: Side | undefined, priceTicks: number, qtyLots: number): void {
+    this.exchange.applyTrade(aggressor, priceTicks, qtyLots);
+    const rules = this.options.rules;
+    const trade = {
+      priceUnits: BigInt(priceTicks) * rules.priceTick,
+      qtyUnits: BigInt(qtyLots) * rules.qtyStep,
+      aggressor,
+      timeMs: this.clock.nowMs(),
+    };
+    if (this.options.feedLatencyMs === 0) this.listener?.onTrade(trade);
+    else this.scheduler.atMarket(this.clock.nowMs() + this.options.feedLatencyMs, () => this.listener?.onTrade(trade));
+    this.publishTopIfChanged();
+  }
+
+  /** A recorded gas price (STRK base units per step). */
+  onGasPrice(gasPriceUnits: bigint): void {
+    this.gasPriceUnits = gasPriceUnits;
+    const quote = this.gasQuote();
+    this.scheduler.atMarket(this.clock.nowMs() + this.options.feedLatencyMs, () => this.listener?.onGasQuote(quote));
+  }
+
+  /** Charged costs so far. */
+  costs(): ReplayCosts {
+    return { gasQuote: this.gasQuoteTotal, feesBaseUnits: this.feesBaseUnits, feesQuoteUnits: this.feesQuoteUnits };
+  }
+
+  // ── the Venue port ────────────────────────────────────────────────────────────────────────
+
+  async start(listener: VenueListener): Promise<VenueInfo> {
+    this.listener = listener;
+    listener.onGasQuote(this.gasQuote());
+    return { rules: this.options.rules, makerFeePbips: this.options.makerFeePbips, takerFeePbips: this.options.takerFeePbips, steps: this.options.steps };
+  }
+
+  async stop(): Promise<void> {
+    this.listener = undefined;
+  }
+
+  signOrder(intent: OrderIntent): Promise<SignedOrder> {
+    this.activity++;
+    return Promise.resolve({ orderId: `replay-${this.nextOrderId++}`, intent });
+  }
+
+  submitOrder(order: SignedOrder): Promise<PlaceOutcome> {
+    this.activity++;
+    const rules = this.options.rules;
+    const { intent } = order;
+    if (intent.priceUnits % rules.priceTick !== 0n || intent.qtyUnits % rules.qtyStep !== 0n) {
+      return Promise.resolve({ kind: 'rejected', orderId: order.orderId, reason: 'WRONG_INPUT' });
+    }
+    const sentAt = this.clock.nowMs();
+    const arriveAt = sentAt + this.options.latency.entryMs('place', sentAt);
+    const answerAt = arriveAt + this.options.latency.responseMs('place', arriveAt);
+    return new Promise((resolve) => {
+      this.pendingAcks.set(order.orderId, resolve);
+      this.scheduler.atOrder(arriveAt, () => {
+        this.exchange.submit(order.orderId, intent.side, Number(intent.priceUnits / rules.priceTick), Number(intent.qtyUnits / rules.qtyStep), intent.postOnly);
+        const accepted = this.exchange.get(order.orderId)?.status !== 'NOT_PROCESSED';
+        this.scheduler.atOrder(answerAt, () => {
+          this.pendingAcks.delete(order.orderId);
+          resolve(accepted ? { kind: 'accepted', orderId: order.orderId } : { kind: 'rejected', orderId: order.orderId, reason: 'FAILED_VALIDATION' });
+        });
+      });
+    });
+  }
+
+  prepareOrders(): void {
+    // Nothing to sign in a replay.
+  }
+
+  cancelOrder(orderId: string): Promise<CancelOutcome> {
+    this.activity++;
+    const sentAt = this.clock.nowMs();
+    const arriveAt = sentAt + this.options.latency.entryMs('cancel', sentAt);
+    const answerAt = arriveAt + this.options.latency.responseMs('cancel', arriveAt);
+    this.chargeGas(this.options.steps.cancel);
+    return new Promise((resolve) => {
+      this.scheduler.atOrder(arriveAt, () => {
+        const cancelled = this.exchange.cancel(orderId);
+        this.scheduler.atOrder(answerAt, () => resolve(cancelled ? { kind: 'accepted' } : { kind: 'rejected', reason: 'NOT_FOUND' }));
+      });
+    });
+  }
+
+  cancelAll(): Promise<CancelOutcome> {
+    this.activity++;
+    const sentAt = this.clock.nowMs();
+    const arriveAt = sentAt + this.options.latency.entryMs('cancel', sentAt);
+    const answerAt = arriveAt + this.options.latency.responseMs('cancel', arriveAt);
+    return new Promise((resolve) => {
+      this.scheduler.atOrder(arriveAt, () => {
+        this.exchange.cancelAll();
+        this.scheduler.atOrder(answerAt, () => resolve({ kind: 'accepted' }));
+      });
+    });
+  }
+
+  increaseNonce(): Promise<CancelOutcome> {
+    this.chargeGas(this.options.steps.nonce);
+    return this.cancelAll();
+  }
+
+  async fetchOpenOrders(): Promise<OrderReport[]> {
+    this.activity++;
+    return this.exchange.restingOrders().map((order) => this.toReport(order, undefined, undefined, undefined));
+  }
+
+  async fetchOrder(orderId: string): Promise<OrderReport | undefined> {
+    this.activity++;
+    const order = this.exchange.get(orderId);
+    return order === undefined ? undefined : this.toReport(order, undefined, undefined, undefined);
+  }
+
+  async fetchAccount(): Promise<AccountState> {
+    this.activity++;
+    const rules = this.options.rules;
+    const locked = this.lockedUnits();
+    const balances = new Map<string, TokenBalance>([
+      [rules.base, { total: this.baseUnits, locked: locked.base }],
+      [rules.quote, { total: this.quoteUnits, locked: locked.quote }],
+    ]);
+    return { balances, nonce: 0 };
+  }
+
+  gasQuote(): GasQuote {
+    return { gasPriceUnits: this.gasPriceUnits, quotePerStrk: this.options.quotePerStrk, timeMs: this.clock.nowMs() };
+  }
+
+  // ── internals ─────────────────────────────────────────────────────────────────────────────
+
+  private publishTopIfChanged(): void {
+    const bid = this.exchange.book.bestBid();
+    const ask = this.exchange.book.bestAsk();
+    const last = this.lastLocalTop;
+    if (bid?.priceTicks === last.bid && ask?.priceTicks === last.ask && (bid?.qtyLots ?? 0) === last.bidQty && (ask?.qtyLots ?? 0) === last.askQty) return;
+    this.lastLocalTop = { bid: bid?.priceTicks, bidQty: bid?.qtyLots ?? 0, ask: ask?.priceTicks, askQty: ask?.qtyLots ?? 0 };
+    const rules = this.options.rules;
+    const top: BestBidOffer = {
+      bidPriceUnits: bid === undefined ? undefined : BigInt(bid.priceTicks) * rules.priceTick,
+      bidQtyUnits: BigInt(bid?.qtyLots ?? 0) * rules.qtyStep,
+      askPriceUnits: ask === undefined ? undefined : BigInt(ask.priceTicks) * rules.priceTick,
+      askQtyUnits: BigInt(ask?.qtyLots ?? 0) * rules.qtyStep,
+      timeMs: this.clock.nowMs(),
+    };
+    if (this.options.feedLatencyMs === 0) this.listener?.onTopOfBook(top);
+    else this.scheduler.atMarket(this.clock.nowMs() + this.options.feedLatencyMs, () => this.listener?.onTopOfBook(top));
+  }
+
+  private scheduleReport(report: ExchangeReport): void {
+    const now = this.clock.nowMs();
+    const at = now + this.options.latency.responseMs('place', now);
+    const snapshot = this.toReport(report.order, report.lastFillPriceTicks, report.lastFillIsMaker, report.matcherResult);
+    this.scheduler.atOrder(at, () => this.listener?.onOrderReport(snapshot));
+  }
+
+  private settleFill(order: ReplayOrder, lots: number, quoteUnits: bigint, isMaker: boolean): void {
+    const rules = this.options.rules;
+    const qtyUnits = BigInt(lots) * rules.qtyStep;
+    const pbips = isMaker ? this.options.makerFeePbips : this.options.takerFeePbips;
+    if (order.side === 'buy') {
+      const fee = feeOnReceipt(qtyUnits, pbips);
+      this.baseUnits += qtyUnits - fee;
+      this.quoteUnits -= quoteUnits;
+      this.feesBaseUnits += fee;
+    } else {
+      const fee = feeOnReceipt(quoteUnits, pbips);
+      this.baseUnits -= qtyUnits;
+      this.quoteUnits += quoteUnits - fee;
+      this.feesQuoteUnits += fee;
+    }
+    if (!isMaker) this.chargeGas(this.options.steps.trade);
+    if (this.baseUnits < 0n || this.quoteUnits < 0n) {
+      // The replay does not lock balances; a strategy that overspends is a configuration error.
+      throw new MmError('BACKTEST_NEGATIVE_BALANCE', `balance went negative: base ${this.baseUnits}, quote ${this.quoteUnits}`);
+    }
+  }
+
+  private chargeGas(steps: number): void {
+    if (steps <= 0) return;
+    const strk = unitsToNumber(this.gasPriceUnits * BigInt(steps), 18);
+    this.gasQuoteTotal += strk * this.options.quotePerStrk;
+  }
+
+  private lockedUnits(): { base: bigint; quote: bigint } {
+    const rules = this.options.rules;
+    let base = 0n;
+    let quote = 0n;
+    for (const order of this.exchange.restingOrders()) {
+      const remaining = BigInt(order.qtyLots - order.filledLots) * rules.qtyStep;
+      if (order.side === 'sell') base += remaining;
+      else quote += (BigInt(order.priceTicks) * rules.priceTick * remaining) / 10n ** BigInt(rules.baseDecimals);
+    }
+    return { base, quote };
+  }
+
+  private toReport(
+    order: ReplayOrder,
+    lastFillPriceTicks: number | undefined,
+    lastFillIsMaker: boolean | undefined,
+    matcherResult: OrderReport['matcherResult'],
+  ): OrderReport {
+    const rules = this.options.rules;
+    return {
+      orderId: order.orderId,
+      status: order.status,
+      side: order.side,
+      priceUnits: BigInt(order.priceTicks) * rules.priceTick,
+      qtyUnits: BigInt(order.qtyLots) * rules.qtyStep,
+      filledQtyUnits: BigInt(order.filledLots) * rules.qtyStep,
+      filledQuoteUnits: order.filledQuoteUnits,
+      lastFillPriceUnits: lastFillPriceTicks === undefined ? undefined : BigInt(lastFillPriceTicks) * rules.priceTick,
+      lastFillIsMaker,
+      matcherResult,
+      timeMs: this.clock.nowMs(),
+    };
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * Time-ordered delivery for the replay: market-data deliveries (already in time order, so a FIFO
+ * ring suffices and 5M events do not pay for a heap) and order events (arrivals and answers whose
+ * latencies may vary, so a binary heap). `runUntil` fires both, interleaved with the engine's
+ * clock timers, in time order; ties keep scheduling order.
+ */
+import type { ManualClock } from '../core/index.ts';
+
+interface Scheduled {
+  readonly timeMs: number;
+  readonly seq: number;
+  readonly run: () => void;
+}
+
+/** Runs callbacks at their due times on a manual clock. */
+export class EventScheduler {
+  private readonly market: Scheduled[] = [];
+  private marketHead = 0;
+  private readonly heap: Scheduled[] = [];
+  private seq = 0;
+
+  constructor(private readonly clock: ManualClock) {}
+
+  /** Schedules a market-data delivery; times must not decrease between calls. */
+  atMarket(timeMs: number, run: () => void): void {
+    this.market.push({ timeMs, seq: this.seq++, run });
+  }
+
+  /** Schedules an order event at any time ≥ now. */
+  atOrder(timeMs: number, run: () => void): void {
+    const item = { timeMs: Math.max(timeMs, this.clock.nowMs()), seq: this.seq++, run };
+    this.heap.push(item);
+    this.siftUp(this.heap.length - 1);
+  }
+
+  /** Number of scheduled callbacks not yet run. */
+  pending(): number {
+    return this.market.length - this.marketHead + this.heap.length;
+  }
+
+  /** Time of the next scheduled callback or clock timer, if any. */
+  nextDueMs(): number | undefined {
+    const candidates = [this.market[this.marketHead]?.timeMs, this.heap[0]?.timeMs, this.clock.nextDueMs()].filter(
+      (value): value is number => value !== undefined,
+    );
+    return candidates.length === 0 ? undefined : Math.min(...candidates);
+  }
+
+  /**
+   * Runs, in time order, everything due at or before `timeMs`: scheduled callbacks and the
+   * clock's timers. `afterEach` runs after each callback (the runner flushes promises there).
+   * Leaves the clock at `timeMs`.
+   */
+  async runUntil(timeMs: number, afterEach: () => Promise<void> | void): Promise<void> {
+    for (;;) {
+      const marketItem = this.market[this.marketHead];
+      const orderItem = this.heap[0];
+      let next: Scheduled | undefined;
+      let fromMarket = false;
+      if (marketItem !== undefined && marketItem.timeMs <= timeMs) {
+        next = marketItem;
+        fromMarket = true;
+      }
+      if (orderItem !== undefined && orderItem.timeMs <= timeMs && (next === undefined || isEarlier(orderItem, next))) {
+        next = orderItem;
+        fromMarket = false;
+      }
+      const timerDue = this.clock.nextDueMs();
+      if (timerDue !== undefined && timerDue <= timeMs && (next === undefined || timerDue < next.timeMs)) {
+        this.clock.advanceTo(timerDue);
+        await afterEach();
+        continue;
+      }
+      if (next === undefined) break;
+      if (fromMarket) this.popMarket();
+      else this.popHeap();
+      this.clock.advanceTo(next.timeMs);
+      next.run();
+      await afterEach();
+    }
+    this.clock.advanceTo(timeMs);
+  }
+
+  private popMarket(): void {
+    this.marketHead++;
+    // Compact the ring now and then so memory stays flat over millions of events.
+    if (this.marketHead > 4096 && this.marketHead * 2 > this.market.length) {
+      this.market.splice(0, this.marketHead);
+      this.marketHead = 0;
+    }
+  }
+
+  private popHeap(): void {
+    const last = this.heap.pop();
+    if (last === undefined || this.heap.length === 0) return;
+    this.heap[0] = last;
+    this.siftDown(0);
+  }
+
+  private siftUp(index: number): void {
+    const heap = this.heap;
+    let i = index;
+    while (i > 0) {
+      const parent = (i - 1) >>> 1;
+      if (!isEarlier(heap[i] as Scheduled, heap[parent] as Scheduled)) break;
+      [heap[i], heap[parent]] = [heap[parent] as Scheduled, heap[i] as Scheduled];
+      i = parent;
+    }
+  }
+
+  private siftDown(index: number): void {
+    const heap = this.heap;
+    let i = index;
+    for (;;) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let smallest = i;
+      if (left < heap.length && isEarlier(heap[left] as Scheduled, heap[smallest] as Scheduled)) smallest = left;
+      if (right < heap.length && isEarlier(heap[right] as Scheduled, heap[smallest] as Scheduled)) smallest = right;
+      if (smallest === i) return;
+      [heap[i], heap[smallest]] = [heap[smallest] as Scheduled, heap[i] as Scheduled];
+      i = smallest;
+    }
+  }
+}
+
+function isEarlier(a: Scheduled, b: Scheduled): boolean {
+  return a.timeMs < b.timeMs || (a.timeMs === b.timeMs && a.seq < b.seq);
+}
