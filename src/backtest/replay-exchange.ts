@@ -68,7 +68,15 @@ export class ReplayExchange {
       }
       if (traded !== 0) this.tradedSinceDepth.delete(priceTicks);
     }
-    this.fillCrossedBy(side === 'buy' ? 'sell' : 'buy');
+  }
+
+  /**
+   * Fills our resting orders that the book has moved through. Called once a whole venue message
+   * has been applied: in the middle of a message the book can look crossed for a moment.
+   */
+  settleCrossings(): void {
+    this.fillCrossedBy('buy');
+    this.fillCrossedBy('sell');
   }
 
   /** The recorded book is about to be replaced by a snapshot. */

@@ -77,6 +77,7 @@ export class ReplayVenue implements Venue {
     askQty: 0,
   };
   private readonly pendingAcks = new Map<string, (outcome: PlaceOutcome) => void>();
+  private messageOpen = false;
   /** Count of engine calls into the venue: the runner flushes promise callbacks when it moves. */
   activity = 0;
 
@@ -96,9 +97,20 @@ export class ReplayVenue implements Venue {
 
   // ── recorded market data (called by the runner at exchange time) ─────────────────────────
 
-  /** A recorded depth level; the engine hears of a top-of-book change after the feed latency. */
+  /**
+   * A recorded depth level. Levels of one venue message share a timestamp and are applied
+   * together: crossings are settled and the top of book published by `endOfMessage`.
+   */
   onDepth(side: Side, priceTicks: number, qtyLots: number): void {
     this.exchange.applyDepth(side, priceTicks, qtyLots);
+    this.messageOpen = true;
+  }
+
+  /** Closes the current venue message: settle crossings, publish the top if it changed. */
+  endOfMessage(): void {
+    if (!this.messageOpen) return;
+    this.messageOpen = false;
+    this.exchange.settleCrossings();
     this.publishTopIfChanged();
   }
 
@@ -109,6 +121,7 @@ export class ReplayVenue implements Venue {
 
   /** A recorded trade: fills our orders at the exchange, then reaches the engine. */
   onTrade(aggressor: Side | undefined, priceTicks: number, qtyLots: number): void {
+    this.endOfMessage();
     this.exchange.applyTrade(aggressor, priceTicks, qtyLots);
     const rules = this.options.rules;
     const trade = {
@@ -119,7 +132,6 @@ export class ReplayVenue implements Venue {
     };
     if (this.options.feedLatencyMs === 0) this.listener?.onTrade(trade);
     else this.scheduler.atMarket(this.clock.nowMs() + this.options.feedLatencyMs, () => this.listener?.onTrade(trade));
-    this.publishTopIfChanged();
   }
 
   /** A recorded gas price (STRK base units per step). */
@@ -164,11 +176,21 @@ export class ReplayVenue implements Venue {
     return new Promise((resolve) => {
       this.pendingAcks.set(order.orderId, resolve);
       this.scheduler.atOrder(arriveAt, () => {
-        this.exchange.submit(order.orderId, intent.side, Number(intent.priceUnits / rules.priceTick), Number(intent.qtyUnits / rules.qtyStep), intent.postOnly);
-        const accepted = this.exchange.get(order.orderId)?.status !== 'NOT_PROCESSED';
+        // Like the venue, refuse what the free balance cannot cover (NOT_ENOUGH_BALANCE).
+        const reason = this.hasFreeBalanceFor(intent) ? undefined : 'NOT_ENOUGH_BALANCE';
+        if (reason === undefined) {
+          this.exchange.submit(order.orderId, intent.side, Number(intent.priceUnits / rules.priceTick), Number(intent.qtyUnits / rules.qtyStep), intent.postOnly);
+        }
+        const status = this.exchange.get(order.orderId)?.status;
+        const outcome: PlaceOutcome =
+          reason !== undefined
+            ? { kind: 'rejected', orderId: order.orderId, reason }
+            : status === 'NOT_PROCESSED'
+              ? { kind: 'rejected', orderId: order.orderId, reason: 'FAILED_VALIDATION' }
+              : { kind: 'accepted', orderId: order.orderId };
         this.scheduler.atOrder(answerAt, () => {
           this.pendingAcks.delete(order.orderId);
-          resolve(accepted ? { kind: 'accepted', orderId: order.orderId } : { kind: 'rejected', orderId: order.orderId, reason: 'FAILED_VALIDATION' });
+          resolve(outcome);
         });
       });
     });
@@ -283,6 +305,13 @@ export class ReplayVenue implements Venue {
       // The replay does not lock balances; a strategy that overspends is a configuration error.
       throw new MmError('BACKTEST_NEGATIVE_BALANCE', `balance went negative: base ${this.baseUnits}, quote ${this.quoteUnits}`);
     }
+  }
+
+  private hasFreeBalanceFor(intent: OrderIntent): boolean {
+    const locked = this.lockedUnits();
+    if (intent.side === 'sell') return this.baseUnits - locked.base >= intent.qtyUnits;
+    const cost = (intent.priceUnits * intent.qtyUnits) / 10n ** BigInt(this.options.rules.baseDecimals);
+    return this.quoteUnits - locked.quote >= cost;
   }
 
   private chargeGas(steps: number): void {

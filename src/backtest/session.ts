@@ -79,15 +79,26 @@ export class BacktestSession {
     this.startBase = this.engine.status().baseBalance;
   }
 
-  /** Moves simulated time to `timeMs` (an event's exchange time), running whatever fell due. */
+  /**
+   * Moves simulated time to `timeMs` (an event's exchange time), running whatever fell due. A
+   * later time first closes the current venue message (the engine reacts at that message's time).
+   * Returns a promise only when something has to be awaited.
+   */
   advanceTo(timeMs: number): Promise<void> | undefined {
+    if (timeMs > this.clock.nowMs()) this.venue.endOfMessage();
     if (timeMs >= this.nextSampleMs) this.sampleUpTo(timeMs);
     const due = this.venue.scheduler.nextDueMs();
-    if (due === undefined || due > timeMs) {
+    const isDue = due !== undefined && due <= timeMs;
+    if (!isDue && !this.needsFlush()) {
       this.clock.advanceTo(timeMs);
       return undefined;
     }
-    return this.venue.scheduler.runUntil(timeMs, () => this.flushIfActive());
+    return this.advanceSlowly(timeMs);
+  }
+
+  private async advanceSlowly(timeMs: number): Promise<void> {
+    if (this.needsFlush()) await this.flush();
+    await this.venue.scheduler.runUntil(timeMs, () => this.flushIfActive());
   }
 
   /** A recorded depth level update at the current time. */
@@ -110,6 +121,11 @@ export class BacktestSession {
     this.venue.onGasPrice(gasPriceUnits);
   }
 
+  /** Ends the current venue message now (the source knows message boundaries; time also ends one). */
+  endOfMessage(): void {
+    this.venue.endOfMessage();
+  }
+
   /** True when the engine called the venue since the last flush (its promises need a turn). */
   needsFlush(): boolean {
     return this.venue.activity !== this.seenActivity;
@@ -126,6 +142,8 @@ export class BacktestSession {
 
   /** Ends the run: lets everything in flight land, stops the engine (cancel-all), settles. */
   async finish(): Promise<EngineStatus> {
+    this.venue.endOfMessage();
+    if (this.needsFlush()) await this.flush();
     const endMs = this.clock.nowMs();
     this.sampleUpTo(endMs);
     const stopping = this.engine.stop();

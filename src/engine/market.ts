@@ -40,10 +40,11 @@ export class MarketTracker {
     return this.top?.askPriceUnits;
   }
 
+  /** Mid in quote units; undefined when a side is empty or the book is crossed (no fair price). */
   midUnits(): bigint | undefined {
     const bid = this.top?.bidPriceUnits;
     const ask = this.top?.askPriceUnits;
-    return bid === undefined || ask === undefined ? undefined : (bid + ask) / 2n;
+    return bid === undefined || ask === undefined || bid >= ask ? undefined : (bid + ask) / 2n;
   }
 
   mid(): number | undefined {
@@ -58,7 +59,7 @@ export class MarketTracker {
     const ask = this.top?.askPriceUnits === undefined ? undefined : unitsToNumber(this.top.askPriceUnits, rules.quoteDecimals);
     const bidSize = this.top === undefined ? 0 : unitsToNumber(this.top.bidQtyUnits, rules.baseDecimals);
     const askSize = this.top === undefined ? 0 : unitsToNumber(this.top.askQtyUnits, rules.baseDecimals);
-    const mid = bid === undefined || ask === undefined ? undefined : (bid + ask) / 2;
+    const mid = bid === undefined || ask === undefined || bid >= ask ? undefined : (bid + ask) / 2;
     const microprice = mid === undefined || bidSize + askSize === 0 ? mid : ((bid as number) * askSize + (ask as number) * bidSize) / (bidSize + askSize);
     return {
       timeMs: nowMs,

@@ -49,6 +49,7 @@ const lots = (size: number): number => Math.round(size * 1e4);
 async function at(s: BacktestSession, timeMs: number, apply: () => void): Promise<void> {
   await s.advanceTo(timeMs);
   apply();
+  s.endOfMessage();
   if (s.needsFlush()) await s.flush();
 }
 
@@ -111,12 +112,17 @@ describe('BacktestSession', () => {
     const run = async (): Promise<string> => {
       const s = session(3);
       await s.start();
+      let previous = 2000;
       for (let i = 0; i < 50; i++) {
-        const mid = 2000 + Math.sin(i / 5) * 3;
+        const mid = 2000 + Math.round(Math.sin(i / 5) * 300) / 100;
+        const before = previous;
         await at(s, 1_000_000 + i * 100, () => {
+          s.depth('buy', px(before - 0.5), 0);
+          s.depth('sell', px(before + 0.5), 0);
           s.depth('buy', px(mid - 0.5), lots(1));
           s.depth('sell', px(mid + 0.5), lots(1));
         });
+        previous = mid;
         await at(s, 1_000_050 + i * 100, () => s.trade(i % 2 === 0 ? 'sell' : 'buy', px(mid + (i % 2 === 0 ? -2 : 2)), lots(0.2)));
       }
       const status = await s.finish();

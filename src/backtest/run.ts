@@ -1,0 +1,161 @@
+/**
+ * Runs one backtest from a recorded event source to a summary: the engine starts once the
+ * replayed book has both sides (so its starting balances can be valued), every event is applied
+ * in order, and the run ends with the engine's own graceful shutdown (cancel-all).
+ */
+import { MmError, OrderBook, monotonicMs, numberToUnits, type Side, type Strategy } from '../core/index.ts';
+import type { EngineSettings, EngineStatus } from '../engine/index.ts';
+import type { ReplayVenueOptions } from './replay-venue.ts';
+import { BacktestSession, type FillRecord } from './session.ts';
+import type { PathSample } from './stats.ts';
+import { summarize, type BacktestSummary } from './summary.ts';
+
+/** Receives recorded events in order; a returned promise must be awaited before the next event. */
+export interface RecordedEventHandler {
+  depth(exchTsMs: number, side: Side, priceTicks: number, qtyLots: number): Promise<void> | undefined;
+  clear(exchTsMs: number): Promise<void> | undefined;
+  trade(exchTsMs: number, aggressor: Side | undefined, priceTicks: number, qtyLots: number): Promise<void> | undefined;
+  gasPrice(exchTsMs: number, gasPriceUnits: bigint): Promise<void> | undefined;
+}
+
+/** A recording that can push its events, in order, into a handler. Returns the event count. */
+export interface RecordedEventSource {
+  replay(handler: RecordedEventHandler): Promise<number>;
+}
+
+/** Settings of one backtest. */
+export interface BacktestOptions {
+  readonly source: RecordedEventSource;
+  readonly strategy: Strategy;
+  readonly settings: EngineSettings;
+  /** Venue settings except the starting balances, which are set from the first mid. */
+  readonly venue: Omit<ReplayVenueOptions, 'clock' | 'initialBase' | 'initialQuote'>;
+  /** Base tokens held at start; the quote balance is the same value at the first mid. */
+  readonly initialBase: number;
+  readonly sampleMs?: number;
+}
+
+/** Everything a report needs. */
+export interface BacktestResult {
+  readonly summary: BacktestSummary;
+  readonly samples: readonly PathSample[];
+  readonly fills: readonly FillRecord[];
+  readonly status: EngineStatus;
+}
+
+/** Replays the source through the engine and summarises. */
+export async function runBacktest(options: BacktestOptions): Promise<BacktestResult> {
+  const rules = options.venue.rules;
+  const sampleMs = options.sampleMs ?? 1_000;
+  const wallStart = monotonicMs();
+  let session: BacktestSession | undefined;
+  let startMs = 0;
+  let lastMs = 0;
+  // The engine starts at the first two-sided book, so that its starting balances can be valued
+  // at a real mid; until then depth levels are collected here and handed to the session.
+  const pending = new OrderBook();
+  const priceScale = Number(rules.priceTick) / 10 ** rules.quoteDecimals;
+
+  const ensureStarted = async (timeMs: number): Promise<void> => {
+    if (session !== undefined) return;
+    const bestBid = pending.bestBidPrice();
+    const bestAsk = pending.bestAskPrice();
+    if (bestBid === undefined || bestAsk === undefined) return;
+    const mid = ((bestBid + bestAsk) / 2) * priceScale;
+    const initialBase = numberToUnits(options.initialBase, rules.baseDecimals, 'down');
+    const initialQuote = numberToUnits(options.initialBase * mid, rules.quoteDecimals, 'down');
+    startMs = timeMs;
+    session = new BacktestSession({
+      venue: { ...options.venue, initialBase, initialQuote },
+      strategy: options.strategy,
+      settings: options.settings,
+      startMs: timeMs,
+      sampleMs,
+    });
+    await session.start();
+    for (const side of ['buy', 'sell'] as const) {
+      for (const level of pending.levels(side, -1)) session.depth(side, level.priceTicks, level.qtyLots);
+    }
+    pending.clear();
+    if (session.needsFlush()) await session.flush();
+  };
+
+  const settle = async (active: BacktestSession): Promise<void> => {
+    if (active.needsFlush()) await active.flush();
+  };
+
+  const handler: RecordedEventHandler = {
+    depth(timeMs, side, priceTicks, qtyLots) {
+      lastMs = timeMs;
+      const active = session;
+      if (active === undefined) {
+        pending.setLevel(side, priceTicks, qtyLots);
+        return ensureStarted(timeMs);
+      }
+      const moving = active.advanceTo(timeMs);
+      if (moving !== undefined) {
+        return moving.then(() => {
+          active.depth(side, priceTicks, qtyLots);
+          return settle(active);
+        });
+      }
+      active.depth(side, priceTicks, qtyLots);
+      return active.needsFlush() ? active.flush() : undefined;
+    },
+    clear(timeMs) {
+      lastMs = timeMs;
+      if (session === undefined) {
+        pending.clear();
+        return undefined;
+      }
+      const active = session;
+      const moving = active.advanceTo(timeMs);
+      if (moving !== undefined) return moving.then(() => active.clear());
+      active.clear();
+      return undefined;
+    },
+    trade(timeMs, aggressor, priceTicks, qtyLots) {
+      lastMs = timeMs;
+      const active = session;
+      if (active === undefined) return undefined;
+      const moving = active.advanceTo(timeMs);
+      if (moving !== undefined) {
+        return moving.then(() => {
+          active.trade(aggressor, priceTicks, qtyLots);
+          return settle(active);
+        });
+      }
+      active.trade(aggressor, priceTicks, qtyLots);
+      return active.needsFlush() ? active.flush() : undefined;
+    },
+    gasPrice(timeMs, gasPriceUnits) {
+      lastMs = timeMs;
+      const active = session;
+      if (active === undefined) return undefined;
+      const moving = active.advanceTo(timeMs);
+      if (moving !== undefined) return moving.then(() => active.gasPrice(gasPriceUnits));
+      active.gasPrice(gasPriceUnits);
+      return undefined;
+    },
+  };
+
+  const events = await options.source.replay(handler);
+  const finished = session;
+  if (finished === undefined) {
+    throw new MmError('BACKTEST_NO_BOOK', 'the recording never showed both sides of the book; nothing to backtest');
+  }
+  const status = await finished.finish();
+  const wallSeconds = (monotonicMs() - wallStart) / 1000;
+  const summary = summarize({
+    events,
+    status,
+    samples: finished.samples,
+    fills: finished.fills,
+    gasQuote: finished.venue.costs().gasQuote,
+    sampleMs,
+    wallSeconds,
+    startMs,
+    endMs: lastMs,
+  });
+  return { summary, samples: finished.samples, fills: finished.fills, status };
+}

@@ -1,0 +1,43 @@
+/**
+ * From a pair's validated env file to the engine's settings: the one place where the file's
+ * human units (base tokens, quote tokens, %, s) become the engine's exact units, once the pair's
+ * token decimals are known. Shared by `run`, `paper` and `backtest`.
+ */
+import type { EngineConfig } from '../config/index.ts';
+import { parseUnits } from '../core/index.ts';
+import { DEFAULT_ENGINE_SETTINGS, type EngineSettings } from '../engine/index.ts';
+
+/** Token decimals of the pair. */
+export interface PairDecimals {
+  readonly baseDecimals: number;
+  readonly quoteDecimals: number;
+}
+
+/** Builds engine settings from the env file's engine keys. */
+export function engineSettingsFromConfig(engine: EngineConfig, decimals: PairDecimals): EngineSettings {
+  const base = (text: string): bigint => parseUnits(text, decimals.baseDecimals, { rounding: 'down' });
+  const quote = (text: string): bigint => parseUnits(text, decimals.quoteDecimals, { rounding: 'down' });
+  return {
+    ...DEFAULT_ENGINE_SETTINGS,
+    inventoryTargetFraction: engine.INVENTORY_TARGET_PCT.value / 100,
+    requoteToleranceTicks: engine.REQUOTE_TOLERANCE_TICKS,
+    requoteToleranceSizeFraction: engine.REQUOTE_TOLERANCE_SIZE_PCT.value / 100,
+    maxOrderAgeMs: engine.MAX_ORDER_AGE_S * 1_000,
+    minEdgeBps: engine.MIN_EDGE_BPS.value,
+    conversionMargin: engine.CONVERSION_MARGIN_BPS.value / 10_000,
+    presignTicks: engine.PRESIGN_TICKS,
+    startupOrders: engine.STARTUP_ORDERS,
+    reconcileIntervalMs: engine.RECONCILE_INTERVAL_S * 1_000,
+    staleFeedMs: engine.STALE_FEED_MS,
+    shutdownTimeoutMs: engine.SHUTDOWN_TIMEOUT_MS,
+    onchainKill: engine.RISK_ONCHAIN_KILL,
+    risk: {
+      maxInventoryDeviationUnits: base(engine.RISK_MAX_INVENTORY_BASE.text),
+      maxOrderNotionalUnits: quote(engine.RISK_MAX_ORDER_NOTIONAL.text),
+      maxTotalNotionalUnits: quote(engine.RISK_MAX_TOTAL_NOTIONAL.text),
+      maxOpenOrders: engine.RISK_MAX_OPEN_ORDERS,
+      priceBandFraction: engine.RISK_PRICE_BAND_PCT.value / 100,
+      maxDrawdownQuote: engine.RISK_MAX_DRAWDOWN.value,
+    },
+  };
+}
