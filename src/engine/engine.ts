@@ -101,6 +101,8 @@ export class MarketMaker {
   private lastMarketDataMs = 0;
   private requoteTriggerMs: number | undefined;
   private uptime = { quotingMs: 0, twoSidedMs: 0, sinceMs: 0, wasTwoSided: false };
+  /** After rejections a side waits before placing again (1 s, doubling to 30 s): no order spam. */
+  private readonly rejectBackoff = { buy: { untilMs: 0, streak: 0 }, sell: { untilMs: 0, streak: 0 } };
 
   constructor(options: EngineOptions) {
     this.venue = options.venue;
@@ -297,7 +299,9 @@ export class MarketMaker {
         },
       );
       const mid = this.market.mid();
-      const diff = mid === undefined ? bandDiff : keepReplacementsThatPay(bandDiff, mid, this.settings.minEdgeBps, this.edgeContext());
+      const paying = mid === undefined ? bandDiff : keepReplacementsThatPay(bandDiff, mid, this.settings.minEdgeBps, this.edgeContext());
+      const coolingDown = this.clock.nowMs() < this.rejectBackoff[side].untilMs;
+      const diff = coolingDown ? { ...paying, place: [] } : paying;
       if (diff.cancel.length === 0 && diff.place.length === 0) continue;
       this.inFlight.add(side);
       const triggeredAtMs = this.requoteTriggerMs ?? this.clock.nowMs();
@@ -332,7 +336,7 @@ export class MarketMaker {
     const clipped = clipQuotes(
       rounded,
       this.settings.risk,
-      { baseUnits: balances.baseUnits, targetUnits: this.targetBaseUnits(view.mid) },
+      { baseUnits: balances.baseUnits, targetUnits: this.targetBaseUnits(view.mid), quoteUnits: balances.quoteUnits },
       market.midUnits(),
       info.rules,
     );
@@ -392,13 +396,18 @@ export class MarketMaker {
     switch (outcome.kind) {
       case 'accepted':
         this.orders.markOpen(outcome.orderId);
+        this.rejectBackoff[intent.side].streak = 0;
         this.observer.orderPlaced?.(intent.side);
         return;
-      case 'rejected':
+      case 'rejected': {
+        const backoff = this.rejectBackoff[intent.side];
+        backoff.streak++;
+        backoff.untilMs = this.clock.nowMs() + Math.min(30_000, 1_000 * 2 ** (backoff.streak - 1));
         this.orders.markDone(outcome.orderId, 'NOT_PROCESSED');
         this.observer.orderRejected?.(intent.side, outcome.reason);
-        this.logger.warn({ orderId: outcome.orderId, reason: outcome.reason }, 'order rejected');
+        this.logger.warn({ orderId: outcome.orderId, reason: outcome.reason, side: intent.side, retryInMs: backoff.untilMs - this.clock.nowMs() }, 'order rejected');
         return;
+      }
       case 'unknown':
         // The venue may or may not have it: keep it as pending and let healing find out.
         this.logger.warn({ orderId: outcome.orderId, reason: outcome.reason }, 'placement outcome unknown; healing');

@@ -26,6 +26,8 @@ export interface RiskLimits {
 export interface InventoryPosition {
   readonly baseUnits: bigint;
   readonly targetUnits: bigint;
+  /** Quote held, in quote units: bids together may not spend more (the venue would refuse them). */
+  readonly quoteUnits?: bigint;
 }
 
 /** Why quoting stopped. */
@@ -52,6 +54,10 @@ export function clipQuotes(
   let bidRoom = limits.maxInventoryDeviationUnits > 0n ? limits.maxInventoryDeviationUnits - deviation : undefined;
   let askRoom = limits.maxInventoryDeviationUnits > 0n ? limits.maxInventoryDeviationUnits + deviation : undefined;
   let totalRoom = limits.maxTotalNotionalUnits > 0n ? limits.maxTotalNotionalUnits : undefined;
+  // What the account can fund: asks by the base held, bids by the quote held. Quoting more only
+  // earns NOT_ENOUGH_BALANCE rejections (and order spam, MM-NOTES §4.4).
+  let baseFunds = inventory.baseUnits > 0n ? inventory.baseUnits : 0n;
+  let quoteFunds = inventory.quoteUnits;
   const kept: RoundedQuote[] = [];
   for (const quote of ordered) {
     if (limits.maxOpenOrders > 0 && kept.length >= limits.maxOpenOrders) break;
@@ -61,8 +67,12 @@ export function clipQuotes(
     if (room !== undefined && qty > room) qty = room;
     if (limits.maxOrderNotionalUnits > 0n) qty = minBigint(qty, maxQtyForNotional(limits.maxOrderNotionalUnits, quote.priceUnits, rules));
     if (totalRoom !== undefined) qty = minBigint(qty, maxQtyForNotional(totalRoom, quote.priceUnits, rules));
+    if (quote.side === 'sell') qty = minBigint(qty, baseFunds);
+    else if (quoteFunds !== undefined) qty = minBigint(qty, maxQtyForNotional(quoteFunds, quote.priceUnits, rules));
     const fit = fitQuantity(qty, rules);
     if (fit.kind !== 'ok') continue;
+    if (quote.side === 'sell') baseFunds -= fit.qty;
+    else if (quoteFunds !== undefined) quoteFunds -= notionalUnits(quote.priceUnits, fit.qty, rules, 'up');
     kept.push(fit.qty === quote.qtyUnits ? quote : { ...quote, qtyUnits: fit.qty });
     if (quote.side === 'buy' && bidRoom !== undefined) bidRoom -= fit.qty;
     if (quote.side === 'sell' && askRoom !== undefined) askRoom -= fit.qty;

@@ -81,3 +81,11 @@ describe('DrawdownGuard', () => {
     expect(new DrawdownGuard(0).observe(-1e9)).toBeUndefined();
   });
 });
+
+describe('clipQuotes and funds', () => {
+  it('never quotes more than the account holds: asks by base, bids by quote', () => {
+    const poor = { baseUnits: eth(0.15), targetUnits: eth(0.15), quoteUnits: usdc(300) };
+    const kept = clipQuotes([q('buy', 2000, 0.1), q('buy', 1999, 0.1, 1), q('sell', 2001, 0.1), q('sell', 2002, 0.1, 1)], open, poor, usdc(2000), ETH_USDC);
+    expect(kept).toEqual([q('buy', 2000, 0.1), q('sell', 2001, 0.1), q('buy', 1999, 0.05, 1), q('sell', 2002, 0.05, 1)]);
+  });
+});
