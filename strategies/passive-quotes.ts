@@ -18,7 +18,7 @@ export const PRICE_SOURCES: readonly PriceSource[] = ['mid', 'microprice'];
 /**
  * The reference price, or undefined when the book cannot give one (a side missing, crossed or
  * locked book: `buildMarketView` leaves `mid` undefined then) or the view's tick is unusable.
- * Microprice falls back to mid when the view has none.
+ * Microprice falls back to mid when the view has none, and is clamped into [best bid, best ask].
  */
 export function referencePrice(view: MarketView, source: PriceSource): number | undefined {
   if (!(view.tickSize > 0) || !Number.isFinite(view.tickSize)) return undefined;
@@ -26,7 +26,8 @@ export function referencePrice(view: MarketView, source: PriceSource): number | 
   if (mid === undefined || !(mid > 0) || !Number.isFinite(mid)) return undefined;
   if (source === 'microprice') {
     const micro = view.microprice;
-    if (micro !== undefined && micro > 0 && Number.isFinite(micro)) return micro;
+    // Kept inside the touch: float underflow with tiny sizes can push the formula outside it.
+    if (micro !== undefined && micro > 0 && Number.isFinite(micro)) return Math.min(Math.max(micro, view.bestBid ?? micro), view.bestAsk ?? micro);
   }
   return mid;
 }

@@ -14,7 +14,8 @@
  * - the regression is weighted by each point's count: a Poisson count N has Var(ln N) ≈ 1/N, so
  *   deep, sparse points would otherwise dominate the slope;
  * - the grid stops at the first point with fewer than `minPointCount` arrivals (ln 0 is −∞).
- * Degenerate fits (k ≤ 0, non-finite A or k, too few points or arrivals) give `undefined`, and
+ * Degenerate fits (no decay across the grid, k ≤ 0, non-finite A or k, too few points or
+ * arrivals) give `undefined`, and
  * strategies fall back to their configured A and k. Stateful but free of I/O: every call carries
  * its event time. A trade with a negative depth (it printed through a stale mid) is skipped, as
  * in the notebook.
@@ -33,7 +34,7 @@ export interface ArrivalIntensityOptions {
   readonly minArrivals?: number;
   /** Grid points (with enough arrivals) needed for a fit. Default 3. */
   readonly minPoints?: number;
-  /** A grid point needs at least this many deeper arrivals to be used. Default 2. */
+  /** A grid point needs at least this many deeper arrivals to be used. Default 5. */
   readonly minPointCount?: number;
   /** A fit is reused for this long before refitting, ms. Default 5 000 (as the notebook). */
   readonly refitIntervalMs?: number;
@@ -77,7 +78,7 @@ export class ArrivalIntensityEstimator {
     this.maxBuckets = options.maxBuckets ?? 60;
     this.minArrivals = options.minArrivals ?? 30;
     this.minPoints = options.minPoints ?? 3;
-    this.minPointCount = options.minPointCount ?? 2;
+    this.minPointCount = options.minPointCount ?? 5;
     this.refitIntervalMs = options.refitIntervalMs ?? 5_000;
     if (!(this.bucketWidth > 0) || !Number.isFinite(this.bucketWidth)) throw new RangeError(`bucketWidth must be > 0, got ${this.bucketWidth}`);
     if (!(this.windowMs > 0)) throw new RangeError(`windowMs must be > 0, got ${this.windowMs}`);
@@ -158,7 +159,8 @@ export class ArrivalIntensityEstimator {
       sumWxy += count * x * y;
       points++;
     }
-    if (points < this.minPoints) return undefined;
+    // No decay seen across the grid (e.g. every trade at one depth): k would be rounding noise.
+    if (points < this.minPoints || !(counts[1]! > counts[points]!)) return undefined;
     const denominator = sumW * sumWxx - sumWx * sumWx;
     if (!(denominator > 0)) return undefined;
     const slope = (sumW * sumWxy - sumWx * sumWy) / denominator;

@@ -56,7 +56,9 @@ export function buildMarketView(input: MarketViewInput): MarketView {
   let microprice: number | undefined;
   if (bid !== undefined && ask !== undefined && bid.price < ask.price) {
     mid = (bid.price + ask.price) / 2;
-    microprice = bidSize + askSize > 0 ? (bid.price * askSize + ask.price * bidSize) / (bidSize + askSize) : mid;
+    const weighted = bidSize + askSize > 0 ? (bid.price * askSize + ask.price * bidSize) / (bidSize + askSize) : mid;
+    // Inside [bid, ask] by construction, except for float underflow with denormal sizes.
+    microprice = Number.isFinite(weighted) ? Math.min(Math.max(weighted, bid.price), ask.price) : mid;
   }
   return {
     timeMs: input.timeMs,
