@@ -8,19 +8,22 @@ import { AVELLANEDA_STOIKOV } from './avellaneda-stoikov.ts';
 import { GLFT } from './glft.ts';
 import { LADDER } from './ladder.ts';
 
-/** Every strategy by the name `STRATEGY=` selects. */
-export const STRATEGIES: Readonly<Record<string, StrategyDefinition<never>>> = {
-  [LADDER.name]: LADDER as StrategyDefinition<never>,
-  [AVELLANEDA_STOIKOV.name]: AVELLANEDA_STOIKOV as StrategyDefinition<never>,
-  [GLFT.name]: GLFT as StrategyDefinition<never>,
+/**
+ * Every strategy by the name `STRATEGY=` selects. Params are `unknown` here: feed `create` only
+ * what the same definition's `parseParams` returned.
+ */
+export const STRATEGIES: Readonly<Record<string, StrategyDefinition>> = {
+  [LADDER.name]: LADDER,
+  [AVELLANEDA_STOIKOV.name]: AVELLANEDA_STOIKOV,
+  [GLFT.name]: GLFT,
 };
 
 /** Strategy names, in documentation order. */
 export const STRATEGY_NAMES: readonly string[] = Object.keys(STRATEGIES);
 
-/** The definition registered under `name`, or undefined. */
+/** The definition registered under `name` (exact, case-sensitive), or undefined. */
 export function getStrategyDefinition(name: string): StrategyDefinition | undefined {
-  return Object.hasOwn(STRATEGIES, name) ? (STRATEGIES[name] as StrategyDefinition) : undefined;
+  return Object.hasOwn(STRATEGIES, name) ? STRATEGIES[name] : undefined;
 }
 
 export {

@@ -7,7 +7,7 @@ import type { DesiredQuote, InventoryView, MarketView, StrategyDefinition } from
 import { booleanValue, describeKeys, envKey, keywordOrNumber, numberIn, oneOf, readKeys, type EnvKeyValues } from './env-keys.ts';
 import type { ExplainedStrategy, QuoteExplanation } from './explained.ts';
 import { computeInventoryRatio, computeSkewRatios, computeTotalLadderSize } from './inventory-skew.ts';
-import { PRICE_SOURCES, bpsToPrice, finalizeQuotes, referencePrice } from './passive-quotes.ts';
+import { PRICE_SOURCES, applySpreadFloor, bpsToPrice, finalizeQuotes, referencePrice } from './passive-quotes.ts';
 
 /** The ladder's env keys. Defaults quote one 0.01 ETH level 10 bps either side of the mid. */
 export const LADDER_KEYS = {
@@ -155,14 +155,14 @@ export function explainLadder(params: LadderParams, view: MarketView, inventory:
   for (let level = 0; level < params.levels; level++) {
     const size = params.orderSize + level * params.levelSizeIncrement;
     const extraBps = level * params.levelSpacingBps;
-    if (bidsOff === undefined) {
-      const price = centre * (1 - (params.bidSpreadBps + extraBps) / 10_000);
-      if (mid - price >= minDistance) raw.push({ side: 'buy', price, size: size * factors.bid, level });
-    }
-    if (asksOff === undefined) {
-      const price = centre * (1 + (params.askSpreadBps + extraBps) / 10_000);
-      if (price - mid >= minDistance) raw.push({ side: 'sell', price, size: size * factors.ask, level });
-    }
+    // At least one tick between a level's bid and ask, so rounding can never lock our own quotes.
+    const { bid, ask } = applySpreadFloor(
+      centre * (1 - (params.bidSpreadBps + extraBps) / 10_000),
+      centre * (1 + (params.askSpreadBps + extraBps) / 10_000),
+      view.tickSize,
+    );
+    if (bidsOff === undefined && mid - bid >= minDistance) raw.push({ side: 'buy', price: bid, size: size * factors.bid, level });
+    if (asksOff === undefined && ask - mid >= minDistance) raw.push({ side: 'sell', price: ask, size: size * factors.ask, level });
   }
   return {
     reference,

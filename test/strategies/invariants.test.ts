@@ -98,9 +98,9 @@ const glftEnv = fc.record({
 
 type Case = readonly [string, StrategyDefinition<unknown>, fc.Arbitrary<Record<string, string>>, string];
 const cases: Case[] = [
-  ['ladder', LADDER as StrategyDefinition<unknown>, ladderEnv, 'LADDER_ORDER_SIZE'],
-  ['avellaneda-stoikov', AVELLANEDA_STOIKOV as StrategyDefinition<unknown>, asEnv, 'AS_ORDER_SIZE'],
-  ['glft', GLFT as StrategyDefinition<unknown>, glftEnv, 'GLFT_ORDER_SIZE'],
+  ['ladder', LADDER , ladderEnv, 'LADDER_ORDER_SIZE'],
+  ['avellaneda-stoikov', AVELLANEDA_STOIKOV , asEnv, 'AS_ORDER_SIZE'],
+  ['glft', GLFT , glftEnv, 'GLFT_ORDER_SIZE'],
 ];
 
 function build(definition: StrategyDefinition<unknown>, env: Record<string, string>): ExplainedStrategy<QuoteExplanation> | undefined {
@@ -205,7 +205,7 @@ describe.each(cases)('%s invariants', (_name, definition, envArb, sizeKey) => {
 
 describe('ladder size skew', () => {
   it('gives the bid side the whole doubled size below the band and none above it', () => {
-    const strategy = build(LADDER as StrategyDefinition<unknown>, { LADDER_INVENTORY_SKEW: 'on', LADDER_INVENTORY_RANGE_BASE: '1' });
+    const strategy = build(LADDER , { LADDER_INVENTORY_SKEW: 'on', LADDER_INVENTORY_RANGE_BASE: '1' });
     fc.assert(
       fc.property(viewArb, fc.double({ min: 2, max: 10, noNaN: true }), (market, target) => {
         const low = (strategy as Strategy).quote(market, makeInventory({ base: target - 1.5, targetBase: target }));

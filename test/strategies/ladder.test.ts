@@ -117,3 +117,13 @@ describe('ladder strategy', () => {
     expect(strategy.quote(makeView({ bestBid: 2001, bestAsk: 2000 }), makeInventory())).toEqual([]);
   });
 });
+
+describe('ladder with spreads below a tick', () => {
+  it('keeps its bid and ask at least a tick apart instead of locking them', () => {
+    const strategy = createLadder(parseOrThrow(LADDER, { LADDER_BID_SPREAD_BPS: '1e-300', LADDER_ASK_SPREAD_BPS: '0' }));
+    const quotes = strategy.quote(makeView({ bestBid: 1999, bestAsk: 2001 }), makeInventory());
+    const bid = quotes.find((q) => q.side === 'buy')?.price ?? Number.NaN;
+    const ask = quotes.find((q) => q.side === 'sell')?.price ?? Number.NaN;
+    expect(ask - bid).toBeCloseTo(0.01, 9);
+  });
+});

@@ -3,9 +3,9 @@ import type { ConfigIssue, StrategyDefinition } from '../../src/core/index.ts';
 import { AVELLANEDA_STOIKOV, GLFT, LADDER } from '../../strategies/index.ts';
 
 const definitions: [string, StrategyDefinition<unknown>, string][] = [
-  ['ladder', LADDER as StrategyDefinition<unknown>, 'LADDER_'],
-  ['avellaneda-stoikov', AVELLANEDA_STOIKOV as StrategyDefinition<unknown>, 'AS_'],
-  ['glft', GLFT as StrategyDefinition<unknown>, 'GLFT_'],
+  ['ladder', LADDER , 'LADDER_'],
+  ['avellaneda-stoikov', AVELLANEDA_STOIKOV , 'AS_'],
+  ['glft', GLFT , 'GLFT_'],
 ];
 
 function issuesOf(definition: StrategyDefinition<unknown>, env: Record<string, string>): ConfigIssue[] {
@@ -58,14 +58,14 @@ describe('value rules', () => {
       const result = LADDER.parseParams({ LADDER_PING_PONG: text });
       expect(result.ok && result.params.pingPong).toBe(expected);
     }
-    expect(issuesOf(LADDER as StrategyDefinition<unknown>, { LADDER_PING_PONG: 'maybe' })[0]?.allowed).toBe('true/false, 1/0, on/off or yes/no');
+    expect(issuesOf(LADDER , { LADDER_PING_PONG: 'maybe' })[0]?.allowed).toBe('true/false, 1/0, on/off or yes/no');
   });
 
   it('say which range a number must be in', () => {
-    expect(issuesOf(LADDER as StrategyDefinition<unknown>, { LADDER_LEVELS: '2.5' })[0]).toEqual({ key: 'LADDER_LEVELS', value: '2.5', allowed: 'an integer ≥ 1 and ≤ 50' });
-    expect(issuesOf(AVELLANEDA_STOIKOV as StrategyDefinition<unknown>, { AS_GAMMA: '0' })[0]).toEqual({ key: 'AS_GAMMA', value: '0', allowed: 'a number > 0 and ≤ 1000000' });
-    expect(issuesOf(AVELLANEDA_STOIKOV as StrategyDefinition<unknown>, { AS_HORIZON_S: '-1' })[0]?.allowed).toBe('inf or a number > 0 and ≤ 31536000 s');
-    expect(issuesOf(GLFT as StrategyDefinition<unknown>, { GLFT_ORDER_SIZE: '' })[0]).toMatchObject({ key: 'GLFT_ORDER_SIZE', value: '' });
+    expect(issuesOf(LADDER , { LADDER_LEVELS: '2.5' })[0]).toEqual({ key: 'LADDER_LEVELS', value: '2.5', allowed: 'an integer ≥ 1 and ≤ 50' });
+    expect(issuesOf(AVELLANEDA_STOIKOV , { AS_GAMMA: '0' })[0]).toEqual({ key: 'AS_GAMMA', value: '0', allowed: 'a number > 0 and ≤ 1000000' });
+    expect(issuesOf(AVELLANEDA_STOIKOV , { AS_HORIZON_S: '-1' })[0]?.allowed).toBe('inf or a number > 0 and ≤ 31536000 s');
+    expect(issuesOf(GLFT , { GLFT_ORDER_SIZE: '' })[0]).toMatchObject({ key: 'GLFT_ORDER_SIZE', value: '' });
   });
 
   it('take keywords and numbers where a key allows both', () => {
@@ -76,15 +76,15 @@ describe('value rules', () => {
   });
 
   it('check keys that must fit together', () => {
-    expect(issuesOf(LADDER as StrategyDefinition<unknown>, { LADDER_PRICE_FLOOR: '3000', LADDER_PRICE_CEILING: '2000' })).toEqual([
+    expect(issuesOf(LADDER , { LADDER_PRICE_FLOOR: '3000', LADDER_PRICE_CEILING: '2000' })).toEqual([
       { key: 'LADDER_PRICE_FLOOR', value: '3000', allowed: 'below LADDER_PRICE_CEILING (2000)' },
     ]);
-    expect(issuesOf(LADDER as StrategyDefinition<unknown>, { LADDER_BID_SPREAD_BPS: '0', LADDER_ASK_SPREAD_BPS: '0' })[0]?.key).toBe('LADDER_ASK_SPREAD_BPS');
-    expect(issuesOf(AVELLANEDA_STOIKOV as StrategyDefinition<unknown>, { AS_MIN_SPREAD_BPS: '300', AS_MAX_SPREAD_BPS: '100' })[0]).toMatchObject({
+    expect(issuesOf(LADDER , { LADDER_BID_SPREAD_BPS: '0', LADDER_ASK_SPREAD_BPS: '0' })[0]?.key).toBe('LADDER_ASK_SPREAD_BPS');
+    expect(issuesOf(AVELLANEDA_STOIKOV , { AS_MIN_SPREAD_BPS: '300', AS_MAX_SPREAD_BPS: '100' })[0]).toMatchObject({
       key: 'AS_MIN_SPREAD_BPS',
       value: '300',
     });
-    expect(issuesOf(GLFT as StrategyDefinition<unknown>, { GLFT_ORDER_SIZE: '1', GLFT_MAX_POSITION: '0.5' })[0]).toMatchObject({
+    expect(issuesOf(GLFT , { GLFT_ORDER_SIZE: '1', GLFT_MAX_POSITION: '0.5' })[0]).toMatchObject({
       key: 'GLFT_MAX_POSITION',
       value: '0.5',
     });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import type { StrategyDefinition } from '../../../src/core/index.ts';
 import { AVELLANEDA_STOIKOV, GLFT, MarketEstimators, buildMarketView } from '../../../strategies/index.ts';
 import { makeInventory, parseOrThrow } from '../fixtures.ts';
 
@@ -44,8 +45,9 @@ describe.skipIf(dataDir === undefined)('estimators on recorded Binance ETHUSDT (
     expect(values.arrival?.a).toBeGreaterThan(0.1);
 
     const view = buildMarketView({ timeMs: lastMs, bid, ask, ...values, ticker: { tickSize: 0.01, lotSize: 0.0001, minSize: 0.0001, makerFee: 0, takerFee: 0.001 } });
-    for (const definition of [AVELLANEDA_STOIKOV, GLFT] as const) {
-      const quotes = definition.create(parseOrThrow(definition as never)).quote(view, makeInventory());
+    const models: StrategyDefinition[] = [AVELLANEDA_STOIKOV, GLFT];
+    for (const definition of models) {
+      const quotes = definition.create(parseOrThrow(definition)).quote(view, makeInventory());
       expect(quotes).toHaveLength(2);
       for (const quote of quotes) {
         const distanceBps = (Math.abs(quote.price - (view.mid as number)) / (view.mid as number)) * 10_000;
