@@ -1,0 +1,181 @@
+/**
+ * Fits the order-arrival intensity λ(δ) = A·e^(−kδ) from public trades, for
+ * `MarketView.arrival` (A per second, k per quote price unit).
+ *
+ * Method (hftbacktest's GLFT notebook, MM-NOTES §3.3): for each trade, its depth δ is the distance
+ * of the trade price from the mid just before it, on the aggressor's side. A resting quote at
+ * distance δ from the mid would have been filled by every trade that went strictly beyond it, so
+ * on a grid δⱼ = (j + ½)·bucketWidth, λ(δⱼ) = (number of trades deeper than δⱼ in the window) /
+ * (window seconds). Then ln λ = ln A − k·δ is a straight line, fitted by least squares.
+ * Differences from the notebook, and why:
+ * - trades of one aggressor at one timestamp are one arrival at their deepest price (a sweep that
+ *   prints several levels fills a resting quote once, not once per print); the notebook gets the
+ *   same effect by keeping the deepest trade per 100 ms step;
+ * - the regression is weighted by each point's count: a Poisson count N has Var(ln N) ≈ 1/N, so
+ *   deep, sparse points would otherwise dominate the slope;
+ * - the grid stops at the first point with fewer than `minPointCount` arrivals (ln 0 is −∞).
+ * Degenerate fits (no decay across the grid, k ≤ 0, non-finite A or k, too few points or
+ * arrivals) give `undefined`, and
+ * strategies fall back to their configured A and k. Stateful but free of I/O: every call carries
+ * its event time. A trade with a negative depth (it printed through a stale mid) is skipped, as
+ * in the notebook.
+ */
+import type { ArrivalIntensity, Side } from '../../src/core/index.ts';
+
+/** Options of `ArrivalIntensityEstimator`. */
+export interface ArrivalIntensityOptions {
+  /** Grid step of δ, quote price units (e.g. half a tick, as the notebook uses). Required. */
+  readonly bucketWidth: number;
+  /** Window of trades used by a fit, ms. Default 600 000 (10 min, as the notebook). */
+  readonly windowMs?: number;
+  /** Grid points at most. Default 60. */
+  readonly maxBuckets?: number;
+  /** Arrivals in the window needed before fitting. Default 30. */
+  readonly minArrivals?: number;
+  /** Grid points (with enough arrivals) needed for a fit. Default 3. */
+  readonly minPoints?: number;
+  /** A grid point needs at least this many deeper arrivals to be used. Default 5. */
+  readonly minPointCount?: number;
+  /** A fit is reused for this long before refitting, ms. Default 5 000 (as the notebook). */
+  readonly refitIntervalMs?: number;
+}
+
+/** A public trade as the estimator needs it. */
+export interface ArrivalTrade {
+  readonly timeMs: number;
+  /** Trade price, quote per base. */
+  readonly price: number;
+  /** Taker side; undefined when the feed does not say (depth is then |price − mid|). */
+  readonly aggressor: Side | undefined;
+}
+
+interface Arrival {
+  readonly timeMs: number;
+  readonly side: Side | undefined;
+  depth: number;
+}
+
+/** Online fit of λ(δ) = A·e^(−kδ). */
+export class ArrivalIntensityEstimator {
+  private readonly bucketWidth: number;
+  private readonly windowMs: number;
+  private readonly maxBuckets: number;
+  private readonly minArrivals: number;
+  private readonly minPoints: number;
+  private readonly minPointCount: number;
+  private readonly refitIntervalMs: number;
+  private arrivals: Arrival[] = [];
+  private head = 0;
+  private firstSeenMs: number | undefined;
+  private lastFitMs: number | undefined;
+  private lastFit: ArrivalIntensity | undefined;
+  private readonly counts: Float64Array;
+
+  /** @throws RangeError for a non-positive bucket width or window, or counts below 1 (minPoints below 2). */
+  constructor(options: ArrivalIntensityOptions) {
+    this.bucketWidth = options.bucketWidth;
+    this.windowMs = options.windowMs ?? 600_000;
+    this.maxBuckets = options.maxBuckets ?? 60;
+    this.minArrivals = options.minArrivals ?? 30;
+    this.minPoints = options.minPoints ?? 3;
+    this.minPointCount = options.minPointCount ?? 5;
+    this.refitIntervalMs = options.refitIntervalMs ?? 5_000;
+    if (!(this.bucketWidth > 0) || !Number.isFinite(this.bucketWidth)) throw new RangeError(`bucketWidth must be > 0, got ${this.bucketWidth}`);
+    if (!(this.windowMs > 0)) throw new RangeError(`windowMs must be > 0, got ${this.windowMs}`);
+    if (!(this.maxBuckets >= 2) || !Number.isInteger(this.maxBuckets)) throw new RangeError(`maxBuckets must be an integer ≥ 2, got ${this.maxBuckets}`);
+    if (!(this.minPoints >= 2)) throw new RangeError(`minPoints must be ≥ 2, got ${this.minPoints}`);
+    if (!(this.minArrivals >= 1) || !(this.minPointCount >= 1)) throw new RangeError('minArrivals and minPointCount must be ≥ 1');
+    if (!(this.refitIntervalMs >= 0)) throw new RangeError(`refitIntervalMs must be ≥ 0, got ${this.refitIntervalMs}`);
+    this.counts = new Float64Array(this.maxBuckets + 1);
+  }
+
+  /**
+   * Records a trade against the mid just before it (undefined mid: the trade only starts the
+   * observation clock). Non-finite input and negative depths are skipped.
+   */
+  onTrade(trade: ArrivalTrade, mid: number | undefined): void {
+    if (!Number.isFinite(trade.timeMs)) return;
+    this.firstSeenMs ??= trade.timeMs;
+    if (mid === undefined || !Number.isFinite(mid) || !Number.isFinite(trade.price)) return;
+    const depth = trade.aggressor === 'buy' ? trade.price - mid : trade.aggressor === 'sell' ? mid - trade.price : Math.abs(trade.price - mid);
+    if (!(depth >= 0)) return;
+    const last = this.arrivals[this.arrivals.length - 1];
+    if (last !== undefined && this.arrivals.length > this.head && last.timeMs === trade.timeMs && last.side === trade.aggressor) {
+      last.depth = Math.max(last.depth, depth);
+      return;
+    }
+    this.arrivals.push({ timeMs: trade.timeMs, side: trade.aggressor, depth });
+  }
+
+  /** Arrivals currently held (after merging sweeps), including ones a later fit will expire. */
+  arrivalCount(): number {
+    return this.arrivals.length - this.head;
+  }
+
+  /**
+   * The fit at `timeMs` over the window ending then, reused for `refitIntervalMs`; undefined until
+   * there is enough data or when the fit is degenerate.
+   */
+  fit(timeMs: number): ArrivalIntensity | undefined {
+    if (this.lastFitMs !== undefined && timeMs >= this.lastFitMs && timeMs - this.lastFitMs < this.refitIntervalMs) return this.lastFit;
+    this.lastFitMs = timeMs;
+    this.lastFit = this.computeFit(timeMs);
+    return this.lastFit;
+  }
+
+  private computeFit(timeMs: number): ArrivalIntensity | undefined {
+    this.expire(timeMs - this.windowMs);
+    if (this.firstSeenMs === undefined) return undefined;
+    const spanS = Math.min(this.windowMs, timeMs - this.firstSeenMs) / 1000;
+    if (!(spanS > 0) || this.arrivalCount() < this.minArrivals) return undefined;
+
+    // counts[n] = arrivals deeper than exactly n grid points; a suffix sum then gives, for each
+    // point j, the arrivals deeper than δⱼ.
+    const counts = this.counts;
+    counts.fill(0);
+    for (let i = this.head; i < this.arrivals.length; i++) {
+      const arrival = this.arrivals[i] as Arrival;
+      if (arrival.timeMs > timeMs) continue;
+      const beyond = Math.ceil(arrival.depth / this.bucketWidth - 0.5);
+      if (beyond > 0) counts[Math.min(beyond, this.maxBuckets)]! += 1;
+    }
+    for (let n = this.maxBuckets - 1; n >= 1; n--) counts[n]! += counts[n + 1]!;
+
+    let sumW = 0;
+    let sumWx = 0;
+    let sumWy = 0;
+    let sumWxx = 0;
+    let sumWxy = 0;
+    let points = 0;
+    for (let j = 0; j < this.maxBuckets; j++) {
+      const count = counts[j + 1]!;
+      if (count < this.minPointCount) break;
+      const x = (j + 0.5) * this.bucketWidth;
+      const y = Math.log(count / spanS);
+      sumW += count;
+      sumWx += count * x;
+      sumWy += count * y;
+      sumWxx += count * x * x;
+      sumWxy += count * x * y;
+      points++;
+    }
+    // No decay seen across the grid (e.g. every trade at one depth): k would be rounding noise.
+    if (points < this.minPoints || !(counts[1]! > counts[points]!)) return undefined;
+    const denominator = sumW * sumWxx - sumWx * sumWx;
+    if (!(denominator > 0)) return undefined;
+    const slope = (sumW * sumWxy - sumWx * sumWy) / denominator;
+    const intercept = (sumWy - slope * sumWx) / sumW;
+    const k = -slope;
+    const a = Math.exp(intercept);
+    if (!(k > 0) || !Number.isFinite(k) || !(a > 0) || !Number.isFinite(a)) return undefined;
+    return { a, k };
+  }
+
+  private expire(cutoffMs: number): void {
+    while (this.head < this.arrivals.length && (this.arrivals[this.head] as Arrival).timeMs <= cutoffMs) this.head++;
+    if (this.head > 1024 && this.head * 2 > this.arrivals.length) {
+      this.arrivals = this.arrivals.slice(this.head);
+      this.head = 0;
+    }
+  }
+}

@@ -1,0 +1,245 @@
+/**
+ * `glft`: the Guéant–Lehalle–Fernandez-Tapia closed form in Guéant's (2017) generalisation, as
+ * hftbacktest writes it (MM-NOTES §3.2–3.3):
+ *   c1 = (1/(ξΔ))·ln(1 + ξΔ/k),   c2 = √( γ/(2AΔk) · (1 + ξΔ/k)^(k/(ξΔ) + 1) ),
+ *   half-spread = (c1 + (Δ/2)·σ·c2)·adj1,   skew = σ·c2·adj2,
+ *   bid = fair − (half-spread + skew·q),   ask = fair + (half-spread − skew·q),
+ * with ξ = γ (CARA objective), Δ = 1 and q = (base − target) / ORDER_SIZE, so q and Δ count orders.
+ *
+ * Units. hftbacktest measures δ, σ and 1/k in ticks; here they are in quote price units (σ per
+ * √second, k and γ per quote price unit, A arrivals per second), the units of `MarketView`. The
+ * two are the same model: with tick size h, γ_price = γ_ticks / h, k_price = k_ticks / h,
+ * σ_price = σ_ticks · h, A unchanged; then c1_price = h·c1_ticks and c2 is unitless-equivalent,
+ * so every price comes out h times the tick figure. To reuse an hftbacktest γ, divide it by the tick.
+ */
+import type { InventoryView, MarketView, StrategyDefinition } from '../src/core/index.ts';
+import { booleanValue, describeKeys, envKey, keywordOrNumber, numberIn, readKeys, type EnvKeyValues } from './env-keys.ts';
+import type { ExplainedStrategy, QuoteExplanation } from './explained.ts';
+import { buildModelKeys, checkSpreadBounds } from './model-keys.ts';
+import { applySpreadFloor, bpsToPrice, expandLevels, finalizeQuotes, isPositiveFinite, nonNegativeOrZero, referencePrice } from './passive-quotes.ts';
+
+/** Inputs of the GLFT coefficients (units in the module comment). */
+export interface GlftCoefficientInput {
+  /** γ > 0, per quote price unit. */
+  readonly gamma: number;
+  /** ξ; default γ. */
+  readonly xi?: number;
+  /** Δ, order size in q units; default 1. */
+  readonly delta?: number;
+  /** A > 0, arrivals per second at the fair price. */
+  readonly a: number;
+  /** k > 0, per quote price unit. */
+  readonly k: number;
+}
+
+/** c1 (quote price units) and c2 (so that σ·c2 is in quote price units). */
+export interface GlftCoefficients {
+  readonly c1: number;
+  readonly c2: number;
+}
+
+/** c1 and c2 of MM-NOTES §3.3. */
+export function computeGlftCoefficients(input: GlftCoefficientInput): GlftCoefficients {
+  const xi = input.xi ?? input.gamma;
+  const delta = input.delta ?? 1;
+  const ratio = (xi * delta) / input.k;
+  const logTerm = Math.log1p(ratio);
+  // (1 + x)^(1/x + 1) computed as exp((1/x + 1)·ln(1 + x)): finite for any x > 0, and tends to e
+  // (not 1, as a naive power would in floating point) when ξΔ ≪ k.
+  const power = Math.exp((1 / ratio + 1) * logTerm);
+  return {
+    c1: logTerm / (xi * delta),
+    c2: Math.sqrt((input.gamma / (2 * input.a * delta * input.k)) * power),
+  };
+}
+
+/** Inputs of one GLFT quote pair. */
+export interface GlftQuoteInput extends GlftCoefficients {
+  readonly fair: number;
+  /** q in order-size units (positive = long). */
+  readonly inventory: number;
+  /** σ, quote price units per √second. */
+  readonly volatility: number;
+  readonly delta?: number;
+  readonly adj1?: number;
+  readonly adj2?: number;
+}
+
+/** Half spread, skew per unit of q, and the level-0 bid and ask. */
+export interface GlftQuote {
+  readonly halfSpread: number;
+  readonly skew: number;
+  readonly bid: number;
+  readonly ask: number;
+}
+
+/** hftbacktest's rewrite of Guéant (2017) eqs. 4.6–4.7 with its adj1/adj2 tuning factors. */
+export function computeGlftQuote(input: GlftQuoteInput): GlftQuote {
+  const delta = input.delta ?? 1;
+  const halfSpread = (input.c1 + (delta / 2) * input.volatility * input.c2) * (input.adj1 ?? 1);
+  const skew = input.volatility * input.c2 * (input.adj2 ?? 1);
+  return {
+    halfSpread,
+    skew,
+    bid: input.fair - (halfSpread + skew * input.inventory),
+    ask: input.fair + (halfSpread - skew * input.inventory),
+  };
+}
+
+/** The strategy's env keys. Defaults suit ETH/USDC (γ, k per USDC). */
+export const GLFT_KEYS = {
+  gamma: envKey({
+    key: 'GLFT_GAMMA',
+    default: '1',
+    unit: '1/quote price unit',
+    doc: 'Risk aversion γ (ξ = γ). hftbacktest quotes γ per tick: divide such a value by the tick size',
+    parse: numberIn({ min: 0, minExclusive: true, max: 1e6 }),
+  }),
+  adj1: envKey({
+    key: 'GLFT_ADJ1',
+    default: '1',
+    unit: 'factor',
+    doc: 'Multiplier on the half spread (hftbacktest adj1)',
+    parse: numberIn({ min: 0, minExclusive: true, max: 1_000 }),
+  }),
+  adj2: envKey({
+    key: 'GLFT_ADJ2',
+    default: '1',
+    unit: 'factor',
+    doc: 'Multiplier on the inventory skew (hftbacktest adj2); 0 = no skew',
+    parse: numberIn({ min: 0, max: 1_000 }),
+  }),
+  maxPosition: envKey({
+    key: 'GLFT_MAX_POSITION',
+    default: '0.1',
+    unit: 'base tokens',
+    doc: 'Largest |base − target|: a side whose next fill would take the position past it is not quoted; off = no limit',
+    parse: keywordOrNumber('off', { min: 0, minExclusive: true, unit: 'base tokens' }),
+  }),
+  fitArrival: envKey({
+    key: 'GLFT_FIT_ARRIVAL',
+    default: 'on',
+    unit: 'bool',
+    doc: 'Use the online fit of A and k from trades once it is ready; off = always GLFT_A and GLFT_K',
+    parse: booleanValue,
+  }),
+  a: envKey({
+    key: 'GLFT_A',
+    default: '1',
+    unit: 'trades/s',
+    doc: 'Arrival intensity A at the fair price, used until the fit is ready (or always with GLFT_FIT_ARRIVAL=off)',
+    parse: numberIn({ min: 0, minExclusive: true, max: 1e9 }),
+  }),
+  k: envKey({
+    key: 'GLFT_K',
+    default: '1',
+    unit: '1/quote price unit',
+    doc: 'Arrival decay k, used until the fit is ready (or always with GLFT_FIT_ARRIVAL=off)',
+    parse: numberIn({ min: 0, minExclusive: true, max: 1e9 }),
+  }),
+  ...buildModelKeys('GLFT', { orderSize: '0.01', minSpreadBps: '4', maxSpreadBps: '200' }),
+};
+
+/** Parsed GLFT parameters (see `GLFT_KEYS`). */
+export type GlftParams = EnvKeyValues<typeof GLFT_KEYS>;
+
+/** The model values behind one set of GLFT quotes. */
+export interface GlftExplanation extends QuoteExplanation {
+  /** q in order-size units. */
+  readonly inventory: number;
+  /** base − target in base tokens. */
+  readonly positionBase: number;
+  readonly volatility: number;
+  readonly a: number;
+  readonly k: number;
+  readonly arrivalSource: 'fit' | 'fallback';
+  readonly c1: number;
+  readonly c2: number;
+  /** Half spread after adj1 and the cap; skew per order held after adj2. */
+  readonly halfSpread: number;
+  readonly skew: number;
+  /** Level-0 bid and ask after the cap and floor, before the post-only clamp. */
+  readonly bid: number;
+  readonly ask: number;
+  /** A side left out by the position limit. */
+  readonly bidsOff: 'max-position' | undefined;
+  readonly asksOff: 'max-position' | undefined;
+}
+
+/** Runs the model for one input; undefined without a usable reference price. */
+export function explainGlft(params: GlftParams, view: MarketView, inventory: InventoryView): GlftExplanation | undefined {
+  const fair = referencePrice(view, params.priceSource);
+  if (fair === undefined) return undefined;
+  const fit = view.arrival;
+  const useFit = params.fitArrival && fit !== undefined && isPositiveFinite(fit.a) && isPositiveFinite(fit.k);
+  const a = useFit ? fit.a : params.a;
+  const k = useFit ? fit.k : params.k;
+  const { c1, c2 } = computeGlftCoefficients({ gamma: params.gamma, a, k });
+
+  const positionBase = Number.isFinite(inventory.base - inventory.targetBase) ? inventory.base - inventory.targetBase : 0;
+  const q = positionBase / params.orderSize;
+  const volatility = nonNegativeOrZero(view.volatility);
+  const model = computeGlftQuote({ c1, c2, fair, inventory: q, volatility, adj1: params.adj1, adj2: params.adj2 });
+  const halfSpread = Math.min(model.halfSpread, bpsToPrice(params.maxSpreadBps, fair) / 2);
+  const centre = fair - model.skew * q;
+  // At least one tick wide, so rounding (bids down, asks up) can never lock our own quotes.
+  const minSpread = Math.max(bpsToPrice(params.minSpreadBps, fair), view.tickSize);
+  const { bid, ask } = applySpreadFloor(centre - halfSpread, centre + halfSpread, minSpread);
+
+  const limit = params.maxPosition;
+  const bidsOff = limit !== 'off' && positionBase + params.orderSize > limit * (1 + 1e-12) ? 'max-position' : undefined;
+  const asksOff = limit !== 'off' && positionBase - params.orderSize < -limit * (1 + 1e-12) ? 'max-position' : undefined;
+  const quotes = expandLevels({
+    bid,
+    ask,
+    levels: params.levels,
+    spacing: bpsToPrice(params.levelSpacingBps, fair),
+    bidSize: params.orderSize,
+    askSize: params.orderSize,
+    quoteBids: bidsOff === undefined,
+    quoteAsks: asksOff === undefined,
+  });
+  return {
+    reference: fair,
+    quotes: finalizeQuotes(quotes, view),
+    inventory: q,
+    positionBase,
+    volatility,
+    a,
+    k,
+    arrivalSource: useFit ? 'fit' : 'fallback',
+    c1,
+    c2,
+    halfSpread,
+    skew: model.skew,
+    bid,
+    ask,
+    bidsOff,
+    asksOff,
+  };
+}
+
+/** The `glft` strategy. */
+export const GLFT: StrategyDefinition<GlftParams> = {
+  name: 'glft',
+  summary: 'Guéant–Lehalle–Fernandez-Tapia closed form (hftbacktest form) with online A and k, position limit',
+  keys: describeKeys(GLFT_KEYS),
+  parseParams: (env) =>
+    readKeys(GLFT_KEYS, env, [
+      checkSpreadBounds('GLFT'),
+      (values, rawOf) =>
+        values.maxPosition === 'off' || values.maxPosition >= values.orderSize
+          ? []
+          : [{ key: GLFT_KEYS.maxPosition.key, value: rawOf(GLFT_KEYS.maxPosition.key), allowed: `off or at least GLFT_ORDER_SIZE (${values.orderSize}), else nothing is ever quoted` }],
+    ]),
+  create: (params) => createGlft(params),
+};
+
+/** A GLFT strategy for fixed parameters. */
+export function createGlft(params: GlftParams): ExplainedStrategy<GlftExplanation> {
+  return {
+    name: 'glft',
+    explain: (view, inventory) => explainGlft(params, view, inventory),
+    quote: (view, inventory) => explainGlft(params, view, inventory)?.quotes ?? [],
+  };
+}

@@ -1,0 +1,206 @@
+/**
+ * `ladder`: hummingbot-style pure market making (MM-NOTES §1): separate bid and ask spreads in
+ * bps of the reference price, N levels with spacing and a size increment, inventory skew on size
+ * (hummingbot's 0–2× scaling) and on price, a minimum spread, a price band and ping-pong.
+ */
+import type { DesiredQuote, InventoryView, MarketView, StrategyDefinition } from '../src/core/index.ts';
+import { booleanValue, describeKeys, envKey, keywordOrNumber, numberIn, oneOf, readKeys, type EnvKeyValues } from './env-keys.ts';
+import type { ExplainedStrategy, QuoteExplanation } from './explained.ts';
+import { computeInventoryRatio, computeSkewRatios, computeTotalLadderSize } from './inventory-skew.ts';
+import { PRICE_SOURCES, applySpreadFloor, bpsToPrice, finalizeQuotes, referencePrice } from './passive-quotes.ts';
+
+/** The ladder's env keys. Defaults quote one 0.01 ETH level 10 bps either side of the mid. */
+export const LADDER_KEYS = {
+  bidSpreadBps: envKey({
+    key: 'LADDER_BID_SPREAD_BPS',
+    default: '10',
+    unit: 'bps of reference',
+    doc: 'Distance of the level-0 bid below the reference price',
+    parse: numberIn({ min: 0, max: 5_000, unit: 'bps' }),
+  }),
+  askSpreadBps: envKey({
+    key: 'LADDER_ASK_SPREAD_BPS',
+    default: '10',
+    unit: 'bps of reference',
+    doc: 'Distance of the level-0 ask above the reference price',
+    parse: numberIn({ min: 0, max: 5_000, unit: 'bps' }),
+  }),
+  levels: envKey({
+    key: 'LADDER_LEVELS',
+    default: '1',
+    unit: 'orders per side',
+    doc: 'Number of price levels on each side',
+    parse: numberIn({ min: 1, max: 50, integer: true }),
+  }),
+  levelSpacingBps: envKey({
+    key: 'LADDER_LEVEL_SPACING_BPS',
+    default: '10',
+    unit: 'bps of reference',
+    doc: 'Extra distance of each deeper level from the one before it',
+    parse: numberIn({ min: 0, max: 5_000, unit: 'bps' }),
+  }),
+  orderSize: envKey({
+    key: 'LADDER_ORDER_SIZE',
+    default: '0.01',
+    unit: 'base tokens',
+    doc: 'Size of each level-0 order',
+    parse: numberIn({ min: 0, minExclusive: true, unit: 'base tokens' }),
+  }),
+  levelSizeIncrement: envKey({
+    key: 'LADDER_LEVEL_SIZE_INCREMENT',
+    default: '0',
+    unit: 'base tokens',
+    doc: 'Size added at each deeper level (level i has ORDER_SIZE + i × this)',
+    parse: numberIn({ min: 0, unit: 'base tokens' }),
+  }),
+  inventorySkew: envKey({
+    key: 'LADDER_INVENTORY_SKEW',
+    default: 'off',
+    unit: 'bool',
+    doc: 'Skew sizes (hummingbot 0–2×) and prices (LADDER_PRICE_SKEW_BPS) to push base inventory towards its target',
+    parse: booleanValue,
+  }),
+  inventoryRangeBase: envKey({
+    key: 'LADDER_INVENTORY_RANGE_BASE',
+    default: 'auto',
+    unit: 'base tokens',
+    doc: 'Distance from the target at which the skew is full (one side ×0, the other ×2); auto = total size of both ladders, as hummingbot',
+    parse: keywordOrNumber('auto', { min: 0, minExclusive: true, unit: 'base tokens' }),
+  }),
+  priceSkewBps: envKey({
+    key: 'LADDER_PRICE_SKEW_BPS',
+    default: '0',
+    unit: 'bps of reference',
+    doc: 'Shift of the whole ladder at full skew: down when long, up when short, proportional to (base − target) / range; 0 = size skew only',
+    parse: numberIn({ min: 0, max: 5_000, unit: 'bps' }),
+  }),
+  minSpreadBps: envKey({
+    key: 'LADDER_MIN_SPREAD_BPS',
+    default: '0',
+    unit: 'bps of mid',
+    doc: 'Quotes closer to the mid than this are dropped (hummingbot minimum_spread); negative lets skewed quotes pass the mid',
+    parse: numberIn({ min: -10_000, max: 5_000, unit: 'bps' }),
+  }),
+  priceCeiling: envKey({
+    key: 'LADDER_PRICE_CEILING',
+    default: 'off',
+    unit: 'quote per base',
+    doc: 'At or above this reference price only sell (no bids); off = no ceiling',
+    parse: keywordOrNumber('off', { min: 0, minExclusive: true, unit: 'quote per base' }),
+  }),
+  priceFloor: envKey({
+    key: 'LADDER_PRICE_FLOOR',
+    default: 'off',
+    unit: 'quote per base',
+    doc: 'At or below this reference price only buy (no asks); off = no floor',
+    parse: keywordOrNumber('off', { min: 0, minExclusive: true, unit: 'quote per base' }),
+  }),
+  pingPong: envKey({
+    key: 'LADDER_PING_PONG',
+    default: 'off',
+    unit: 'bool',
+    doc: 'After a buy fill quote only asks, after a sell fill only bids, until the other side fills',
+    parse: booleanValue,
+  }),
+  priceSource: envKey({
+    key: 'LADDER_PRICE_SOURCE',
+    default: 'mid',
+    unit: 'mid|microprice',
+    doc: 'Reference price the ladder is built around',
+    parse: oneOf(PRICE_SOURCES),
+  }),
+};
+
+/** Parsed ladder parameters (see `LADDER_KEYS` for units and defaults). */
+export type LadderParams = EnvKeyValues<typeof LADDER_KEYS>;
+
+/** The ladder's model values for one input. */
+export interface LadderExplanation extends QuoteExplanation {
+  /** Inventory range in base tokens (resolved from `auto`). */
+  readonly inventoryRangeBase: number;
+  /** (base − target) / range, clamped to [−1, 1]; 0 when the skew is off. */
+  readonly inventoryRatio: number;
+  /** Centre of the ladder after the price skew. */
+  readonly centre: number;
+  readonly bidSizeFactor: number;
+  readonly askSizeFactor: number;
+  /** Why a side is not quoted, if it is not. */
+  readonly bidsOff: 'price-ceiling' | 'ping-pong' | undefined;
+  readonly asksOff: 'price-floor' | 'ping-pong' | undefined;
+}
+
+/** Builds the ladder for one input; undefined without a usable reference price. */
+export function explainLadder(params: LadderParams, view: MarketView, inventory: InventoryView): LadderExplanation | undefined {
+  const reference = referencePrice(view, params.priceSource);
+  const mid = view.mid;
+  if (reference === undefined || mid === undefined) return undefined;
+  const inventoryRangeBase =
+    params.inventoryRangeBase === 'auto' ? computeTotalLadderSize(params.orderSize, params.levelSizeIncrement, params.levels) : params.inventoryRangeBase;
+  const skew = params.inventorySkew;
+  const inventoryRatio = skew ? computeInventoryRatio(inventory.base, inventory.targetBase, inventoryRangeBase) : 0;
+  const factors = skew ? computeSkewRatios(inventory.base, inventory.targetBase, inventoryRangeBase) : { bid: 1, ask: 1 };
+  const centre = reference * (1 - (inventoryRatio * params.priceSkewBps) / 10_000);
+
+  let bidsOff: LadderExplanation['bidsOff'];
+  let asksOff: LadderExplanation['asksOff'];
+  if (params.priceCeiling !== 'off' && reference >= params.priceCeiling) bidsOff = 'price-ceiling';
+  if (params.priceFloor !== 'off' && reference <= params.priceFloor) asksOff = 'price-floor';
+  if (params.pingPong && inventory.lastFill !== undefined) {
+    if (inventory.lastFill.side === 'buy') bidsOff ??= 'ping-pong';
+    else asksOff ??= 'ping-pong';
+  }
+
+  const minDistance = bpsToPrice(params.minSpreadBps, mid);
+  const raw: DesiredQuote[] = [];
+  for (let level = 0; level < params.levels; level++) {
+    const size = params.orderSize + level * params.levelSizeIncrement;
+    const extraBps = level * params.levelSpacingBps;
+    // At least one tick between a level's bid and ask, so rounding can never lock our own quotes.
+    const { bid, ask } = applySpreadFloor(
+      centre * (1 - (params.bidSpreadBps + extraBps) / 10_000),
+      centre * (1 + (params.askSpreadBps + extraBps) / 10_000),
+      view.tickSize,
+    );
+    if (bidsOff === undefined && mid - bid >= minDistance) raw.push({ side: 'buy', price: bid, size: size * factors.bid, level });
+    if (asksOff === undefined && ask - mid >= minDistance) raw.push({ side: 'sell', price: ask, size: size * factors.ask, level });
+  }
+  return {
+    reference,
+    quotes: finalizeQuotes(raw, view),
+    inventoryRangeBase,
+    inventoryRatio,
+    centre,
+    bidSizeFactor: factors.bid,
+    askSizeFactor: factors.ask,
+    bidsOff,
+    asksOff,
+  };
+}
+
+/** The `ladder` strategy. */
+export const LADDER: StrategyDefinition<LadderParams> = {
+  name: 'ladder',
+  summary: 'Hummingbot-style pure market making: fixed bps spreads, levels, inventory skew, price band, ping-pong',
+  keys: describeKeys(LADDER_KEYS),
+  parseParams: (env) =>
+    readKeys(LADDER_KEYS, env, [
+      (values, rawOf) =>
+        values.bidSpreadBps + values.askSpreadBps > 0
+          ? []
+          : [{ key: LADDER_KEYS.askSpreadBps.key, value: rawOf(LADDER_KEYS.askSpreadBps.key), allowed: 'LADDER_BID_SPREAD_BPS + LADDER_ASK_SPREAD_BPS > 0 (bid below ask)' }],
+      (values, rawOf) =>
+        values.priceFloor === 'off' || values.priceCeiling === 'off' || values.priceFloor < values.priceCeiling
+          ? []
+          : [{ key: LADDER_KEYS.priceFloor.key, value: rawOf(LADDER_KEYS.priceFloor.key), allowed: `below LADDER_PRICE_CEILING (${values.priceCeiling})` }],
+    ]),
+  create: (params) => createLadder(params),
+};
+
+/** A ladder strategy for fixed parameters. */
+export function createLadder(params: LadderParams): ExplainedStrategy<LadderExplanation> {
+  return {
+    name: 'ladder',
+    explain: (view, inventory) => explainLadder(params, view, inventory),
+    quote: (view, inventory) => explainLadder(params, view, inventory)?.quotes ?? [],
+  };
+}

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import {
+  AVELLANEDA_STOIKOV,
+  computeAvellanedaStoikov,
+  computeTimeLeftS,
+  createAvellanedaStoikov,
+} from '../../strategies/index.ts';
+import { makeInventory, makeView, parseOrThrow } from './fixtures.ts';
+
+describe('Avellaneda–Stoikov formulas', () => {
+  it('gives the reservation price and spread computed by hand', () => {
+    // s=100, q=2, γ=0.1, σ=2, T−t=0.5, k=1.5:
+    // γσ²(T−t) = 0.1·4·0.5 = 0.2; r = 100 − 2·0.2 = 99.6
+    // (2/γ)·ln(1 + γ/k) = 20·ln(1.0666667) = 20·0.0645385211 = 1.290770423; spread = 1.490770423
+    const result = computeAvellanedaStoikov({ mid: 100, inventory: 2, gamma: 0.1, volatility: 2, timeLeftS: 0.5, kappa: 1.5 });
+    expect(result.reservationPrice).toBeCloseTo(99.6, 9);
+    expect(result.spread).toBeCloseTo(1.490770423, 8);
+  });
+
+  it('tends to a 2/k spread and no skew when γ is tiny', () => {
+    const result = computeAvellanedaStoikov({ mid: 50, inventory: 10, gamma: 1e-12, volatility: 1, timeLeftS: 1, kappa: 4 });
+    expect(result.spread).toBeCloseTo(0.5, 9);
+    expect(result.reservationPrice).toBeCloseTo(50, 9);
+  });
+
+  it('counts T−t down within sessions of the horizon and restarts', () => {
+    expect(computeTimeLeftS(0, 60)).toBe(60);
+    expect(computeTimeLeftS(15_000, 60)).toBe(45);
+    expect(computeTimeLeftS(59_999, 60)).toBeCloseTo(0.001, 9);
+    expect(computeTimeLeftS(60_000, 60)).toBe(60);
+    expect(computeTimeLeftS(1_700_000_000_000, 'inf')).toBe(1);
+  });
+});
+
+describe('avellaneda-stoikov strategy', () => {
+  const wideBook = { bestBid: 99, bestAsk: 101, mid: 100, microprice: 100, tickSize: 0.01 };
+
+  it('quotes r ∓ spread/2 with q counted in order sizes and a fixed k', () => {
+    const params = parseOrThrow(AVELLANEDA_STOIKOV, {
+      AS_GAMMA: '0.1',
+      AS_KAPPA: '1.5',
+      AS_HORIZON_S: '60',
+      AS_ORDER_SIZE: '0.5',
+      AS_MIN_SPREAD_BPS: '0',
+    });
+    // timeMs 30 s into a 60 s session: T−t = 30 s; σ = 0.2 → γσ²(T−t) = 0.1·0.04·30 = 0.12.
+    // base 1 over target 0 with size 0.5 → q = 2; r = 100 − 0.24 = 99.76.
+    // spread = 0.12 + 1.290770423 = 1.410770423 → bid 99.054614789, ask 100.465385211.
+    const view = makeView({ ...wideBook, timeMs: 30_000, volatility: 0.2 });
+    const explained = createAvellanedaStoikov(params).explain(view, makeInventory({ base: 1 }));
+    expect(explained?.inventory).toBe(2);
+    expect(explained?.timeLeftS).toBe(30);
+    expect(explained?.kappaSource).toBe('fixed');
+    expect(explained?.reservationPrice).toBeCloseTo(99.76, 9);
+    const quotes = createAvellanedaStoikov(params).quote(view, makeInventory({ base: 1 }));
+    expect(quotes).toHaveLength(2);
+    expect(quotes.find((q) => q.side === 'buy')?.price).toBeCloseTo(99.054614789, 8);
+    expect(quotes.find((q) => q.side === 'sell')?.price).toBeCloseTo(100.465385211, 8);
+    expect(quotes.every((q) => q.size === 0.5)).toBe(true);
+  });
+
+  it('uses the fitted k when AS_KAPPA=auto and the fallback until the fit exists', () => {
+    const strategy = createAvellanedaStoikov(parseOrThrow(AVELLANEDA_STOIKOV, { AS_KAPPA_FALLBACK: '3' }));
+    const before = strategy.explain(makeView(wideBook), makeInventory());
+    expect(before?.kappaSource).toBe('fallback');
+    expect(before?.kappa).toBe(3);
+    const after = strategy.explain(makeView({ ...wideBook, arrival: { a: 2, k: 0.7 } }), makeInventory());
+    expect(after?.kappaSource).toBe('fit');
+    expect(after?.kappa).toBe(0.7);
+    const degenerate = strategy.explain(makeView({ ...wideBook, arrival: { a: 2, k: Number.NaN } }), makeInventory());
+    expect(degenerate?.kappaSource).toBe('fallback');
+  });
+
+  it('widens a spread narrower than the floor around the reservation price, keeping the skew', () => {
+    const params = parseOrThrow(AVELLANEDA_STOIKOV, { AS_GAMMA: '1', AS_KAPPA: '1000', AS_MIN_SPREAD_BPS: '50', AS_ORDER_SIZE: '1' });
+    // τ = 1 s, σ = 0.1 → γσ² = 0.01 per order; q = 3 → r = 100 − 0.03 = 99.97.
+    // Model spread 0.01 + 2·ln(1.001) = 0.011999 < floor 50 bps of 100 = 0.5 → r ∓ 0.25.
+    const explained = createAvellanedaStoikov(params).explain(makeView({ ...wideBook, volatility: 0.1 }), makeInventory({ base: 3 }));
+    expect(explained?.bid).toBeCloseTo(99.72, 9);
+    expect(explained?.ask).toBeCloseTo(100.22, 9);
+  });
+
+  it('caps the model spread at AS_MAX_SPREAD_BPS', () => {
+    const params = parseOrThrow(AVELLANEDA_STOIKOV, { AS_GAMMA: '0.001', AS_KAPPA: '0.001', AS_MAX_SPREAD_BPS: '100' });
+    // Uncapped 2/k ≈ 2000; the cap is 100 bps of 100 = 1 → 99.5 / 100.5.
+    const explained = createAvellanedaStoikov(params).explain(makeView(wideBook), makeInventory());
+    expect(explained?.modelSpread).toBeGreaterThan(1000);
+    expect(explained?.bid).toBeCloseTo(99.5, 9);
+    expect(explained?.ask).toBeCloseTo(100.5, 9);
+  });
+
+  it('lays out levels spaced in bps of the reference', () => {
+    const params = parseOrThrow(AVELLANEDA_STOIKOV, { AS_LEVELS: '3', AS_LEVEL_SPACING_BPS: '10', AS_KAPPA: '2', AS_MIN_SPREAD_BPS: '0' });
+    const quotes = createAvellanedaStoikov(params).quote(makeView(wideBook), makeInventory());
+    const bids = quotes.filter((q) => q.side === 'buy').sort((x, y) => x.level - y.level);
+    expect(bids.map((q) => q.level)).toEqual([0, 1, 2]);
+    expect((bids[0]?.price ?? 0) - (bids[1]?.price ?? 0)).toBeCloseTo(0.1, 9);
+    expect((bids[1]?.price ?? 0) - (bids[2]?.price ?? 0)).toBeCloseTo(0.1, 9);
+  });
+});

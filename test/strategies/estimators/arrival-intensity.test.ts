@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { createRng, type Side } from '../../../src/core/index.ts';
+import { ArrivalIntensityEstimator } from '../../../strategies/index.ts';
+
+/**
+ * Trades whose depth beyond δ arrives at rate A·e^(−kδ): a Poisson stream of rate A with
+ * exponential(k) depths, on random sides around a fixed mid.
+ */
+function feedSynthetic(estimator: ArrivalIntensityEstimator, seed: number, a: number, k: number, durationMs: number, mid = 2000): number {
+  const rng = createRng(seed);
+  let timeMs = 0;
+  for (;;) {
+    timeMs += rng.exponential(a / 1000);
+    if (timeMs > durationMs) return durationMs;
+    const depth = rng.exponential(k);
+    const side: Side = rng.next() < 0.5 ? 'buy' : 'sell';
+    estimator.onTrade({ timeMs, price: side === 'buy' ? mid + depth : mid - depth, aggressor: side }, mid);
+  }
+}
+
+describe('ArrivalIntensityEstimator', () => {
+  it('recovers A and k from trades generated with known A and k', () => {
+    const estimator = new ArrivalIntensityEstimator({ bucketWidth: 0.05 });
+    const endMs = feedSynthetic(estimator, 7, 2, 4, 600_000);
+    const fit = estimator.fit(endMs);
+    expect(fit?.k).toBeGreaterThan(4 * 0.85);
+    expect(fit?.k).toBeLessThan(4 * 1.15);
+    expect(fit?.a).toBeGreaterThan(2 * 0.85);
+    expect(fit?.a).toBeLessThan(2 * 1.15);
+  });
+
+  it('is unbiased across seeds', () => {
+    const ks: number[] = [];
+    const as: number[] = [];
+    for (let seed = 1; seed <= 12; seed++) {
+      const estimator = new ArrivalIntensityEstimator({ bucketWidth: 0.02 });
+      const endMs = feedSynthetic(estimator, seed, 3, 10, 600_000);
+      const fit = estimator.fit(endMs);
+      if (fit !== undefined) [ks[ks.length], as[as.length]] = [fit.k, fit.a];
+    }
+    expect(ks).toHaveLength(12);
+    const mean = (values: number[]): number => values.reduce((sum, value) => sum + value, 0) / values.length;
+    expect(mean(ks)).toBeGreaterThan(10 * 0.95);
+    expect(mean(ks)).toBeLessThan(10 * 1.05);
+    expect(mean(as)).toBeGreaterThan(3 * 0.95);
+    expect(mean(as)).toBeLessThan(3 * 1.05);
+  });
+
+  it('gives nothing until it has enough arrivals', () => {
+    const estimator = new ArrivalIntensityEstimator({ bucketWidth: 0.05, minArrivals: 30, refitIntervalMs: 0 });
+    expect(estimator.fit(0)).toBeUndefined();
+    feedSynthetic(estimator, 3, 2, 4, 10_000); // ~20 arrivals
+    expect(estimator.arrivalCount()).toBeLessThan(30);
+    expect(estimator.fit(10_000)).toBeUndefined();
+  });
+
+  it('refuses a flat fit (every trade at one depth gives k = 0)', () => {
+    const estimator = new ArrivalIntensityEstimator({ bucketWidth: 0.01, refitIntervalMs: 0 });
+    for (let i = 0; i < 500; i++) estimator.onTrade({ timeMs: i * 100, price: 100.5, aggressor: 'buy' }, 100);
+    expect(estimator.fit(50_000)).toBeUndefined();
+  });
+
+  it('counts a sweep at one timestamp once, at its deepest price, and skips trades through a stale mid', () => {
+    const estimator = new ArrivalIntensityEstimator({ bucketWidth: 0.01 });
+    estimator.onTrade({ timeMs: 5, price: 100.01, aggressor: 'buy' }, 100);
+    estimator.onTrade({ timeMs: 5, price: 100.03, aggressor: 'buy' }, 100);
+    estimator.onTrade({ timeMs: 5, price: 99.98, aggressor: 'sell' }, 100);
+    estimator.onTrade({ timeMs: 6, price: 99.9, aggressor: 'buy' }, 100); // buy below the mid: stale mid
+    estimator.onTrade({ timeMs: 7, price: 100.2, aggressor: 'buy' }, undefined);
+    expect(estimator.arrivalCount()).toBe(2);
+  });
+
+  it('reuses a fit within the refit interval and forgets trades older than the window', () => {
+    const estimator = new ArrivalIntensityEstimator({ bucketWidth: 0.05, windowMs: 600_000, refitIntervalMs: 5_000 });
+    const endMs = feedSynthetic(estimator, 9, 2, 4, 600_000);
+    const fit = estimator.fit(endMs);
+    expect(fit).toBeDefined();
+    expect(estimator.fit(endMs + 4_000)).toBe(fit);
+    // Ten minutes later with no trades, the window is empty.
+    expect(estimator.fit(endMs + 600_001)).toBeUndefined();
+    expect(estimator.arrivalCount()).toBe(0);
+  });
+
+  it('measures depth from the mid with the sign of the aggressor, or its absolute value without one', () => {
+    // Only unknown-side trades at a 0.2 depth on both sides: every grid point below 0.2 sees them all.
+    const estimator = new ArrivalIntensityEstimator({ bucketWidth: 0.05, minArrivals: 1, minPoints: 2, minPointCount: 1, refitIntervalMs: 0 });
+    for (let i = 0; i < 10; i++) {
+      estimator.onTrade({ timeMs: 1000 + i, price: 10.2, aggressor: undefined }, 10);
+      estimator.onTrade({ timeMs: 2000 + i, price: 9.8, aggressor: undefined }, 10);
+    }
+    expect(estimator.arrivalCount()).toBe(20);
+  });
+
+  it('rejects options that cannot work', () => {
+    expect(() => new ArrivalIntensityEstimator({ bucketWidth: 0 })).toThrow(RangeError);
+    expect(() => new ArrivalIntensityEstimator({ bucketWidth: 0.1, minPoints: 1 })).toThrow(RangeError);
+  });
+});

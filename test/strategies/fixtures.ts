@@ -1,0 +1,39 @@
+/** Views, inventories and parsed params for strategy tests. */
+import type { InventoryView, MarketView, StrategyDefinition } from '../../src/core/index.ts';
+
+/** An ETH/USDC-like view: 2000.00 / 2000.02, tick 0.01, σ 0, no fit; override any field. */
+export function makeView(overrides: Partial<MarketView> = {}): MarketView {
+  const bestBid = overrides.bestBid === undefined && 'bestBid' in overrides ? undefined : (overrides.bestBid ?? 2000);
+  const bestAsk = overrides.bestAsk === undefined && 'bestAsk' in overrides ? undefined : (overrides.bestAsk ?? 2000.02);
+  const mid = bestBid !== undefined && bestAsk !== undefined && bestBid < bestAsk ? (bestBid + bestAsk) / 2 : undefined;
+  return {
+    timeMs: 1_700_000_000_000,
+    bestBid,
+    bestAsk,
+    bestBidSize: 1,
+    bestAskSize: 1,
+    mid,
+    microprice: mid,
+    volatility: 0,
+    tradeRate: { buy: 0, sell: 0 },
+    arrival: undefined,
+    tickSize: 0.01,
+    lotSize: 0.001,
+    minSize: 0.001,
+    makerFee: 0,
+    takerFee: 0.0005,
+    ...overrides,
+  };
+}
+
+/** Flat inventory at the target (0 base) unless overridden. */
+export function makeInventory(overrides: Partial<InventoryView> = {}): InventoryView {
+  return { base: 0, quote: 10_000, targetBase: 0, lastFill: undefined, ...overrides };
+}
+
+/** Parses env for a definition and fails the test loudly when it does not parse. */
+export function parseOrThrow<P>(definition: StrategyDefinition<P>, env: Record<string, string> = {}): P {
+  const result = definition.parseParams(env);
+  if (!result.ok) throw new Error(`params did not parse: ${JSON.stringify(result.issues)}`);
+  return result.params;
+}

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { GLFT, computeGlftCoefficients, computeGlftQuote, createGlft } from '../../strategies/index.ts';
+import { makeInventory, makeView, parseOrThrow } from './fixtures.ts';
+
+describe('GLFT formulas', () => {
+  it('gives ln 2 and √2 for γ = k = A = 1', () => {
+    // c1 = ln(1 + 1) = 0.693147181; c2 = √(1/2 · 2^(1+1)) = √2 = 1.414213562
+    const { c1, c2 } = computeGlftCoefficients({ gamma: 1, a: 1, k: 1 });
+    expect(c1).toBeCloseTo(0.693147181, 9);
+    expect(c2).toBeCloseTo(1.414213562, 9);
+  });
+
+  it('gives the half spread and skew computed by hand', () => {
+    // γ = ξ = 0.1, Δ = 1, A = 2, k = 1.5, σ = 2:
+    // c1 = 10·ln(1.0666667) = 0.645385211
+    // c2 = √(0.1/(2·2·1.5) · 1.0666667^16) = √(0.0166667 · 2.808403966) = 0.216348637
+    // half = c1 + ½·2·c2 = 0.861733848; skew = 2·c2 = 0.432697274
+    // q = 3, fair 100: bid = 100 − (0.861733848 + 1.298091822) = 97.840174329,
+    //                  ask = 100 + (0.861733848 − 1.298091822) = 99.563642026
+    const coefficients = computeGlftCoefficients({ gamma: 0.1, a: 2, k: 1.5 });
+    expect(coefficients.c1).toBeCloseTo(0.645385211, 9);
+    expect(coefficients.c2).toBeCloseTo(0.216348637, 9);
+    const quote = computeGlftQuote({ ...coefficients, fair: 100, inventory: 3, volatility: 2 });
+    expect(quote.halfSpread).toBeCloseTo(0.861733848, 8);
+    expect(quote.skew).toBeCloseTo(0.432697274, 8);
+    expect(quote.bid).toBeCloseTo(97.840174329, 8);
+    expect(quote.ask).toBeCloseTo(99.563642026, 8);
+  });
+
+  it('applies adj1 to the half spread and adj2 to the skew', () => {
+    const base = computeGlftQuote({ c1: 1, c2: 2, fair: 10, inventory: 1, volatility: 0.5 });
+    const adjusted = computeGlftQuote({ c1: 1, c2: 2, fair: 10, inventory: 1, volatility: 0.5, adj1: 2, adj2: 0.5 });
+    // half = 1 + 0.5·0.5·2 = 1.5, skew = 1; adjusted: 3 and 0.5
+    expect([base.halfSpread, base.skew]).toEqual([1.5, 1]);
+    expect([adjusted.halfSpread, adjusted.skew]).toEqual([3, 0.5]);
+  });
+
+  it('stays finite when ξΔ ≪ k, where (1 + x)^(1/x + 1) → e', () => {
+    const { c1, c2 } = computeGlftCoefficients({ gamma: 1e-12, a: 1, k: 1 });
+    // c1 → 1/k = 1; c2 → √(γ·e/(2Ak)) = √(1e-12·2.718281828/2)
+    expect(c1).toBeCloseTo(1, 9);
+    expect(c2).toBeCloseTo(Math.sqrt(1.359140914e-12), 15);
+  });
+});
+
+describe('glft strategy', () => {
+  const wideBook = { bestBid: 99, bestAsk: 101, mid: 100, microprice: 100 };
+
+  it('quotes around the fair price with fallback A and k until the fit is ready', () => {
+    const params = parseOrThrow(GLFT, { GLFT_GAMMA: '1', GLFT_A: '1', GLFT_K: '1', GLFT_MIN_SPREAD_BPS: '0', GLFT_MAX_SPREAD_BPS: '1000', GLFT_ORDER_SIZE: '0.1', GLFT_MAX_POSITION: 'off' });
+    // σ = 0.5: half = ln 2 + ½·0.5·√2 = 0.693147181 + 0.353553391 = 1.046700572
+    // skew = 0.5·√2 = 0.707106781; q = 0.2/0.1 = 2 → centre = 100 − 1.414213562
+    const explained = createGlft(params).explain(makeView({ ...wideBook, volatility: 0.5 }), makeInventory({ base: 0.2 }));
+    expect(explained?.arrivalSource).toBe('fallback');
+    expect(explained?.inventory).toBeCloseTo(2, 12);
+    expect(explained?.bid).toBeCloseTo(100 - 1.414213562 - 1.046700572, 8);
+    expect(explained?.ask).toBeCloseTo(100 - 1.414213562 + 1.046700572, 8);
+  });
+
+  it('switches to the fitted A and k, unless GLFT_FIT_ARRIVAL is off', () => {
+    const view = makeView({ ...wideBook, arrival: { a: 5, k: 2 } });
+    const fitted = createGlft(parseOrThrow(GLFT)).explain(view, makeInventory());
+    expect([fitted?.arrivalSource, fitted?.a, fitted?.k]).toEqual(['fit', 5, 2]);
+    const fixed = createGlft(parseOrThrow(GLFT, { GLFT_FIT_ARRIVAL: 'off', GLFT_A: '3', GLFT_K: '4' })).explain(view, makeInventory());
+    expect([fixed?.arrivalSource, fixed?.a, fixed?.k]).toEqual(['fallback', 3, 4]);
+  });
+
+  it('stops quoting the side whose next fill would pass the position limit', () => {
+    const strategy = createGlft(parseOrThrow(GLFT, { GLFT_ORDER_SIZE: '0.1', GLFT_MAX_POSITION: '0.3' }));
+    const sides = (base: number): string[] => strategy.quote(makeView(wideBook), makeInventory({ base, targetBase: 1 })).map((q) => q.side).sort();
+    expect(sides(1.2)).toEqual(['buy', 'sell']); // 0.2 + 0.1 = 0.3: at the limit, allowed
+    expect(sides(1.25)).toEqual(['sell']);
+    expect(sides(0.75)).toEqual(['buy']);
+    expect(sides(1)).toEqual(['buy', 'sell']);
+  });
+
+  it('clamps a skewed ask to one tick above the best bid instead of crossing', () => {
+    const strategy = createGlft(parseOrThrow(GLFT, { GLFT_MAX_POSITION: 'off', GLFT_ORDER_SIZE: '0.01' }));
+    const view = makeView({ volatility: 2 });
+    const quotes = strategy.quote(view, makeInventory({ base: 5 }));
+    const ask = quotes.find((q) => q.side === 'sell');
+    expect(ask?.price).toBeCloseTo(2000.01, 9);
+    expect(quotes.find((q) => q.side === 'buy')?.price).toBeLessThan(2000);
+  });
+});

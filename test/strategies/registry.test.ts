@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { STRATEGIES, STRATEGY_NAMES, getStrategyDefinition } from '../../strategies/index.ts';
+import { makeInventory, makeView } from './fixtures.ts';
+
+describe('strategy registry', () => {
+  it('lists the three strategies by the name STRATEGY= uses', () => {
+    expect(STRATEGY_NAMES).toEqual(['ladder', 'avellaneda-stoikov', 'glft']);
+    for (const name of STRATEGY_NAMES) expect(getStrategyDefinition(name)?.name).toBe(name);
+    expect(Object.keys(STRATEGIES)).toEqual(STRATEGY_NAMES);
+  });
+
+  it('knows no other name, including inherited object keys', () => {
+    for (const name of ['grid', '', 'toString', '__proto__', 'LADDER']) expect(getStrategyDefinition(name)).toBeUndefined();
+  });
+
+  it.each(STRATEGY_NAMES)('%s quotes a reasonable two-sided ETH/USDC market from STRATEGY= alone', (name) => {
+    const definition = getStrategyDefinition(name);
+    const parsed = definition?.parseParams({ STRATEGY: name });
+    expect(parsed?.ok).toBe(true);
+    if (definition === undefined || parsed === undefined || !parsed.ok) return;
+    const strategy = definition.create(parsed.params);
+    expect(strategy.name).toBe(name);
+    // ETH at 3000.00/3000.01 with σ = 0.3 USDC/√s (about 1.5% a day), before and after an arrival fit.
+    for (const arrival of [undefined, { a: 3, k: 8 }]) {
+      const view = makeView({ bestBid: 3000, bestAsk: 3000.01, volatility: 0.3, arrival });
+      const quotes = strategy.quote(view, makeInventory({ base: 1, targetBase: 1 }));
+      expect(quotes.map((q) => q.side).sort()).toEqual(['buy', 'sell']);
+      for (const quote of quotes) {
+        const distanceBps = (Math.abs(quote.price - 3000.005) / 3000.005) * 10_000;
+        expect(distanceBps).toBeGreaterThanOrEqual(1.99);
+        expect(distanceBps).toBeLessThanOrEqual(50);
+        expect(quote.size).toBe(0.01);
+      }
+    }
+  });
+});
