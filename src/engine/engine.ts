@@ -119,7 +119,7 @@ export class MarketMaker {
   async start(): Promise<void> {
     const info = await this.venue.start(this.listener());
     this.info = info;
-    this.market = new MarketTracker(info, this.clock.nowMs());
+    this.market = new MarketTracker(info);
     this.ledger = new Ledger({
       baseDecimals: info.rules.baseDecimals,
       quoteDecimals: info.rules.quoteDecimals,

@@ -1,35 +1,47 @@
 /**
- * The engine's picture of the market: best bid/offer in exact units, and the estimators behind
- * the strategy's `MarketView` (volatility, trade rates, arrival intensity).
+ * The engine's picture of the market: the best bid/offer in exact units, and the estimators
+ * behind the strategy's `MarketView` (volatility, trade rates, arrival intensity), which the
+ * engine owns and feeds (src/core/strategy.ts).
  */
 import { unitsToNumber, type BestBidOffer, type GasQuote, type MarketView, type VenueInfo, type VenueTrade } from '../core/index.ts';
+import { MarketEstimators, buildMarketView, type TickerNumbers } from '../../strategies/index.ts';
 
 /** Tracks the top of book and feeds the estimators. */
 export class MarketTracker {
   private top: BestBidOffer | undefined;
+  private readonly estimators: MarketEstimators;
+  private readonly ticker: TickerNumbers;
 
-  constructor(
-    private readonly info: VenueInfo,
-    startMs: number,
-  ) {
-    void startMs;
+  constructor(private readonly info: VenueInfo) {
+    const rules = info.rules;
+    this.ticker = {
+      tickSize: unitsToNumber(rules.priceTick, rules.quoteDecimals),
+      lotSize: unitsToNumber(rules.qtyStep, rules.baseDecimals),
+      minSize: unitsToNumber(rules.minQty, rules.baseDecimals),
+      makerFee: info.makerFeePbips / 1_000_000,
+      takerFee: info.takerFeePbips / 1_000_000,
+    };
+    // Depth buckets of half a tick, as hftbacktest's GLFT notebook measures arrivals.
+    this.estimators = new MarketEstimators({ arrival: { bucketWidth: this.ticker.tickSize / 2 } });
   }
 
   /** Records a new top of book; false when nothing changed. */
   onTopOfBook(top: BestBidOffer): boolean {
     const previous = this.top;
     this.top = top;
-    return (
+    const changed =
       previous === undefined ||
       previous.bidPriceUnits !== top.bidPriceUnits ||
       previous.askPriceUnits !== top.askPriceUnits ||
       previous.bidQtyUnits !== top.bidQtyUnits ||
-      previous.askQtyUnits !== top.askQtyUnits
-    );
+      previous.askQtyUnits !== top.askQtyUnits;
+    if (changed) this.estimators.onMid(top.timeMs, this.mid());
+    return changed;
   }
 
+  /** A public trade (fed before the book change it caused, when the venue delivers it so). */
   onTrade(trade: VenueTrade): void {
-    void trade;
+    this.estimators.onTrade(trade.timeMs, unitsToNumber(trade.priceUnits, this.info.rules.quoteDecimals), trade.aggressor);
   }
 
   bestBidUnits(): bigint | undefined {
@@ -52,31 +64,18 @@ export class MarketTracker {
     return mid === undefined ? undefined : unitsToNumber(mid, this.info.rules.quoteDecimals);
   }
 
-  view(nowMs: number, gas: GasQuote | undefined): MarketView {
-    void gas;
+  /** The strategy's view at `nowMs`. Gas does not enter the view: the engine prices it itself. */
+  view(nowMs: number, _gas: GasQuote | undefined): MarketView {
     const rules = this.info.rules;
-    const bid = this.top?.bidPriceUnits === undefined ? undefined : unitsToNumber(this.top.bidPriceUnits, rules.quoteDecimals);
-    const ask = this.top?.askPriceUnits === undefined ? undefined : unitsToNumber(this.top.askPriceUnits, rules.quoteDecimals);
-    const bidSize = this.top === undefined ? 0 : unitsToNumber(this.top.bidQtyUnits, rules.baseDecimals);
-    const askSize = this.top === undefined ? 0 : unitsToNumber(this.top.askQtyUnits, rules.baseDecimals);
-    const mid = bid === undefined || ask === undefined || bid >= ask ? undefined : (bid + ask) / 2;
-    const microprice = mid === undefined || bidSize + askSize === 0 ? mid : ((bid as number) * askSize + (ask as number) * bidSize) / (bidSize + askSize);
-    return {
+    const top = this.top;
+    const level = (price: bigint | undefined, qty: bigint): { price: number; size: number } | undefined =>
+      price === undefined ? undefined : { price: unitsToNumber(price, rules.quoteDecimals), size: unitsToNumber(qty, rules.baseDecimals) };
+    return buildMarketView({
       timeMs: nowMs,
-      bestBid: bid,
-      bestAsk: ask,
-      bestBidSize: bidSize,
-      bestAskSize: askSize,
-      mid,
-      microprice,
-      volatility: 0,
-      tradeRate: { buy: 0, sell: 0 },
-      arrival: undefined,
-      tickSize: unitsToNumber(rules.priceTick, rules.quoteDecimals),
-      lotSize: unitsToNumber(rules.qtyStep, rules.baseDecimals),
-      minSize: unitsToNumber(rules.minQty, rules.baseDecimals),
-      makerFee: this.info.makerFeePbips / 1_000_000,
-      takerFee: this.info.takerFeePbips / 1_000_000,
-    };
+      bid: top === undefined ? undefined : level(top.bidPriceUnits, top.bidQtyUnits),
+      ask: top === undefined ? undefined : level(top.askPriceUnits, top.askQtyUnits),
+      ticker: this.ticker,
+      ...this.estimators.values(nowMs),
+    });
   }
 }

@@ -1,0 +1,115 @@
+/**
+ * The daemon around one engine: config → strategy → venue → engine, the metrics server, the
+ * crash journal, the live status line on a TTY (pino JSON otherwise), and signals: SIGINT or
+ * SIGTERM cancel every order and wait (bounded) for the venue to confirm before exiting 0.
+ * `run` and `paper` both end here; only the venue they hand in differs.
+ */
+import { join } from 'node:path';
+import type { PairConfig } from '../config/index.ts';
+import { LiveClock, formatConfigIssues, getChain, getToken, type Logger, type Strategy, type Venue } from '../core/index.ts';
+import {
+  FileJournal,
+  MarketMaker,
+  combineObservers,
+  createEngineMetrics,
+  startMetricsServer,
+  type EngineObserver,
+  type EngineSettings,
+  type MetricsServer,
+} from '../engine/index.ts';
+import { getStrategyDefinition } from '../../strategies/index.ts';
+import { UsageError, type CliIo } from './io.ts';
+import { renderStatusLine } from './status-line.ts';
+
+/** Builds the configured strategy, or a usage error listing every bad strategy key. */
+export function buildStrategy(config: PairConfig): Strategy {
+  const definition = getStrategyDefinition(config.strategy);
+  if (definition === undefined) throw new UsageError(`STRATEGY=${config.strategy} is not a known strategy`);
+  const params = definition.parseParams(config.raw);
+  if (!params.ok) throw new UsageError(`invalid ${config.strategy} settings:\n${formatConfigIssues(params.issues)}`);
+  return definition.create(params.params);
+}
+
+/** What a daemon run needs. */
+export interface DaemonOptions {
+  readonly config: PairConfig;
+  readonly venue: Venue;
+  readonly settings: EngineSettings;
+  readonly logger: Logger;
+  readonly io: CliIo;
+  /** Bind the metrics server here instead of the env file's METRICS_HOST. */
+  readonly metricsHost?: string;
+  /** Journal file; default `akira-mm-<BASE>-<QUOTE>.journal` in the working directory. */
+  readonly journalPath?: string;
+  /** Show the one-line status on a TTY (default: when stdout is a TTY). */
+  readonly showStatus?: boolean;
+  /** Extra observer (paper mode counts fills for its banner). */
+  readonly observer?: EngineObserver;
+  /** Resolves when the daemon should stop (default: SIGINT or SIGTERM). */
+  readonly stopSignal?: Promise<string>;
+}
+
+/** A running daemon. */
+export interface RunningDaemon {
+  readonly engine: MarketMaker;
+  readonly metrics: MetricsServer | undefined;
+  /** Resolves with the exit code once the daemon has stopped. */
+  readonly done: Promise<number>;
+}
+
+/** Waits for SIGINT or SIGTERM once. */
+export function waitForStopSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const onSignal = (signal: string): void => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      resolve(signal);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}
+
+/** Starts the engine and everything around it. */
+export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon> {
+  const { config, logger, io } = options;
+  const pair = `${config.base}/${config.quote}`;
+  const clock = new LiveClock();
+  const strategy = buildStrategy(config);
+  const journal = new FileJournal(options.journalPath ?? join(io.cwd, `akira-mm-${config.base}-${config.quote}.journal`), {
+    schedule: (callback, delayMs) => clock.setTimeout(callback, delayMs),
+  });
+  const chain = getChain(config.chain);
+  const metricsRegistry = createEngineMetrics({ pair, baseDecimals: getToken(chain, config.base).decimals, quoteDecimals: getToken(chain, config.quote).decimals });
+  const engine = new MarketMaker({
+    venue: options.venue,
+    strategy,
+    clock,
+    logger,
+    settings: options.settings,
+    journal,
+    observer: combineObservers(options.observer === undefined ? [metricsRegistry.observer] : [metricsRegistry.observer, options.observer]),
+  });
+  metricsRegistry.bindStatus(() => engine.status());
+  const metrics =
+    config.metricsPort === 0
+      ? undefined
+      : await startMetricsServer({ host: options.metricsHost ?? config.metricsHost, port: config.metricsPort, registry: metricsRegistry.registry, status: () => engine.status() });
+  if (metrics !== undefined) logger.info({ url: `${metrics.url}/metrics`, health: `${metrics.url}/health` }, 'metrics listening');
+
+  const showStatus = options.showStatus ?? io.stdout.isTTY === true;
+  const statusTimer = showStatus ? clock.setInterval(() => io.stdout.write(`\r\x1b[2K${renderStatusLine(engine.status(), pair)}`), 1_000) : undefined;
+
+  await engine.start();
+  const stopSignal = options.stopSignal ?? waitForStopSignal();
+  const done = stopSignal.then(async (signal) => {
+    logger.info({ signal }, 'stopping: cancelling every order');
+    statusTimer?.cancel();
+    if (showStatus) io.stdout.write('\n');
+    await engine.stop();
+    await metrics?.stop();
+    if (showStatus) io.stdout.write(`${renderStatusLine(engine.status(), pair)}\n`);
+    return 0;
+  });
+  return { engine, metrics, done };
+}
