@@ -18,6 +18,10 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'keys new                                   print a fresh Stark key pair',
     load: async () => (await import('./cli/keys.ts')).runKeys,
   },
+  config: {
+    summary: 'config example | config check --env FILE   print every env key, or validate a pair file',
+    load: async () => (await import('./cli/config.ts')).runConfig,
+  },
   paper: {
     summary: 'paper                                      paper trading against the embedded exchange (npm start)',
     load: async () => (await import('./cli/paper.ts')).runPaper,

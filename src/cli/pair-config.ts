@@ -1,0 +1,71 @@
+/**
+ * Loading a pair's env file for a command: the config layer's keys, the engine's keys and the
+ * chosen strategy's keys are validated together, and every problem is printed in one go
+ * (each line names the key, the bad value — `<redacted>` for the private key — and what is allowed).
+ */
+import { parse as parseDotenv } from 'dotenv';
+import { readFileSync } from 'node:fs';
+import {
+  CONFIG_KEY_LIST,
+  ConfigError,
+  ENGINE_KEY_LIST,
+  parsePairConfig,
+  renderExampleEnv,
+  secretKeys,
+  type KeyGroup,
+  type PairConfig,
+} from '../config/index.ts';
+import { formatConfigIssues, type ConfigIssue } from '../core/index.ts';
+import { STRATEGIES, STRATEGY_NAMES, getStrategyDefinition } from '../../strategies/index.ts';
+import { UsageError } from './io.ts';
+
+/** Every strategy's keys: allowed in any pair file, whichever strategy it runs. */
+function strategyKeys(): Set<string> {
+  return new Set(Object.values(STRATEGIES).flatMap((definition) => definition.keys.map((key) => key.key)));
+}
+
+/**
+ * Reads and validates a pair file; `overrides` (e.g. --base/--quote of a backtest) replace keys.
+ * @throws UsageError listing every bad key of the file.
+ */
+export function loadPairFile(path: string, overrides: Readonly<Record<string, string>> = {}): PairConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read env file ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return validatePairEnv({ ...parseDotenv(text), ...overrides }, path);
+}
+
+/** Validates env entries (config, engine and strategy keys) at once. */
+export function validatePairEnv(env: Readonly<Record<string, string>>, source: string): PairConfig {
+  const issues: ConfigIssue[] = [];
+  let config: PairConfig | undefined;
+  try {
+    config = parsePairConfig(env, { strategyNames: STRATEGY_NAMES, extraKeys: strategyKeys() }, source);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    issues.push(...error.issues);
+  }
+  const strategyName = env['STRATEGY'] ?? 'ladder';
+  const definition = getStrategyDefinition(strategyName);
+  if (definition !== undefined) {
+    const params = definition.parseParams(env);
+    if (!params.ok) issues.push(...params.issues);
+  }
+  if (issues.length > 0 || config === undefined) {
+    throw new UsageError(`invalid configuration in ${source}:\n${formatConfigIssues(issues, secretKeys())}`);
+  }
+  return config;
+}
+
+/** The text of config/example.env: every key of every layer with default and unit. */
+export function exampleEnv(): string {
+  const groups: KeyGroup[] = [
+    { title: 'connection, account and pair', keys: CONFIG_KEY_LIST },
+    { title: 'engine, risk and gas', keys: ENGINE_KEY_LIST },
+    ...Object.values(STRATEGIES).map((definition) => ({ title: `strategy ${definition.name}: ${definition.summary}`, keys: definition.keys })),
+  ];
+  return renderExampleEnv(groups);
+}
