@@ -178,7 +178,7 @@ function describe(value: unknown): string {
 
 /** Encodes an ASCII string of at most 31 chars as a Cairo short string felt. */
 export function shortStringToFelt(text: string, field = 'short string'): bigint {
-  if (text.length > 31 || !/^[\x00-\x7f]*$/.test(text)) {
+  if (text.length > 31 || [...text].some((char) => char.charCodeAt(0) > 0x7f)) {
     throw new WireError(field, `"${text}" is not an ASCII short string of at most 31 characters`);
   }
   let value = 0n;
