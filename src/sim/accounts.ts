@@ -1,0 +1,117 @@
+/**
+ * Trading accounts of the embedded exchange: read from a user's file
+ * (`[{address, publicKey, balances: {SYMBOL: "decimal"}}]`, publicKey = the Stark key as
+ * starknet.js `getStarkKey` prints it) or derived from a seed like starknet-devnet's predeployed
+ * accounts. Dev accounts know their private key so the CLI can print it; nothing else reads it.
+ */
+import { createHash } from 'node:crypto';
+import { formatUnits, parseUnits, pow10, type ChainInfo } from '../core/index.ts';
+import { WireError, parseFelt } from '../exchange/wire/fields.ts';
+
+/** One account the venue knows. Balances in base units by token symbol. */
+export interface SimAccount {
+  readonly address: bigint;
+  /** Stark key (x coordinate) of the signer bound to the account. */
+  readonly publicKey: bigint;
+  readonly balances: ReadonlyMap<string, bigint>;
+  /** Only for derived dev accounts. Never logged. */
+  readonly privateKey?: bigint;
+}
+
+/** Order of the Stark curve: private keys are in [1, n). */
+const CURVE_ORDER = 0x0800000000000010ffffffffffffffffb781126dcae7b2321e66a241adc64d2fn;
+
+/** Whole-token balances each dev account starts with (tokens the chain lacks are skipped). */
+export const DEV_BALANCES: Readonly<Record<string, string>> = {
+  ETH: '100',
+  STRK: '1000000',
+  USDC: '1000000',
+  USDT: '1000000',
+  AETH: '100',
+  AUSDC: '1000000',
+  AUSDT: '1000000',
+};
+
+/**
+ * Parses the accounts file. Every problem names the entry and field.
+ * @throws WireError e.g. `accounts[1].balances.ETH: "1.2.3" is not a plain decimal number`.
+ */
+export function parseAccountsFile(text: string, chain: ChainInfo): SimAccount[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new WireError('accounts', `not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  if (!Array.isArray(json) || json.length === 0) throw new WireError('accounts', 'expected a non-empty JSON array');
+  const seen = new Set<bigint>();
+  return (json as unknown[]).map((entry, index) => {
+    const path = `accounts[${index}]`;
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new WireError(path, 'expected an object');
+    const record = entry as Record<string, unknown>;
+    const address = parseFelt(record['address'], `${path}.address`);
+    if (seen.has(address)) throw new WireError(`${path}.address`, 'listed twice');
+    seen.add(address);
+    const publicKey = parseFelt(record['publicKey'], `${path}.publicKey`);
+    const rawBalances = record['balances'] ?? {};
+    if (typeof rawBalances !== 'object' || rawBalances === null || Array.isArray(rawBalances)) {
+      throw new WireError(`${path}.balances`, 'expected an object of SYMBOL: "decimal"');
+    }
+    const balances = new Map<string, bigint>();
+    for (const [symbol, value] of Object.entries(rawBalances as Record<string, unknown>)) {
+      const token = chain.tokens.get(symbol);
+      const field = `${path}.balances.${symbol}`;
+      if (token === undefined) throw new WireError(field, `unknown token on ${chain.name}; allowed: ${[...chain.tokens.keys()].join(', ')}`);
+      if (typeof value !== 'string' && typeof value !== 'number') throw new WireError(field, 'expected a decimal string');
+      try {
+        balances.set(symbol, parseUnits(String(value), token.decimals));
+      } catch (error) {
+        throw new WireError(field, error instanceof Error ? error.message : String(error));
+      }
+    }
+    return { address, publicKey, balances };
+  });
+}
+
+function derive(seed: number, label: string): bigint {
+  return BigInt(`0x${createHash('sha256').update(`akira-mm sim/${seed}/${label}`).digest('hex')}`);
+}
+
+/**
+ * `count` funded dev accounts from `seed`: the same seed gives the same keys and addresses.
+ * `starkKeyOf` is the signer's key derivation (injected, so this module stays free of curve code).
+ */
+export function deriveDevAccounts(seed: number, count: number, chain: ChainInfo, starkKeyOf: (privateKey: bigint) => bigint): SimAccount[] {
+  const accounts: SimAccount[] = [];
+  for (let index = 0; index < count; index++) {
+    const privateKey = (derive(seed, `key/${index}`) % (CURVE_ORDER - 1n)) + 1n;
+    const address = derive(seed, `address/${index}`) >> 6n; // 250 bits: always a felt
+    const balances = new Map<string, bigint>();
+    for (const [symbol, amount] of Object.entries(DEV_BALANCES)) {
+      const token = chain.tokens.get(symbol);
+      if (token !== undefined) balances.set(symbol, parseUnits(amount, token.decimals));
+    }
+    accounts.push({ address, publicKey: starkKeyOf(privateKey), balances, privateKey });
+  }
+  return accounts;
+}
+
+/** A devnet-style listing of accounts for the terminal (the only place a dev private key is shown). */
+export function describeAccounts(accounts: readonly SimAccount[], chain: ChainInfo): string {
+  const lines: string[] = [];
+  accounts.forEach((account, index) => {
+    lines.push(`| Account #${index}`);
+    lines.push(`| Address:     0x${account.address.toString(16)}`);
+    if (account.privateKey !== undefined) lines.push(`| Private key: 0x${account.privateKey.toString(16)}`);
+    lines.push(`| Public key:  0x${account.publicKey.toString(16)}`);
+    const balances = [...account.balances].map(([symbol, amount]) => `${formatUnits(amount, chain.tokens.get(symbol)?.decimals ?? 18)} ${symbol}`);
+    lines.push(`| Balances:    ${balances.join(', ')}`);
+    lines.push('');
+  });
+  return lines.join('\n');
+}
+
+/** A large balance for internal flow agents (they must never run dry). */
+export function flowBalance(decimals: number): bigint {
+  return 1_000_000_000n * pow10(decimals);
+}

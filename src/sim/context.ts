@@ -1,0 +1,28 @@
+/** Everything the endpoint handlers share: one object built by the server, read by the routes. */
+import type { ChainInfo, Clock } from '../core/index.ts';
+import type { SimAccount } from './accounts.ts';
+import type { AuthService } from './auth.ts';
+import type { Engine } from './engine.ts';
+import type { Ledger } from './ledger.ts';
+import type { MarketData } from './market-data.ts';
+import type { PriceModel } from './prices.ts';
+import type { Sequencer } from './sequencer.ts';
+import type { SimSettings } from './settings.ts';
+import type { SignatureChecker } from './signatures/jobs.ts';
+
+export interface VenueContext {
+  readonly chain: ChainInfo;
+  readonly settings: SimSettings;
+  readonly clock: Clock;
+  readonly engine: Engine;
+  readonly ledger: Ledger;
+  readonly marketData: MarketData;
+  readonly auth: AuthService;
+  readonly prices: PriceModel;
+  readonly accounts: ReadonlyMap<bigint, SimAccount>;
+  readonly checker: SignatureChecker;
+  readonly sequencer: Sequencer;
+  /** The router's signer key (answers `/router/sign_external_order`). Never logged. */
+  readonly routerPrivateKey: bigint;
+  readonly routerSigner: bigint;
+}

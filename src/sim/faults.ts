@@ -1,0 +1,112 @@
+/**
+ * Fault injection, so a client's recovery paths can be tested against the embedded exchange
+ * (issue #3): dropped sockets, `snap` gaps and repeats, duplicated or reordered execution reports,
+ * delayed or failed HTTP requests (5xx, or 429 with a suggested sleep), optionally after the
+ * request was applied (the "unknown outcome" a client must resolve by querying, SPEC §2).
+ * All chance comes from a seeded generator, so a failing test repeats exactly.
+ */
+import type { Rng } from '../core/index.ts';
+
+/** Rates are probabilities in [0, 1] per event; all default to 0 (no faults). */
+export interface FaultSettings {
+  /** Per outgoing WS event: close that socket instead of sending (code 1012, "service restart"). */
+  readonly wsDropRate: number;
+  /** Per `snap` delta: consume its msg id without sending it (a gap). */
+  readonly snapSkipRate: number;
+  /** Per `snap` delta: send it twice. */
+  readonly snapDuplicateRate: number;
+  /** Per private report: send it twice. */
+  readonly reportDuplicateRate: number;
+  /** Per private report: hold it back and send it after the account's next report. */
+  readonly reportReorderRate: number;
+  /** Per HTTP request: wait `httpDelayMs` (on the venue clock) before handling it. */
+  readonly httpDelayRate: number;
+  readonly httpDelayMs: number;
+  /** Per HTTP request: answer 500. */
+  readonly httpErrorRate: number;
+  /** Per HTTP request: answer 429 "Rate limit exceeded. Suggested sleep time: <n>ms". */
+  readonly httpRateLimitRate: number;
+  readonly rateLimitSleepMs: number;
+  /** Fail (500/429) only after the request was applied, so its outcome is unknown to the client. */
+  readonly failAfterApply: boolean;
+  /** HTTP faults apply to these paths only; empty = every path except `/sign/*`. */
+  readonly paths: readonly string[];
+}
+
+export const NO_FAULTS: FaultSettings = {
+  wsDropRate: 0,
+  snapSkipRate: 0,
+  snapDuplicateRate: 0,
+  reportDuplicateRate: 0,
+  reportReorderRate: 0,
+  httpDelayRate: 0,
+  httpDelayMs: 0,
+  httpErrorRate: 0,
+  httpRateLimitRate: 0,
+  rateLimitSleepMs: 1000,
+  failAfterApply: false,
+  paths: [],
+};
+
+/** What to do to one HTTP request. */
+export interface HttpFault {
+  readonly delayMs: number;
+  readonly failure: { readonly status: 500 | 429; readonly afterApply: boolean } | undefined;
+}
+
+/** The programmatic fault switchboard (tests) behind the `--fault-*` flags. */
+export class FaultController {
+  #settings: FaultSettings;
+  #dropAll: () => number = () => 0;
+
+  constructor(
+    private readonly rng: Rng,
+    initial: Partial<FaultSettings> = {},
+  ) {
+    this.#settings = { ...NO_FAULTS, ...initial };
+  }
+
+  get settings(): FaultSettings {
+    return this.#settings;
+  }
+
+  /** Changes some settings; the rest stay. */
+  set(partial: Partial<FaultSettings>): void {
+    this.#settings = { ...this.#settings, ...partial };
+  }
+
+  /** Back to no faults. */
+  reset(): void {
+    this.#settings = { ...NO_FAULTS };
+  }
+
+  /** Closes every WebSocket now; returns how many were closed. */
+  dropAllConnections(): number {
+    return this.#dropAll();
+  }
+
+  /** Wires {@link dropAllConnections} to the socket hub (done by the server). */
+  attachDropper(dropAll: () => number): void {
+    this.#dropAll = dropAll;
+  }
+
+  /** True with probability `rate` (never draws when the rate is 0, keeping sequences stable). */
+  roll(rate: number): boolean {
+    if (rate <= 0) return false;
+    if (rate >= 1) return true;
+    return this.rng.next() < rate;
+  }
+
+  /** The fault, if any, for an HTTP request on `path`. */
+  httpFault(path: string): HttpFault | undefined {
+    const settings = this.#settings;
+    const applies = settings.paths.length === 0 ? !path.startsWith('/sign/') : settings.paths.includes(path);
+    if (!applies) return undefined;
+    const delayMs = this.roll(settings.httpDelayRate) ? settings.httpDelayMs : 0;
+    let failure: HttpFault['failure'];
+    if (this.roll(settings.httpErrorRate)) failure = { status: 500, afterApply: settings.failAfterApply };
+    else if (this.roll(settings.httpRateLimitRate)) failure = { status: 429, afterApply: settings.failAfterApply };
+    if (delayMs === 0 && failure === undefined) return undefined;
+    return { delayMs, failure };
+  }
+}

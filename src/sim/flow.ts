@@ -1,0 +1,189 @@
+/**
+ * Synthetic order flow (issue #3), so a quoting bot trades against something: every tick the
+ * reference prices take a random-walk step; a background maker re-quotes a ladder around each
+ * ecosystem pair's reference price; Poisson takers send market orders of random size, which hit
+ * the best prices first (a bot quoting inside the ladder gets filled). The agents are ordinary
+ * accounts of the ledger, so their fees and gas count in the conservation check like anyone's.
+ * Their orders skip signatures (they are the venue's own) but pass through the same engine.
+ */
+import { numberToUnits, roundToStep, type ChainInfo, type Clock, type Rng, type Timer } from '../core/index.ts';
+import { shortStringToFelt } from '../exchange/wire/fields.ts';
+import type { FixedFee, OrderRequest } from '../exchange/wire/requests.ts';
+import { flowBalance } from './accounts.ts';
+import type { Engine } from './engine.ts';
+import type { Ledger } from './ledger.ts';
+import type { Market } from './markets.ts';
+import type { PriceModel } from './prices.ts';
+import type { SimSettings } from './settings.ts';
+import { tradeSteps } from './validate.ts';
+
+/** Tunables of the synthetic flow. */
+export interface FlowOptions {
+  /** Price step and re-quote period. */
+  readonly tickMs: number;
+  /** Ladder: levels per side, distance of the first level from the reference, spacing. */
+  readonly levels: number;
+  readonly halfSpreadBps: number;
+  readonly levelStepBps: number;
+  /** Size of a maker level, in multiples of the pair's minimum quantity (uniform in [1, n]). */
+  readonly makerSizeMultiple: number;
+  /** Market orders per second per pair, and their size in multiples of the minimum. */
+  readonly takerRatePerSec: number;
+  readonly takerSizeMultiple: number;
+}
+
+export const DEFAULT_FLOW: FlowOptions = {
+  tickMs: 1_000,
+  levels: 5,
+  halfSpreadBps: 10,
+  levelStepBps: 5,
+  makerSizeMultiple: 20,
+  takerRatePerSec: 0.5,
+  takerSizeMultiple: 10,
+};
+
+/** The flow agents' account addresses ("flowmaker" / "flowtaker" as felts: easy to spot). */
+export const FLOW_MAKER = shortStringToFelt('akira-sim flow maker');
+export const FLOW_TAKER = shortStringToFelt('akira-sim flow taker');
+
+/** What the agents need from the venue. */
+export interface FlowDeps {
+  readonly chain: ChainInfo;
+  readonly settings: SimSettings;
+  readonly clock: Clock;
+  readonly rng: Rng;
+  readonly engine: Engine;
+  readonly ledger: Ledger;
+  readonly prices: PriceModel;
+}
+
+/** The running agents; `stop()` is idempotent. */
+export class SyntheticFlow {
+  private readonly timers: Timer[] = [];
+  private readonly takerTimers = new Map<Market, Timer>();
+  private readonly markets: Market[];
+  private nextHash = 1n;
+  private readonly hashBase = shortStringToFelt('akira-sim flow') << 64n;
+
+  constructor(
+    private readonly deps: FlowDeps,
+    private readonly options: FlowOptions = DEFAULT_FLOW,
+  ) {
+    this.markets = [...deps.engine.markets.values()].filter((market) => market.isEcosystemBook);
+    for (const token of deps.chain.tokens.values()) {
+      deps.ledger.deposit(FLOW_MAKER, token.symbol, flowBalance(token.decimals));
+      deps.ledger.deposit(FLOW_TAKER, token.symbol, flowBalance(token.decimals));
+    }
+  }
+
+  start(): void {
+    this.quoteAll();
+    this.timers.push(this.deps.clock.setInterval(() => this.tick(), this.options.tickMs, { unref: true }));
+    for (const market of this.markets) this.scheduleTaker(market);
+  }
+
+  stop(): void {
+    for (const timer of this.timers.splice(0)) timer.cancel();
+    for (const timer of this.takerTimers.values()) timer.cancel();
+    this.takerTimers.clear();
+  }
+
+  private tick(): void {
+    this.deps.prices.step(this.options.tickMs / 1000);
+    this.quoteAll();
+  }
+
+  private hash(): bigint {
+    return this.hashBase + this.nextHash++;
+  }
+
+  private quoteAll(): void {
+    for (const market of this.markets) {
+      this.deps.engine.acceptCancelAll(
+        { maker: FLOW_MAKER, salt: this.nextHash, base: market.base, quote: market.quote, toEcosystemBook: true, signScheme: 'ecdsa curve' },
+        this.hash(),
+      );
+      const reference = this.deps.prices.referencePrice(market);
+      for (let level = 0; level < this.options.levels; level++) {
+        const offset = (this.options.halfSpreadBps + level * this.options.levelStepBps) / 10_000;
+        this.place(market, 'buy', reference * (1 - offset), this.makerSize(market), false);
+        this.place(market, 'sell', reference * (1 + offset), this.makerSize(market), false);
+      }
+    }
+  }
+
+  private makerSize(market: Market): bigint {
+    return market.minQty * BigInt(1 + this.deps.rng.int(this.options.makerSizeMultiple));
+  }
+
+  private scheduleTaker(market: Market): void {
+    const delayMs = this.deps.rng.exponential(this.options.takerRatePerSec) * 1000;
+    const timer = this.deps.clock.setTimeout(() => {
+      const side = this.deps.rng.next() < 0.5 ? 'buy' : 'sell';
+      const reference = this.deps.prices.referencePrice(market);
+      // Protection 2 % through the reference: deep enough to sweep a level or two.
+      const protection = side === 'buy' ? reference * 1.02 : reference * 0.98;
+      const size = market.minQty * BigInt(1 + this.deps.rng.int(this.options.takerSizeMultiple));
+      this.place(market, side, protection, size, true);
+      this.scheduleTaker(market);
+    }, delayMs);
+    this.takerTimers.set(market, timer);
+  }
+
+  private place(market: Market, side: 'buy' | 'sell', price: number, baseQty: bigint, isMarketOrder: boolean): void {
+    if (!(price > 0)) return;
+    const units = roundToStep(numberToUnits(price, market.quote.decimals, side === 'buy' ? 'down' : 'up'), market.priceTick, side === 'buy' ? 'down' : 'up');
+    if (units <= 0n) return;
+    const { settings, chain, clock } = this.deps;
+    const tradeFee: FixedFee = { recipient: BigInt(chain.feeRecipient), makerPbips: settings.makerPbips, takerPbips: settings.takerPbips };
+    const zeroFee: FixedFee = { recipient: 0n, makerPbips: 0, takerPbips: 0 };
+    const strk = chain.tokens.get(chain.nativeGasToken);
+    if (strk === undefined) return;
+    const request: OrderRequest = {
+      maker: isMarketOrder ? FLOW_TAKER : FLOW_MAKER,
+      price: units,
+      baseQty,
+      quoteQty: 0n,
+      base: market.base,
+      quote: market.quote,
+      fee: {
+        tradeFee,
+        routerFee: zeroFee,
+        integratorFee: zeroFee,
+        applyToReceiptAmount: true,
+        gasFee: {
+          gasPerAction: tradeSteps(settings, market),
+          feeToken: strk,
+          maxGasPrice: this.deps.prices.gasPriceFri() * 4n,
+          conversionRate: [10n ** 18n, 10n ** 18n],
+        },
+      },
+      constraints: {
+        numberOfSwapsAllowed: 10,
+        durationValid: 3_600,
+        createdAt: Math.floor(clock.nowMs() / 1000),
+        stp: 0,
+        nonce: 0,
+        minReceiveAmount: 0n,
+        routerSigner: 0n,
+      },
+      salt: this.nextHash,
+      flags: {
+        fullFillOnly: false,
+        bestLevelOnly: false,
+        postOnly: false,
+        isSellSide: side === 'sell',
+        isMarketOrder,
+        toEcosystemBook: true,
+        externalFunds: false,
+      },
+      source: 'akira-sim',
+      signScheme: 'ecdsa curve',
+    };
+    try {
+      this.deps.engine.acceptOrder(request, this.hash(), market);
+    } catch {
+      // A flow order the engine refuses (its huge balances make that unlikely) is simply skipped.
+    }
+  }
+}

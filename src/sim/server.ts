@@ -1,0 +1,263 @@
+/**
+ * `startSim`: the embedded exchange on one port (HTTP + WS at `/ws`), with an injected clock and a
+ * seeded RNG, returning URLs, the accounts, the fault switchboard and inspection helpers for tests.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { availableParallelism } from 'node:os';
+import {
+  LiveClock,
+  createRng,
+  createSilentLogger,
+  getChain,
+  type ChainInfo,
+  type ChainName,
+  type Clock,
+  type Logger,
+  type Timer,
+} from '../core/index.ts';
+import { CURVE_ORDER, starkKeyOf, type WithdrawHashScheme } from '../exchange/signer/index.ts';
+import { deriveDevAccounts, type SimAccount } from './accounts.ts';
+import { AuthService } from './auth.ts';
+import type { VenueContext } from './context.ts';
+import { Engine } from './engine.ts';
+import type { EngineListener } from './events.ts';
+import { FaultController, type FaultSettings } from './faults.ts';
+import { DEFAULT_FLOW, SyntheticFlow, type FlowOptions } from './flow.ts';
+import { formatExecutionReport, wsPair } from './format.ts';
+import { createRequestHandler, type Route } from './http.ts';
+import { Ledger, type Holding, type TokenTotals } from './ledger.ts';
+import { MarketData } from './market-data.ts';
+import { listMarkets } from './markets.ts';
+import type { SimOrder } from './orders.ts';
+import { PriceModel } from './prices.ts';
+import { actionRoutes } from './routes-actions.ts';
+import { infoRoutes } from './routes-info.ts';
+import { userRoutes } from './routes-user.ts';
+import { Sequencer } from './sequencer.ts';
+import { resolveSettings, type SimSettings, type StepsSettings } from './settings.ts';
+import { createInlineChecker } from './signatures/inline.ts';
+import type { SignatureChecker } from './signatures/jobs.ts';
+import { createWorkerPoolChecker } from './signatures/pool.ts';
+import { WsHub } from './ws-hub.ts';
+import { feltToHex } from '../exchange/wire/fields.ts';
+
+/** Options of {@link startSim}; every one has a default. */
+export interface SimOptions {
+  /** TCP port; default 0 (any free port). */
+  readonly port?: number;
+  /** Interface to bind; default 127.0.0.1. */
+  readonly host?: string;
+  /** Chain whose ids, contracts and tokens the venue uses; default mainnet. */
+  readonly chain?: ChainName;
+  /** Accounts (e.g. from `--accounts FILE`); default: `devAccounts` accounts derived from `seed`. */
+  readonly accounts?: readonly SimAccount[];
+  /** How many dev accounts to derive when `accounts` is not given; default 3. */
+  readonly devAccounts?: number;
+  /** Seed of every random choice (dev keys, flow, faults, challenges); default 1. */
+  readonly seed?: number;
+  /** Synthetic flow: true (default) with defaults, false off, or options. */
+  readonly flow?: boolean | Partial<FlowOptions>;
+  /** Volatility of the reference prices per √second; default 0.0005. */
+  readonly volatilityPerSqrtSec?: number;
+  /** Time source; default the wall clock. Tests pass a ManualClock. */
+  readonly clock?: Clock;
+  /** Default: silent. */
+  readonly logger?: Logger;
+  /** Venue rules and timings (steps, fees, delays…); see DEFAULT_SETTINGS. */
+  readonly settings?: Partial<Omit<SimSettings, 'steps'>> & { steps?: Partial<StepsSettings> };
+  /** Faults active from the start; default none. */
+  readonly faults?: Partial<FaultSettings>;
+  /** Withdraw hash scheme (SPEC §1); default snip12. */
+  readonly withdrawHash?: WithdrawHashScheme;
+  /** Signature-check threads; 0 checks inline. Default min(2, cores). */
+  readonly signatureWorkers?: number;
+}
+
+/** A running embedded exchange. */
+export interface SimHandle {
+  readonly httpUrl: string;
+  readonly wsUrl: string;
+  readonly port: number;
+  readonly chain: ChainInfo;
+  readonly settings: SimSettings;
+  readonly accounts: readonly SimAccount[];
+  readonly faults: FaultController;
+  /** Stops everything and frees the port; idempotent. */
+  stop(): Promise<void>;
+  /** Free and locked balance per token symbol. */
+  balancesOf(account: bigint): Map<string, Holding>;
+  /** Orders of the account that can still trade (resting or queued). */
+  openOrdersOf(account: bigint): SimOrder[];
+  orderOf(hash: bigint): SimOrder | undefined;
+  nonceOf(account: bigint): number;
+  /** Conservation figures of one token (Σ accounts + fees + gas + withdrawn = deposited). */
+  totals(token: string): TokenTotals;
+  tokens(): string[];
+  gasPriceFri(): bigint;
+  setGasPriceFri(value: bigint): void;
+  /** Resolves once every queued request has been processed. */
+  idle(): Promise<void>;
+}
+
+function deriveKey(seed: number, label: string): bigint {
+  const digest = BigInt(`0x${createHash('sha256').update(`akira-mm sim/${seed}/${label}`).digest('hex')}`);
+  return (digest % (CURVE_ORDER - 1n)) + 1n;
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/**
+ * Starts the embedded exchange and resolves once it listens.
+ * @throws when the port is taken (the listen error) or options are inconsistent.
+ */
+export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
+  const seed = options.seed ?? 1;
+  const chain = getChain(options.chain ?? 'mainnet');
+  const settings = resolveSettings(options.settings);
+  const clock = options.clock ?? new LiveClock();
+  const logger = options.logger ?? createSilentLogger();
+  const rng = createRng(seed);
+  const host = options.host ?? '127.0.0.1';
+  const accounts = options.accounts ?? deriveDevAccounts(seed, options.devAccounts ?? 3, chain, starkKeyOf);
+
+  const ledger = new Ledger();
+  for (const account of accounts) {
+    ledger.open(account.address);
+    for (const [token, amount] of account.balances) ledger.deposit(account.address, token, amount);
+  }
+  const prices = new PriceModel(chain, rng.fork('prices'), { volatilityPerSqrtSec: options.volatilityPerSqrtSec ?? 0.0005, gasPriceFri: settings.gasPriceFri });
+  const faults = new FaultController(rng.fork('faults'), options.faults);
+  const auth = new AuthService(clock, settings, rng.fork('auth'), randomBytes(32));
+  const markets = listMarkets(chain);
+  const marketKeys = new Set(markets.map((market) => market.key));
+  const hub = new WsHub({ clock, auth, faults, logger, pingIntervalMs: settings.wsPingIntervalMs, hasMarket: (key) => marketKeys.has(key) });
+
+  // The book callback runs only after the engine exists (first request), so the order is safe.
+  const marketData: MarketData = new MarketData({ clock, hub, faults, book: (market) => engine.book(market) });
+  const listener: EngineListener = {
+    onExecution: (event) => {
+      hub.publishReport(event.order.account, {
+        stream: `fills_${feltToHex(event.order.account)}`,
+        client: feltToHex(event.order.account),
+        pair: wsPair(event.order.market),
+        result: formatExecutionReport(event),
+      });
+    },
+    onTrade: (event) => marketData.onTrade(event),
+    onAccountReport: (event) => {
+      hub.publishReport(event.account, {
+        stream: `fills_${feltToHex(event.account)}`,
+        client: feltToHex(event.account),
+        ...(event.market === undefined ? {} : { pair: wsPair(event.market) }),
+        result: event.result,
+      });
+    },
+    onBooksChanged: (changes) => marketData.onBooksChanged(changes),
+  };
+  const engine = new Engine({ chain, settings, clock, ledger, markets, listener, logger, gasPriceFri: () => prices.gasPriceFri() });
+
+  const withdrawHash = options.withdrawHash ?? 'snip12';
+  const workers = options.signatureWorkers ?? Math.min(2, availableParallelism());
+  const checker: SignatureChecker = workers > 0 ? createWorkerPoolChecker(chain, withdrawHash, workers) : createInlineChecker(chain, withdrawHash);
+  const routerPrivateKey = deriveKey(seed, 'router');
+  const venue: VenueContext = {
+    chain,
+    settings,
+    clock,
+    engine,
+    ledger,
+    marketData,
+    auth,
+    prices,
+    accounts: new Map(accounts.map((account) => [account.address, account])),
+    checker,
+    sequencer: new Sequencer(),
+    routerPrivateKey,
+    routerSigner: starkKeyOf(routerPrivateKey),
+  };
+  const routes = new Map<string, Route>([...infoRoutes(venue), ...userRoutes(venue), ...actionRoutes(venue)]);
+  const server = createServer({ keepAlive: true }, createRequestHandler({ routes, auth, faults, clock, logger, maxBodyBytes: settings.maxBodyBytes }));
+  server.on('upgrade', (request, socket, head) => {
+    const url = new URL(request.url ?? '/', 'http://sim');
+    if (url.pathname !== '/ws') {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    hub.handleUpgrade(request, socket, head, url.searchParams);
+  });
+
+  const timers: Timer[] = [
+    clock.setInterval(
+      () => {
+        engine.sweepExpired();
+        hub.closeExpired(auth.expireListenKeys());
+      },
+      settings.sweepIntervalMs,
+      { unref: true },
+    ),
+  ];
+  let flow: SyntheticFlow | undefined;
+  if (options.flow !== false) {
+    const flowOptions = { ...DEFAULT_FLOW, ...(typeof options.flow === 'object' ? options.flow : {}) };
+    flow = new SyntheticFlow({ chain, settings, clock, rng: rng.fork('flow'), engine, ledger, prices }, flowOptions);
+  }
+
+  let port: number;
+  try {
+    port = await listen(server, options.port ?? 0, host);
+  } catch (error) {
+    for (const timer of timers) timer.cancel();
+    hub.stop();
+    engine.stop();
+    await checker.close();
+    throw error;
+  }
+  flow?.start();
+
+  let stopping: Promise<void> | undefined;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    httpUrl: `http://${urlHost}:${port}`,
+    wsUrl: `ws://${urlHost}:${port}/ws`,
+    port,
+    chain,
+    settings,
+    accounts,
+    faults,
+    stop: () => {
+      stopping ??= (async () => {
+        flow?.stop();
+        for (const timer of timers) timer.cancel();
+        engine.stop();
+        hub.stop();
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await checker.close();
+      })();
+      return stopping;
+    },
+    balancesOf: (account) => ledger.holdingsOf(account),
+    openOrdersOf: (account) => engine.ordersOf(account).filter((order) => order.status === 'ACC' || order.status === 'OPEN' || order.status === 'PARTIALLY_FILLED'),
+    orderOf: (hash) => engine.order(hash),
+    nonceOf: (account) => engine.nonceOf(account),
+    totals: (token) => ledger.totals(token),
+    tokens: () => ledger.tokens(),
+    gasPriceFri: () => prices.gasPriceFri(),
+    setGasPriceFri: (value) => prices.setGasPriceFri(value),
+    idle: async () => {
+      for (let i = 0; i < 100 && engine.queueLength() > 0; i++) await Promise.resolve();
+      await Promise.resolve();
+    },
+  };
+}
+

@@ -1,0 +1,29 @@
+/**
+ * Body of a signature-check worker: one hasher per thread (its Pedersen tables built once) and the
+ * signer's verifier, which caches each account's decompressed key point (SIGNING-NOTES §3), so
+ * after the first request of an account a check is one hash and one cached-point verification.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { getChain, type ChainName } from '../../core/index.ts';
+import { createMessageHasher, verifySignature, warmPedersen, type WithdrawHashScheme } from '../../exchange/signer/index.ts';
+import { runJob, type SignatureJob } from './jobs.ts';
+
+interface WorkerSetup {
+  readonly chain: ChainName;
+  readonly withdrawHash: WithdrawHashScheme;
+}
+
+const setup = workerData as WorkerSetup;
+const hasher = createMessageHasher(getChain(setup.chain), { withdrawHash: setup.withdrawHash });
+warmPedersen();
+parentPort?.postMessage({ ready: true });
+parentPort?.on('message', (batch: { id: number; jobs: SignatureJob[] }) => {
+  const results = batch.jobs.map((job) => {
+    try {
+      return runJob(hasher, verifySignature, job);
+    } catch (error) {
+      return { error: error instanceof Error ? error.message : String(error) };
+    }
+  });
+  parentPort?.postMessage({ id: batch.id, results });
+});
