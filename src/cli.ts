@@ -22,6 +22,10 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'config example | config check --env FILE   print every env key, or validate a pair file',
     load: async () => (await import('./cli/config.ts')).runConfig,
   },
+  sim: {
+    summary: 'sim [--port N] [--chain mainnet|sepolia] [--accounts FILE] [--seed N] [--no-flow]   run the embedded exchange (HTTP + WS)',
+    load: async () => (await import('./cli/sim.ts')).runSim,
+  },
   paper: {
     summary: 'paper                                      paper trading against the embedded exchange (npm start)',
     load: async () => (await import('./cli/paper.ts')).runPaper,

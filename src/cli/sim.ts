@@ -1,0 +1,113 @@
+/**
+ * `akira-mm sim`: runs the embedded exchange until SIGTERM/SIGINT. Prints the accounts (dev
+ * accounts with their private keys, like starknet-devnet; this terminal listing is the only place
+ * a key appears, never a log line) and logs one line with its URLs once it listens.
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { CHAIN_NAMES, createLogger, getChain, isChainName } from '../core/index.ts';
+import { NO_FAULTS, describeAccounts, parseAccountsFile, startSim, type FaultSettings, type SimAccount } from '../sim/index.ts';
+import { integerFlag, parseFlags } from './args.ts';
+import { UsageError, type CommandRunner } from './io.ts';
+
+const USAGE =
+  'akira-mm sim [--port N] [--host H] [--chain mainnet|sepolia] [--accounts FILE] [--seed N] [--dev-accounts N] [--no-flow] ' +
+  '[--withdraw-hash snip12|poseidon] [--fault KEY=VALUE]...';
+
+const OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  chain: { type: 'string' },
+  accounts: { type: 'string' },
+  seed: { type: 'string' },
+  'dev-accounts': { type: 'string' },
+  'no-flow': { type: 'boolean' },
+  'withdraw-hash': { type: 'string' },
+  fault: { type: 'string', multiple: true },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** `--fault httpErrorRate=0.1` → a fault setting; every key of FaultSettings except `paths`. */
+function parseFaults(values: readonly string[]): Partial<FaultSettings> {
+  const faults: Record<string, number | boolean> = {};
+  for (const entry of values) {
+    const [key, value] = entry.split('=', 2) as [string, string | undefined];
+    const known = (NO_FAULTS as unknown as Record<string, unknown>)[key];
+    if (known === undefined || key === 'paths' || value === undefined) {
+      const keys = Object.keys(NO_FAULTS).filter((name) => name !== 'paths');
+      throw new UsageError(`--fault ${entry}: expected KEY=VALUE with KEY one of ${keys.join(', ')}`);
+    }
+    if (typeof known === 'boolean') {
+      if (value !== 'true' && value !== 'false') throw new UsageError(`--fault ${key}=${value}: expected true or false`);
+      faults[key] = value === 'true';
+    } else {
+      const number = Number(value);
+      const isRate = key.endsWith('Rate');
+      if (!Number.isFinite(number) || number < 0 || (isRate && number > 1)) {
+        throw new UsageError(`--fault ${key}=${value}: expected ${isRate ? 'a probability in [0, 1]' : 'a non-negative number'}`);
+      }
+      faults[key] = number;
+    }
+  }
+  return faults as Partial<FaultSettings>;
+}
+
+export const runSim: CommandRunner = async (args, io) => {
+  const { values } = parseFlags(args, OPTIONS, USAGE);
+  if (values.help === true) {
+    io.stdout.write(`usage: ${USAGE}\n`);
+    return 0;
+  }
+  const chainName = values.chain ?? 'mainnet';
+  if (!isChainName(chainName)) throw new UsageError(`--chain ${chainName}: expected one of ${CHAIN_NAMES.join(', ')}`);
+  const withdrawHash = values['withdraw-hash'] ?? 'snip12';
+  if (withdrawHash !== 'snip12' && withdrawHash !== 'poseidon') throw new UsageError(`--withdraw-hash ${withdrawHash}: expected snip12 or poseidon`);
+  const port = integerFlag('port', values.port, 8080, 0, 65_535);
+  const seed = integerFlag('seed', values.seed, 1, 0, 2 ** 31 - 1);
+  const devAccounts = integerFlag('dev-accounts', values['dev-accounts'], 3, 1, 1000);
+  const chain = getChain(chainName);
+  let accounts: SimAccount[] | undefined;
+  if (values.accounts !== undefined) {
+    const path = resolve(io.cwd, values.accounts);
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      throw new UsageError(`--accounts ${values.accounts}: cannot read (${error instanceof Error ? error.message : String(error)})`);
+    }
+    try {
+      accounts = parseAccountsFile(text, chain);
+    } catch (error) {
+      throw new UsageError(`--accounts ${values.accounts}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  const faults = parseFaults(values.fault ?? []);
+  const logger = createLogger({ level: io.env['LOG_LEVEL'] ?? 'info', base: { component: 'sim' } });
+  const sim = await startSim({
+    port,
+    host: values.host ?? '127.0.0.1',
+    chain: chainName,
+    seed,
+    devAccounts,
+    flow: values['no-flow'] !== true,
+    withdrawHash,
+    faults,
+    logger,
+    ...(accounts === undefined ? {} : { accounts }),
+  });
+  io.stdout.write(`Accounts (${chainName}):\n${describeAccounts(sim.accounts, chain)}`);
+  logger.info({ httpUrl: sim.httpUrl, wsUrl: sim.wsUrl, chain: chainName, flow: values['no-flow'] !== true }, `sim listening on ${sim.httpUrl} (ws ${sim.wsUrl})`);
+  await new Promise<void>((done) => {
+    const stop = (): void => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      done();
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
+  await sim.stop();
+  logger.info('sim stopped');
+  logger.flush();
+  return 0;
+};
