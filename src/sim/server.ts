@@ -97,6 +97,8 @@ export interface SimHandle {
   tokens(): string[];
   gasPriceFri(): bigint;
   setGasPriceFri(value: bigint): void;
+  /** Resolves once the signature threads are up (requests before that are checked inline). */
+  signaturesReady(): Promise<void>;
   /** Resolves once every queued request has been processed. */
   idle(): Promise<void>;
 }
@@ -254,6 +256,7 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
     tokens: () => ledger.tokens(),
     gasPriceFri: () => prices.gasPriceFri(),
     setGasPriceFri: (value) => prices.setGasPriceFri(value),
+    signaturesReady: () => checker.ready(),
     idle: async () => {
       for (let i = 0; i < 100 && engine.queueLength() > 0; i++) await Promise.resolve();
       await Promise.resolve();

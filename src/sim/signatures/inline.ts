@@ -8,6 +8,7 @@ export function createInlineChecker(chain: ChainInfo, withdrawHash: WithdrawHash
   const hasher = createMessageHasher(chain, { withdrawHash });
   return {
     check: (job: SignatureJob): Promise<SignatureResult> => Promise.resolve(runJob(hasher, verifySignature, job)),
+    ready: () => Promise.resolve(),
     close: () => Promise.resolve(),
   };
 }

@@ -25,6 +25,8 @@ export interface SignatureResult {
 /** Something that checks signatures, inline or on worker threads. */
 export interface SignatureChecker {
   check(job: SignatureJob): Promise<SignatureResult>;
+  /** Resolves once every thread can take work (immediately for the inline checker). */
+  ready(): Promise<void>;
   /** Releases threads; idempotent. */
   close(): Promise<void>;
 }

@@ -33,14 +33,18 @@ export function createWorkerPoolChecker(chain: ChainInfo, withdrawHash: Withdraw
   let isClosed = false;
   let queued: Array<{ job: SignatureJob; pending: Pending }> = [];
   let isFlushScheduled = false;
+  const readiness: Array<Promise<void>> = [];
 
   for (let i = 0; i < size; i++) {
     const worker = new Worker(new URL('./worker.mjs', import.meta.url), { workerData: { chain: chain.name, withdrawHash } });
     worker.unref();
     const entry: PoolWorker = { worker, ready: false, inFlight: 0, batches: new Map() };
+    let markReady: () => void = () => undefined;
+    readiness.push(new Promise<void>((resolve) => (markReady = resolve)));
     worker.on('message', (reply: WorkerReply) => {
       if ('ready' in reply) {
         entry.ready = true;
+        markReady();
         return;
       }
       const batch = entry.batches.get(reply.id);
@@ -97,6 +101,9 @@ export function createWorkerPoolChecker(chain: ChainInfo, withdrawHash: Withdraw
           queueMicrotask(flush);
         }
       });
+    },
+    async ready(): Promise<void> {
+      await Promise.all(readiness);
     },
     async close(): Promise<void> {
       if (isClosed) return;

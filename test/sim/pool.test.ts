@@ -1,0 +1,31 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { feltToHex } from '../../src/exchange/wire/fields.ts';
+import { formatOrderBody } from '../../src/exchange/wire/requests.ts';
+import { order } from './fixtures.ts';
+import { startTestSim, type TestSim } from './harness.ts';
+
+let t: TestSim | undefined;
+afterEach(async () => {
+  await t?.stop();
+  t = undefined;
+});
+
+describe('signature checks on worker threads', () => {
+  it('accepts good signatures and refuses a bad one, in arrival order, with the pool running', async () => {
+    t = await startTestSim({ signatureWorkers: 2 });
+    await t.login(0);
+    const a = t.accounts[0];
+    if (a === undefined) throw new Error('account');
+    // Let the workers start (they build their Pedersen tables) so the batch below really goes to them.
+    await t.sim.signaturesReady();
+    const bodies = Array.from({ length: 12 }, (_, i) => formatOrderBody(a.signer.signOrder(order({ maker: a.address, price: String(2000 + i) })).request));
+    const bad = { ...bodies[5], price: '1' };
+    const replies = await Promise.all([...bodies.map((body) => t?.post('/place_order', body, a.jwt)), t.post('/place_order', bad, a.jwt)]);
+    expect(replies.slice(0, 12).every((reply) => reply?.status === 200)).toBe(true);
+    expect(replies[12]?.body.error).toBe('FAILED_SIGN_CHECK');
+    await t.sim.idle();
+    const sequences = replies.slice(0, 12).map((reply) => t?.sim.orderOf(BigInt(reply?.body.result as string))?.sequence ?? -1);
+    expect(sequences).toEqual([...sequences].sort((x, y) => x - y));
+    expect(feltToHex(a.address)).toMatch(/^0x/);
+  });
+});
