@@ -63,7 +63,7 @@ export const runSim: CommandRunner = async (args, io) => {
   const withdrawHash = values['withdraw-hash'] ?? 'snip12';
   if (withdrawHash !== 'snip12' && withdrawHash !== 'poseidon') throw new UsageError(`--withdraw-hash ${withdrawHash}: expected snip12 or poseidon`);
   const port = integerFlag('port', values.port, 8080, 0, 65_535);
-  const seed = integerFlag('seed', values.seed, 1, 0, 2 ** 31 - 1);
+  const seed = integerFlag('seed', values.seed, 0, 0, 2 ** 31 - 1);
   const devAccounts = integerFlag('dev-accounts', values['dev-accounts'], 3, 1, 1000);
   const chain = getChain(chainName);
   let accounts: SimAccount[] | undefined;

@@ -4,7 +4,6 @@
  * starknet.js `getStarkKey` prints it) or derived from a seed like starknet-devnet's predeployed
  * accounts. Dev accounts know their private key so the CLI can print it; nothing else reads it.
  */
-import { createHash } from 'node:crypto';
 import { formatUnits, parseUnits, pow10, type ChainInfo } from '../core/index.ts';
 import { WireError, parseFelt } from '../exchange/wire/fields.ts';
 
@@ -17,9 +16,6 @@ export interface SimAccount {
   /** Only for derived dev accounts. Never logged. */
   readonly privateKey?: bigint;
 }
-
-/** Order of the Stark curve: private keys are in [1, n). */
-const CURVE_ORDER = 0x0800000000000010ffffffffffffffffb781126dcae7b2321e66a241adc64d2fn;
 
 /** Whole-token balances each dev account starts with (tokens the chain lacks are skipped). */
 export const DEV_BALANCES: Readonly<Record<string, string>> = {
@@ -73,27 +69,26 @@ export function parseAccountsFile(text: string, chain: ChainInfo): SimAccount[] 
   });
 }
 
-function derive(seed: number, label: string): bigint {
-  return BigInt(`0x${createHash('sha256').update(`akira-mm sim/${seed}/${label}`).digest('hex')}`);
+/** A key pair and address of the signer's development accounts (`devAccounts` in the signer). */
+export interface DevKeys {
+  readonly address: bigint;
+  readonly privateKey: bigint;
+  readonly starkKey: bigint;
 }
 
 /**
- * `count` funded dev accounts from `seed`: the same seed gives the same keys and addresses.
- * `starkKeyOf` is the signer's key derivation (injected, so this module stays free of curve code).
+ * Funds the signer's deterministic dev accounts with {@link DEV_BALANCES} (the shipped pair files
+ * name account 0 of seed 0, so `akira-mm sim` and the bot meet without setup).
  */
-export function deriveDevAccounts(seed: number, count: number, chain: ChainInfo, starkKeyOf: (privateKey: bigint) => bigint): SimAccount[] {
-  const accounts: SimAccount[] = [];
-  for (let index = 0; index < count; index++) {
-    const privateKey = (derive(seed, `key/${index}`) % (CURVE_ORDER - 1n)) + 1n;
-    const address = derive(seed, `address/${index}`) >> 6n; // 250 bits: always a felt
+export function fundDevAccounts(keys: readonly DevKeys[], chain: ChainInfo): SimAccount[] {
+  return keys.map((key) => {
     const balances = new Map<string, bigint>();
     for (const [symbol, amount] of Object.entries(DEV_BALANCES)) {
       const token = chain.tokens.get(symbol);
       if (token !== undefined) balances.set(symbol, parseUnits(amount, token.decimals));
     }
-    accounts.push({ address, publicKey: starkKeyOf(privateKey), balances, privateKey });
-  }
-  return accounts;
+    return { address: key.address, publicKey: key.starkKey, balances, privateKey: key.privateKey };
+  });
 }
 
 /** A devnet-style listing of accounts for the terminal (the only place a dev private key is shown). */

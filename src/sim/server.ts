@@ -17,8 +17,8 @@ import {
   type Logger,
   type Timer,
 } from '../core/index.ts';
-import { CURVE_ORDER, starkKeyOf, type WithdrawHashScheme } from '../exchange/signer/index.ts';
-import { deriveDevAccounts, type SimAccount } from './accounts.ts';
+import { CURVE_ORDER, devAccounts, starkKeyOf, type WithdrawHashScheme } from '../exchange/signer/index.ts';
+import { fundDevAccounts, type SimAccount } from './accounts.ts';
 import { AuthService } from './auth.ts';
 import type { VenueContext } from './context.ts';
 import { Engine } from './engine.ts';
@@ -55,7 +55,7 @@ export interface SimOptions {
   readonly accounts?: readonly SimAccount[];
   /** How many dev accounts to derive when `accounts` is not given; default 3. */
   readonly devAccounts?: number;
-  /** Seed of every random choice (dev keys, flow, faults, challenges); default 1. */
+  /** Seed of every random choice (dev keys, flow, faults, challenges); default 0 (the shipped pair files' accounts). */
   readonly seed?: number;
   /** Synthetic flow: true (default) with defaults, false off, or options. */
   readonly flow?: boolean | Partial<FlowOptions>;
@@ -123,14 +123,14 @@ function listen(server: Server, port: number, host: string): Promise<number> {
  * @throws when the port is taken (the listen error) or options are inconsistent.
  */
 export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
-  const seed = options.seed ?? 1;
+  const seed = options.seed ?? 0;
   const chain = getChain(options.chain ?? 'mainnet');
   const settings = resolveSettings(options.settings);
   const clock = options.clock ?? new LiveClock();
   const logger = options.logger ?? createSilentLogger();
   const rng = createRng(seed);
   const host = options.host ?? '127.0.0.1';
-  const accounts = options.accounts ?? deriveDevAccounts(seed, options.devAccounts ?? 3, chain, starkKeyOf);
+  const accounts = options.accounts ?? fundDevAccounts(devAccounts(seed, options.devAccounts ?? 3), chain);
 
   const ledger = new Ledger();
   for (const account of accounts) {
