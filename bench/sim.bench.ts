@@ -15,6 +15,7 @@ import type { BenchResult, BenchSuite } from './harness.ts';
 const CHAIN = getChain('mainnet');
 const ORDERS = 1_200;
 const CONCURRENCY = 64;
+const WARMUP = 200;
 
 function restingBid(maker: bigint, index: number, nowSec: number): OrderRequest {
   const usdc = CHAIN.tokens.get('USDC');
@@ -61,23 +62,29 @@ async function login(pool: Pool, signer: Signer): Promise<string> {
 async function postAll(sim: SimHandle, signer: Signer, bodies: readonly string[]): Promise<number> {
   const pool = new Pool(sim.httpUrl, { connections: CONCURRENCY, pipelining: 1 });
   const jwt = await login(pool, signer);
-  let next = 0;
   let failures = 0;
+  const send = async (batch: readonly string[]): Promise<void> => {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < batch.length) {
+          const body = batch[next++] as string;
+          const response = await pool.request({ method: 'POST', path: '/place_order', headers: { 'content-type': 'application/json', authorization: jwt }, body });
+          await response.body.dump();
+          if (response.statusCode !== 200) failures++;
+        }
+      }),
+    );
+  };
+  // Warm-up, untimed: per-thread key tables and memos fill on the first orders.
+  await send(bodies.slice(0, WARMUP));
+  const timed = bodies.slice(WARMUP);
   const start = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < bodies.length) {
-        const body = bodies[next++] as string;
-        const response = await pool.request({ method: 'POST', path: '/place_order', headers: { 'content-type': 'application/json', authorization: jwt }, body });
-        await response.body.dump();
-        if (response.statusCode !== 200) failures++;
-      }
-    }),
-  );
+  await send(timed);
   const seconds = (performance.now() - start) / 1000;
   await pool.close();
   if (failures > 0) throw new Error(`${failures} orders refused`);
-  return bodies.length / seconds;
+  return timed.length / seconds;
 }
 
 async function run(workers: number): Promise<number> {

@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { getChain, type ChainName } from '../../core/index.ts';
-import { createMessageHasher, verifySignature, warmPedersen, type WithdrawHashScheme } from '../../exchange/signer/index.ts';
+import { createMessageHasher, signHash, starkKeyOf, verifySignature, warmPedersen, type WithdrawHashScheme } from '../../exchange/signer/index.ts';
 import { runJob, type SignatureJob } from './jobs.ts';
 
 interface WorkerSetup {
@@ -16,6 +16,10 @@ interface WorkerSetup {
 const setup = workerData as WorkerSetup;
 const hasher = createMessageHasher(getChain(setup.chain), { withdrawHash: setup.withdrawHash });
 warmPedersen();
+// Build the generator's window tables before saying ready: the first verification would otherwise
+// pay for them (seconds on a busy machine) while requests wait. A throwaway key does it.
+const warmKey = 2n;
+verifySignature(1n, signHash(1n, warmKey), starkKeyOf(warmKey));
 parentPort?.postMessage({ ready: true });
 parentPort?.on('message', (batch: { id: number; jobs: SignatureJob[] }) => {
   const results = batch.jobs.map((job) => {
