@@ -101,6 +101,27 @@ export class Engine {
     return this.queue.length;
   }
 
+  /**
+   * Forgets an account's finished orders beyond the newest `keep`, so the flow agents' history does
+   * not grow without bound in a long-running sim (users' orders are kept: they may query them).
+   */
+  pruneFinished(account: bigint, keep: number): void {
+    const list = this.ordersByAccount.get(account);
+    if (list === undefined || list.length <= keep) return;
+    const excess = list.length - keep;
+    const kept: SimOrder[] = [];
+    let dropped = 0;
+    for (const order of list) {
+      if (dropped < excess && isFinal(order)) {
+        this.orders.delete(order.hash);
+        dropped++;
+      } else {
+        kept.push(order);
+      }
+    }
+    this.ordersByAccount.set(account, kept);
+  }
+
   // ------------------------------------------------------------------ acceptance
 
   /**
@@ -181,11 +202,14 @@ export class Engine {
     this.enqueue({ kind: 'cancel', hash, request, order });
   }
 
-  /** Accepts a cancel of all the account's orders in one book. */
-  acceptCancelAll(request: CancelAllRequest, hash: bigint): void {
+  /**
+   * Accepts a cancel of all the account's orders in one book. `isInternal` (the venue's own flow
+   * agents) skips the duplicate-hash memory, which would otherwise grow every tick.
+   */
+  acceptCancelAll(request: CancelAllRequest, hash: bigint, options: { isInternal?: boolean } = {}): void {
     const market = this.market(request.base.symbol, request.quote.symbol, request.toEcosystemBook);
     if (market === undefined) throw reject('UNSUPPORTED_TRADED_PAIR', `${request.base.symbol}/${request.quote.symbol} is not listed`);
-    this.claimRequestHash(hash);
+    if (options.isInternal !== true) this.claimRequestHash(hash);
     this.enqueue({ kind: 'cancel-all', hash, request, market });
   }
 

@@ -91,6 +91,8 @@ export class SyntheticFlow {
   private tick(): void {
     this.deps.prices.step(this.options.tickMs / 1000);
     this.quoteAll();
+    this.deps.engine.pruneFinished(FLOW_MAKER, 500);
+    this.deps.engine.pruneFinished(FLOW_TAKER, 500);
   }
 
   private hash(): bigint {
@@ -102,6 +104,7 @@ export class SyntheticFlow {
       this.deps.engine.acceptCancelAll(
         { maker: FLOW_MAKER, salt: this.nextHash, base: market.base, quote: market.quote, toEcosystemBook: true, signScheme: 'ecdsa curve' },
         this.hash(),
+        { isInternal: true },
       );
       const reference = this.deps.prices.referencePrice(market);
       for (let level = 0; level < this.options.levels; level++) {
