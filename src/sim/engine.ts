@@ -10,7 +10,8 @@ import { feltToHex } from '../exchange/wire/fields.ts';
 import type { CancelAllRequest, CancelRequest, IncreaseNonceRequest, OrderRequest, WithdrawRequest } from '../exchange/wire/requests.ts';
 import { reject } from './errors.ts';
 import type { EngineListener } from './events.ts';
-import { gasCeiling, gasCharge } from './gas.ts';
+import { lockPair, processWithdraw, chargeNonceGas, settledReport, unlockPair } from './funds.ts';
+import { gasCeiling } from './gas.ts';
 import type { Ledger } from './ledger.ts';
 import { marketKey, type Market } from './markets.ts';
 import { Matcher } from './matcher.ts';
@@ -226,8 +227,8 @@ export class Engine {
       throw reject('WRONG_INPUT', `amount does not cover the gas (${gas} base units of ${gasToken}) it pays`);
     }
     const lockedGas = token === gasToken ? 0n : gas;
-    this.lockPair(request.maker, token, request.amount, gasToken, lockedGas);
-    this.claimRequestHash(hash, () => this.unlockPair(request.maker, token, request.amount, gasToken, lockedGas));
+    lockPair(this.deps.ledger, request.maker, token, request.amount, gasToken, lockedGas);
+    this.claimRequestHash(hash, () => unlockPair(this.deps.ledger, request.maker, token, request.amount, gasToken, lockedGas));
     this.enqueue({ kind: 'withdraw', hash, request, lockedGas });
   }
 
@@ -240,30 +241,14 @@ export class Engine {
     if (request.newNonce <= current) throw reject('WRONG_NONCE', `new_nonce ${request.newNonce} must be above ${current}`);
     const gasToken = request.gasFee.feeToken.symbol;
     const gas = gasCeiling(request.gasFee, this.deps.chain.nativeGasToken);
-    this.lockPair(request.maker, gasToken, gas, gasToken, 0n);
-    this.claimRequestHash(hash, () => this.unlockPair(request.maker, gasToken, gas, gasToken, 0n));
+    lockPair(this.deps.ledger, request.maker, gasToken, gas, gasToken, 0n);
+    this.claimRequestHash(hash, () => unlockPair(this.deps.ledger, request.maker, gasToken, gas, gasToken, 0n));
     this.pendingNonces.set(request.maker, request.newNonce);
     const timer = this.deps.clock.setTimeout(() => {
       this.timers.delete(timer);
       this.enqueue({ kind: 'nonce', hash, request, lockedGas: gas });
     }, this.deps.settings.nonceDelayMs);
     this.timers.add(timer);
-  }
-
-  private lockPair(account: bigint, token: string, amount: bigint, gasToken: string, gas: bigint): void {
-    const { ledger } = this.deps;
-    const needs = new Map<string, bigint>([[token, amount]]);
-    needs.set(gasToken, (needs.get(gasToken) ?? 0n) + gas);
-    for (const [symbol, need] of needs) {
-      const free = ledger.get(account, symbol).free;
-      if (free < need) throw reject('NOT_ENOUGH_BALANCE', `needs ${need} base units of ${symbol}, ${free} available`);
-    }
-    for (const [symbol, need] of needs) ledger.tryLock(account, symbol, need);
-  }
-
-  private unlockPair(account: bigint, token: string, amount: bigint, gasToken: string, gas: bigint): void {
-    this.deps.ledger.unlock(account, token, amount);
-    if (gas > 0n) this.deps.ledger.unlock(account, gasToken, gas);
   }
 
   private claimRequestHash(hash: bigint, undo?: () => void): void {
@@ -320,7 +305,7 @@ export class Engine {
         this.processCancelAll(item.request, item.hash, item.market);
         return;
       case 'withdraw':
-        this.processWithdraw(item.request, item.hash, item.lockedGas);
+        processWithdraw(this.deps, item.request, item.hash, item.lockedGas);
         return;
       case 'nonce':
         this.processNonce(item.request, item.hash, item.lockedGas);
@@ -335,47 +320,10 @@ export class Engine {
     this.deps.listener.onAccountReport({ account: request.maker, market, result: { cancel_ticker_hash: feltToHex(hash) } });
   }
 
-  /** Charges gas at the current price, or says why it cannot (the fail report's error name). */
-  private chargeableGas(gasFee: WithdrawRequest['gasFee'], steps: number): bigint | 'WRONG_MAX_GAS_PRICE' {
-    const price = this.deps.gasPriceFri();
-    if (gasFee.maxGasPrice < price) return 'WRONG_MAX_GAS_PRICE';
-    return gasCharge(steps, price, gasFee, this.deps.chain.nativeGasToken);
-  }
-
-  private processWithdraw(request: WithdrawRequest, hash: bigint, lockedGas: bigint): void {
-    const { ledger } = this.deps;
-    const token = request.token.symbol;
-    const gasToken = request.gasFee.feeToken.symbol;
-    const gas = this.chargeableGas(request.gasFee, this.deps.settings.steps.withdraw);
-    if (gas === 'WRONG_MAX_GAS_PRICE') {
-      this.unlockPair(request.maker, token, request.amount, gasToken, lockedGas);
-      this.failReport(request.maker, 'WITHDRAW', hash, gas);
-      return;
-    }
-    if (token === gasToken) {
-      // The user receives amount − gas (REFERENCE §2.6).
-      ledger.collect(request.maker, 'locked', 'gas', gasToken, gas);
-      ledger.collect(request.maker, 'locked', 'withdrawn', token, request.amount - gas);
-    } else {
-      ledger.collect(request.maker, 'locked', 'withdrawn', token, request.amount);
-      ledger.collect(request.maker, 'locked', 'gas', gasToken, gas);
-      ledger.unlock(request.maker, gasToken, lockedGas - gas);
-    }
-    this.settledReport(request.maker, 'withdraw', hash, { gas_paid: gas.toString() });
-  }
-
   private processNonce(request: IncreaseNonceRequest, hash: bigint, lockedGas: bigint): void {
-    const { ledger } = this.deps;
-    const gasToken = request.gasFee.feeToken.symbol;
     if (this.pendingNonces.get(request.maker) === request.newNonce) this.pendingNonces.delete(request.maker);
-    const gas = this.chargeableGas(request.gasFee, this.deps.settings.steps.nonce);
-    if (gas === 'WRONG_MAX_GAS_PRICE' || request.newNonce <= this.nonceOf(request.maker)) {
-      ledger.unlock(request.maker, gasToken, lockedGas);
-      this.failReport(request.maker, 'INCREASE_NONCE', hash, gas === 'WRONG_MAX_GAS_PRICE' ? gas : 'WRONG_NONCE');
-      return;
-    }
-    ledger.collect(request.maker, 'locked', 'gas', gasToken, gas);
-    ledger.unlock(request.maker, gasToken, lockedGas - gas);
+    const gas = chargeNonceGas(this.deps, request, hash, lockedGas, this.nonceOf(request.maker));
+    if (gas === undefined) return;
     this.nonces.set(request.maker, request.newNonce);
     // Every live order below the new nonce is now invalid on chain (SPEC §5 kill switch).
     for (const order of this.ordersByAccount.get(request.maker) ?? []) {
@@ -383,25 +331,7 @@ export class Engine {
         this.matcher.finish(order, 'EXPIRED', 'EXPIRED');
       }
     }
-    this.settledReport(request.maker, 'increase_nonce', hash, { new_nonce: request.newNonce, gas_paid: gas.toString() });
-  }
-
-  private settledReport(account: bigint, source: string, hash: bigint, extra: Record<string, unknown>): void {
-    // The venue's "rollup tx report" variant (has tx_hash, REFERENCE §3.3); the sim has no chain,
-    // so the request hash stands in for the transaction.
-    this.deps.listener.onAccountReport({
-      account,
-      market: undefined,
-      result: { tx_hash: feltToHex(hash), req_hash: feltToHex(hash), source, ...extra },
-    });
-  }
-
-  private failReport(account: bigint, reportType: string, hash: bigint, error: string): void {
-    this.deps.listener.onAccountReport({
-      account,
-      market: undefined,
-      result: { report_type: reportType, req_hash: feltToHex(hash), entity_hash: feltToHex(hash), error_code_orderbook: error },
-    });
+    settledReport(this.deps.listener, request.maker, 'increase_nonce', hash, { new_nonce: request.newNonce, gas_paid: gas.toString() });
   }
 
   private touch(market: Market, side: Side, price: bigint): void {
