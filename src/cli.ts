@@ -22,6 +22,14 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'config example | config check --env FILE   print every env key, or validate a pair file',
     load: async () => (await import('./cli/config.ts')).runConfig,
   },
+  data: {
+    summary: 'data import --format <binance|lobster|bitstamp|akira> FILES… --out FILE | data bbo FILE   convert a recording; print its rebuilt top of book',
+    load: async () => (await import('./cli/data.ts')).runData,
+  },
+  backtest: {
+    summary: 'backtest --data FILE… --env FILE [--report out.html] [--json] [--sweep KEY=v1,v2]…   replay a recording through the engine',
+    load: async () => (await import('./cli/backtest.ts')).runBacktestCommand,
+  },
   paper: {
     summary: 'paper                                      paper trading against the embedded exchange (npm start)',
     load: async () => (await import('./cli/paper.ts')).runPaper,
