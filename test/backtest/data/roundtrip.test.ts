@@ -32,8 +32,8 @@ describe('recording writer and reader', () => {
         let localNs = 1_700_000_000_000_000_000n;
         const written: RecordInput[] = specs.map((spec) => {
           localNs += spec.localDelta;
-          const { localDelta: _delta, ...rest } = spec;
-          const record: RecordInput = { ...rest, localNs, ...(spec.seq === undefined ? {} : { seq: spec.seq }) };
+          const { localDelta: _delta, seq, aux1, ...rest } = spec;
+          const record: RecordInput = { ...rest, localNs, ...(seq === undefined ? {} : { seq }), ...(aux1 === undefined ? {} : { aux1 }) };
           return record;
         });
         for (const record of written) writer.append(record);
