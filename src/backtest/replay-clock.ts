@@ -60,7 +60,7 @@ export class ReplayClock extends ManualClock {
       const timer = this.top();
       if (timer === undefined || timer.dueMs > targetMs) break;
       this.pop();
-      this.fire(timer);
+      this.fireTimer(timer);
     }
     if (targetMs > this.timeMs) this.timeMs = targetMs;
   }
@@ -72,7 +72,7 @@ export class ReplayClock extends ManualClock {
       const timer = this.top();
       if (timer === undefined || timer.dueMs > targetMs) break;
       this.pop();
-      this.fire(timer);
+      this.fireTimer(timer);
       await flushMicrotasks();
     }
     if (targetMs > this.timeMs) this.timeMs = targetMs;
@@ -92,7 +92,7 @@ export class ReplayClock extends ManualClock {
     };
   }
 
-  private fire(timer: HeapTimer): void {
+  private fireTimer(timer: HeapTimer): void {
     if (timer.dueMs > this.timeMs) this.timeMs = timer.dueMs;
     if (timer.intervalMs !== undefined) {
       timer.dueMs += timer.intervalMs;
