@@ -51,19 +51,30 @@ async function runBbo(args: readonly string[], io: CliIo): Promise<number> {
   if (positionals.length !== 1) throw new UsageError(`one recording FILE is required\nusage: ${BBO_USAGE}`);
   const path = positionals[0] as string;
   const header = await asUsage(async () => readRecordingHeader(path));
+  // `data bbo FILE | head` closes the pipe early: stop reading quietly instead of crashing on EPIPE.
+  let isClosed = false;
+  const stream = io.stdout as { on?: (event: 'error', listener: (error: NodeJS.ErrnoException) => void) => unknown };
+  stream.on?.('error', (error) => {
+    if (error.code !== 'EPIPE') throw error;
+    isClosed = true;
+  });
   io.stdout.write('exch_ts_ms,update_id,bid,bid_qty,ask,ask_qty\n');
   // Rows are written in batches: one write per row would dominate on a pipe.
   let batch: string[] = [];
+  const flush = async (): Promise<void> => {
+    io.stdout.write(batch.join('\n') + '\n');
+    batch = [];
+    // Let a pending EPIPE surface before reading on.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  };
   await asUsage(() =>
     replayTopOfBook(path, (row) => {
+      if (isClosed) return undefined;
       batch.push(formatRow(row, header.priceDecimals, header.qtyDecimals));
-      if (batch.length === 4096) {
-        io.stdout.write(batch.join('\n') + '\n');
-        batch = [];
-      }
+      return batch.length === 4096 ? flush() : undefined;
     }),
   );
-  if (batch.length > 0) io.stdout.write(batch.join('\n') + '\n');
+  if (batch.length > 0 && !isClosed) io.stdout.write(batch.join('\n') + '\n');
   return 0;
 }
 

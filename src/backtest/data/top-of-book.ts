@@ -29,12 +29,12 @@ export interface VenueTop {
 }
 
 /**
- * Streams the recording, calling `onTop` after every message that changed the book and
- * `onVenueTop` for every BBO record. Returns the header.
+ * Streams the recording, calling `onTop` after every message that changed the book (a returned
+ * promise is awaited before reading on) and `onVenueTop` for every BBO record. Returns the header.
  */
 export async function replayTopOfBook(
   path: string,
-  onTop: (row: TopRow) => void,
+  onTop: (row: TopRow) => Promise<void> | void,
   onVenueTop?: (top: VenueTop) => void,
   options: ReadOptions = {},
 ): Promise<RecordingHeader> {
@@ -67,7 +67,7 @@ export async function replayTopOfBook(
       changed = false;
       const bid = book.bestBid();
       const ask = book.bestAsk();
-      onTop({
+      return onTop({
         exchMs: nsToWholeMs(readExactFields(raw).exchNs),
         updateId: (record.flags & FLAG.hasSeq) !== 0 ? record.seq : undefined,
         bid: bid?.priceTicks,

@@ -24,7 +24,7 @@ async function importLines(name: string, lines: string[]): Promise<{ report: Awa
 
 async function tops(path: string): Promise<TopRow[]> {
   const rows: TopRow[] = [];
-  await replayTopOfBook(path, (row) => rows.push(row));
+  await replayTopOfBook(path, (row) => void rows.push(row));
   return rows;
 }
 

@@ -11,7 +11,7 @@ const dir = tempDir('importers');
 
 async function tops(path: string): Promise<TopRow[]> {
   const rows: TopRow[] = [];
-  await replayTopOfBook(path, (row) => rows.push(row));
+  await replayTopOfBook(path, (row) => void rows.push(row));
   return rows;
 }
 
