@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FLAG, KIND, SIDE_BUY, SIDE_SELL } from '../../../src/backtest/data/format.ts';
@@ -129,6 +130,15 @@ describe('binance importer', () => {
     expect(report.records).toBe(2);
     expect(warnings.some((w) => w.includes('bad.txt:2: malformed line'))).toBe(true);
     expect(warnings.some((w) => w.includes('bad.txt:3: malformed JSON'))).toBe(true);
+  });
+
+  it('fails on a truncated gzip file, naming it, and leaves no output', async () => {
+    const whole = gzipSync(Array.from({ length: 2_000 }, (_, i) => depthLine(ms(i), i + 1, i + 1, [[`${100 + (i % 50)}.00000000`, '1.00000000']], [])).join('\n'));
+    const cut = join(dir, 'cut.gz');
+    writeFileSync(cut, whole.subarray(0, Math.floor(whole.length / 2)));
+    const out = join(dir, 'cut.data');
+    await expect(importRecording('binance', [cut], out, () => undefined)).rejects.toThrow(/cut.gz: .*corrupt or truncated gzip/);
+    expect(existsSync(out)).toBe(false);
   });
 
   it('replays two files back to back as one stream and refuses them out of order', async () => {

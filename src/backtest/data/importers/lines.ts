@@ -23,11 +23,22 @@ function isGzip(path: string): boolean {
   }
 }
 
-/** The file's lines in order (no line terminators), gunzipped when the file is gzip. */
-export function readLines(path: string): AsyncIterable<string> {
+/**
+ * The file's lines in order (no line terminators), gunzipped when the file is gzip.
+ * @throws DataError `DATA_BAD_FILE` naming the file when it is unreadable, corrupt or truncated.
+ */
+export async function* readLines(path: string): AsyncGenerator<string> {
+  const gzip = isGzip(path);
   const file = createReadStream(path, { highWaterMark: 1 << 20 });
-  const stream: Readable = isGzip(path) ? file.pipe(createGunzip()) : file;
-  // A corrupt gzip stream must fail the import, not end it quietly.
+  const stream: Readable = gzip ? file.pipe(createGunzip()) : file;
+  // A read error must fail the import, not end it quietly.
   file.on('error', (error) => stream.destroy(error));
-  return createInterface({ input: stream, crlfDelay: Infinity });
+  try {
+    for await (const line of createInterface({ input: stream, crlfDelay: Infinity })) yield line;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new DataError('DATA_BAD_FILE', `${path}: ${reason}${gzip ? ' (corrupt or truncated gzip)' : ''}`);
+  } finally {
+    stream.destroy();
+  }
 }
