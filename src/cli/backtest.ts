@@ -204,13 +204,41 @@ export async function runSweepJob(plan: BacktestPlan): Promise<Omit<BacktestSumm
   return deterministicPart((await execute(prepareRun(plan))).summary);
 }
 
-/** Parses `KEY=v1,v2,…`. */
+/** Flags a sweep may vary besides env keys: the fill and cost models. */
+const SWEEPABLE_FLAGS = ['queue', 'latency-ms', 'latency-jitter-ms', 'feed-latency-ms', 'seed', 'maker-pbips', 'taker-pbips'] as const;
+type SweepableFlag = (typeof SWEEPABLE_FLAGS)[number];
+const isSweepableFlag = (key: string): key is SweepableFlag => (SWEEPABLE_FLAGS as readonly string[]).includes(key);
+
+/** Parses `KEY=v1,v2,…`: an env key (upper case) or one of {@link SWEEPABLE_FLAGS}. */
 function parseSweep(text: string): { key: string; values: string[] } {
-  const match = /^([A-Z][A-Z0-9_]*)=(.+)$/.exec(text);
-  if (match === null) throw new UsageError(`--sweep ${text}: expected KEY=v1,v2,… with an env key (e.g. LADDER_BID_SPREAD_BPS=5,10,20)`);
+  const match = /^([A-Z][A-Z0-9_]*|[a-z][a-z-]*)=(.+)$/.exec(text);
+  if (match === null || (/^[a-z]/.test(match[1] as string) && !isSweepableFlag(match[1] as string))) {
+    throw new UsageError(`--sweep ${text}: expected KEY=v1,v2,… with an env key (e.g. LADDER_BID_SPREAD_BPS=5,10,20) or one of ${SWEEPABLE_FLAGS.join(', ')}`);
+  }
   const values = (match[2] as string).split(',').map((value) => value.trim());
   if (values.some((value) => value === '')) throw new UsageError(`--sweep ${text}: empty value in the list`);
   return { key: match[1] as string, values };
+}
+
+/** The plan of one sweep cell: env keys become overrides, flags replace the plan's fields. */
+function planForCell(plan: BacktestPlan, cell: Readonly<Record<string, string>>): BacktestPlan {
+  let result: BacktestPlan = { ...plan, overrides: { ...plan.overrides } };
+  for (const [key, value] of Object.entries(cell)) {
+    if (!isSweepableFlag(key)) {
+      result = { ...result, overrides: { ...result.overrides, [key]: value } };
+      continue;
+    }
+    const limits = key === 'seed' ? [0, 2 ** 31 - 1] : key.endsWith('pbips') ? [0, 1_000_000] : [0, 60_000];
+    const number = key === 'queue' ? 0 : integerFlag(key, value, 0, limits[0] as number, limits[1] as number);
+    if (key === 'queue') result = { ...result, queue: value };
+    else if (key === 'latency-ms') result = { ...result, latencyMs: number };
+    else if (key === 'latency-jitter-ms') result = { ...result, latencyJitterMs: number };
+    else if (key === 'feed-latency-ms') result = { ...result, feedLatencyMs: number };
+    else if (key === 'seed') result = { ...result, seed: number };
+    else if (key === 'maker-pbips') result = { ...result, makerPbips: number };
+    else result = { ...result, takerPbips: number };
+  }
+  return result;
 }
 
 /** The cartesian product of the sweep axes, first axis slowest. */
@@ -351,16 +379,17 @@ export const runBacktestCommand: CommandRunner = async (args, io) => {
       seen.add(axis.key);
     }
     const cells = grid(axes);
-    const plans = cells.map((cell) => ({ ...plan, overrides: { ...overrides, ...cell } }));
     // Every cell is checked here first, so a bad value fails in one second, not after a worker ran.
-    for (const [i, cellPlan] of plans.entries()) {
+    const plans = cells.map((cell) => {
       try {
+        const cellPlan = planForCell(plan, cell);
         prepareRun(cellPlan);
+        return cellPlan;
       } catch (error) {
-        if (error instanceof UsageError) throw new UsageError(`--sweep ${Object.entries(cells[i] ?? {}).map(([k, v]) => `${k}=${v}`).join(' ')}: ${error.message}`);
+        if (error instanceof UsageError) throw new UsageError(`--sweep ${Object.entries(cell).map(([k, v]) => `${k}=${v}`).join(' ')}: ${error.message}`);
         throw error;
       }
-    }
+    });
     const progress = startProgress(io, 'sweep');
     let done = 0;
     const summaries = await runOnWorkers(plans, () => progress?.update(++done, plans.length));

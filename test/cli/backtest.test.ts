@@ -78,11 +78,11 @@ describe.skipIf(dataDir === undefined)('akira-mm data and backtest on the ETHUSD
   });
 
   it('--sweep runs the grid on worker threads and prints it best PnL first', async () => {
-    const { code, stdout, stderr } = await runCli([...base, '--sweep', 'LADDER_BID_SPREAD_BPS=2,5', '--sweep', 'LADDER_ORDER_SIZE=0.05', '--json']);
+    const { code, stdout, stderr } = await runCli([...base, '--sweep', 'LADDER_BID_SPREAD_BPS=2,5', '--sweep', 'queue=risk-averse', '--json']);
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const lines = stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^#\s+LADDER_BID_SPREAD_BPS\s+LADDER_ORDER_SIZE\s+pnl_quote/);
+    expect(lines[0]).toMatch(/^#\s+LADDER_BID_SPREAD_BPS\s+queue\s+pnl_quote/);
     const result = lastJson(stdout) as { sweep: { params: Record<string, string>; pnl_quote: number }[] };
     expect(result.sweep.map((row) => row.params['LADDER_BID_SPREAD_BPS']).sort()).toEqual(['2', '5']);
     expect(result.sweep[0]?.pnl_quote).toBeGreaterThanOrEqual(result.sweep[1]?.pnl_quote ?? Infinity);
@@ -98,6 +98,8 @@ describe.skipIf(dataDir === undefined)('akira-mm data and backtest on the ETHUSD
     [['--initial-base', '0'], '--initial-base=0'],
     [['--sweep', 'LADDER_LEVELS=2,many'], '--sweep LADDER_LEVELS=many'],
     [['--sweep', 'spread=1'], '--sweep spread=1'],
+    [['--sweep', 'queue=risk-averse,fifo'], '--sweep queue=fifo'],
+    [['--sweep', 'latency-ms=10,soon'], '--latency-ms=soon'],
     [['--bogus'], '--bogus'],
   ])('exits 2 naming the bad flag: %j', async (extra, named) => {
     const { code, stderr } = await runCli([...base, ...extra]);
