@@ -87,6 +87,11 @@ describe.skipIf(dataDir === undefined)('akira-mm data and backtest on the ETHUSD
     expect(result.sweep.map((row) => row.params['LADDER_BID_SPREAD_BPS']).sort()).toEqual(['2', '5']);
     expect(result.sweep[0]?.pnl_quote).toBeGreaterThanOrEqual(result.sweep[1]?.pnl_quote ?? Infinity);
     expect(lines).toHaveLength(4);
+    // A cell on a worker thread gives exactly what a plain run with the same settings gives.
+    const plain = await runCli([...base, '--json']);
+    const { events_per_sec: _speed, ...expected } = lastJson(plain.stdout);
+    const { params: _params, ...cell } = result.sweep.find((row) => row.params['LADDER_BID_SPREAD_BPS'] === '2') ?? { params: {} };
+    expect(cell).toEqual(expected);
   });
 
   it.each([
