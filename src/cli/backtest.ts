@@ -6,8 +6,6 @@
  * table, best PnL first. Everything but the measured speed is a function of data, flags and seed.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
 import { parse as parseDotenv } from 'dotenv';
 import { SingleBar } from 'cli-progress';
 import { createRng, getChain, getToken, parseUnits, type TickerRules } from '../core/index.ts';
@@ -16,7 +14,8 @@ import { jitteredLatency } from '../backtest/latency-jitter.ts';
 import { parseQueueModel } from '../backtest/queue-model.ts';
 import { renderReportHtml } from '../backtest/report-html.ts';
 import { runBacktest, type BacktestOptions, type BacktestResult } from '../backtest/run.ts';
-import { deterministicPart, formatSummary, type BacktestSummary } from '../backtest/summary.ts';
+import { deterministicPart, formatSummary } from '../backtest/summary.ts';
+import { SweepJobError, formatSweepTable, runOnWorkers, sweepGrid, type SweepSummary } from '../backtest/sweep.ts';
 import { DataError, createRecordedEventSource, readRecordingHeader, recordingScale, type RecordingHeader } from '../backtest/data/index.ts';
 import { parseFlags, integerFlag } from './args.ts';
 import { buildStrategy } from './daemon.ts';
@@ -200,9 +199,12 @@ async function execute(prepared: PreparedRun): Promise<BacktestResult> {
 }
 
 /** One sweep cell, run in a worker thread: the summary without the wall-clock speed. */
-export async function runSweepJob(plan: BacktestPlan): Promise<Omit<BacktestSummary, 'events_per_sec'>> {
+export async function runSweepJob(plan: BacktestPlan): Promise<SweepSummary> {
   return deterministicPart((await execute(prepareRun(plan))).summary);
 }
+
+/** The worker entry: registers tsx, then runs {@link runSweepJob} for each plan it is sent. */
+const SWEEP_WORKER = new URL('../backtest/sweep-worker.mjs', import.meta.url);
 
 /** Flags a sweep may vary besides env keys: the fill and cost models. */
 const SWEEPABLE_FLAGS = ['queue', 'latency-ms', 'latency-jitter-ms', 'feed-latency-ms', 'seed', 'maker-pbips', 'taker-pbips'] as const;
@@ -239,60 +241,6 @@ function planForCell(plan: BacktestPlan, cell: Readonly<Record<string, string>>)
     else result = { ...result, takerPbips: number };
   }
   return result;
-}
-
-/** The cartesian product of the sweep axes, first axis slowest. */
-function grid(axes: readonly { key: string; values: string[] }[]): Record<string, string>[] {
-  let cells: Record<string, string>[] = [{}];
-  for (const axis of axes) cells = cells.flatMap((cell) => axis.values.map((value) => ({ ...cell, [axis.key]: value })));
-  return cells;
-}
-
-/** Runs the plans on a pool of worker threads; results keep the plans' order. */
-async function runOnWorkers(plans: readonly BacktestPlan[], onDone: () => void): Promise<Omit<BacktestSummary, 'events_per_sec'>[]> {
-  const results: Omit<BacktestSummary, 'events_per_sec'>[] = new Array(plans.length);
-  const size = Math.max(1, Math.min(availableParallelism(), plans.length));
-  let next = 0;
-  const entry = new URL('../backtest/sweep-worker.mjs', import.meta.url);
-  const workers = Array.from({ length: size }, () => new Worker(entry));
-  try {
-    await Promise.all(
-      workers.map(
-        (worker) =>
-          new Promise<void>((resolve, reject) => {
-            const feed = (): void => {
-              if (next >= plans.length) {
-                resolve();
-                return;
-              }
-              const id = next++;
-              worker.postMessage({ id, plan: plans[id] });
-            };
-            worker.on('message', (message: { id: number; ok: boolean; summary?: Omit<BacktestSummary, 'events_per_sec'>; error?: string; usage?: boolean }) => {
-              if (!message.ok || message.summary === undefined) {
-                reject(message.usage === true ? new UsageError(message.error ?? 'sweep run failed') : new Error(`sweep run ${message.id} failed: ${message.error ?? 'unknown error'}`));
-                return;
-              }
-              results[message.id] = message.summary;
-              onDone();
-              feed();
-            });
-            worker.on('error', reject);
-            feed();
-          }),
-      ),
-    );
-  } finally {
-    await Promise.all(workers.map((worker) => worker.terminate()));
-  }
-  return results;
-}
-
-const SWEEP_COLUMNS = ['pnl_quote', 'fills', 'maker_fills', 'taker_fills', 'volume_base', 'fees_quote', 'gas_quote', 'max_drawdown_quote', 'sharpe', 'quote_uptime', 'markout_10s_bps'] as const;
-
-function formatTable(rows: readonly (readonly string[])[]): string {
-  const widths = (rows[0] ?? []).map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
-  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd()).join('\n');
 }
 
 function startProgress(io: CliIo, label: string): { update(done: number, total: number): void; stop(): void } | undefined {
@@ -378,7 +326,7 @@ export const runBacktestCommand: CommandRunner = async (args, io) => {
       if (seen.has(axis.key)) throw new UsageError(`--sweep ${axis.key} is given twice`);
       seen.add(axis.key);
     }
-    const cells = grid(axes);
+    const cells = sweepGrid(axes);
     // Every cell is checked here first, so a bad value fails in one second, not after a worker ran.
     const plans = cells.map((cell) => {
       try {
@@ -392,18 +340,19 @@ export const runBacktestCommand: CommandRunner = async (args, io) => {
     });
     const progress = startProgress(io, 'sweep');
     let done = 0;
-    const summaries = await runOnWorkers(plans, () => progress?.update(++done, plans.length));
-    progress?.stop();
-    // Best PnL first; ties keep grid order, so the table is the same every run.
-    const order = summaries.map((summary, i) => ({ summary, i })).sort((a, b) => b.summary.pnl_quote - a.summary.pnl_quote || a.i - b.i);
-    const keys = axes.map((axis) => axis.key);
-    const table = [
-      ['#', ...keys, ...SWEEP_COLUMNS],
-      ...order.map(({ summary, i }, rank) => [String(rank + 1), ...keys.map((key) => cells[i]?.[key] ?? ''), ...SWEEP_COLUMNS.map((column) => String(summary[column] ?? '–'))]),
-    ];
-    io.stdout.write(`${formatTable(table)}\n`);
+    let summaries: SweepSummary[];
+    try {
+      summaries = await runOnWorkers(SWEEP_WORKER, plans, () => progress?.update(++done, plans.length));
+    } catch (error) {
+      if (error instanceof SweepJobError && error.isUsage) throw new UsageError(error.message);
+      throw error;
+    } finally {
+      progress?.stop();
+    }
+    const table = formatSweepTable(axes.map((axis) => axis.key), cells, summaries);
+    io.stdout.write(`${table.text}\n`);
     if (values.json === true) {
-      io.stdout.write(`${JSON.stringify({ sweep: order.map(({ summary, i }) => ({ params: cells[i], ...summary })) })}\n`);
+      io.stdout.write(`${JSON.stringify({ sweep: table.order.map((i) => ({ params: cells[i], ...summaries[i] })) })}\n`);
     }
     return 0;
   }
