@@ -53,6 +53,12 @@ function parseLevels(value: unknown): Level[] | undefined {
   return levels;
 }
 
+/** Local time plus the measured offset, in whole ms like Binance's own times (it is an estimate). */
+function estimateExchNs(localNs: bigint, offsetNs: bigint): bigint {
+  const ns = localNs + offsetNs;
+  return ns - (((ns % 1_000_000n) + 1_000_000n) % 1_000_000n);
+}
+
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isId = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 
@@ -149,7 +155,7 @@ export async function importBinance(paths: readonly string[], out: string, warn:
             continue;
           }
           lastLocalNs = localNs;
-          const exchNs = localNs + offsetNs;
+          const exchNs = estimateExchNs(localNs, offsetNs);
           write({ kind: KIND.clear, flags: FLAG.exchTsEstimated, exchNs, localNs, seq: lastUpdateId });
           const sides = [[SIDE_BUY, bids.filter((l) => l.qty > 0)], [SIDE_SELL, asks.filter((l) => l.qty > 0)]] as const;
           const count = sides[0][1].length + sides[1][1].length;
@@ -246,7 +252,7 @@ export async function importBinance(paths: readonly string[], out: string, warn:
           write({
             kind: KIND.bbo,
             flags: FLAG.endOfMessage | FLAG.exchTsEstimated,
-            exchNs: localNs + offsetNs,
+            exchNs: estimateExchNs(localNs, offsetNs),
             localNs,
             seq: id,
             price: bid,
