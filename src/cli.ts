@@ -26,6 +26,14 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'sim [--port N] [--chain mainnet|sepolia] [--accounts FILE] [--seed N] [--no-flow]   run the embedded exchange (HTTP + WS)',
     load: async () => (await import('./cli/sim.ts')).runSim,
   },
+  data: {
+    summary: 'data import --format <binance|lobster|bitstamp|akira> FILES… --out FILE | data bbo FILE   convert a recording; print its rebuilt top of book',
+    load: async () => (await import('./cli/data.ts')).runData,
+  },
+  backtest: {
+    summary: 'backtest --data FILE… --env FILE [--report out.html] [--json] [--sweep KEY=v1,v2]…   replay a recording through the engine',
+    load: async () => (await import('./cli/backtest.ts')).runBacktestCommand,
+  },
   paper: {
     summary: 'paper                                      paper trading against the embedded exchange (npm start)',
     load: async () => (await import('./cli/paper.ts')).runPaper,

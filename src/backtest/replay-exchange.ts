@@ -100,7 +100,9 @@ export class ReplayExchange {
         const before = order.front;
         order.front -= qtyLots;
         if (order.front < 0) {
-          const available = Math.min(qtyLots, -order.front, qtyLots - Math.max(0, before));
+          // Probabilistic queue models leave a fractional front; only whole lots can trade, and
+          // rounding down never fills us with more than the trade left over.
+          const available = Math.floor(Math.min(qtyLots, -order.front, qtyLots - Math.max(0, before)));
           order.front = 0;
           if (available > 0) this.fill(order, Math.min(available, order.qtyLots - order.filledLots), order.priceTicks, true);
         }

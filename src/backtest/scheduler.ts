@@ -40,10 +40,13 @@ export class EventScheduler {
 
   /** Time of the next scheduled callback or clock timer, if any. */
   nextDueMs(): number | undefined {
-    const candidates = [this.market[this.marketHead]?.timeMs, this.heap[0]?.timeMs, this.clock.nextDueMs()].filter(
-      (value): value is number => value !== undefined,
-    );
-    return candidates.length === 0 ? undefined : Math.min(...candidates);
+    // Called on every recorded event: no arrays, no spreads.
+    let due = this.market[this.marketHead]?.timeMs;
+    const order = this.heap[0]?.timeMs;
+    if (order !== undefined && (due === undefined || order < due)) due = order;
+    const timer = this.clock.nextDueMs();
+    if (timer !== undefined && (due === undefined || timer < due)) due = timer;
+    return due;
   }
 
   /**

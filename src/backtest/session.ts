@@ -7,6 +7,7 @@
  */
 import { ManualClock, createSilentLogger, type Logger, type Side, type Strategy } from '../core/index.ts';
 import { MarketMaker, combineObservers, type EngineObserver, type EngineSettings, type EngineStatus } from '../engine/index.ts';
+import { ReplayClock } from './replay-clock.ts';
 import { ReplayVenue, type ReplayVenueOptions } from './replay-venue.ts';
 import type { PathSample } from './stats.ts';
 
@@ -45,7 +46,7 @@ export class BacktestSession {
   private startBase = 0;
 
   constructor(private readonly options: SessionOptions) {
-    this.clock = new ManualClock(options.startMs);
+    this.clock = new ReplayClock(options.startMs);
     this.venue = new ReplayVenue({ ...options.venue, clock: this.clock });
     this.sampleMs = options.sampleMs ?? 1_000;
     this.nextSampleMs = options.startMs + this.sampleMs;

@@ -1,0 +1,95 @@
+/**
+ * How many recorded events per second a backtest replays with the engine and the ladder strategy
+ * in the loop (`backtest.events_per_sec`: the Binance ETHUSDT recording, looped until at least 5M
+ * events), and how fast the recording format alone streams (`data.read_events_per_sec`). The
+ * recording is imported once into the OS temp directory; the repository never holds data.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { KIND, createRecordedEventSource, importRecording, readRecording, readRecordingHeader } from '../src/backtest/data/index.ts';
+import { constantLatency } from '../src/backtest/latency.ts';
+import { riskAverseQueue } from '../src/backtest/queue-model.ts';
+import { runBacktest } from '../src/backtest/run.ts';
+import type { TickerRules } from '../src/core/index.ts';
+import { DEFAULT_ENGINE_SETTINGS } from '../src/engine/index.ts';
+import { LADDER } from '../strategies/index.ts';
+import type { BenchResult, BenchSuite } from './harness.ts';
+
+const TARGET_EVENTS = 5_000_000;
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+const dataDir = [resolve(repoRoot, '../shared/data'), resolve(repoRoot, '../../shared/data')].find((dir) => existsSync(join(dir, 'binance-spot-hftbacktest')));
+
+/** ETH/USDT as the recording infers it: 0.01 tick, 0.00002 lot (sizes of the recorded book). */
+const RULES: TickerRules = { base: 'ETH', quote: 'USDT', isEcosystemBook: true, priceTick: 10_000n, qtyStep: 2n * 10n ** 13n, minQty: 2n * 10n ** 13n, baseDecimals: 18, quoteDecimals: 6 };
+
+const suite: BenchSuite = {
+  name: 'backtest',
+  async run(): Promise<BenchResult[]> {
+    if (dataDir === undefined) {
+      process.stderr.write('backtest bench: ../shared/data not found beside the repository; skipped\n');
+      return [];
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'akira-bench-'));
+    try {
+      const recording = join(dir, 'ethusdt.data');
+      const files = ['ethusdt_20240808.gz', 'ethusdt_20240809.gz'].map((name) => join(dataDir, 'binance-spot-hftbacktest', name));
+      await importRecording('binance', files, recording, () => undefined);
+      const records = readRecordingHeader(recording).records;
+
+      // Format alone: stream the file until 5M records have been decoded.
+      let sink = 0;
+      const readPasses = Math.ceil(TARGET_EVENTS / records);
+      const readStart = performance.now();
+      for (let pass = 0; pass < readPasses; pass++) {
+        await readRecording(recording, (record) => {
+          sink += record.kind;
+        });
+      }
+      const readRate = (readPasses * records) / ((performance.now() - readStart) / 1000);
+      if (sink === 0) throw new Error('read nothing');
+
+      // Engine + ladder in the loop, the recording looped until at least 5M events.
+      const params = LADDER.parseParams({ LADDER_ORDER_SIZE: '0.05', LADDER_BID_SPREAD_BPS: '2', LADDER_ASK_SPREAD_BPS: '2' });
+      if (!params.ok) throw new Error('ladder params do not parse');
+      const venue = {
+        rules: RULES,
+        makerFeePbips: 100,
+        takerFeePbips: 200,
+        steps: { trade: 150, cancel: 0, nonce: 100, withdraw: 150 },
+        gasPriceUnits: 5n * 10n ** 13n,
+        quotePerStrk: 0.15,
+        latency: constantLatency(25),
+        feedLatencyMs: 10,
+        queue: riskAverseQueue,
+      };
+      const run = async (passes: number): Promise<{ events: number; seconds: number }> => {
+        const start = performance.now();
+        const result = await runBacktest({
+          source: createRecordedEventSource([recording], RULES, { passes }),
+          strategy: LADDER.create(params.params),
+          settings: { ...DEFAULT_ENGINE_SETTINGS, presignTicks: 0 },
+          venue,
+          initialBase: 1,
+        });
+        return { events: result.summary.events, seconds: (performance.now() - start) / 1000 };
+      };
+      // Events per pass = records the replay delivers (venue BBO records are not events).
+      let perPass = 0;
+      await readRecording(recording, (record) => {
+        if (record.kind !== KIND.bbo && record.kind !== KIND.conversionRate) perPass++;
+      });
+      const measured = await run(Math.ceil(TARGET_EVENTS / perPass));
+      if (measured.events < TARGET_EVENTS) throw new Error(`replayed only ${measured.events} events`);
+      return [
+        { bench: 'backtest.events_per_sec', value: measured.events / measured.seconds, unit: 'events/s', baseline: null },
+        { bench: 'data.read_events_per_sec', value: readRate, unit: 'records/s', baseline: null },
+      ];
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};
+
+export const benches: BenchSuite[] = [suite];

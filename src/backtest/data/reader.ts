@@ -1,0 +1,122 @@
+/**
+ * Streams a recording in fixed chunks (1 MiB by default) through typed-array views: memory stays
+ * flat in the file size, and decoding a record is a dozen array reads into one reused object.
+ */
+import { open, type FileHandle } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { DataError, HEADER_BYTES, RECORD_BYTES, decodeHeader, emptyRecord, isKnownKind, nsHalvesToMs, type DataRecord, type RecordingHeader } from './format.ts';
+
+const TWO_32 = 4_294_967_296;
+
+/** Options of {@link readRecording}. */
+export interface ReadOptions {
+  /** Records per read; default 16384 (1 MiB). */
+  readonly chunkRecords?: number;
+  /** Called after each chunk with records read so far and the total. */
+  readonly onProgress?: (recordsRead: number, totalRecords: number) => void;
+}
+
+/**
+ * Visits each record in order. The record object is reused: copy what you keep. A returned
+ * promise is awaited before the next record.
+ */
+export type RecordVisitor = (record: DataRecord, index: number, raw: RawRecord) => Promise<void> | void;
+
+/** Where the current record's bytes are (reused): for {@link readExactFields}. */
+export interface RawRecord {
+  bytes: Uint8Array;
+  offset: number;
+}
+
+/** Reads and checks the header of a recording, and that the file is not truncated. */
+export function readRecordingHeader(path: string): RecordingHeader {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    throw new DataError('DATA_BAD_FILE', `cannot open ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  try {
+    const bytes = new Uint8Array(HEADER_BYTES);
+    const read = readSync(fd, bytes, 0, HEADER_BYTES, 0);
+    const header = decodeHeader(bytes.subarray(0, read), path);
+    checkSize(path, header, fstatSync(fd).size);
+    return header;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function checkSize(path: string, header: RecordingHeader, size: number): void {
+  const expected = HEADER_BYTES + header.records * RECORD_BYTES;
+  if (size !== expected) {
+    throw new DataError('DATA_BAD_FILE', `${path}: ${size} bytes but the header promises ${header.records} records (${expected} bytes): truncated or still being written`);
+  }
+}
+
+/** Decodes record `index` of a chunk (views over the same bytes) into `out`. */
+export function decodeRecord(u32: Uint32Array, i32: Int32Array, index: number, out: DataRecord): void {
+  const w = index * 16;
+  const w0 = u32[w] as number;
+  out.kind = w0 & 0xff;
+  out.side = (w0 >>> 8) & 0xff;
+  out.flags = w0 >>> 16;
+  out.exchMs = nsHalvesToMs(u32[w + 3] as number, u32[w + 2] as number);
+  out.localMs = nsHalvesToMs(u32[w + 5] as number, u32[w + 4] as number);
+  out.seq = (i32[w + 7] as number) * TWO_32 + (u32[w + 6] as number);
+  out.price = (i32[w + 9] as number) * TWO_32 + (u32[w + 8] as number);
+  out.qty = (i32[w + 11] as number) * TWO_32 + (u32[w + 10] as number);
+  out.aux1 = (i32[w + 13] as number) * TWO_32 + (u32[w + 12] as number);
+  out.aux2 = (i32[w + 15] as number) * TWO_32 + (u32[w + 14] as number);
+}
+
+/**
+ * Streams every record of `path` to `visit`; returns the header and the record count.
+ * @throws DataError for a bad header, a truncated file or an unknown record kind.
+ */
+export async function readRecording(path: string, visit: RecordVisitor, options: ReadOptions = {}): Promise<RecordingHeader> {
+  const header = readRecordingHeader(path);
+  const chunkRecords = Math.max(1, options.chunkRecords ?? 16_384);
+  const buffer = new ArrayBuffer(chunkRecords * RECORD_BYTES);
+  const bytes = new Uint8Array(buffer);
+  const u32 = new Uint32Array(buffer);
+  const i32 = new Int32Array(buffer);
+  const record = emptyRecord();
+  const raw: RawRecord = { bytes, offset: 0 };
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(path, 'r');
+    let done = 0;
+    while (done < header.records) {
+      const want = Math.min(chunkRecords, header.records - done);
+      const length = want * RECORD_BYTES;
+      let got = 0;
+      while (got < length) {
+        const { bytesRead } = await handle.read(bytes, got, length - got, HEADER_BYTES + done * RECORD_BYTES + got);
+        if (bytesRead === 0) throw new DataError('DATA_BAD_FILE', `${path}: ended early at record ${done + Math.floor(got / RECORD_BYTES)}`);
+        got += bytesRead;
+      }
+      for (let i = 0; i < want; i++) {
+        decodeRecord(u32, i32, i, record);
+        if (!isKnownKind(record.kind)) throw new DataError('DATA_BAD_RECORD', `${path}: record ${done + i} has unknown kind ${record.kind}`);
+        raw.offset = i * RECORD_BYTES;
+        const result = visit(record, done + i, raw);
+        if (result !== undefined) await result;
+      }
+      done += want;
+      options.onProgress?.(done, header.records);
+    }
+  } finally {
+    await handle?.close();
+  }
+  return header;
+}
+
+/**
+ * Exact int64 fields of the current record, for the few places that need more than 2^53
+ * (gas prices in fri) or exact nanoseconds (copying a recording).
+ */
+export function readExactFields(raw: RawRecord): { exchNs: bigint; localNs: bigint; aux1: bigint } {
+  const view = new DataView(raw.bytes.buffer, raw.bytes.byteOffset + raw.offset, RECORD_BYTES);
+  return { exchNs: view.getBigInt64(8, true), localNs: view.getBigInt64(16, true), aux1: view.getBigInt64(48, true) };
+}

@@ -1,0 +1,128 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../backtest/data/fixtures.ts';
+import { runCli } from './run-cli.ts';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const dataDir = [resolve(repoRoot, '../shared/data'), resolve(repoRoot, '../../shared/data')].find((dir) => existsSync(join(dir, 'binance-spot-hftbacktest')));
+const CONTRACT_KEYS = [
+  'events', 'fills', 'maker_fills', 'taker_fills', 'volume_base', 'fees_quote', 'gas_quote', 'pnl_quote', 'max_abs_inventory_base',
+  'inventory_std_base', 'sharpe', 'max_drawdown_quote', 'quote_uptime', 'markout_1s_bps', 'markout_10s_bps', 'markout_60s_bps', 'events_per_sec',
+];
+
+function lastJson(stdout: string): Record<string, unknown> {
+  const lines = stdout.trimEnd().split('\n');
+  return JSON.parse(lines[lines.length - 1] as string) as Record<string, unknown>;
+}
+
+describe.skipIf(dataDir === undefined)('akira-mm data and backtest on the ETHUSDT recording', () => {
+  const dir = tempDir('cli-backtest');
+  const recording = join(dir, 'eth.data');
+  const env = join(dir, 'eth.env');
+  const base = ['backtest', '--data', recording, '--env', env, '--base', 'ETH', '--quote', 'USDT'];
+
+  beforeAll(async () => {
+    writeFileSync(env, ['BASE=ETH', 'QUOTE=USDC', 'STRATEGY=ladder', 'LADDER_ORDER_SIZE=0.05', 'LADDER_BID_SPREAD_BPS=2', 'LADDER_ASK_SPREAD_BPS=2', 'METRICS_PORT=0'].join('\n'));
+    const files = ['ethusdt_20240808.gz', 'ethusdt_20240809.gz'].map((name) => join(dataDir as string, 'binance-spot-hftbacktest', name));
+    const { code, stdout, stderr } = await runCli(['data', 'import', '--format', 'binance', ...files, '--out', recording]);
+    expect(stderr).toContain('depth diff already in the snapshot');
+    expect(code).toBe(0);
+    expect(stdout).toContain('symbol ETHUSDT (ETH/USDT), tick 0.01');
+  });
+
+  it('data bbo prints the rebuilt top after every book change as CSV with the update id', async () => {
+    const { code, stdout } = await runCli(['data', 'bbo', recording]);
+    expect(code).toBe(0);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('exch_ts_ms,update_id,bid,bid_qty,ask,ask_qty');
+    // The snapshot (lastUpdateId 35346513512), then the first diff applied on it.
+    expect(lines[1]).toBe('1723161255423,35346513512,2683.8,3.0292,2683.81,31.4395');
+    expect(lines[2]).toBe('1723161255508,35346513514,2683.8,3.0292,2683.81,31.4395');
+    expect(lines.length).toBeGreaterThan(6_000);
+    for (const line of lines.slice(1, 200)) expect(line).toMatch(/^\d{13},\d+,\d+(\.\d+)?,\d+(\.\d+)?,\d+(\.\d+)?,\d+(\.\d+)?$/);
+  });
+
+  it('backtest prints a summary and, with --json, one JSON object with every contract key on the last line', async () => {
+    const { code, stdout, stderr } = await runCli([...base, '--json']);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toContain('fills (maker/taker)');
+    const summary = lastJson(stdout);
+    for (const key of CONTRACT_KEYS) expect(summary).toHaveProperty(key);
+    expect(summary['events']).toBeGreaterThan(280_000);
+    expect(summary['fills']).toBeGreaterThan(0);
+  });
+
+  it('gives a byte-identical deterministic summary for the same data, flags and seed', async () => {
+    const run = async (): Promise<string> => {
+      const { code, stdout } = await runCli([...base, '--json', '--seed', '7', '--latency-jitter-ms', '10', '--queue', 'power:2']);
+      expect(code).toBe(0);
+      const { events_per_sec: _speed, ...rest } = lastJson(stdout);
+      return JSON.stringify(rest);
+    };
+    expect(await run()).toBe(await run());
+  });
+
+  it('--report writes one self-contained HTML file with the charts and the summary', async () => {
+    const report = join(dir, 'r.html');
+    const { code, stdout } = await runCli([...base, '--report', report]);
+    expect(code).toBe(0);
+    expect(stdout).toContain(`report: ${report}`);
+    const html = readFileSync(report, 'utf8');
+    expect(html.startsWith('<!doctype html>')).toBe(true);
+    expect(html).toContain('uPlot');
+    expect(html).toContain('pnl_quote');
+    expect(html).not.toMatch(/<script[^>]+src=/);
+  });
+
+  it('--sweep runs the grid on worker threads and prints it best PnL first', async () => {
+    const { code, stdout, stderr } = await runCli([...base, '--sweep', 'LADDER_BID_SPREAD_BPS=2,5', '--sweep', 'queue=risk-averse', '--json']);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^#\s+LADDER_BID_SPREAD_BPS\s+queue\s+pnl_quote/);
+    const result = lastJson(stdout) as { sweep: { params: Record<string, string>; pnl_quote: number }[] };
+    expect(result.sweep.map((row) => row.params['LADDER_BID_SPREAD_BPS']).sort()).toEqual(['2', '5']);
+    expect(result.sweep[0]?.pnl_quote).toBeGreaterThanOrEqual(result.sweep[1]?.pnl_quote ?? Infinity);
+    expect(lines).toHaveLength(4);
+    // A cell on a worker thread gives exactly what a plain run with the same settings gives.
+    const plain = await runCli([...base, '--json']);
+    const { events_per_sec: _speed, ...expected } = lastJson(plain.stdout);
+    const { params: _params, ...cell } = result.sweep.find((row) => row.params['LADDER_BID_SPREAD_BPS'] === '2') ?? { params: {} };
+    expect(cell).toEqual(expected);
+  });
+
+  it.each([
+    [['--queue', 'fifo'], '--queue=fifo'],
+    [['--tick', '0.05'], '--tick'],
+    [['--lot', '0.001'], '--lot'],
+    [['--latency-ms', 'fast'], '--latency-ms=fast'],
+    [['--seed', '1.5'], '--seed=1.5'],
+    [['--initial-base', '0'], '--initial-base=0'],
+    [['--sweep', 'LADDER_LEVELS=2,many'], '--sweep LADDER_LEVELS=many'],
+    [['--sweep', 'spread=1'], '--sweep spread=1'],
+    [['--sweep', 'queue=risk-averse,fifo'], '--sweep queue=fifo'],
+    [['--sweep', 'latency-ms=10,soon'], '--latency-ms=soon'],
+    [['--bogus'], '--bogus'],
+  ])('exits 2 naming the bad flag: %j', async (extra, named) => {
+    const { code, stderr } = await runCli([...base, ...extra]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(named);
+  });
+
+  it('exits 2 naming what is missing or unreadable', async () => {
+    expect((await runCli(['backtest', '--env', env])).stderr).toContain('--data FILE is required');
+    expect((await runCli(['backtest', '--data', recording])).stderr).toContain('--env FILE is required');
+    const missing = await runCli(['backtest', '--data', join(dir, 'none.data'), '--env', env]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--data cannot open');
+    const notData = await runCli(['backtest', '--data', env, '--env', env]);
+    expect(notData.stderr).toMatch(/--data .*(too short|not an akira-mm recording)/);
+    const format = await runCli(['data', 'import', '--format', 'csv', 'x', '--out', 'y']);
+    expect([format.code, format.stderr.includes('--format=csv')]).toEqual([2, true]);
+    const bbo = await runCli(['data', 'bbo']);
+    expect([bbo.code, bbo.stderr.includes('one recording FILE')]).toEqual([2, true]);
+  });
+});
