@@ -251,32 +251,32 @@ export class RestClient {
   // ── signed requests (#15–#20) ────────────────────────────────────────────────────────────
 
   /** #15: places a signed order; returns the venue's order hash. Never retried after sending. */
-  placeOrder(order: OrderRequest): Promise<bigint> {
+  async placeOrder(order: OrderRequest): Promise<bigint> {
     return this.#post('/place_order', formatOrderBody(requireSigned(order, 'place_order')), parseFeltResult);
   }
 
   /** #16: asks the router to sign an external order (router_sign left ["0","0"]). */
-  signExternalOrder(order: OrderRequest): Promise<StarkSignature> {
+  async signExternalOrder(order: OrderRequest): Promise<StarkSignature> {
     return this.#post('/router/sign_external_order', formatOrderBody(requireSigned(order, 'router/sign_external_order')), parseSignatureResult);
   }
 
   /** #17: cancels one order; returns the cancel request's hash. */
-  cancelOrder(cancel: CancelRequest): Promise<bigint> {
+  async cancelOrder(cancel: CancelRequest): Promise<bigint> {
     return this.#post('/cancel_order', formatCancelBody(requireSigned(cancel, 'cancel_order')), parseFeltResult);
   }
 
   /** #18: cancels every order of ours on a book (`/cancel_all`, SPEC §1). */
-  cancelAll(cancel: CancelAllRequest): Promise<bigint> {
+  async cancelAll(cancel: CancelAllRequest): Promise<bigint> {
     return this.#post('/cancel_all', formatCancelAllBody(requireSigned(cancel, 'cancel_all')), parseFeltResult);
   }
 
   /** #19: requests a withdrawal; returns its hash. */
-  withdraw(withdraw: WithdrawRequest): Promise<bigint> {
+  async withdraw(withdraw: WithdrawRequest): Promise<bigint> {
     return this.#post('/withdraw', formatWithdrawBody(requireSigned(withdraw, 'withdraw')), parseFeltResult);
   }
 
   /** #20: raises our nonce on chain (kill switch); returns the request hash. */
-  increaseNonce(request: IncreaseNonceRequest): Promise<bigint> {
+  async increaseNonce(request: IncreaseNonceRequest): Promise<bigint> {
     return this.#post('/increase_nonce', formatIncreaseNonceBody(requireSigned(request, 'increase_nonce')), parseFeltResult);
   }
 
