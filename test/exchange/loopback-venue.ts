@@ -150,7 +150,7 @@ export class LoopbackVenue {
       client: this.account(),
       pair: { base: 'ETH', quote: 'USDC' },
       result: {
-        hash,
+        hash: `0x${hash}`,
         fill_price: fill.price ?? '3000',
         fill_base_qty: fill.fillBase,
         fill_quote_qty: '0',
