@@ -124,13 +124,27 @@ describe('live venue against a loopback exchange', () => {
     expect(recorded.reports[0]).toMatchObject({ orderId, side: 'buy', priceUnits: intent.priceUnits, qtyUnits: intent.qtyUnits, lastFillIsMaker: true });
   });
 
-  it('passes the top of book and trades of our pair to the engine', async () => {
+  it('seeds the top of book from REST, then passes bbo and trades of our pair to the engine', async () => {
     const { venue, recorded } = await setup();
+    expect(recorded.tops[0]).toEqual({ bidPriceUnits: 3000_000000n, bidQtyUnits: 15n * 10n ** 17n, askPriceUnits: undefined, askQtyUnits: 0n, timeMs: START_MS });
     venue.push('bbo:ETH-USDC:eco', { stream: 'bbo', pair: { base: 'ETH', quote: 'USDC' }, ecosystem: true, result: { bid: ['3000', '1', 1], ask: [] } });
+    venue.push('bbo:STRK-USDC:eco', { stream: 'bbo', pair: { base: 'STRK', quote: 'USDC' }, ecosystem: true, result: { bid: ['0.5', '1', 1], ask: [] } });
     venue.push('trade:ETH-USDC:eco', { stream: 'trade', pair: { base: 'ETH', quote: 'USDC' }, ecosystem: true, result: { price: '3000', base_qty: '0.5', is_sell_side: true } });
-    await eventually(() => recorded.tops.length === 1 && recorded.trades.length === 1);
-    expect(recorded.tops[0]).toEqual({ bidPriceUnits: 3000_000000n, bidQtyUnits: 10n ** 18n, askPriceUnits: undefined, askQtyUnits: 0n, timeMs: START_MS });
+    await eventually(() => recorded.tops.length === 2 && recorded.trades.length === 1);
+    expect(recorded.tops[1]).toEqual({ bidPriceUnits: 3000_000000n, bidQtyUnits: 10n ** 18n, askPriceUnits: undefined, askQtyUnits: 0n, timeMs: START_MS });
     expect(recorded.trades[0]).toEqual({ priceUnits: 3000_000000n, qtyUnits: 5n * 10n ** 17n, aggressor: 'sell', timeMs: START_MS });
+  });
+
+  it('reads the top of book over REST when a quiet book sends no bbo, so the feed does not look dead', async () => {
+    const { venue, clock, recorded } = await setup();
+    expect(venue.seen('GET /book/bbo')).toHaveLength(1);
+    await clock.advanceAsync(5_000);
+    await eventually(() => recorded.tops.length === 2);
+    expect(recorded.tops[1]?.timeMs).toBe(START_MS + 5_000);
+    venue.push('bbo:ETH-USDC:eco', { stream: 'bbo', pair: { base: 'ETH', quote: 'USDC' }, ecosystem: true, result: { bid: ['3000', '1', 1], ask: [] } });
+    await eventually(() => recorded.tops.length === 3);
+    await clock.advanceAsync(4_000);
+    expect(venue.seen('GET /book/bbo')).toHaveLength(2);
   });
 
   it('settles a placement whose answer was a 5xx by finding its hash, without sending it again', async () => {
@@ -227,6 +241,18 @@ describe('live venue against a loopback exchange', () => {
     expect(signer.calls.order).toBe(2);
     await placed(live, clock);
     expect(signer.calls.order).toBe(3);
+  });
+
+  it('prices gas in a non-STRK fee token from the fee-token/STRK book mid, skewed against us', async () => {
+    const { venue, live, clock } = await setup({ settings: { feeToken: 'USDC' } });
+    expect(venue.subscriptions()).toContain('bbo:STRK-USDC:eco');
+    await placed(live, clock);
+    const gasFee = (body: unknown) => (body as { fee: { gas_fee: { fee_token: string; conversion_rate: string[] } } }).fee.gas_fee;
+    expect(gasFee(venue.seen('POST /place_order')[0]?.body)).toMatchObject({ fee_token: 'USDC', conversion_rate: ['1', '0.55275'] });
+    venue.push('bbo:STRK-USDC:eco', { stream: 'bbo', pair: { base: 'STRK', quote: 'USDC' }, ecosystem: true, result: { bid: ['0.6', '100', 1], ask: ['0.7', '100', 1] } });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    await placed(live, clock, { ...intent, priceUnits: intent.priceUnits - 10000n });
+    expect(gasFee(venue.seen('POST /place_order')[1]?.body).conversion_rate).toEqual(['1', '0.65325']);
   });
 
   it('refuses to start on a pair the venue does not list', async () => {

@@ -29,13 +29,14 @@ import {
   type Rng,
   type SignedOrder,
   type TickerRules,
+  type Timer,
   type TokenBalance,
   type TokenInfo,
   type Venue,
   type VenueInfo,
   type VenueListener,
 } from '../../core/index.ts';
-import { ExchangeError, postResolved, type RestClient, type StepsSpec, type TickerSpec, type VenueOrder } from '../client/index.ts';
+import { ExchangeError, postResolved, type PriceLevel, type RestClient, type StepsSpec, type TickerSpec, type VenueOrder } from '../client/index.ts';
 import { BookSync, MarketStream, type StreamEvent, type StreamTiming } from '../stream/index.ts';
 import { GasTracker, rateFromBookMid } from '../gas/index.ts';
 import type { LocalBook } from '../book/index.ts';
@@ -71,6 +72,13 @@ export interface LiveVenueSettings {
   /** Pre-signed orders kept, and how long one stays usable (ms). Default 256 and 20 000. */
   readonly presign?: { readonly maxEntries: number; readonly maxAgeMs: number };
   readonly streamTiming?: StreamTiming;
+  /**
+   * When no `bbo` event came for this long, read `/book/bbo` and pass it on, ms. The venue sends
+   * `bbo` only on change, so a quiet book would otherwise look like a dead feed to the engine's
+   * dead-man switch; a REST read proves the market state instead of assuming it. Also seeds the
+   * top of book at start and after reconnects. Default 5 000; 0 disables.
+   */
+  readonly topOfBookRefreshMs?: number;
 }
 
 /** Collaborators of a live venue. */
@@ -85,6 +93,7 @@ export interface LiveVenueDeps {
 }
 
 const REPORT_RETENTION_MS = 15 * 60_000;
+const MAX_UNSENT_ORDERS = 1_000;
 
 /** The fee-token/STRK book whose mid prices the conversion rate. */
 interface FeeBook {
@@ -116,6 +125,8 @@ export class LiveVenue implements Venue {
   #feeBook: FeeBook | undefined;
   #presigning = false;
   #stopped = false;
+  #topTimer: Timer | undefined;
+  #lastTopMs = 0;
 
   constructor(settings: LiveVenueSettings, deps: LiveVenueDeps) {
     this.#settings = settings;
@@ -131,6 +142,16 @@ export class LiveVenue implements Venue {
   async start(listener: VenueListener): Promise<VenueInfo> {
     this.#listener = listener;
     this.#stopped = false;
+    try {
+      return await this.#start();
+    } catch (error) {
+      // Leave nothing running behind a failed start (timers, sockets, workers).
+      await this.stop();
+      throw error;
+    }
+  }
+
+  async #start(): Promise<VenueInfo> {
     const { rest, logger } = this.#deps;
     await rest.login();
     const [specs, steps, user] = await Promise.all([rest.tickerSpecifications(), rest.stepsSpecifications(), rest.userInfo()]);
@@ -174,7 +195,16 @@ export class LiveVenue implements Venue {
       onQuote: (quote) => this.#emit((l) => l.onGasQuote(quote)),
     });
     await this.#gas.start();
+    // Fails now, with the reason, when no conversion rate for the fee token can be had.
+    this.#gas.gasFee(this.#tradeSteps());
     await this.#startStream();
+    await this.#refreshTopOfBook();
+    const refreshMs = this.#settings.topOfBookRefreshMs ?? 5_000;
+    if (refreshMs > 0) {
+      this.#topTimer = this.#deps.clock.setInterval(() => {
+        if (this.#deps.clock.nowMs() - this.#lastTopMs >= refreshMs) void this.#refreshTopOfBook();
+      }, refreshMs, { unref: true });
+    }
     logger.info({ pair: `${this.#base.symbol}/${this.#quote.symbol}`, nonce: this.#nonce, ...this.#fees }, 'live venue started');
     return {
       rules: this.#rules,
@@ -188,6 +218,8 @@ export class LiveVenue implements Venue {
   async stop(): Promise<void> {
     if (this.#stopped) return;
     this.#stopped = true;
+    this.#topTimer?.cancel();
+    this.#topTimer = undefined;
     this.#gas?.stop();
     this.#bookSync?.stop();
     await this.#stream?.stop();
@@ -204,6 +236,11 @@ export class LiveVenue implements Venue {
     const signed = this.#presigned.take(intent, this.#validity()) ?? this.#deps.signer.signOrder(this.#build(intent));
     const orderId = orderIdOf(signed.hash);
     this.#signed.set(orderId, { intent, signed });
+    // The engine may sign and then not send (it stopped quoting meanwhile): keep the map bounded.
+    if (this.#signed.size > MAX_UNSENT_ORDERS) {
+      const oldest = this.#signed.keys().next().value;
+      if (oldest !== undefined) this.#signed.delete(oldest);
+    }
     return { orderId, intent };
   }
 
@@ -330,15 +367,21 @@ export class LiveVenue implements Venue {
     let cursor: string | undefined;
     let offset = 0;
     for (let page = 0; page < 50; page++) {
+      // Reduced mode always carries `hash` (REFERENCE §1.3); full mode may not.
       const result = await this.#deps.rest.orders({
         active: true,
+        mode: 'reduced',
         limit: 20,
         offset,
         toEcosystemBook: this.#settings.ecosystemBook,
         ...(cursor === undefined ? {} : { cursor }),
       });
       for (const order of result.orders) {
-        if (!this.#isOurBook(order) || isTerminalStatus(order.status) || order.hash === undefined) continue;
+        if (!this.#isOurBook(order) || isTerminalStatus(order.status)) continue;
+        if (order.hash === undefined) {
+          this.#deps.logger.error({ price: String(order.price) }, 'venue listed an open order without its hash; it cannot be tracked');
+          continue;
+        }
         reports.push(this.#tracker.onVenueOrder(orderIdOf(order.hash), order, nowMs));
       }
       if (result.orders.length + result.skipped < 20) break;
@@ -404,6 +447,7 @@ export class LiveVenue implements Venue {
         onStatus: (isUp) => this.#emit((l) => l.onFeedStatus(isUp)),
         onReconnected: () => {
           this.#bookSync?.resync('reconnected');
+          void this.#refreshTopOfBook();
           // Fills sent while we were away are not replayed (MM-NOTES §4): heal from REST.
           this.#emit((l) => l.onResync('reconnected'));
         },
@@ -432,15 +476,7 @@ export class LiveVenue implements Venue {
           if (rate !== undefined) this.#gas?.onFeeBookRate(rate);
         }
         if (!this.#isOurs(event)) return;
-        this.#emit((l) =>
-          l.onTopOfBook({
-            bidPriceUnits: event.bid?.price,
-            bidQtyUnits: event.bid?.qty ?? 0n,
-            askPriceUnits: event.ask?.price,
-            askQtyUnits: event.ask?.qty ?? 0n,
-            timeMs: event.receivedMs,
-          }),
-        );
+        this.#emitTop(event.bid, event.ask, event.receivedMs);
         return;
       }
       case 'trade':
@@ -474,6 +510,21 @@ export class LiveVenue implements Venue {
   }
 
   // ── helpers ──────────────────────────────────────────────────────────────────────────────
+
+  #emitTop(bid: PriceLevel | undefined, ask: PriceLevel | undefined, timeMs: number): void {
+    this.#lastTopMs = this.#deps.clock.nowMs();
+    this.#emit((l) => l.onTopOfBook({ bidPriceUnits: bid?.price, bidQtyUnits: bid?.qty ?? 0n, askPriceUnits: ask?.price, askQtyUnits: ask?.qty ?? 0n, timeMs }));
+  }
+
+  /** Reads `/book/bbo` and passes it on; a failure passes nothing (the dead-man switch decides). */
+  async #refreshTopOfBook(): Promise<void> {
+    try {
+      const bbo = await this.#deps.rest.bbo(this.#settings.pair, this.#settings.ecosystemBook);
+      if (!this.#stopped) this.#emitTop(bbo.bid, bbo.ask, this.#deps.clock.nowMs());
+    } catch (error) {
+      this.#deps.logger.warn({ err: describe(error) }, 'top of book refresh failed');
+    }
+  }
 
   #build(intent: OrderIntent): OrderRequest {
     return buildOrderRequest(intent, {
