@@ -77,8 +77,9 @@ describe('WS stream against a loopback venue', () => {
     const { venue, stream, clock } = await setup();
     venue.silentAcks = true;
     const pending = stream.subscribe(bboTopic).catch((e: unknown) => e);
-    await eventually(() => venue.requests.length >= 0 && true);
-    clock.advance(10_000);
+    clock.advance(9_999);
+    expect(await Promise.race([pending, Promise.resolve('still waiting')])).toBe('still waiting');
+    clock.advance(1);
     expect(((await pending) as ExchangeError).code).toBe('WS_SUBSCRIBE_FAILED');
   });
 
@@ -108,6 +109,16 @@ describe('WS stream against a loopback venue', () => {
     venue.push('bbo:ETH-USDC:eco', bboFrame);
     await eventually(() => events.length === 1);
     expect(stream.stats.reconnects).toBe(1);
+  });
+
+  it('reconnects with a fresh listen key when the venue closes the socket for an expired key', async () => {
+    const { venue, stream, clock, reconnected } = await setup();
+    await stream.subscribe(bboTopic);
+    venue.listenKeys.clear();
+    for (const client of venue.wsClients) client.socket.close(4001, 'listen key expired');
+    await eventually(() => reconnected() === 1, { clock, stepMs: 250 });
+    expect(venue.listenKeys.has('lk-2')).toBe(true);
+    expect(venue.subscriptions()).toEqual(['bbo:ETH-USDC:eco']);
   });
 
   it('keeps retrying with backoff while the venue refuses connections', async () => {

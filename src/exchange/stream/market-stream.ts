@@ -212,8 +212,9 @@ export class MarketStream {
     try {
       await Promise.all([...this.#topics.values()].map((topic) => this.#request(topic, 'subscribe')));
     } catch (error) {
-      // A subscription that will not come back is a dead connection: start over.
-      this.#onDead(`resubscribe failed: ${error instanceof Error ? error.message : String(error)}`);
+      // A subscription that will not come back is a dead connection: start over (unless the
+      // socket already died, which is why the acks failed).
+      if (this.#socket === socket) this.#onDead(`resubscribe failed: ${errorText(error)}`);
       throw error;
     }
     this.#reconnectAttempt = 0;
