@@ -51,16 +51,20 @@ export class GasTracker {
   #quotePerStrk: number | undefined;
   #timer: Timer | undefined;
   #refreshing: Promise<void> | undefined;
+  #lastGasError: unknown;
 
   constructor(options: GasTrackerOptions) {
     this.#options = options;
     if (options.quoteToken.symbol === 'STRK') this.#quotePerStrk = 1;
   }
 
-  /** Reads prices once (throws if the gas price cannot be read) and starts the timer. */
+  /**
+   * Reads prices once and starts the timer.
+   * @throws the error of `/gas/price` when the first read fails (nothing can be signed without it).
+   */
   async start(): Promise<void> {
     await this.refresh();
-    if (this.#gasPrice === undefined) throw new Error('gas price unavailable');
+    if (this.#gasPrice === undefined) throw this.#lastGasError ?? new Error('gas price unavailable');
     this.#timer ??= this.#options.clock.setInterval(() => void this.refresh(), this.#options.refreshMs, { unref: true });
   }
 
@@ -136,6 +140,7 @@ export class GasTracker {
       this.#gasPrice = gas.value;
       this.#gasPriceAtMs = this.#options.clock.nowMs();
     } else {
+      this.#lastGasError = gas.reason;
       logger.warn({ err: describe(gas.reason) }, 'gas price refresh failed; keeping the last one');
     }
     if (feeRate.status === 'fulfilled' && feeRate.value !== undefined) this.#venueFeeRate = feeRate.value;
