@@ -1,0 +1,30 @@
+/**
+ * Body of a signing-pool worker: builds its own Signer (and Pedersen tables) once, then signs
+ * batches of orders sent by the pool. The private key arrives once, over the worker's private
+ * message port; it is never logged.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { Secret, getChain, type ChainName } from '../../core/index.ts';
+import type { OrderRequest } from '../wire/requests.ts';
+import type { WithdrawHashScheme } from './hasher.ts';
+import { warmPedersen } from './pedersen.ts';
+import { Signer } from './signer.ts';
+
+interface WorkerSetup {
+  readonly privateKey: string;
+  readonly account: bigint;
+  readonly chain: ChainName;
+  readonly withdrawHash: WithdrawHashScheme;
+}
+
+const setup = workerData as WorkerSetup;
+const signer = new Signer({ privateKey: new Secret(setup.privateKey), account: setup.account, chain: getChain(setup.chain), withdrawHash: setup.withdrawHash });
+warmPedersen();
+parentPort?.postMessage({ ready: true });
+parentPort?.on('message', (job: { id: number; orders: OrderRequest[] }) => {
+  try {
+    parentPort?.postMessage({ id: job.id, signed: job.orders.map((order) => signer.signOrder(order)) });
+  } catch (error) {
+    parentPort?.postMessage({ id: job.id, error: error instanceof Error ? error.message : String(error) });
+  }
+});
