@@ -9,6 +9,24 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, WebSocket } from 'ws';
 import { fakeHash, FAKE_STARK_KEY } from './fake-signer.ts';
+import { getChain } from '../../src/core/index.ts';
+import { createMessageHasher, verifySignature, type MessageHasher } from '../../src/exchange/signer/index.ts';
+import { parseCancelAllBody, parseCancelBody, parseIncreaseNonceBody, parseOrderBody, parseWithdrawBody } from '../../src/exchange/wire/requests.ts';
+
+/** Options of the loopback venue. */
+export interface LoopbackOptions {
+  /** Answer server pings' pongs automatically (default true). */
+  readonly autoPong?: boolean;
+  /** The trading account served (default 0xacc0, the fake signer's). */
+  readonly account?: bigint;
+  /** The signer key bound to it (default the fake signer's). */
+  readonly starkKey?: bigint;
+  /**
+   * Hash bodies with the real SNIP-12 hasher and check every signature against `starkKey`,
+   * answering FAILED_SIGN_CHECK like the venue (default false: the fake signer's SHA-256 hash).
+   */
+  readonly verify?: boolean;
+}
 
 /** A request as the loopback venue saw it. */
 export interface SeenRequest {
@@ -68,14 +86,20 @@ export class LoopbackVenue {
   #server: Server;
   #wss: WebSocketServer;
   #port = 0;
+  readonly #account: bigint;
+  readonly #starkKey: bigint;
+  readonly #hasher: MessageHasher | undefined;
 
-  constructor(options: { autoPong?: boolean } = {}) {
+  constructor(options: LoopbackOptions = {}) {
+    this.#account = options.account ?? 0xacc0n;
+    this.#starkKey = options.starkKey ?? FAKE_STARK_KEY;
+    this.#hasher = options.verify === true ? createMessageHasher(getChain('mainnet')) : undefined;
     this.#server = createServer((req, res) => void this.#handle(req, res));
     this.#wss = new WebSocketServer({ noServer: true, autoPong: options.autoPong ?? true });
     this.#server.on('upgrade', (req, socket, head) => {
       const url = new URL(req.url ?? '/', 'http://x');
       const key = url.searchParams.get('listenKey');
-      if (url.pathname !== '/ws' || key === null || !this.listenKeys.has(key) || url.searchParams.get('signer') !== `0x${FAKE_STARK_KEY.toString(16)}`) {
+      if (url.pathname !== '/ws' || key === null || !this.listenKeys.has(key) || url.searchParams.get('signer') !== `0x${this.#starkKey.toString(16)}`) {
         socket.write('HTTP/1.1 401 Unauthorized\r\n\r\n');
         socket.destroy();
         return;
@@ -164,7 +188,53 @@ export class LoopbackVenue {
   }
 
   account(): string {
-    return '0xacc0';
+    return `0x${this.#account.toString(16)}`;
+  }
+
+  /**
+   * The hash of a POST body as the venue computes it, and whether its signature holds: the
+   * fake SHA-256 hash, or (verify mode) the SNIP-12 hash of the parsed request checked against
+   * the bound key.
+   */
+  #hashOf(kind: 'order' | 'cancel' | 'cancel-all' | 'withdraw' | 'nonce', body: Record<string, unknown>): { hash: bigint; signed: boolean } {
+    const hasher = this.#hasher;
+    if (hasher === undefined) return { hash: fakeHash(body), signed: true };
+    const chain = getChain('mainnet');
+    let hash: bigint;
+    let sign;
+    switch (kind) {
+      case 'order': {
+        const request = parseOrderBody(body, chain);
+        ({ sign } = request);
+        hash = hasher.order(request);
+        break;
+      }
+      case 'cancel': {
+        const request = parseCancelBody(body);
+        ({ sign } = request);
+        hash = hasher.cancel(request);
+        break;
+      }
+      case 'cancel-all': {
+        const request = parseCancelAllBody(body, chain);
+        ({ sign } = request);
+        hash = hasher.cancelAll(request);
+        break;
+      }
+      case 'withdraw': {
+        const request = parseWithdrawBody(body, chain);
+        ({ sign } = request);
+        hash = hasher.withdraw(request);
+        break;
+      }
+      case 'nonce': {
+        const request = parseIncreaseNonceBody(body, chain);
+        ({ sign } = request);
+        hash = hasher.increaseNonce(request);
+        break;
+      }
+    }
+    return { hash, signed: sign !== undefined && verifySignature(hash, sign, this.#starkKey) };
   }
 
   // ── HTTP ─────────────────────────────────────────────────────────────────────────────────
@@ -202,6 +272,11 @@ export class LoopbackVenue {
     const fail = (status: number, error: string): { status: number; json: unknown } => ({ status, json: { code: status, error } });
     if (req.path === '/sign/request_sign_data') return ok('123456789');
     if (req.path === '/sign/auth') {
+      const auth = req.body as { msg: string; signature: [string, string] };
+      if (this.#hasher !== undefined) {
+        const hash = this.#hasher.login(this.#account, BigInt(auth.msg));
+        if (!verifySignature(hash, { r: BigInt(auth.signature[0]), s: BigInt(auth.signature[1]) }, this.#starkKey)) return fail(400, 'Invalid signature');
+      }
       const jwt = `jwt-${++this.jwtCounter}`;
       this.validJwts.add(jwt);
       return ok(jwt);
@@ -247,7 +322,9 @@ export class LoopbackVenue {
         return ok({ data: all.slice(offset, offset + limit).map((o) => this.#orderJson(o)), cursor: null });
       }
       case 'POST /place_order': {
-        const hash = fakeHash(body).toString(16);
+        const checked = this.#hashOf('order', body);
+        if (!checked.signed) return fail(422, 'FAILED_SIGN_CHECK');
+        const hash = checked.hash.toString(16);
         if (this.orders.has(hash)) return fail(422, 'ORDER_ALREADY_IN_PROGRESS');
         const constraints = body.constraints as Record<string, unknown> | undefined;
         if (constraints?.nonce !== undefined && Number(constraints.nonce) < this.nonce) return fail(422, 'WRONG_NONCE');
@@ -257,19 +334,29 @@ export class LoopbackVenue {
       case 'POST /router/sign_external_order':
         return ok(['0x1', '0x2']);
       case 'POST /cancel_order': {
+        const checked = this.#hashOf('cancel', body);
+        if (!checked.signed) return fail(422, 'FAILED_SIGN_CHECK');
         const order = this.orders.get(BigInt(String(body.order_hash)).toString(16));
         if (order === undefined) return fail(422, 'NO_ORDERS_WITH_THIS_ID');
         order.status = 'CANCELLED';
-        return ok(`0x${fakeHash(body).toString(16)}`);
+        return ok(`0x${checked.hash.toString(16)}`);
       }
-      case 'POST /cancel_all':
+      case 'POST /cancel_all': {
+        const checked = this.#hashOf('cancel-all', body);
+        if (!checked.signed) return fail(422, 'FAILED_SIGN_CHECK');
         for (const order of this.orders.values()) if (isLive(order.status)) order.status = 'CANCELLED';
-        return ok(`0x${fakeHash(body).toString(16)}`);
-      case 'POST /withdraw':
-        return ok(`0x${fakeHash(body).toString(16)}`);
-      case 'POST /increase_nonce':
+        return ok(`0x${checked.hash.toString(16)}`);
+      }
+      case 'POST /withdraw': {
+        const checked = this.#hashOf('withdraw', body);
+        return checked.signed ? ok(`0x${checked.hash.toString(16)}`) : fail(422, 'FAILED_SIGN_CHECK');
+      }
+      case 'POST /increase_nonce': {
+        const checked = this.#hashOf('nonce', body);
+        if (!checked.signed) return fail(422, 'FAILED_SIGN_CHECK');
         this.nonce = Number(body.new_nonce);
-        return ok(`0x${fakeHash(body).toString(16)}`);
+        return ok(`0x${checked.hash.toString(16)}`);
+      }
       default:
         return fail(404, 'no such endpoint');
     }

@@ -419,6 +419,11 @@ export class LiveVenue implements Venue {
     return this.#bookSync?.book;
   }
 
+  /** Pre-signed orders waiting, and cache hits and misses, for metrics. */
+  presignStats(): { readonly size: number; readonly hits: number; readonly misses: number; readonly stored: number } {
+    return { size: this.#presigned.size, ...this.#presigned.stats };
+  }
+
   /** Stream counters (reconnects, malformed frames …) for metrics. */
   streamStats(): MarketStream['stats'] | undefined {
     return this.#stream?.stats;
