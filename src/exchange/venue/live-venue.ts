@@ -13,7 +13,6 @@
  */
 import {
   MmError,
-  assertValidRules,
   getToken,
   isTerminalStatus,
   type AccountState,
@@ -29,16 +28,18 @@ import {
   type Rng,
   type SignedOrder,
   type TickerRules,
-  type Timer,
   type TokenBalance,
   type TokenInfo,
   type Venue,
   type VenueInfo,
   type VenueListener,
 } from '../../core/index.ts';
-import { ExchangeError, postResolved, type PriceLevel, type RestClient, type StepsSpec, type TickerSpec, type VenueOrder } from '../client/index.ts';
-import { BookSync, MarketStream, type StreamEvent, type StreamTiming } from '../stream/index.ts';
-import { GasTracker, rateFromBookMid } from '../gas/index.ts';
+import { ExchangeError, postResolved, type RestClient, type StepsSpec, type VenueOrder } from '../client/index.ts';
+import type { ExecutionReport, MarketStream, StreamTiming } from '../stream/index.ts';
+import { GasTracker } from '../gas/index.ts';
+import { MarketFeed, findFeeBook } from './market-feed.ts';
+import { listOpenOrders } from './open-orders.ts';
+import { resolvePairSetup } from './pair-setup.ts';
 import type { LocalBook } from '../book/index.ts';
 import type { OrderRequest } from '../wire/requests.ts';
 import { buildOrderRequest, intentProblem, SIGN_SCHEME } from './order-builder.ts';
@@ -95,14 +96,6 @@ export interface LiveVenueDeps {
 const REPORT_RETENTION_MS = 15 * 60_000;
 const MAX_UNSENT_ORDERS = 1_000;
 
-/** The fee-token/STRK book whose mid prices the conversion rate. */
-interface FeeBook {
-  readonly pair: Pair;
-  readonly ecosystem: boolean;
-  readonly base: TokenInfo;
-  readonly quote: TokenInfo;
-}
-
 /** The live adapter of the Venue port. */
 export class LiveVenue implements Venue {
   readonly #settings: LiveVenueSettings;
@@ -115,18 +108,14 @@ export class LiveVenue implements Venue {
   /** Signed orders waiting for `submitOrder`, by order id. */
   readonly #signed = new Map<string, { readonly intent: OrderIntent; readonly signed: SignedRequest<OrderRequest> }>();
   #listener: VenueListener | undefined;
-  #stream: MarketStream | undefined;
-  #bookSync: BookSync | undefined;
+  #feed: MarketFeed | undefined;
   #gas: GasTracker | undefined;
   #rules: TickerRules | undefined;
   #steps: StepsSpec | undefined;
   #fees = { makerPbips: 0, takerPbips: 0 };
   #nonce = 0;
-  #feeBook: FeeBook | undefined;
   #presigning = false;
   #stopped = false;
-  #topTimer: Timer | undefined;
-  #lastTopMs = 0;
 
   constructor(settings: LiveVenueSettings, deps: LiveVenueDeps) {
     this.#settings = settings;
@@ -155,34 +144,13 @@ export class LiveVenue implements Venue {
     const { rest, logger } = this.#deps;
     await rest.login();
     const [specs, steps, user] = await Promise.all([rest.tickerSpecifications(), rest.stepsSpecifications(), rest.userInfo()]);
-    const spec = specs.find((s) => s.base === this.#base.symbol && s.quote === this.#quote.symbol && s.isEcosystemBook === this.#settings.ecosystemBook);
-    if (spec === undefined) {
-      throw new ExchangeError(
-        'EXCHANGE_UNSUPPORTED_PAIR',
-        `${this.#base.symbol}/${this.#quote.symbol} (${this.#settings.ecosystemBook ? 'ecosystem' : 'router'} book) is not in /info/ticker_specifications`,
-        { endpoint: 'GET /info/ticker_specifications' },
-      );
-    }
-    this.#rules = assertValidRules({
-      base: this.#base.symbol,
-      quote: this.#quote.symbol,
-      isEcosystemBook: spec.isEcosystemBook,
-      priceTick: spec.priceTick,
-      qtyStep: spec.qtyStep,
-      minQty: spec.minQty,
-      baseDecimals: this.#base.decimals,
-      quoteDecimals: this.#quote.decimals,
-    });
+    const setup = resolvePairSetup({ specs, user, base: this.#base, quote: this.#quote, ecosystemBook: this.#settings.ecosystemBook });
+    this.#rules = setup.rules;
     this.#steps = steps;
-    const fees = user.fees.find((f) => f.base === this.#base.symbol && f.quote === this.#quote.symbol);
-    if (fees === undefined) {
-      throw new ExchangeError('EXCHANGE_UNSUPPORTED_PAIR', `/user/user_info lists no fees for ${this.#base.symbol}/${this.#quote.symbol}`, {
-        endpoint: 'GET /user/user_info',
-      });
-    }
-    this.#fees = { makerPbips: fees.makerPbips, takerPbips: fees.takerPbips };
+    this.#fees = { makerPbips: setup.makerPbips, takerPbips: setup.takerPbips };
     this.#nonce = user.nonce;
-    this.#feeBook = this.#findFeeBook(specs);
+    const feeBook = findFeeBook(this.#settings.chain, this.#feeToken, specs);
+    if (feeBook === undefined && this.#feeToken.symbol !== 'STRK') logger.info({ feeToken: this.#feeToken.symbol }, 'no fee-token/STRK book; conversion rate from /info/conversion_rate');
     this.#gas = new GasTracker({
       source: rest,
       clock: this.#deps.clock,
@@ -197,14 +165,33 @@ export class LiveVenue implements Venue {
     await this.#gas.start();
     // Fails now, with the reason, when no conversion rate for the fee token can be had.
     this.#gas.gasFee(this.#tradeSteps());
-    await this.#startStream();
-    await this.#refreshTopOfBook();
-    const refreshMs = this.#settings.topOfBookRefreshMs ?? 5_000;
-    if (refreshMs > 0) {
-      this.#topTimer = this.#deps.clock.setInterval(() => {
-        if (this.#deps.clock.nowMs() - this.#lastTopMs >= refreshMs) void this.#refreshTopOfBook();
-      }, refreshMs, { unref: true });
-    }
+    this.#feed = new MarketFeed({
+      chain: this.#settings.chain,
+      account: this.#settings.account,
+      pair: this.#settings.pair,
+      ecosystem: this.#settings.ecosystemBook,
+      feeToken: this.#feeToken,
+      feeBook,
+      wsUrl: this.#settings.wsUrl,
+      signerKey: this.#deps.signer.starkKey,
+      keepBook: this.#settings.keepBook !== false,
+      topOfBookRefreshMs: this.#settings.topOfBookRefreshMs ?? 5_000,
+      ...(this.#settings.streamTiming === undefined ? {} : { streamTiming: this.#settings.streamTiming }),
+      rest,
+      clock: this.#deps.clock,
+      rng: this.#deps.rng,
+      logger,
+      handlers: {
+        onTopOfBook: (top) => this.#emit((l) => l.onTopOfBook(top)),
+        onTrade: (trade) => this.#emit((l) => l.onTrade(trade)),
+        onExecution: (report) => this.#onExecution(report),
+        onFeeRate: (rate) => this.#gas?.onFeeBookRate(rate),
+        onFeedStatus: (isUp) => this.#emit((l) => l.onFeedStatus(isUp)),
+        // Fills sent while we were away are not replayed (MM-NOTES §4): heal from REST.
+        onReconnected: () => this.#emit((l) => l.onResync('reconnected')),
+      },
+    });
+    await this.#feed.start();
     logger.info({ pair: `${this.#base.symbol}/${this.#quote.symbol}`, nonce: this.#nonce, ...this.#fees }, 'live venue started');
     return {
       rules: this.#rules,
@@ -218,11 +205,8 @@ export class LiveVenue implements Venue {
   async stop(): Promise<void> {
     if (this.#stopped) return;
     this.#stopped = true;
-    this.#topTimer?.cancel();
-    this.#topTimer = undefined;
     this.#gas?.stop();
-    this.#bookSync?.stop();
-    await this.#stream?.stop();
+    await this.#feed?.stop();
     await this.#deps.batchSigner?.close();
     this.#presigned.clear();
     await this.#deps.rest.close();
@@ -362,31 +346,15 @@ export class LiveVenue implements Venue {
   // ── reads ────────────────────────────────────────────────────────────────────────────────
 
   async fetchOpenOrders(): Promise<OrderReport[]> {
-    const reports: OrderReport[] = [];
+    const orders = await listOpenOrders(this.#deps.rest, this.#settings.pair, this.#settings.ecosystemBook);
     const nowMs = this.#deps.clock.nowMs();
-    let cursor: string | undefined;
-    let offset = 0;
-    for (let page = 0; page < 50; page++) {
-      // Reduced mode always carries `hash` (REFERENCE §1.3); full mode may not.
-      const result = await this.#deps.rest.orders({
-        active: true,
-        mode: 'reduced',
-        limit: 20,
-        offset,
-        toEcosystemBook: this.#settings.ecosystemBook,
-        ...(cursor === undefined ? {} : { cursor }),
-      });
-      for (const order of result.orders) {
-        if (!this.#isOurBook(order) || isTerminalStatus(order.status)) continue;
-        if (order.hash === undefined) {
-          this.#deps.logger.error({ price: String(order.price) }, 'venue listed an open order without its hash; it cannot be tracked');
-          continue;
-        }
-        reports.push(this.#tracker.onVenueOrder(orderIdOf(order.hash), order, nowMs));
+    const reports: OrderReport[] = [];
+    for (const order of orders) {
+      if (order.hash === undefined) {
+        this.#deps.logger.error({ price: String(order.price) }, 'venue listed an open order without its hash; it cannot be tracked');
+        continue;
       }
-      if (result.orders.length + result.skipped < 20) break;
-      if (result.cursor !== undefined) cursor = result.cursor;
-      else offset += 20;
+      reports.push(this.#tracker.onVenueOrder(orderIdOf(order.hash), order, nowMs));
     }
     this.#tracker.prune(nowMs, REPORT_RETENTION_MS);
     return reports;
@@ -416,7 +384,7 @@ export class LiveVenue implements Venue {
 
   /** The local book kept from `snap` (undefined when `keepBook` is off or before start). */
   book(): LocalBook | undefined {
-    return this.#bookSync?.book;
+    return this.#feed?.book();
   }
 
   /** Pre-signed orders waiting, and cache hits and misses, for metrics. */
@@ -426,108 +394,17 @@ export class LiveVenue implements Venue {
 
   /** Stream counters (reconnects, malformed frames …) for metrics. */
   streamStats(): MarketStream['stats'] | undefined {
-    return this.#stream?.stats;
-  }
-
-  // ── stream ───────────────────────────────────────────────────────────────────────────────
-
-  async #startStream(): Promise<void> {
-    const { rest, clock, rng, logger } = this.#deps;
-    const pair = this.#settings.pair;
-    const ecosystem = this.#settings.ecosystemBook;
-    if (this.#settings.keepBook !== false) {
-      this.#bookSync = new BookSync({ fetchSnapshot: () => rest.snapshot(pair, ecosystem), clock, rng, logger: logger.child({ book: `${pair.base}/${pair.quote}` }) });
-    }
-    this.#stream = new MarketStream({
-      url: this.#settings.wsUrl,
-      signerKey: this.#deps.signer.starkKey,
-      chain: this.#settings.chain,
-      keys: rest,
-      clock,
-      rng,
-      logger,
-      defaultPair: pair,
-      handlers: {
-        onEvent: (event) => this.#onEvent(event),
-        onStatus: (isUp) => this.#emit((l) => l.onFeedStatus(isUp)),
-        onReconnected: () => {
-          this.#bookSync?.resync('reconnected');
-          void this.#refreshTopOfBook();
-          // Fills sent while we were away are not replayed (MM-NOTES §4): heal from REST.
-          this.#emit((l) => l.onResync('reconnected'));
-        },
-      },
-      ...(this.#settings.streamTiming === undefined ? {} : { timing: this.#settings.streamTiming }),
-    });
-    await this.#stream.start();
-    await this.#stream.subscribe({ kind: 'fills', account: this.#settings.account });
-    await this.#stream.subscribe({ kind: 'bbo', pair, ecosystem });
-    await this.#stream.subscribe({ kind: 'trade', pair, ecosystem });
-    if (this.#bookSync !== undefined) {
-      await this.#stream.subscribe({ kind: 'snap', pair, ecosystem });
-      this.#bookSync.resync('subscribed');
-    }
-    if (this.#feeBook !== undefined && !this.#isOurs({ pair: this.#feeBook.pair, ecosystem: this.#feeBook.ecosystem })) {
-      await this.#stream.subscribe({ kind: 'bbo', pair: this.#feeBook.pair, ecosystem: this.#feeBook.ecosystem });
-    }
-  }
-
-  #onEvent(event: StreamEvent): void {
-    switch (event.type) {
-      case 'bbo': {
-        const mid = event.bid !== undefined && event.ask !== undefined ? (event.bid.price + event.ask.price) / 2n : undefined;
-        if (this.#feeBook !== undefined && mid !== undefined && samePair(event.pair, this.#feeBook.pair) && event.ecosystem === this.#feeBook.ecosystem) {
-          const rate = rateFromBookMid(this.#feeToken, this.#feeBook, mid);
-          if (rate !== undefined) this.#gas?.onFeeBookRate(rate);
-        }
-        if (!this.#isOurs(event)) return;
-        this.#emitTop(event.bid, event.ask, event.receivedMs);
-        return;
-      }
-      case 'trade':
-        if (!this.#isOurs(event)) return;
-        this.#emit((l) => l.onTrade({ priceUnits: event.price, qtyUnits: event.baseQty, aggressor: event.isSellSide ? 'sell' : 'buy', timeMs: event.receivedMs }));
-        return;
-      case 'snap':
-        if (this.#isOurs(event)) this.#bookSync?.onDelta(event.delta);
-        return;
-      case 'execution': {
-        const report = event.report;
-        if (!samePair(report.pair, this.#settings.pair)) return;
-        const merged = this.#tracker.onExecution(report, this.#deps.clock.nowMs());
-        if (merged !== undefined) this.#emit((l) => l.onOrderReport(merged));
-        if (report.status === 'FAILED_ROLLUP' || report.status === 'REIMBURSE') {
-          // Settlement failed: fills counted from the stream may be undone; REST knows the truth.
-          this.#emit((l) => l.onResync('missed-fills'));
-        }
-        return;
-      }
-      case 'fail':
-        this.#deps.logger.warn({ report: event.report.reportType, errorCode: event.report.errorCode, request: hex(event.report.requestHash) }, 'venue failed a request after accepting it');
-        return;
-      case 'rollup':
-        this.#deps.logger.debug({ tx: hex(event.report.txHash), order: hex(event.report.orderHash) }, 'fill settled on chain');
-        return;
-      case 'cancel-all':
-        this.#deps.logger.info({ ticker: hex(event.report.cancelTickerHash) }, 'cancel-all carried out');
-        return;
-    }
+    return this.#feed?.stats;
   }
 
   // ── helpers ──────────────────────────────────────────────────────────────────────────────
 
-  #emitTop(bid: PriceLevel | undefined, ask: PriceLevel | undefined, timeMs: number): void {
-    this.#lastTopMs = this.#deps.clock.nowMs();
-    this.#emit((l) => l.onTopOfBook({ bidPriceUnits: bid?.price, bidQtyUnits: bid?.qty ?? 0n, askPriceUnits: ask?.price, askQtyUnits: ask?.qty ?? 0n, timeMs }));
-  }
-
-  /** Reads `/book/bbo` and passes it on; a failure passes nothing (the dead-man switch decides). */
-  async #refreshTopOfBook(): Promise<void> {
-    try {
-      const bbo = await this.#deps.rest.bbo(this.#settings.pair, this.#settings.ecosystemBook);
-      if (!this.#stopped) this.#emitTop(bbo.bid, bbo.ask, this.#deps.clock.nowMs());
-    } catch (error) {
-      this.#deps.logger.warn({ err: describe(error) }, 'top of book refresh failed');
+  #onExecution(report: ExecutionReport): void {
+    const merged = this.#tracker.onExecution(report, this.#deps.clock.nowMs());
+    if (merged !== undefined) this.#emit((l) => l.onOrderReport(merged));
+    if (report.status === 'FAILED_ROLLUP' || report.status === 'REIMBURSE') {
+      // Settlement failed: fills counted from the stream may be undone; REST knows the truth.
+      this.#emit((l) => l.onResync('missed-fills'));
     }
   }
 
@@ -575,34 +452,9 @@ export class LiveVenue implements Venue {
     return (await rest.order(hash, { active: true })) ?? (await rest.order(hash, { active: false }));
   }
 
-  #findFeeBook(specs: readonly TickerSpec[]): FeeBook | undefined {
-    const fee = this.#feeToken;
-    if (fee.symbol === 'STRK') return undefined;
-    const strk = getToken(this.#settings.chain, 'STRK');
-    const candidates = specs.filter(
-      (s) => (s.base === 'STRK' && s.quote === fee.symbol) || (s.base === fee.symbol && s.quote === 'STRK'),
-    );
-    const spec = candidates.find((s) => s.isEcosystemBook) ?? candidates[0];
-    if (spec === undefined) {
-      this.#deps.logger.info({ feeToken: fee.symbol }, 'no fee-token/STRK book; conversion rate from /info/conversion_rate');
-      return undefined;
-    }
-    const base = spec.base === 'STRK' ? strk : fee;
-    const quote = spec.base === 'STRK' ? fee : strk;
-    return { pair: { base: base.symbol, quote: quote.symbol }, ecosystem: spec.isEcosystemBook, base, quote };
-  }
-
   #tradeSteps(): number {
     const steps = this.#requireSteps();
     return this.#settings.ecosystemBook ? steps.swapEcosystem : steps.swapRouter;
-  }
-
-  #isOurs(event: { pair: Pair; ecosystem: boolean }): boolean {
-    return samePair(event.pair, this.#settings.pair) && event.ecosystem === this.#settings.ecosystemBook;
-  }
-
-  #isOurBook(order: VenueOrder): boolean {
-    return order.base.symbol === this.#base.symbol && order.quote.symbol === this.#quote.symbol && order.isEcosystemBook === this.#settings.ecosystemBook;
   }
 
   #salt(): bigint {
@@ -636,9 +488,6 @@ export class LiveVenue implements Venue {
   }
 }
 
-function samePair(a: Pair, b: Pair): boolean {
-  return a.base === b.base && a.quote === b.quote;
-}
 
 function reasonOf(error: unknown): string {
   if (error instanceof ExchangeError) return error.venueErrorName ?? error.venueError ?? `${error.code}: ${error.message}`;
@@ -650,9 +499,6 @@ function toCancelOutcome(outcome: { kind: 'accepted' } | { kind: 'rejected'; err
   return { kind: outcome.kind, reason: reasonOf(outcome.error) };
 }
 
-function hex(value: bigint | undefined): string | undefined {
-  return value === undefined ? undefined : orderIdOf(value);
-}
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
