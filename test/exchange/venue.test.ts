@@ -154,6 +154,13 @@ describe('live venue against a loopback exchange', () => {
     expect(venue.seen('POST /place_order')).toHaveLength(1);
   });
 
+  it('settles a placement answered with an unreadable 200 by finding its hash', async () => {
+    const { venue, live, clock } = await setup();
+    venue.queue('POST /place_order', { status: 200, body: '{"result": ', afterApplying: true });
+    await placed(live, clock);
+    expect(venue.seen('POST /place_order')).toHaveLength(1);
+  });
+
   it('reports a placement as unknown when the venue failed and never shows the hash', async () => {
     const { venue, live, clock } = await setup();
     venue.queue('POST /place_order', { status: 503, body: '{"code":503,"error":"busy"}' });
@@ -208,6 +215,13 @@ describe('live venue against a loopback exchange', () => {
     expect(venue.seen('POST /increase_nonce')[0]?.body).toMatchObject({ new_nonce: 4, gas_fee: { gas_per_action: 100, fee_token: 'STRK' } });
     await placed(live, clock);
     expect((venue.seen('POST /place_order')[0]?.body as { constraints: { nonce: number } }).constraints.nonce).toBe(4);
+  });
+
+  it('sends no nonce increase when the current nonce cannot be read', async () => {
+    const { venue, live, clock } = await setup();
+    for (let i = 0; i < 4; i++) venue.queue('GET /user/user_info', { status: 500, body: '{"code":500,"error":"down"}' });
+    expect(await drive(clock, live.increaseNonce())).toMatchObject({ kind: 'rejected', reason: expect.stringContaining('nothing sent') });
+    expect(venue.seen('POST /increase_nonce')).toHaveLength(0);
   });
 
   it('reads balances and nonce', async () => {

@@ -120,12 +120,13 @@ export class ExchangeError extends MmError<ExchangeErrorCode> {
 
 /**
  * True when a state-changing request may or may not have been applied: a timeout or reset after
- * sending, or a 5xx. Such outcomes are resolved by querying the locally computed hash (SPEC §2),
+ * sending, a 5xx, or an answer we could not parse. Such outcomes are resolved by querying the locally computed hash (SPEC §2),
  * never by sending again blindly.
  */
 export function isOutcomeUnknown(error: unknown): boolean {
   if (!(error instanceof ExchangeError)) return false;
-  if (error.code === 'EXCHANGE_SERVER_ERROR') return true;
+  // A body we cannot read says nothing about whether the request was applied.
+  if (error.code === 'EXCHANGE_SERVER_ERROR' || error.code === 'EXCHANGE_MALFORMED') return true;
   return error.code === 'EXCHANGE_NETWORK' && error.mayHaveReachedVenue;
 }
 

@@ -321,8 +321,13 @@ export class LiveVenue implements Venue {
     const { signer, rest } = this.#deps;
     const gas = this.#requireGas();
     await gas.ensureFresh();
-    const current = (await rest.userInfo()).nonce;
-    const newNonce = Math.max(current, this.#nonce) + 1;
+    let newNonce: number;
+    try {
+      // The venue's nonce, not only ours: another process may have raised it already.
+      newNonce = Math.max((await rest.userInfo()).nonce, this.#nonce) + 1;
+    } catch (error) {
+      return { kind: 'rejected', reason: `nonce unknown, nothing sent: ${reasonOf(error)}` };
+    }
     const signed = signer.signIncreaseNonce({
       maker: this.#settings.account,
       newNonce,
