@@ -75,7 +75,7 @@ describe('gas tracker', () => {
     expect(quotes).toEqual([{ gasPriceUnits: 1_000n, quotePerStrk: 0.5, timeMs: 1_000_000 }]);
   });
 
-  it('refreshes on its timer and before a request when stale', async () => {
+  it('refreshes on its timer, and before a request when the timer has fallen behind', async () => {
     const { gas, clock, calls, setGas } = tracker();
     await gas.start();
     setGas(2_000n);
@@ -84,6 +84,8 @@ describe('gas tracker', () => {
     expect(gas.gasFee(1).maxGasPrice).toBe(2_500n);
     gas.stop();
     clock.advance(30_000);
+    expect(gas.isStale()).toBe(false);
+    clock.advance(15_000);
     expect(gas.isStale()).toBe(true);
     await gas.ensureFresh();
     expect(calls.gas).toBe(3);

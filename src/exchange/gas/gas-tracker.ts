@@ -82,14 +82,18 @@ export class GasTracker {
     return this.#refreshing;
   }
 
-  /** Refreshes first when the gas price is older than the refresh period (SPEC §5). */
+  /** Refreshes first when the gas price is stale (SPEC §5); see {@link isStale}. */
   async ensureFresh(): Promise<void> {
-    if (this.#gasPrice === undefined || this.#options.clock.nowMs() - this.#gasPriceAtMs >= this.#options.refreshMs) await this.refresh();
+    if (this.isStale()) await this.refresh();
   }
 
-  /** True when a request signed now would carry a stale gas price. */
+  /**
+   * True when a request signed now would carry a stale gas price: older than 1.5 refresh
+   * periods. The timer refreshes every period, so in normal operation the hot path never waits
+   * for a REST call; only when refreshes fail does a gas-bearing request refresh first.
+   */
   isStale(): boolean {
-    return this.#gasPrice === undefined || this.#options.clock.nowMs() - this.#gasPriceAtMs >= this.#options.refreshMs;
+    return this.#gasPrice === undefined || this.#options.clock.nowMs() - this.#gasPriceAtMs >= this.#options.refreshMs * 1.5;
   }
 
   /** Feeds the fee-token/STRK book's rate (already oriented: r0 STRK worth r1 fee token). */
