@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createSilentLogger, getChain, getToken, ManualClock, type GasQuote } from '../../src/core/index.ts';
-import { GasTracker, identityRate, maxGasPrice, quotePerStrk, rateFromBookMid, skewRate } from '../../src/exchange/gas/index.ts';
+import { createSilentLogger, getChain, getToken, ManualClock, type GasQuote } from '../../../src/core/index.ts';
+import { GasTracker, identityRate, maxGasPrice, quotePerStrk, rateFromBookMid, skewRate } from '../../../src/exchange/gas/index.ts';
 
 const chain = getChain('mainnet');
 const STRK = getToken(chain, 'STRK');

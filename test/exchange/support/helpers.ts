@@ -1,6 +1,6 @@
 /** Test helpers: clocks that do not sleep, and quick constructors. */
-import { createRng, createSilentLogger, getChain, ManualClock, type Clock, type Timer } from '../../src/core/index.ts';
-import { RestClient, type RestClientOptions } from '../../src/exchange/client/index.ts';
+import { createRng, createSilentLogger, getChain, ManualClock, type Clock, type Timer } from '../../../src/core/index.ts';
+import { RestClient, type RestClientOptions } from '../../../src/exchange/client/index.ts';
 import { FakeSigner } from './fake-signer.ts';
 
 /**

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ExchangeError, RestClient } from '../../src/exchange/client/index.ts';
-import { createRng, createSilentLogger, getToken } from '../../src/core/index.ts';
-import type { OrderRequest } from '../../src/exchange/wire/requests.ts';
-import { LoopbackVenue } from './loopback-venue.ts';
-import { ACCOUNT, CHAIN, FastClock, makeRest } from './helpers.ts';
-import { FAKE_SIGNATURE, FakeSigner, fakeHash } from './fake-signer.ts';
-import { formatOrderBody } from '../../src/exchange/wire/requests.ts';
+import { ExchangeError, RestClient } from '../../../src/exchange/client/index.ts';
+import { createRng, createSilentLogger, getToken } from '../../../src/core/index.ts';
+import type { OrderRequest } from '../../../src/exchange/wire/requests.ts';
+import { LoopbackVenue } from '../support/loopback-venue.ts';
+import { ACCOUNT, CHAIN, FastClock, makeRest } from '../support/helpers.ts';
+import { FAKE_SIGNATURE, FakeSigner, fakeHash } from '../support/fake-signer.ts';
+import { formatOrderBody } from '../../../src/exchange/wire/requests.ts';
 
 const ETH = getToken(CHAIN, 'ETH');
 const USDC = getToken(CHAIN, 'USDC');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { LocalBook, type BookLevelUnits } from '../../src/exchange/book/index.ts';
+import { LocalBook, type BookLevelUnits } from '../../../src/exchange/book/index.ts';
 
 const level = (price: bigint, qty: bigint, orders = 1): BookLevelUnits => ({ price, qty, orders });
 

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRng, createSilentLogger, ManualClock, Secret } from '../../src/core/index.ts';
-import { ExchangeError } from '../../src/exchange/client/index.ts';
-import { MarketStream, type StreamEvent, type StreamTiming } from '../../src/exchange/stream/index.ts';
-import { LoopbackVenue } from './loopback-venue.ts';
-import { CHAIN, eventually } from './helpers.ts';
-import { FAKE_STARK_KEY } from './fake-signer.ts';
+import { createRng, createSilentLogger, ManualClock, Secret } from '../../../src/core/index.ts';
+import { ExchangeError } from '../../../src/exchange/client/index.ts';
+import { MarketStream, type StreamEvent, type StreamTiming } from '../../../src/exchange/stream/index.ts';
+import { LoopbackVenue } from '../support/loopback-venue.ts';
+import { CHAIN, eventually } from '../support/helpers.ts';
+import { FAKE_STARK_KEY } from '../support/fake-signer.ts';
 
 const ETH_USDC = { base: 'ETH', quote: 'USDC' };
 const bboTopic = { kind: 'bbo' as const, pair: ETH_USDC, ecosystem: true };

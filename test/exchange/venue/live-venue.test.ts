@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRng, createSilentLogger, ManualClock, type OrderReport, type ResyncReason, type VenueListener, type BestBidOffer, type VenueTrade, type GasQuote } from '../../src/core/index.ts';
-import { RestClient } from '../../src/exchange/client/index.ts';
-import { LiveVenue, type LiveVenueSettings } from '../../src/exchange/venue/index.ts';
-import { LoopbackVenue } from './loopback-venue.ts';
-import { ACCOUNT, CHAIN, drive, eventually } from './helpers.ts';
-import { FakeBatchSigner, FakeSigner } from './fake-signer.ts';
+import { createRng, createSilentLogger, ManualClock, type OrderReport, type ResyncReason, type VenueListener, type BestBidOffer, type VenueTrade, type GasQuote } from '../../../src/core/index.ts';
+import { RestClient } from '../../../src/exchange/client/index.ts';
+import { LiveVenue, type LiveVenueSettings } from '../../../src/exchange/venue/index.ts';
+import { LoopbackVenue } from '../support/loopback-venue.ts';
+import { ACCOUNT, CHAIN, drive, eventually } from '../support/helpers.ts';
+import { FakeBatchSigner, FakeSigner } from '../support/fake-signer.ts';
 
 const START_MS = 1_700_000_123_456;
 const intent = { side: 'buy' as const, priceUnits: 2999_990000n, qtyUnits: 10n ** 17n, postOnly: true };

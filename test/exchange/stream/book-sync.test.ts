@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createRng, createSilentLogger, ManualClock } from '../../src/core/index.ts';
-import { BookSync } from '../../src/exchange/stream/index.ts';
-import type { BookSnapshot } from '../../src/exchange/client/index.ts';
-import type { BookDelta } from '../../src/exchange/book/index.ts';
+import { createRng, createSilentLogger, ManualClock } from '../../../src/core/index.ts';
+import { BookSync } from '../../../src/exchange/stream/index.ts';
+import type { BookSnapshot } from '../../../src/exchange/client/index.ts';
+import type { BookDelta } from '../../../src/exchange/book/index.ts';
 
 function delta(start: number, end: number, bidPrice: bigint, qty: bigint): BookDelta {
   return { bids: [{ price: bidPrice, qty, orders: 1 }], asks: [], msgIdStart: BigInt(start), msgIdEnd: BigInt(end) };

@@ -4,11 +4,11 @@
  * the signature: what we sign is exactly what the venue reads from the JSON we send.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRng, createSilentLogger, ManualClock, Secret, type OrderReport, type VenueListener } from '../../src/core/index.ts';
-import { createLiveVenue, type LiveVenue } from '../../src/exchange/index.ts';
-import { devAccount } from '../../src/exchange/signer/index.ts';
-import { LoopbackVenue } from './loopback-venue.ts';
-import { drive, eventually } from './helpers.ts';
+import { createRng, createSilentLogger, ManualClock, Secret, type OrderReport, type VenueListener } from '../../../src/core/index.ts';
+import { createLiveVenue, type LiveVenue } from '../../../src/exchange/index.ts';
+import { devAccount } from '../../../src/exchange/signer/index.ts';
+import { LoopbackVenue } from '../support/loopback-venue.ts';
+import { drive, eventually } from '../support/helpers.ts';
 
 const dev = devAccount(7, 0);
 const intent = { side: 'sell' as const, priceUnits: 3001_000000n, qtyUnits: 2n * 10n ** 17n, postOnly: true };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { createRng, ManualClock } from '../../src/core/index.ts';
-import { backoffDelayMs, ExchangeError, postResolved, rateLimitDelayMs, suggestedSleepMs, venueErrorNameOf } from '../../src/exchange/client/index.ts';
+import { createRng, ManualClock } from '../../../src/core/index.ts';
+import { backoffDelayMs, ExchangeError, postResolved, rateLimitDelayMs, suggestedSleepMs, venueErrorNameOf } from '../../../src/exchange/client/index.ts';
 
 describe('backoff', () => {
   it('keeps every delay between half and all of the doubling cap', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { getChain, getToken } from '../../src/core/index.ts';
-import { findFeeBook, resolvePairSetup } from '../../src/exchange/venue/index.ts';
-import type { TickerSpec, UserInfo } from '../../src/exchange/client/index.ts';
+import { getChain, getToken } from '../../../src/core/index.ts';
+import { findFeeBook, resolvePairSetup } from '../../../src/exchange/venue/index.ts';
+import type { TickerSpec, UserInfo } from '../../../src/exchange/client/index.ts';
 
 const chain = getChain('mainnet');
 const [ETH, USDC, STRK] = ['ETH', 'USDC', 'STRK'].map((symbol) => getToken(chain, symbol)) as [ReturnType<typeof getToken>, ReturnType<typeof getToken>, ReturnType<typeof getToken>];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { getChain } from '../../src/core/index.ts';
-import { parseFrame, subscriptionMessage, topicKey } from '../../src/exchange/stream/index.ts';
-import { WireError } from '../../src/exchange/wire/fields.ts';
+import { getChain } from '../../../src/core/index.ts';
+import { parseFrame, subscriptionMessage, topicKey } from '../../../src/exchange/stream/index.ts';
+import { WireError } from '../../../src/exchange/wire/fields.ts';
 
 const chain = getChain('mainnet');
 const context = { chain, receivedMs: 5_000 };

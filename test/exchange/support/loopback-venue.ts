@@ -9,9 +9,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, WebSocket } from 'ws';
 import { fakeHash, FAKE_STARK_KEY } from './fake-signer.ts';
-import { getChain } from '../../src/core/index.ts';
-import { createMessageHasher, verifySignature, type MessageHasher } from '../../src/exchange/signer/index.ts';
-import { parseCancelAllBody, parseCancelBody, parseIncreaseNonceBody, parseOrderBody, parseWithdrawBody } from '../../src/exchange/wire/requests.ts';
+import { getChain } from '../../../src/core/index.ts';
+import { createMessageHasher, verifySignature, type MessageHasher } from '../../../src/exchange/signer/index.ts';
+import { parseCancelAllBody, parseCancelBody, parseIncreaseNonceBody, parseOrderBody, parseWithdrawBody } from '../../../src/exchange/wire/requests.ts';
 
 /** Options of the loopback venue. */
 export interface LoopbackOptions {

@@ -5,7 +5,7 @@
  * on hashes exactly as the real signer and the embedded exchange will.
  */
 import { createHash } from 'node:crypto';
-import type { StarkSignature } from '../../src/exchange/wire/fields.ts';
+import type { StarkSignature } from '../../../src/exchange/wire/fields.ts';
 import {
   formatCancelAllBody,
   formatCancelBody,
@@ -17,8 +17,8 @@ import {
   type IncreaseNonceRequest,
   type OrderRequest,
   type WithdrawRequest,
-} from '../../src/exchange/wire/requests.ts';
-import type { BatchOrderSigner, SignedRequest, VenueSigner } from '../../src/exchange/venue/index.ts';
+} from '../../../src/exchange/wire/requests.ts';
+import type { BatchOrderSigner, SignedRequest, VenueSigner } from '../../../src/exchange/venue/index.ts';
 
 export const FAKE_SIGNATURE: StarkSignature = { r: 0x1111n, s: 0x2222n };
 export const FAKE_STARK_KEY = 0x5eedn;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PresignCache } from '../../src/exchange/venue/index.ts';
-import type { OrderRequest } from '../../src/exchange/wire/requests.ts';
+import { PresignCache } from '../../../src/exchange/venue/index.ts';
+import type { OrderRequest } from '../../../src/exchange/wire/requests.ts';
 
 const intent = { side: 'buy' as const, priceUnits: 100n, qtyUnits: 5n, postOnly: true };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { OrderTracker, orderIdOf } from '../../src/exchange/venue/index.ts';
-import type { ExecutionReport } from '../../src/exchange/stream/index.ts';
-import type { OrderStatus } from '../../src/core/index.ts';
+import { OrderTracker, orderIdOf } from '../../../src/exchange/venue/index.ts';
+import type { ExecutionReport } from '../../../src/exchange/stream/index.ts';
+import type { OrderStatus } from '../../../src/core/index.ts';
 
 const HASH = 0xabcn;
 const ID = orderIdOf(HASH);
