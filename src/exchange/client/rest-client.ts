@@ -107,7 +107,12 @@ interface CallSpec {
   readonly auth: boolean;
 }
 
-/** The typed REST API of one venue for one trading account. */
+/**
+ * The typed REST API of one venue for one trading account. Every method rejects with an
+ * {@link ExchangeError} (codes in `errors.ts`): `EXCHANGE_REJECTED` with the venue's §4 name,
+ * `EXCHANGE_NOT_FOUND`, `EXCHANGE_UNAUTHORIZED`, `EXCHANGE_RATE_LIMITED`, `EXCHANGE_SERVER_ERROR`,
+ * `EXCHANGE_NETWORK`, `EXCHANGE_MALFORMED` (raw body kept) or `EXCHANGE_BAD_REQUEST` (not sent).
+ */
 export class RestClient {
   readonly chain: ChainInfo;
   readonly account: bigint;
@@ -152,7 +157,13 @@ export class RestClient {
         query: { user: feltToHex(this.#signer.starkKey), account: feltToHex(this.account) },
         auth: false,
       },
-      (result) => {
+      (result, rawText) => {
+        // A numeric challenge above 2^53 loses digits in JSON.parse; read it from the text.
+        if (typeof result === 'number' && !Number.isSafeInteger(result)) {
+          const digits = /"result"\s*:\s*(\d+)/.exec(rawText)?.[1];
+          if (digits === undefined) throw new WireError('result', 'unreadable numeric challenge');
+          return digits;
+        }
         parseFeltResult(result);
         return result as string | number;
       },
@@ -299,7 +310,7 @@ export class RestClient {
     }
   }
 
-  #get<T>(path: string, query: Readonly<Record<string, string>> | undefined, parse: (result: unknown) => T): Promise<T> {
+  #get<T>(path: string, query: Readonly<Record<string, string>> | undefined, parse: (result: unknown, rawText: string) => T): Promise<T> {
     return this.#call({ method: 'GET', path, ...(query === undefined ? {} : { query }), auth: true }, parse);
   }
 
@@ -316,7 +327,7 @@ export class RestClient {
     }
   }
 
-  async #call<T>(spec: CallSpec, parse: (result: unknown) => T): Promise<T> {
+  async #call<T>(spec: CallSpec, parse: (result: unknown, rawText: string) => T): Promise<T> {
     const endpoint = `${spec.method} ${spec.path}`;
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     let relogged = false;
@@ -334,7 +345,7 @@ export class RestClient {
         });
         const result = openEnvelope(endpoint, response);
         try {
-          return parse(result);
+          return parse(result, response.text);
         } catch (error) {
           if (!(error instanceof WireError)) throw error;
           throw new ExchangeError('EXCHANGE_MALFORMED', error.message, { endpoint, status: response.status, rawBody: response.text, cause: error });

@@ -126,6 +126,12 @@ describe('REST client against a loopback venue', () => {
     expect(venue.seen('POST /place_order')).toHaveLength(0);
   });
 
+  it('keeps every digit of a numeric challenge beyond 2^53', async () => {
+    venue.queue('GET /sign/request_sign_data', { status: 200, body: '{"result": 123456789012345678901234567}' });
+    await rest.login();
+    expect(venue.seen('POST /sign/auth')[0]?.body).toMatchObject({ msg: '123456789012345678901234567', signature: ['123456789012345678901234567', '7'] });
+  });
+
   it('logs in again once on a 401 and repeats the request', async () => {
     await rest.gasPrice();
     venue.validJwts.clear();
