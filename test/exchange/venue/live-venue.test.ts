@@ -124,6 +124,25 @@ describe('live venue against a loopback exchange', () => {
     expect(recorded.reports[0]).toMatchObject({ orderId, side: 'buy', priceUnits: intent.priceUnits, qtyUnits: intent.qtyUnits, lastFillIsMaker: true });
   });
 
+  it('keeps the local book from snap deltas and resyncs from REST on a sequence gap', async () => {
+    const { venue, live } = await setup();
+    await eventually(() => live.book()?.msgId === 100n);
+    const snap = (start: number, end: number, bid: string) => ({
+      stream: 'snap',
+      pair: { base: 'ETH', quote: 'USDC' },
+      ecosystem: true,
+      result: { bids: [[bid, '1', 1]], asks: [], msg_ids_start: start, msg_ids_end: end },
+    });
+    venue.push('snap:ETH-USDC:eco', snap(101, 101, '3000.5'));
+    await eventually(() => live.book()?.msgId === 101n);
+    expect(live.book()?.bestBid()?.price).toBe(3000_500000n);
+    venue.snapshot = { bids: [['2999', '4', 2]], asks: [['3002', '1', 1]], msg_id: '110' };
+    venue.push('snap:ETH-USDC:eco', snap(105, 105, '3000.6'));
+    await eventually(() => live.book()?.msgId === 110n);
+    expect(live.book()?.bestBid()?.price).toBe(2999_000000n);
+    expect(venue.seen('GET /book/snapshot')).toHaveLength(2);
+  });
+
   it('seeds the top of book from REST, then passes bbo and trades of our pair to the engine', async () => {
     const { venue, recorded } = await setup();
     expect(recorded.tops[0]).toEqual({ bidPriceUnits: 3000_000000n, bidQtyUnits: 15n * 10n ** 17n, askPriceUnits: undefined, askQtyUnits: 0n, timeMs: START_MS });
