@@ -107,7 +107,10 @@ export function mod(value: bigint, modulus: bigint = P): bigint {
   return result < 0n ? result + modulus : result;
 }
 
-/** Modular inverse by the extended Euclidean algorithm (faster than Fermat with bigints). */
+/**
+ * Modular inverse by the extended Euclidean algorithm (faster than Fermat with bigints). Plain
+ * temporaries rather than array destructuring: this runs once per Pedersen hash.
+ */
 export function invert(value: bigint, modulus: bigint = P): bigint {
   let a = mod(value, modulus);
   if (a === 0n) throw new RangeError('cannot invert zero');
@@ -116,8 +119,12 @@ export function invert(value: bigint, modulus: bigint = P): bigint {
   let y = 0n;
   while (b !== 0n) {
     const q = a / b;
-    [a, b] = [b, a - q * b];
-    [x, y] = [y, x - q * y];
+    const nextB = a - q * b;
+    a = b;
+    b = nextB;
+    const nextY = x - q * y;
+    x = y;
+    y = nextY;
   }
   return mod(x, modulus);
 }
