@@ -1,0 +1,10 @@
+/**
+ * Public surface of `src/exchange`: the typed REST client, the WS stream, the local book, the
+ * gas-fee builder and the live Venue adapter (the signer and wire types have their own index).
+ */
+export * from './client/index.ts';
+export * from './stream/index.ts';
+export * from './book/index.ts';
+export * from './gas/index.ts';
+export * from './venue/index.ts';
+export { createLiveVenue, type LiveVenueConfig } from './venue/create.ts';

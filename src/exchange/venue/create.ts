@@ -1,0 +1,91 @@
+/**
+ * Wires a {@link LiveVenue} from a pair's connection settings: the REST client (one undici pool
+ * for the base URL), the signer with a worker pool for pre-signing bursts, and the stream. The
+ * CLI maps the env file onto {@link LiveVenueConfig}; this layer never reads config itself
+ * (ARCHITECTURE: exchange imports only core).
+ */
+import { getChain, type ChainName, type Clock, type Logger, type Rng, type Secret } from '../../core/index.ts';
+import { RestClient, type HttpOptions } from '../client/index.ts';
+import { Signer, SigningPool } from '../signer/index.ts';
+import type { StreamTiming } from '../stream/index.ts';
+import { LiveVenue } from './live-venue.ts';
+
+/** Connection, key and gas settings of one pair (env keys in brackets). */
+export interface LiveVenueConfig {
+  /** [EXCHANGE_HTTP_URL] */
+  readonly httpUrl: string;
+  /** [EXCHANGE_WS_URL] */
+  readonly wsUrl: string;
+  /** [CHAIN] */
+  readonly chain: ChainName;
+  /** [TRADING_ACCOUNT] 0x-hex. */
+  readonly tradingAccount: string;
+  /** [SIGNER_PRIVATE_KEY] */
+  readonly signerPrivateKey: Secret;
+  /** [BASE] / [QUOTE] */
+  readonly base: string;
+  readonly quote: string;
+  /** [ECOSYSTEM_BOOK] */
+  readonly ecosystemBook: boolean;
+  /** [FEE_TOKEN] */
+  readonly feeToken: string;
+  /** [GAS_PRICE_MULTIPLIER] */
+  readonly gasPriceMultiplier: number;
+  /** [GAS_REFRESH_S] */
+  readonly gasRefreshS: number;
+  /** [CONVERSION_MARGIN_BPS] */
+  readonly conversionMarginBps: number;
+  /** [ORDER_TTL_S] */
+  readonly orderTtlS: number;
+  /** [WITHDRAW_HASH] */
+  readonly withdrawHash: 'snip12' | 'poseidon';
+  /** Signing worker threads; 0 signs inline only (no pre-signing). Default 2. */
+  readonly signingWorkers?: number;
+  readonly http?: HttpOptions;
+  readonly streamTiming?: StreamTiming;
+}
+
+/** Builds the live venue; nothing connects until `start()`. */
+export function createLiveVenue(config: LiveVenueConfig, deps: { clock: Clock; rng: Rng; logger: Logger }): LiveVenue {
+  const chain = getChain(config.chain);
+  const account = BigInt(config.tradingAccount);
+  const workers = config.signingWorkers ?? 2;
+  const signerOptions = { privateKey: config.signerPrivateKey, account, chain, withdrawHash: config.withdrawHash };
+  // Zero workers: sign inline only, and skip pre-signing (it would block the loop as much).
+  const pool = workers > 0 ? new SigningPool({ ...signerOptions, size: workers }) : undefined;
+  const signer = pool?.signer ?? new Signer(signerOptions);
+  const logger = deps.logger.child({ component: 'exchange' });
+  const rest = new RestClient({
+    baseUrl: config.httpUrl,
+    chain,
+    account,
+    signer,
+    clock: deps.clock,
+    rng: deps.rng.fork('rest'),
+    logger,
+    ...(config.http === undefined ? {} : { http: config.http }),
+  });
+  return new LiveVenue(
+    {
+      chain,
+      account,
+      pair: { base: config.base, quote: config.quote },
+      ecosystemBook: config.ecosystemBook,
+      feeToken: config.feeToken,
+      gasPriceMultiplier: config.gasPriceMultiplier,
+      gasRefreshMs: config.gasRefreshS * 1000,
+      conversionMarginBps: config.conversionMarginBps,
+      orderTtlS: config.orderTtlS,
+      wsUrl: config.wsUrl,
+      ...(config.streamTiming === undefined ? {} : { streamTiming: config.streamTiming }),
+    },
+    {
+      rest,
+      signer,
+      ...(pool === undefined ? {} : { batchSigner: pool }),
+      clock: deps.clock,
+      rng: deps.rng.fork('venue'),
+      logger,
+    },
+  );
+}

@@ -1,0 +1,207 @@
+/**
+ * The venue's market side: one WS stream with our fills, the pair's `bbo`, `trade` and `snap`
+ * (into a local book), and the fee-token/STRK `bbo` whose mid prices the gas conversion rate
+ * (SPEC §5). It turns events into the engine's shapes and keeps the top of book honest on a quiet
+ * market by reading `/book/bbo` when no `bbo` event came for a while (the venue sends `bbo` only
+ * on change; a quiet book is not a dead feed, and a REST read proves it).
+ */
+import { getToken, type BestBidOffer, type ChainInfo, type Clock, type Logger, type Pair, type Rng, type Timer, type TokenInfo, type VenueTrade } from '../../core/index.ts';
+import type { PriceLevel, RestClient, TickerSpec } from '../client/index.ts';
+import { BookSync, MarketStream, type ExecutionReport, type StreamEvent, type StreamTiming } from '../stream/index.ts';
+import { rateFromBookMid, type ConversionRateUnits } from '../gas/index.ts';
+import type { LocalBook } from '../book/index.ts';
+import { feltToHex } from '../wire/fields.ts';
+
+/** The fee-token/STRK book whose mid prices the conversion rate. */
+export interface FeeBook {
+  readonly pair: Pair;
+  readonly ecosystem: boolean;
+  readonly base: TokenInfo;
+  readonly quote: TokenInfo;
+}
+
+/**
+ * The book between the fee token and STRK, either way round, the ecosystem book preferred;
+ * undefined when gas is paid in STRK or the venue lists no such book.
+ */
+export function findFeeBook(chain: ChainInfo, feeToken: TokenInfo, specs: readonly TickerSpec[]): FeeBook | undefined {
+  if (feeToken.symbol === 'STRK') return undefined;
+  const candidates = specs.filter((s) => (s.base === 'STRK' && s.quote === feeToken.symbol) || (s.base === feeToken.symbol && s.quote === 'STRK'));
+  const spec = candidates.find((s) => s.isEcosystemBook) ?? candidates[0];
+  if (spec === undefined) return undefined;
+  const strk = getToken(chain, 'STRK');
+  const [base, quote] = spec.base === 'STRK' ? [strk, feeToken] : [feeToken, strk];
+  return { pair: { base: base.symbol, quote: quote.symbol }, ecosystem: spec.isEcosystemBook, base, quote };
+}
+
+/** What the feed reports. Handlers must not throw (they are guarded anyway). */
+export interface MarketFeedHandlers {
+  onTopOfBook(top: BestBidOffer): void;
+  onTrade(trade: VenueTrade): void;
+  /** An execution report of the pair we trade. */
+  onExecution(report: ExecutionReport): void;
+  /** A fresh conversion rate from the fee-token/STRK book. */
+  onFeeRate(rate: ConversionRateUnits): void;
+  onFeedStatus(isUp: boolean): void;
+  /** A reconnect completed: events may have been missed. */
+  onReconnected(): void;
+}
+
+/** Settings and collaborators of a {@link MarketFeed}. */
+export interface MarketFeedOptions {
+  readonly chain: ChainInfo;
+  readonly account: bigint;
+  readonly pair: Pair;
+  readonly ecosystem: boolean;
+  readonly feeToken: TokenInfo;
+  readonly feeBook: FeeBook | undefined;
+  readonly wsUrl: string;
+  readonly signerKey: bigint;
+  /** Keep a local book from `snap`. */
+  readonly keepBook: boolean;
+  /** See LiveVenueSettings.topOfBookRefreshMs; 0 disables. */
+  readonly topOfBookRefreshMs: number;
+  readonly streamTiming?: StreamTiming;
+  readonly rest: RestClient;
+  readonly clock: Clock;
+  readonly rng: Rng;
+  readonly logger: Logger;
+  readonly handlers: MarketFeedHandlers;
+}
+
+/** The market-data and fills feed of one pair. */
+export class MarketFeed {
+  readonly #options: MarketFeedOptions;
+  readonly #stream: MarketStream;
+  readonly #bookSync: BookSync | undefined;
+  #topTimer: Timer | undefined;
+  #lastTopMs = 0;
+  #stopped = false;
+
+  constructor(options: MarketFeedOptions) {
+    this.#options = options;
+    const { rest, clock, rng, logger, pair, ecosystem } = options;
+    this.#bookSync = options.keepBook
+      ? new BookSync({ fetchSnapshot: () => rest.snapshot(pair, ecosystem), clock, rng, logger: logger.child({ book: `${pair.base}/${pair.quote}` }) })
+      : undefined;
+    this.#stream = new MarketStream({
+      url: options.wsUrl,
+      signerKey: options.signerKey,
+      chain: options.chain,
+      keys: rest,
+      clock,
+      rng,
+      logger,
+      defaultPair: pair,
+      handlers: {
+        onEvent: (event) => this.#onEvent(event),
+        onStatus: (isUp) => options.handlers.onFeedStatus(isUp),
+        onReconnected: () => {
+          this.#bookSync?.resync('reconnected');
+          void this.refreshTopOfBook();
+          options.handlers.onReconnected();
+        },
+      },
+      ...(options.streamTiming === undefined ? {} : { timing: options.streamTiming }),
+    });
+  }
+
+  /** Connects, subscribes everything and reads the top of book once. @throws ExchangeError */
+  async start(): Promise<void> {
+    const { pair, ecosystem, feeBook } = this.#options;
+    await this.#stream.start();
+    await this.#stream.subscribe({ kind: 'fills', account: this.#options.account });
+    await this.#stream.subscribe({ kind: 'bbo', pair, ecosystem });
+    await this.#stream.subscribe({ kind: 'trade', pair, ecosystem });
+    if (this.#bookSync !== undefined) {
+      await this.#stream.subscribe({ kind: 'snap', pair, ecosystem });
+      this.#bookSync.resync('subscribed');
+    }
+    if (feeBook !== undefined && !this.#isOurs(feeBook)) await this.#stream.subscribe({ kind: 'bbo', pair: feeBook.pair, ecosystem: feeBook.ecosystem });
+    await this.refreshTopOfBook();
+    const refreshMs = this.#options.topOfBookRefreshMs;
+    if (refreshMs > 0) {
+      this.#topTimer = this.#options.clock.setInterval(() => {
+        if (this.#options.clock.nowMs() - this.#lastTopMs >= refreshMs) void this.refreshTopOfBook();
+      }, refreshMs, { unref: true });
+    }
+  }
+
+  /** Stops timers and the stream. Idempotent. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#topTimer?.cancel();
+    this.#topTimer = undefined;
+    this.#bookSync?.stop();
+    await this.#stream.stop();
+  }
+
+  /** Reads `/book/bbo` and passes it on; a failure passes nothing (the dead-man switch decides). */
+  async refreshTopOfBook(): Promise<void> {
+    try {
+      const bbo = await this.#options.rest.bbo(this.#options.pair, this.#options.ecosystem);
+      if (!this.#stopped) this.#emitTop(bbo.bid, bbo.ask, this.#options.clock.nowMs());
+    } catch (error) {
+      this.#options.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'top of book refresh failed');
+    }
+  }
+
+  /** The local book (undefined when not kept). */
+  book(): LocalBook | undefined {
+    return this.#bookSync?.book;
+  }
+
+  /** Stream counters (reconnects, malformed frames …). */
+  get stats(): MarketStream['stats'] {
+    return this.#stream.stats;
+  }
+
+  #onEvent(event: StreamEvent): void {
+    const { handlers, logger, feeBook, feeToken } = this.#options;
+    switch (event.type) {
+      case 'bbo': {
+        if (feeBook !== undefined && samePair(event.pair, feeBook.pair) && event.ecosystem === feeBook.ecosystem && event.bid !== undefined && event.ask !== undefined) {
+          const rate = rateFromBookMid(feeToken, feeBook, (event.bid.price + event.ask.price) / 2n);
+          if (rate !== undefined) handlers.onFeeRate(rate);
+        }
+        if (this.#isOurs(event)) this.#emitTop(event.bid, event.ask, event.receivedMs);
+        return;
+      }
+      case 'trade':
+        if (this.#isOurs(event)) handlers.onTrade({ priceUnits: event.price, qtyUnits: event.baseQty, aggressor: event.isSellSide ? 'sell' : 'buy', timeMs: event.receivedMs });
+        return;
+      case 'snap':
+        if (this.#isOurs(event)) this.#bookSync?.onDelta(event.delta);
+        return;
+      case 'execution':
+        if (samePair(event.report.pair, this.#options.pair)) handlers.onExecution(event.report);
+        return;
+      case 'fail':
+        logger.warn({ report: event.report.reportType, errorCode: event.report.errorCode, request: hex(event.report.requestHash) }, 'venue failed a request after accepting it');
+        return;
+      case 'rollup':
+        logger.debug({ tx: hex(event.report.txHash), order: hex(event.report.orderHash) }, 'fill settled on chain');
+        return;
+      case 'cancel-all':
+        logger.info({ ticker: hex(event.report.cancelTickerHash) }, 'cancel-all carried out');
+        return;
+    }
+  }
+
+  #emitTop(bid: PriceLevel | undefined, ask: PriceLevel | undefined, timeMs: number): void {
+    this.#lastTopMs = this.#options.clock.nowMs();
+    this.#options.handlers.onTopOfBook({ bidPriceUnits: bid?.price, bidQtyUnits: bid?.qty ?? 0n, askPriceUnits: ask?.price, askQtyUnits: ask?.qty ?? 0n, timeMs });
+  }
+
+  #isOurs(book: { pair: Pair; ecosystem: boolean }): boolean {
+    return samePair(book.pair, this.#options.pair) && book.ecosystem === this.#options.ecosystem;
+  }
+}
+
+function samePair(a: Pair, b: Pair): boolean {
+  return a.base === b.base && a.quote === b.quote;
+}
+
+function hex(value: bigint | undefined): string | undefined {
+  return value === undefined ? undefined : feltToHex(value);
+}

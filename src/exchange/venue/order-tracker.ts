@@ -1,0 +1,174 @@
+/**
+ * Our orders' reported state, turned into the engine's {@link OrderReport}s. Execution reports
+ * carry cumulative amounts (`acc_base_qty`), so a duplicate or a report that arrives after a
+ * newer one is recognised and dropped: a report never moves an order backwards (fewer fills, an
+ * earlier status, or out of a final state). REST snapshots of an order go through the same
+ * merge, so healing and streaming cannot contradict each other.
+ */
+import { feltToHex } from '../wire/fields.ts';
+import { isTerminalStatus, type MatcherResult, type OrderIntent, type OrderReport, type OrderStatus, type Side } from '../../core/index.ts';
+import type { ExecutionReport } from '../stream/messages.ts';
+import type { VenueOrder } from '../client/responses.ts';
+
+interface Tracked {
+  readonly side: Side;
+  readonly priceUnits: bigint;
+  readonly qtyUnits: bigint;
+  readonly postOnly: boolean | undefined;
+  status: OrderStatus;
+  filledQtyUnits: bigint;
+  filledQuoteUnits: bigint;
+  lastSeenMs: number;
+}
+
+/** Progress rank: a report of lower rank and no more fills is older than what we hold. */
+function statusRank(status: OrderStatus): number {
+  switch (status) {
+    case 'ACC':
+      return 0;
+    case 'OPEN':
+      return 1;
+    case 'PARTIALLY_FILLED':
+      return 2;
+    case 'SCHEDULED_TO_CANCEL':
+    case 'REIMBURSE':
+      return 3;
+    default:
+      return 4;
+  }
+}
+
+/** The order id the engine sees: the order hash as lowercase 0x-hex. */
+export function orderIdOf(hash: bigint): string {
+  return feltToHex(hash);
+}
+
+/**
+ * An order id back to its hash; undefined when it is not a felt (then the venue cannot know it).
+ */
+export function hashOfOrderId(orderId: string): bigint | undefined {
+  if (!/^0x[0-9a-fA-F]{1,64}$/.test(orderId)) return undefined;
+  return BigInt(orderId);
+}
+
+/** Tracks our orders and merges reports. */
+export class OrderTracker {
+  readonly #orders = new Map<string, Tracked>();
+  /** Reports dropped as duplicates or out of order (metrics, tests). */
+  dropped = 0;
+
+  /** Registers an order before it is sent, so a report that beats the HTTP answer is known. */
+  register(orderId: string, intent: OrderIntent, nowMs: number): void {
+    if (this.#orders.has(orderId)) return;
+    this.#orders.set(orderId, {
+      side: intent.side,
+      priceUnits: intent.priceUnits,
+      qtyUnits: intent.qtyUnits,
+      postOnly: intent.postOnly,
+      status: 'ACC',
+      filledQtyUnits: 0n,
+      filledQuoteUnits: 0n,
+      lastSeenMs: nowMs,
+    });
+  }
+
+  /** True when the order was registered or reported. */
+  has(orderId: string): boolean {
+    return this.#orders.has(orderId);
+  }
+
+  /** The merged report for an execution report, or undefined when it brings nothing new. */
+  onExecution(report: ExecutionReport, nowMs: number): OrderReport | undefined {
+    const orderId = orderIdOf(report.orderHash);
+    const existing = this.#orders.get(orderId);
+    const tracked = existing ?? this.#adopt(orderId, report.isSellSide ? 'sell' : 'buy', report.fillPrice, report.accBaseQty, undefined, nowMs);
+    if (!this.#advance(tracked, existing === undefined, report.status, report.accBaseQty, report.accQuoteQty, nowMs)) return undefined;
+    const hasFill = report.fillBaseQty > 0n;
+    return this.#report(orderId, tracked, {
+      lastFillPriceUnits: hasFill ? report.fillPrice : undefined,
+      lastFillIsMaker: hasFill ? isMaker(tracked) : undefined,
+      matcherResult: report.matcherResult,
+      timeMs: report.receivedMs,
+    });
+  }
+
+  /**
+   * The merged report for an order read over REST (matched = filled − failed, REFERENCE §1.3).
+   * Always returns a report (healing wants the current state even when nothing changed).
+   */
+  onVenueOrder(orderId: string, order: VenueOrder, nowMs: number): OrderReport {
+    const existing = this.#orders.get(orderId);
+    const tracked = existing ?? this.#adopt(orderId, order.isSellSide ? 'sell' : 'buy', order.price, order.baseQty, order.postOnly, nowMs);
+    this.#advance(tracked, existing === undefined, order.status, order.filledBase - order.failedBase, order.filledQuote - order.failedQuote, nowMs);
+    return this.#report(orderId, tracked, { lastFillPriceUnits: undefined, lastFillIsMaker: undefined, matcherResult: undefined, timeMs: nowMs });
+  }
+
+  /** Forgets final orders not seen for `retentionMs` (late duplicates of older ones are then new). */
+  prune(nowMs: number, retentionMs: number): void {
+    for (const [orderId, tracked] of this.#orders) {
+      if (isTerminalStatus(tracked.status) && nowMs - tracked.lastSeenMs > retentionMs) this.#orders.delete(orderId);
+    }
+  }
+
+  /** Forgets an order that was never accepted (a rejected placement). */
+  forget(orderId: string): void {
+    this.#orders.delete(orderId);
+  }
+
+  /** Number of orders tracked. */
+  size(): number {
+    return this.#orders.size;
+  }
+
+  #adopt(orderId: string, side: Side, priceUnits: bigint, qtyUnits: bigint, postOnly: boolean | undefined, nowMs: number): Tracked {
+    const tracked: Tracked = { side, priceUnits, qtyUnits, postOnly, status: 'ACC', filledQtyUnits: 0n, filledQuoteUnits: 0n, lastSeenMs: nowMs };
+    this.#orders.set(orderId, tracked);
+    return tracked;
+  }
+
+  /** Merges a reported state; false when it is a duplicate or older than what we hold. */
+  #advance(tracked: Tracked, isNew: boolean, status: OrderStatus, filledQty: bigint, filledQuote: bigint, nowMs: number): boolean {
+    tracked.lastSeenMs = nowMs;
+    if (isNew) {
+      tracked.status = status;
+      tracked.filledQtyUnits = filledQty;
+      tracked.filledQuoteUnits = filledQuote;
+      return true;
+    }
+    const moreFilled = filledQty > tracked.filledQtyUnits;
+    const later = statusRank(status) > statusRank(tracked.status);
+    // A final state is final: only a fill we had not counted can still be learnt.
+    if ((isTerminalStatus(tracked.status) && !moreFilled) || (!moreFilled && !later)) {
+      this.dropped++;
+      return false;
+    }
+    if (moreFilled) {
+      tracked.filledQtyUnits = filledQty;
+      if (filledQuote > tracked.filledQuoteUnits) tracked.filledQuoteUnits = filledQuote;
+    }
+    if (later && !isTerminalStatus(tracked.status)) tracked.status = status;
+    return true;
+  }
+
+  #report(
+    orderId: string,
+    tracked: Tracked,
+    extra: { lastFillPriceUnits: bigint | undefined; lastFillIsMaker: boolean | undefined; matcherResult: MatcherResult | undefined; timeMs: number },
+  ): OrderReport {
+    return {
+      orderId,
+      status: tracked.status,
+      side: tracked.side,
+      priceUnits: tracked.priceUnits,
+      qtyUnits: tracked.qtyUnits,
+      filledQtyUnits: tracked.filledQtyUnits,
+      filledQuoteUnits: tracked.filledQuoteUnits,
+      ...extra,
+    };
+  }
+}
+
+/** A post-only order is always the maker; for others the venue's report does not say. */
+function isMaker(tracked: Tracked): boolean | undefined {
+  return tracked.postOnly === true ? true : undefined;
+}
