@@ -34,8 +34,12 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'backtest --data FILE… --env FILE [--report out.html] [--json] [--sweep KEY=v1,v2]…   replay a recording through the engine',
     load: async () => (await import('./cli/backtest.ts')).runBacktestCommand,
   },
+  run: {
+    summary: 'run --env FILE [--metrics-host H] [--journal FILE]   market-make one pair live (LayerAkira or a running sim)',
+    load: async () => (await import('./cli/run.ts')).runRun,
+  },
   paper: {
-    summary: 'paper                                      paper trading against the embedded exchange (npm start)',
+    summary: 'paper [--env FILE] [--port N] [--duration S] [--metrics-port N]   paper trading against the embedded exchange (npm start)',
     load: async () => (await import('./cli/paper.ts')).runPaper,
   },
 };

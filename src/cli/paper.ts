@@ -1,11 +1,107 @@
-/** `akira-mm paper` (what `npm start` runs): paper trading against the embedded exchange. */
-import type { CommandRunner } from './io.ts';
+/**
+ * `akira-mm paper` (what `npm start` runs): the embedded exchange in-process with synthetic flow,
+ * and the bot quoting ETH/USDC on it with the exchange's development account: no configuration,
+ * no money. `--env FILE` paper-trades a pair file instead (its URLs and account are replaced by
+ * the embedded exchange's). Ctrl-C cancels every order, waits for the exchange to confirm, and
+ * prints how many orders were left open (zero).
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { LiveClock, createLogger, getChain, type Logger } from '../core/index.ts';
+import { feltToHex } from '../exchange/wire/fields.ts';
+import { startSim, type SimHandle } from '../sim/index.ts';
+import { integerFlag, parseFlags } from './args.ts';
+import { waitForStopSignal } from './daemon.ts';
+import { UsageError, type CliIo, type CommandRunner } from './io.ts';
+import { startLiveRun } from './live.ts';
+import { loadPairFile, validatePairEnv } from './pair-config.ts';
 
-/** Not built yet: says so plainly and exits non-zero, so nobody mistakes it for a running bot. */
-export const runPaper: CommandRunner = async (_args, io) => {
-  io.stderr.write(
-    'akira-mm: paper trading is not built yet. The embedded exchange (issue #3) and the market-making\n' +
-      'daemon (issue #4) land next; until then `npm test`, `akira-mm hash` and `akira-mm keys new` work.\n',
-  );
-  return 1;
+const USAGE =
+  'akira-mm paper [--env FILE] [--port N] [--seed N] [--metrics-port N] [--duration SECONDS] [--log-level LEVEL]';
+
+/** The pair `npm start` trades when no file is given. */
+const DEFAULT_PAPER_ENV: Readonly<Record<string, string>> = {
+  BASE: 'ETH',
+  QUOTE: 'USDC',
+  CHAIN: 'mainnet',
+  STRATEGY: 'ladder',
+  LADDER_LEVELS: '2',
+  LADDER_ORDER_SIZE: '0.05',
+  LADDER_BID_SPREAD_BPS: '4',
+  LADDER_ASK_SPREAD_BPS: '4',
+  LADDER_INVENTORY_SKEW: 'on',
+  LOG_LEVEL: 'warn',
 };
+
+function stopAfter(seconds: number | undefined): Promise<string> {
+  const signal = waitForStopSignal();
+  if (seconds === undefined) return signal;
+  const clock = new LiveClock();
+  return Promise.race([signal, new Promise<string>((done) => clock.setTimeout(() => done('duration'), seconds * 1_000))]);
+}
+
+async function paperConfig(envFile: string | undefined, sim: SimHandle, io: CliIo, metricsPort: number, logLevel: string | undefined) {
+  const account = sim.accounts[0];
+  if (account?.privateKey === undefined) throw new UsageError('the embedded exchange has no development account to trade with');
+  const overrides: Record<string, string> = {
+    EXCHANGE_HTTP_URL: sim.httpUrl,
+    EXCHANGE_WS_URL: sim.wsUrl,
+    CHAIN: sim.chain.name,
+    TRADING_ACCOUNT: feltToHex(account.address),
+    SIGNER_PRIVATE_KEY: feltToHex(account.privateKey),
+    METRICS_PORT: String(metricsPort),
+    ...(logLevel === undefined ? {} : { LOG_LEVEL: logLevel }),
+  };
+  if (envFile === undefined) return validatePairEnv({ ...DEFAULT_PAPER_ENV, ...overrides }, 'paper defaults');
+  return loadPairFile(resolve(io.cwd, envFile), overrides);
+}
+
+export const runPaper: CommandRunner = async (args, io) => {
+  const { values, positionals } = parseFlags(
+    args,
+    {
+      env: { type: 'string' },
+      port: { type: 'string' },
+      seed: { type: 'string' },
+      'metrics-port': { type: 'string' },
+      duration: { type: 'string' },
+      'log-level': { type: 'string' },
+    },
+    USAGE,
+  );
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${USAGE}`);
+  const port = integerFlag('port', values.port, 0, 0, 65_535);
+  const seed = integerFlag('seed', values.seed, 0, 0, 2 ** 31 - 1);
+  const metricsPort = integerFlag('metrics-port', values['metrics-port'], 0, 0, 65_535);
+  const duration = values.duration === undefined ? undefined : integerFlag('duration', values.duration, 0, 1, 10 * 365 * 86_400);
+  // The chain only matters for the token table; a pair file's CHAIN wins over the default.
+  const sim = await startSim({ port, seed, chain: 'mainnet', flow: true, logger: simLogger(values['log-level']) });
+  try {
+    const config = await paperConfig(values.env, sim, io, metricsPort, values['log-level']);
+    if (getChain(config.chain).name !== sim.chain.name) throw new UsageError(`paper mode runs the embedded exchange on mainnet; CHAIN=${config.chain}`);
+    io.stderr.write(
+      `paper trading ${config.base}/${config.quote} (${config.strategy}) on the embedded exchange at ${sim.httpUrl}\n` +
+        `account ${config.tradingAccount} · synthetic flow on · Ctrl-C cancels every order and stops\n`,
+    );
+    const run = await startLiveRun({
+      config,
+      io,
+      journalPath: join(mkdtempSync(join(tmpdir(), 'akira-paper-')), 'paper.journal'),
+      stopSignal: stopAfter(duration),
+    });
+    const code = await run.daemon.done;
+    await sim.idle();
+    const left = sim.openOrdersOf(BigInt(config.tradingAccount)).length;
+    const status = run.daemon.engine.status();
+    io.stderr.write(`stopped: ${status.pnl.fills} fills, PnL ${status.pnl.total.toFixed(2)} ${config.quote}, ${left} open orders left on the exchange\n`);
+    run.logger.flush();
+    return left === 0 ? code : 1;
+  } finally {
+    await sim.stop();
+  }
+};
+
+function simLogger(level: string | undefined): Logger {
+  return createLogger({ level: level ?? 'warn', base: { component: 'sim' } });
+}

@@ -18,14 +18,16 @@ export interface SimAccount {
 }
 
 /** Whole-token balances each dev account starts with (tokens the chain lacks are skipped). */
+// Worth about the same at the reference prices (ETH 3000, STRK 0.5): a bot with the default 50 %
+// inventory target starts balanced and quotes both sides instead of skewing to one.
 export const DEV_BALANCES: Readonly<Record<string, string>> = {
   ETH: '100',
-  STRK: '1000000',
-  USDC: '1000000',
-  USDT: '1000000',
+  STRK: '600000',
+  USDC: '300000',
+  USDT: '300000',
   AETH: '100',
-  AUSDC: '1000000',
-  AUSDT: '1000000',
+  AUSDC: '300000',
+  AUSDT: '300000',
 };
 
 /**

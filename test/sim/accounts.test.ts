@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { devAccounts } from '../../src/exchange/signer/index.ts';
-import { fundDevAccounts, parseAccountsFile } from '../../src/sim/index.ts';
+import { DEV_BALANCES, fundDevAccounts, parseAccountsFile } from '../../src/sim/index.ts';
 import { CHAIN, units } from './fixtures.ts';
 
 describe('accounts', () => {
@@ -10,7 +10,7 @@ describe('accounts', () => {
     const env = readFileSync('config/ETH-USDC.env', 'utf8');
     const account = /^TRADING_ACCOUNT=(0x[0-9a-f]+)$/m.exec(env)?.[1];
     expect(first?.address).toBe(BigInt(account ?? '0'));
-    expect(first?.balances.get('USDC')).toBe(units('USDC', '1000000'));
+    expect(first?.balances.get('USDC')).toBe(units('USDC', DEV_BALANCES['USDC'] ?? ''));
   });
 
   it('reads an accounts file with decimal balances per symbol', () => {

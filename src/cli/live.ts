@@ -1,0 +1,76 @@
+/**
+ * What `run` and `paper` share: a validated pair file becomes a live venue (REST + WS + signer)
+ * and a daemon around the engine. Only the URLs differ: `run` uses the file's, `paper` points
+ * them at the embedded exchange it started.
+ */
+import { randomBytes } from 'node:crypto';
+import type { PairConfig } from '../config/index.ts';
+import { LiveClock, createLogger, createRng, getChain, getToken, type Logger } from '../core/index.ts';
+import { createLiveVenue, type LiveVenue } from '../exchange/index.ts';
+import { startDaemon, type RunningDaemon } from './daemon.ts';
+import { engineSettingsFromConfig } from './engine-settings.ts';
+import type { CliIo } from './io.ts';
+
+export interface LiveRunOptions {
+  readonly config: PairConfig;
+  readonly io: CliIo;
+  readonly logger?: Logger;
+  readonly metricsHost?: string;
+  readonly journalPath?: string;
+  readonly stopSignal?: Promise<string>;
+  readonly showStatus?: boolean;
+  /** Signing worker threads (default 2). */
+  readonly signingWorkers?: number;
+}
+
+export interface LiveRun {
+  readonly venue: LiveVenue;
+  readonly daemon: RunningDaemon;
+  readonly logger: Logger;
+}
+
+/** Starts the engine against the venue the config names; resolves once it is quoting. */
+export async function startLiveRun(options: LiveRunOptions): Promise<LiveRun> {
+  const { config, io } = options;
+  const logger = options.logger ?? createLogger({ level: config.logLevel, base: { pair: `${config.base}/${config.quote}` } });
+  const clock = new LiveClock();
+  // Salts must be unpredictable on a real venue: the live RNG is seeded from the OS, once.
+  const rng = createRng(randomBytes(4).readUInt32LE(0));
+  const chain = getChain(config.chain);
+  const venue = createLiveVenue(
+    {
+      httpUrl: config.exchangeHttpUrl,
+      wsUrl: config.exchangeWsUrl,
+      chain: config.chain,
+      tradingAccount: config.tradingAccount,
+      signerPrivateKey: config.signerPrivateKey,
+      base: config.base,
+      quote: config.quote,
+      ecosystemBook: config.ecosystemBook,
+      feeToken: config.engine.FEE_TOKEN,
+      gasPriceMultiplier: config.gasPriceMultiplier.value,
+      gasRefreshS: config.engine.GAS_REFRESH_S,
+      conversionMarginBps: config.engine.CONVERSION_MARGIN_BPS.value,
+      orderTtlS: config.engine.ORDER_TTL_S,
+      withdrawHash: config.withdrawHash,
+      ...(options.signingWorkers === undefined ? {} : { signingWorkers: options.signingWorkers }),
+    },
+    { clock, rng, logger },
+  );
+  const settings = engineSettingsFromConfig(config.engine, {
+    baseDecimals: getToken(chain, config.base).decimals,
+    quoteDecimals: getToken(chain, config.quote).decimals,
+  });
+  const daemon = await startDaemon({
+    config,
+    venue,
+    settings,
+    logger,
+    io,
+    ...(options.metricsHost === undefined ? {} : { metricsHost: options.metricsHost }),
+    ...(options.journalPath === undefined ? {} : { journalPath: options.journalPath }),
+    ...(options.stopSignal === undefined ? {} : { stopSignal: options.stopSignal }),
+    ...(options.showStatus === undefined ? {} : { showStatus: options.showStatus }),
+  });
+  return { venue, daemon, logger };
+}

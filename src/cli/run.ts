@@ -1,0 +1,32 @@
+/**
+ * `akira-mm run --env FILE [--metrics-host H] [--journal FILE]`: one pair, live, against the
+ * venue the file names (LayerAkira, or a running `akira-mm sim`). SIGINT/SIGTERM cancel every
+ * order and wait for the venue to confirm before exiting 0.
+ */
+import { resolve } from 'node:path';
+import { parseFlags } from './args.ts';
+import { UsageError, type CommandRunner } from './io.ts';
+import { startLiveRun } from './live.ts';
+import { loadPairFile } from './pair-config.ts';
+
+const USAGE = 'akira-mm run --env FILE [--metrics-host HOST] [--journal FILE]';
+
+export const runRun: CommandRunner = async (args, io) => {
+  const { values, positionals } = parseFlags(
+    args,
+    { env: { type: 'string' }, 'metrics-host': { type: 'string' }, journal: { type: 'string' } },
+    USAGE,
+  );
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${USAGE}`);
+  if (values.env === undefined) throw new UsageError(`--env FILE is required\nusage: ${USAGE}`);
+  const config = loadPairFile(resolve(io.cwd, values.env));
+  const run = await startLiveRun({
+    config,
+    io,
+    ...(values['metrics-host'] === undefined ? {} : { metricsHost: values['metrics-host'] }),
+    ...(values.journal === undefined ? {} : { journalPath: resolve(io.cwd, values.journal) }),
+  });
+  const code = await run.daemon.done;
+  run.logger.flush();
+  return code;
+};
