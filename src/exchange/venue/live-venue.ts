@@ -181,6 +181,7 @@ export class LiveVenue implements Venue {
       clock: this.#deps.clock,
       rng: this.#deps.rng,
       logger,
+      ownRestingQty: (side, priceUnits) => this.#tracker.restingQty(side, priceUnits),
       handlers: {
         onTopOfBook: (top) => this.#emit((l) => l.onTopOfBook(top)),
         onTrade: (trade) => this.#emit((l) => l.onTrade(trade)),
@@ -362,6 +363,8 @@ export class LiveVenue implements Venue {
       reports.push(this.#tracker.onVenueOrder(orderIdOf(order.hash), order, nowMs));
     }
     this.#tracker.prune(nowMs, REPORT_RETENTION_MS);
+    // Orders just learnt of (adopted at start, found by a heal) may sit at the top of the book.
+    this.#feed?.emitTopFromBook(nowMs);
     return reports;
   }
 
@@ -407,6 +410,8 @@ export class LiveVenue implements Venue {
   #onExecution(report: ExecutionReport): void {
     const merged = this.#tracker.onExecution(report, this.#deps.clock.nowMs());
     if (merged !== undefined) this.#emit((l) => l.onOrderReport(merged));
+    // Our resting size changed: the market's top without us may have too.
+    if (merged !== undefined) this.#feed?.emitTopFromBook(report.receivedMs ?? this.#deps.clock.nowMs());
     if (report.status === 'FAILED_ROLLUP' || report.status === 'REIMBURSE') {
       // Settlement failed: fills counted from the stream may be undone; REST knows the truth.
       this.#emit((l) => l.onResync('missed-fills'));

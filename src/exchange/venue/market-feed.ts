@@ -5,7 +5,7 @@
  * market by reading `/book/bbo` when no `bbo` event came for a while (the venue sends `bbo` only
  * on change; a quiet book is not a dead feed, and a REST read proves it).
  */
-import { getToken, type BestBidOffer, type ChainInfo, type Clock, type Logger, type Pair, type Rng, type Timer, type TokenInfo, type VenueTrade } from '../../core/index.ts';
+import { getToken, type BestBidOffer, type Side, type ChainInfo, type Clock, type Logger, type Pair, type Rng, type Timer, type TokenInfo, type VenueTrade } from '../../core/index.ts';
 import type { PriceLevel, RestClient, TickerSpec } from '../client/index.ts';
 import { BookSync, MarketStream, type ExecutionReport, type StreamEvent, type StreamTiming } from '../stream/index.ts';
 import { rateFromBookMid, type ConversionRateUnits } from '../gas/index.ts';
@@ -67,6 +67,11 @@ export interface MarketFeedOptions {
   readonly rng: Rng;
   readonly logger: Logger;
   readonly handlers: MarketFeedHandlers;
+  /**
+   * Our own resting size at a price. The top of book passed on excludes it: a market maker that
+   * prices off a book holding its own quotes chases itself (the mid walks with every requote).
+   */
+  readonly ownRestingQty?: (side: Side, priceUnits: bigint) => bigint;
 }
 
 /** The market-data and fills feed of one pair. */
@@ -76,6 +81,8 @@ export class MarketFeed {
   readonly #bookSync: BookSync | undefined;
   #topTimer: Timer | undefined;
   #lastTopMs = 0;
+  /** The last top passed on was read from the book (our orders were at the top). */
+  #lastTopFromBook = false;
   #stopped = false;
 
   constructor(options: MarketFeedOptions) {
@@ -146,6 +153,24 @@ export class MarketFeed {
     }
   }
 
+  /**
+   * Passes on the top of the local book without our own size, when our orders are (or just were)
+   * at its top: a book change or one of our fills can then move the market's top without a bbo.
+   */
+  emitTopFromBook(timeMs: number): void {
+    const own = this.#options.ownRestingQty;
+    const book = this.#bookSync?.book;
+    if (this.#stopped || own === undefined || book === undefined || !book.isSynced()) return;
+    if (this.#lastTopFromBook || this.#bookShowsOwn(book, own)) this.#emitTop(undefined, undefined, timeMs);
+  }
+
+  /** True when some of the best bid's or best ask's size is ours. */
+  #bookShowsOwn(book: LocalBook, own: (side: Side, priceUnits: bigint) => bigint): boolean {
+    const bid = book.bestBid();
+    const ask = book.bestAsk();
+    return (bid !== undefined && own('buy', bid.price) > 0n) || (ask !== undefined && own('sell', ask.price) > 0n);
+  }
+
   /** The local book (undefined when not kept). */
   book(): LocalBook | undefined {
     return this.#bookSync?.book;
@@ -171,7 +196,11 @@ export class MarketFeed {
         if (this.#isOurs(event)) handlers.onTrade({ priceUnits: event.price, qtyUnits: event.baseQty, aggressor: event.isSellSide ? 'sell' : 'buy', timeMs: event.receivedMs });
         return;
       case 'snap':
-        if (this.#isOurs(event)) this.#bookSync?.onDelta(event.delta);
+        if (this.#isOurs(event) && this.#bookSync !== undefined) {
+          this.#bookSync.onDelta(event.delta);
+          // With our own orders taken out, a change below the top can move "the market's" top.
+          this.emitTopFromBook(event.receivedMs);
+        }
         return;
       case 'execution':
         if (samePair(event.report.pair, this.#options.pair)) handlers.onExecution(event.report);
@@ -188,14 +217,47 @@ export class MarketFeed {
     }
   }
 
-  #emitTop(bid: PriceLevel | undefined, ask: PriceLevel | undefined, timeMs: number): void {
+  #emitTop(bboBid: PriceLevel | undefined, bboAsk: PriceLevel | undefined, timeMs: number): void {
     this.#lastTopMs = this.#options.clock.nowMs();
+    let bid = bboBid;
+    let ask = bboAsk;
+    const own = this.#options.ownRestingQty;
+    if (own !== undefined) {
+      const book = this.#bookSync?.book;
+      if (book !== undefined && book.isSynced() && this.#bookShowsOwn(book, own)) {
+        bid = firstForeignLevel(book.levels('buy'), 'buy', own);
+        ask = firstForeignLevel(book.levels('sell'), 'sell', own);
+        this.#lastTopFromBook = true;
+      } else {
+        // Without depth we cannot see past a level that is all ours; we keep it as it is.
+        bid = withoutOwn(bboBid, 'buy', own);
+        ask = withoutOwn(bboAsk, 'sell', own);
+        this.#lastTopFromBook = false;
+      }
+    }
     this.#options.handlers.onTopOfBook({ bidPriceUnits: bid?.price, bidQtyUnits: bid?.qty ?? 0n, askPriceUnits: ask?.price, askQtyUnits: ask?.qty ?? 0n, timeMs });
   }
 
   #isOurs(book: { pair: Pair; ecosystem: boolean }): boolean {
     return samePair(book.pair, this.#options.pair) && book.ecosystem === this.#options.ecosystem;
   }
+}
+
+type OwnSize = (side: Side, priceUnits: bigint) => bigint;
+
+/** The best level that still has someone else's size once ours is taken out. */
+function firstForeignLevel(levels: readonly PriceLevel[], side: Side, own: OwnSize): PriceLevel | undefined {
+  for (const level of levels) {
+    const foreign = level.qty - own(side, level.price);
+    if (foreign > 0n) return { price: level.price, qty: foreign, orders: level.orders };
+  }
+  return undefined;
+}
+
+function withoutOwn(level: PriceLevel | undefined, side: Side, own: OwnSize): PriceLevel | undefined {
+  if (level === undefined) return undefined;
+  const foreign = level.qty - own(side, level.price);
+  return foreign > 0n ? { ...level, qty: foreign } : level;
 }
 
 function samePair(a: Pair, b: Pair): boolean {

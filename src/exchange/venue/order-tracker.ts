@@ -116,6 +116,19 @@ export class OrderTracker {
   }
 
   /** Number of orders tracked. */
+  /**
+   * Remaining size of our orders that the venue reported resting (OPEN or PARTIALLY_FILLED) at
+   * this price on this side: what the feed must not count as someone else's liquidity.
+   */
+  restingQty(side: Side, priceUnits: bigint): bigint {
+    let total = 0n;
+    for (const tracked of this.#orders.values()) {
+      if (tracked.side !== side || tracked.priceUnits !== priceUnits) continue;
+      if (tracked.status === 'OPEN' || tracked.status === 'PARTIALLY_FILLED') total += tracked.qtyUnits - tracked.filledQtyUnits;
+    }
+    return total;
+  }
+
   size(): number {
     return this.#orders.size;
   }
