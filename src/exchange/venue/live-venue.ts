@@ -41,7 +41,7 @@ import { MarketFeed, findFeeBook } from './market-feed.ts';
 import { listOpenOrders } from './open-orders.ts';
 import { resolvePairSetup } from './pair-setup.ts';
 import type { LocalBook } from '../book/index.ts';
-import type { OrderRequest } from '../wire/requests.ts';
+import type { CancelRequest, OrderRequest } from '../wire/requests.ts';
 import { buildOrderRequest, intentProblem, SIGN_SCHEME } from './order-builder.ts';
 import { OrderTracker, hashOfOrderId, orderIdOf } from './order-tracker.ts';
 import { PresignCache, type PresignValidity, type SignedRequest } from './presign-cache.ts';
@@ -104,6 +104,8 @@ export class LiveVenue implements Venue {
   readonly #quote: TokenInfo;
   readonly #feeToken: TokenInfo;
   readonly #tracker = new OrderTracker();
+  /** Cancels signed ahead of need, by order id (single use). */
+  readonly #cancelSignatures = new Map<string, SignedRequest<CancelRequest>>();
   readonly #presigned: PresignCache;
   /** Signed orders waiting for `submitOrder`, by order id. */
   readonly #signed = new Map<string, { readonly intent: OrderIntent; readonly signed: SignedRequest<OrderRequest> }>();
@@ -269,6 +271,7 @@ export class LiveVenue implements Venue {
     );
     switch (outcome.kind) {
       case 'accepted':
+        this.#scheduleCancelSignature(order.orderId, hash);
         if (outcome.value !== undefined && outcome.value !== hash) {
           // Our hash is the id the engine and every later cancel use; a different one means the
           // signer and the venue disagree on the typed data, and cancels would miss.
@@ -287,8 +290,8 @@ export class LiveVenue implements Venue {
   async cancelOrder(orderId: string): Promise<CancelOutcome> {
     const hash = hashOfOrderId(orderId);
     if (hash === undefined) return { kind: 'rejected', reason: `EXCHANGE_BAD_REQUEST: ${orderId} is not an order hash` };
-    const { signer, rest } = this.#deps;
-    const signed = signer.signCancel({ maker: this.#settings.account, orderHash: hash, salt: this.#salt(), signScheme: SIGN_SCHEME });
+    const { rest } = this.#deps;
+    const signed = this.#takeCancelSignature(orderId, hash);
     const outcome = await postResolved(
       () => rest.cancelOrder(signed.request),
       async () => {
@@ -298,6 +301,32 @@ export class LiveVenue implements Venue {
       { clock: this.#deps.clock, rng: this.#deps.rng },
     );
     return toCancelOutcome(outcome);
+  }
+
+  /**
+   * Signs the cancel of an order just placed, in idle time: a requote then pulls the old quote
+   * without a signature in the hot path, where it would delay the new quote going out.
+   */
+  #scheduleCancelSignature(orderId: string, hash: bigint): void {
+    this.#deps.clock.setTimeout(() => {
+      if (this.#stopped || this.#cancelSignatures.has(orderId) || !this.#tracker.has(orderId)) return;
+      this.#cancelSignatures.set(orderId, this.#signCancel(hash));
+      while (this.#cancelSignatures.size > MAX_UNSENT_ORDERS) {
+        const oldest = this.#cancelSignatures.keys().next().value;
+        if (oldest === undefined) break;
+        this.#cancelSignatures.delete(oldest);
+      }
+    }, 0, { unref: true });
+  }
+
+  #takeCancelSignature(orderId: string, hash: bigint): SignedRequest<CancelRequest> {
+    const ready = this.#cancelSignatures.get(orderId);
+    this.#cancelSignatures.delete(orderId);
+    return ready ?? this.#signCancel(hash);
+  }
+
+  #signCancel(hash: bigint): SignedRequest<CancelRequest> {
+    return this.#deps.signer.signCancel({ maker: this.#settings.account, orderHash: hash, salt: this.#salt(), signScheme: SIGN_SCHEME });
   }
 
   async cancelAll(): Promise<CancelOutcome> {

@@ -1,0 +1,145 @@
+/**
+ * Tick to wire: from the moment the venue adapter hands a book change to the engine (the WS frame
+ * already parsed) to the moment the engine hands the first resulting order to the venue's
+ * submit (signed, about to be written to the socket), against the embedded exchange on loopback.
+ * A counterparty lifts its best bid by one tick at a time; the bot (ladder, tolerance 0 so every
+ * tick requotes, pre-signing ±2 ticks) follows. Figures in ms over 60 book changes, ~8 s.
+ */
+import { Secret, createRng, createSilentLogger, type Venue, type VenueListener } from '../src/core/index.ts';
+import { createLiveVenue } from '../src/exchange/index.ts';
+import { feltToHex } from '../src/exchange/wire/fields.ts';
+import { startSim } from '../src/sim/index.ts';
+import { MarketMaker, NullJournal } from '../src/engine/index.ts';
+import { engineSettingsFromConfig } from '../src/cli/engine-settings.ts';
+import { buildStrategy } from '../src/cli/daemon.ts';
+import { validatePairEnv } from '../src/cli/pair-config.ts';
+import { LiveClock } from '../src/core/index.ts';
+import { percentile, type BenchResult, type BenchSuite } from './harness.ts';
+
+const USDC = 1_000_000n;
+const ETH = 10n ** 18n;
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Wraps a venue to time book events in and orders out. */
+function timed(venue: Venue, marks: { lastIn: number | undefined; samples: number[] }): Venue {
+  return new Proxy(venue, {
+    get(target, property, receiver) {
+      if (property === 'start') {
+        return (listener: VenueListener) =>
+          target.start({
+            ...listener,
+            onTopOfBook: (top) => {
+              marks.lastIn ??= performance.now();
+              listener.onTopOfBook(top);
+            },
+          });
+      }
+      if (property === 'submitOrder') {
+        return (order: Parameters<Venue['submitOrder']>[0]) => {
+          if (marks.lastIn !== undefined) {
+            marks.samples.push(performance.now() - marks.lastIn);
+            marks.lastIn = undefined;
+          }
+          return target.submitOrder(order);
+        };
+      }
+      const value = Reflect.get(target, property, receiver) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+async function tickToWire(): Promise<BenchResult[]> {
+  // The exchange checks signatures on its own threads, as a remote venue would not share our loop.
+  const sim = await startSim({ seed: 0, flow: false, devAccounts: 3 });
+  await sim.signaturesReady();
+  const venues: Venue[] = [];
+  let engine: MarketMaker | undefined;
+  try {
+    const [bot, other] = [sim.accounts[0]!, sim.accounts[1]!];
+    const connection = (account: typeof bot, workers: number) =>
+      createLiveVenue(
+        {
+          httpUrl: sim.httpUrl,
+          wsUrl: sim.wsUrl,
+          chain: 'mainnet',
+          tradingAccount: feltToHex(account.address),
+          signerPrivateKey: new Secret(feltToHex(account.privateKey!)),
+          base: 'ETH',
+          quote: 'USDC',
+          ecosystemBook: true,
+          feeToken: 'STRK',
+          gasPriceMultiplier: 1.25,
+          gasRefreshS: 30,
+          conversionMarginBps: 50,
+          orderTtlS: 3600,
+          withdrawHash: 'snip12',
+          signingWorkers: workers,
+        },
+        { clock: new LiveClock(), rng: createRng(account === bot ? 1 : 2), logger: createSilentLogger() },
+      );
+    const counterparty = connection(other, 0);
+    venues.push(counterparty);
+    const quiet: VenueListener = { onTopOfBook: () => undefined, onTrade: () => undefined, onOrderReport: () => undefined, onGasQuote: () => undefined, onResync: () => undefined, onFeedStatus: () => undefined };
+    await counterparty.start(quiet);
+    const place = async (side: 'buy' | 'sell', priceUnits: bigint): Promise<void> => {
+      await counterparty.submitOrder(await counterparty.signOrder({ side, priceUnits, qtyUnits: ETH / 10n, postOnly: true }));
+    };
+    await place('buy', 2990n * USDC);
+    await place('sell', 3010n * USDC);
+
+    const config = validatePairEnv(
+      {
+        EXCHANGE_HTTP_URL: sim.httpUrl,
+        EXCHANGE_WS_URL: sim.wsUrl,
+        TRADING_ACCOUNT: feltToHex(bot.address),
+        SIGNER_PRIVATE_KEY: feltToHex(bot.privateKey!),
+        BASE: 'ETH',
+        QUOTE: 'USDC',
+        METRICS_PORT: '0',
+        LADDER_LEVELS: '1',
+        LADDER_ORDER_SIZE: '0.05',
+        REQUOTE_TOLERANCE_TICKS: '0',
+        PRESIGN_TICKS: '2',
+      },
+      'bench',
+    );
+    const marks = { lastIn: undefined as number | undefined, samples: [] as number[] };
+    const raw = connection(bot, 2);
+    const venue = timed(raw, marks);
+    venues.push(venue);
+    engine = new MarketMaker({
+      venue,
+      strategy: buildStrategy(config),
+      clock: new LiveClock(),
+      logger: createSilentLogger(),
+      settings: engineSettingsFromConfig(config.engine, { baseDecimals: 18, quoteDecimals: 6 }),
+      journal: new NullJournal(),
+    });
+    await engine.start();
+    // Wait for the signing workers (their tables take a second or two) and a pre-signed ladder.
+    for (let waited = 0; raw.presignStats().stored === 0 && waited < 15_000; waited += 100) await sleep(100);
+    await sleep(500);
+    marks.samples.length = 0;
+    // One tick (0.01 USDC) higher each time: the mid moves half a tick, the quotes follow.
+    // The counterparty's orders are signed up front, so its signing never runs inside a sample.
+    const moves = [];
+    for (let step = 1; step <= 60; step++) moves.push(await counterparty.signOrder({ side: 'buy', priceUnits: 2990n * USDC + BigInt(step) * 20_000n, qtyUnits: ETH / 10n, postOnly: true }));
+    for (const move of moves) {
+      marks.lastIn = undefined;
+      await counterparty.submitOrder(move);
+      await sleep(100);
+    }
+    const samples = marks.samples;
+    return [
+      { bench: 'tick_to_wire.p50_ms', value: percentile(samples, 50), unit: 'ms', baseline: null },
+      { bench: 'tick_to_wire.p99_ms', value: percentile(samples, 99), unit: 'ms', baseline: null },
+    ];
+  } finally {
+    await engine?.stop();
+    for (const venue of venues) await venue.stop();
+    await sim.stop();
+  }
+}
+
+export const benches: BenchSuite[] = [{ name: 'tick_to_wire', run: tickToWire }];
