@@ -34,6 +34,10 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'backtest --data FILE… --env FILE [--report out.html] [--json] [--sweep KEY=v1,v2]…   replay a recording through the engine',
     load: async () => (await import('./cli/backtest.ts')).runBacktestCommand,
   },
+  record: {
+    summary: 'record --env FILE --out FILE [--duration S]   record the venue\'s book, trades, bbo, gas and rate for backtests',
+    load: async () => (await import('./cli/record.ts')).runRecord,
+  },
   run: {
     summary: 'run --env FILE [--metrics-host H] [--journal FILE]   market-make one pair live (LayerAkira or a running sim)',
     load: async () => (await import('./cli/run.ts')).runRun,
