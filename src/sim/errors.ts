@@ -4,36 +4,9 @@
  * in the §4 list, so it is stable as long as the list is. Clients branch on the name only.
  */
 
-/** REFERENCE §4, in its order: the index fixes the numeric code. Never reorder. */
-export const VENUE_ERROR_NAMES = [
-  'ORDER_ALREADY_IN_PROGRESS',
-  'ACTION_ALREADY_IN_PROGRESS',
-  'NO_ORDERS_WITH_THIS_ID',
-  'NOT_THIS_CLIENT_ORDER',
-  'WITHDRAWING',
-  'NOT_ENOUGH_BALANCE',
-  'FAILED_SIGN_CHECK',
-  'UNSUPPORTED_TRADED_PAIR',
-  'WRONG_FLAGS_FOR_LIMIT_ORDER',
-  'WRONG_FLAGS_FOR_MARKET_ORDER',
-  'WRONG_FEE_TOKEN',
-  'WRONG_PBIPS',
-  'WRONG_GAS_PER_ACTION',
-  'WRONG_MAX_GAS_PRICE',
-  'WRONG_CONVERSION_RATE',
-  'NOT_FOUND',
-  'WRONG_INPUT',
-  'STALE_ORDER',
-  'WRONG_TIMESTAMP',
-  'ECOSYSTEM_ORDER_ISSUE',
-  'WRONG_ROUTER',
-  'NO_ROUTER',
-  'WRONG_NONCE',
-  'WRONG_FEE_RECIPIENT',
-] as const;
+import { VENUE_ERROR_NAMES, type VenueErrorName } from '../exchange/wire/errors.ts';
 
-/** One venue error name. */
-export type VenueErrorName = (typeof VENUE_ERROR_NAMES)[number];
+export { VENUE_ERROR_NAMES, type VenueErrorName };
 
 /** The numeric `code` of an error body: 1 + the index of the name (SPEC §2). */
 export function venueErrorCode(name: VenueErrorName): number {

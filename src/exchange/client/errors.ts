@@ -33,36 +33,8 @@ export type ExchangeErrorCode =
   /** The WS connection closed while a request waited for its ack. */
   | 'WS_CLOSED';
 
-/** Error names of REFERENCE §4: the contract clients branch on (SPEC §2). */
-export const VENUE_ERROR_NAMES = [
-  'ORDER_ALREADY_IN_PROGRESS',
-  'ACTION_ALREADY_IN_PROGRESS',
-  'NO_ORDERS_WITH_THIS_ID',
-  'NOT_THIS_CLIENT_ORDER',
-  'WITHDRAWING',
-  'NOT_ENOUGH_BALANCE',
-  'FAILED_SIGN_CHECK',
-  'UNSUPPORTED_TRADED_PAIR',
-  'WRONG_FLAGS_FOR_LIMIT_ORDER',
-  'WRONG_FLAGS_FOR_MARKET_ORDER',
-  'WRONG_FEE_TOKEN',
-  'WRONG_PBIPS',
-  'WRONG_GAS_PER_ACTION',
-  'WRONG_MAX_GAS_PRICE',
-  'WRONG_CONVERSION_RATE',
-  'NOT_FOUND',
-  'WRONG_INPUT',
-  'STALE_ORDER',
-  'WRONG_TIMESTAMP',
-  'ECOSYSTEM_ORDER_ISSUE',
-  'WRONG_ROUTER',
-  'NO_ROUTER',
-  'WRONG_NONCE',
-  'WRONG_FEE_RECIPIENT',
-] as const;
-
-/** One of the venue's error names. */
-export type VenueErrorName = (typeof VENUE_ERROR_NAMES)[number];
+export { VENUE_ERROR_NAMES, type VenueErrorName } from '../wire/errors.ts';
+import { VENUE_ERROR_NAMES, type VenueErrorName } from '../wire/errors.ts';
 
 const NAME_SET: ReadonlySet<string> = new Set(VENUE_ERROR_NAMES);
 
