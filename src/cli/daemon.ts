@@ -5,6 +5,7 @@
  * `run` and `paper` both end here; only the venue they hand in differs.
  */
 import { join } from 'node:path';
+import type { Registry } from 'prom-client';
 import type { PairConfig } from '../config/index.ts';
 import { LiveClock, formatConfigIssues, getChain, getToken, type Logger, type Strategy, type Venue } from '../core/index.ts';
 import {
@@ -47,6 +48,8 @@ export interface DaemonOptions {
   readonly observer?: EngineObserver;
   /** Resolves when the daemon should stop (default: SIGINT or SIGTERM). */
   readonly stopSignal?: Promise<string>;
+  /** Registers venue-specific metrics (pre-signing, stream counters) beside the engine's. */
+  readonly registerMetrics?: (registry: Registry) => void;
 }
 
 /** A running daemon. */
@@ -91,6 +94,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     observer: combineObservers(options.observer === undefined ? [metricsRegistry.observer] : [metricsRegistry.observer, options.observer]),
   });
   metricsRegistry.bindStatus(() => engine.status());
+  options.registerMetrics?.(metricsRegistry.registry);
   const metrics =
     config.metricsPort === 0
       ? undefined

@@ -10,6 +10,15 @@ import { createLiveVenue, type LiveVenue } from '../exchange/index.ts';
 import { startDaemon, type RunningDaemon } from './daemon.ts';
 import { engineSettingsFromConfig } from './engine-settings.ts';
 import type { CliIo } from './io.ts';
+import { Gauge, type Registry } from 'prom-client';
+
+/** Pre-signing effectiveness: a miss means a requote signed in the hot path. */
+function registerVenueMetrics(registry: Registry, venue: LiveVenue): void {
+  const stats = (): ReturnType<LiveVenue['presignStats']> => venue.presignStats();
+  new Gauge({ name: 'akira_mm_presign_hits_total', help: 'Orders sent pre-signed', registers: [registry], collect() { this.set(stats().hits); } });
+  new Gauge({ name: 'akira_mm_presign_misses_total', help: 'Orders signed in the hot path (no pre-signed match)', registers: [registry], collect() { this.set(stats().misses); } });
+  new Gauge({ name: 'akira_mm_presign_ready', help: 'Pre-signed orders waiting', registers: [registry], collect() { this.set(stats().size); } });
+}
 
 export interface LiveRunOptions {
   readonly config: PairConfig;
@@ -71,6 +80,7 @@ export async function startLiveRun(options: LiveRunOptions): Promise<LiveRun> {
     ...(options.journalPath === undefined ? {} : { journalPath: options.journalPath }),
     ...(options.stopSignal === undefined ? {} : { stopSignal: options.stopSignal }),
     ...(options.showStatus === undefined ? {} : { showStatus: options.showStatus }),
+    registerMetrics: (registry) => registerVenueMetrics(registry, venue),
   });
   return { venue, daemon, logger };
 }

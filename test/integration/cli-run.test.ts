@@ -75,6 +75,7 @@ describe('akira-mm run and paper as processes', () => {
       return /akira_mm_orders_placed_total\{[^}]*\} [1-9]/.test(text) ? text : undefined;
     }, 20_000, 'orders counted in /metrics');
     expect(metrics).toContain('akira_mm_fills_total');
+    expect(metrics).toContain('akira_mm_presign_hits_total');
     expect((await fetch(`http://127.0.0.1:${metricsPort}/health`)).status).toBe(200);
 
     run.process.kill('SIGTERM');
