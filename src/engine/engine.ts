@@ -667,7 +667,7 @@ export class MarketMaker {
       if (this.uptime.wasTwoSided) this.uptime.twoSidedMs += elapsed;
     }
     this.uptime.sinceMs = now;
-    this.uptime.wasTwoSided = this.orders.working('buy').length > 0 && this.orders.working('sell').length > 0;
+    this.uptime.wasTwoSided = this.orders.workingCount('buy') > 0 && this.orders.workingCount('sell') > 0;
   }
 }
 

@@ -14,6 +14,7 @@ export interface TrackedOrder {
   readonly side: Side;
   readonly priceUnits: bigint;
   readonly qtyUnits: bigint;
+  /** Changed by the table only (it indexes orders by phase). */
   phase: OrderPhase;
   status: OrderStatus | undefined;
   filledQtyUnits: bigint;
@@ -43,7 +44,14 @@ export interface ReportEffect {
 
 /** Our orders, by id. */
 export class OrderTable {
+  /** Every order still remembered, done ones included until `prune`. */
   private readonly orders = new Map<string, TrackedOrder>();
+  /**
+   * The orders not done, in insertion order: a handful, while `orders` keeps thousands of done
+   * ones for ten minutes. The engine asks for working orders on every requote, so those scans
+   * must not grow with the history. Every move to 'done' goes through `setDone` to keep it right.
+   */
+  private readonly notDone = new Set<TrackedOrder>();
 
   /** Records an order about to be sent (its id is the locally computed hash). */
   addPending(orderId: string, side: Side, priceUnits: bigint, qtyUnits: bigint, nowMs: number): TrackedOrder {
@@ -59,7 +67,10 @@ export class OrderTable {
       createdAtMs: nowMs,
       cancelSentAtMs: undefined,
     };
+    const replaced = this.orders.get(orderId);
+    if (replaced !== undefined) this.notDone.delete(replaced);
     this.orders.set(orderId, order);
+    this.notDone.add(order);
     return order;
   }
 
@@ -80,15 +91,24 @@ export class OrderTable {
   /** Orders that are resting or about to rest (not done, not being cancelled). */
   working(side?: Side): TrackedOrder[] {
     const result: TrackedOrder[] = [];
-    for (const order of this.orders.values()) {
+    for (const order of this.notDone) {
       if ((order.phase === 'open' || order.phase === 'pending-new') && (side === undefined || order.side === side)) result.push(order);
     }
     return result;
   }
 
+  /** How many orders {@link working} would return, without building the list. */
+  workingCount(side: Side): number {
+    let count = 0;
+    for (const order of this.notDone) {
+      if ((order.phase === 'open' || order.phase === 'pending-new') && order.side === side) count++;
+    }
+    return count;
+  }
+
   /** Every order not yet done (including those being cancelled). */
   live(): TrackedOrder[] {
-    return [...this.orders.values()].filter((order) => order.phase !== 'done');
+    return [...this.notDone];
   }
 
   markOpen(orderId: string): void {
@@ -107,7 +127,7 @@ export class OrderTable {
   markDone(orderId: string, status: OrderStatus): void {
     const order = this.orders.get(orderId);
     if (order === undefined) return;
-    order.phase = 'done';
+    this.setDone(order);
     order.status = status;
   }
 
@@ -137,7 +157,7 @@ export class OrderTable {
     const wasDone = order.phase === 'done';
     order.status = report.status;
     if (isTerminalStatus(report.status) || order.filledQtyUnits >= order.qtyUnits) {
-      order.phase = 'done';
+      this.setDone(order);
     } else if (order.phase === 'pending-new') {
       order.phase = 'open';
     }
@@ -153,8 +173,11 @@ export class OrderTable {
 
   /** Count of orders not done. */
   liveCount(): number {
-    let count = 0;
-    for (const order of this.orders.values()) if (order.phase !== 'done') count++;
-    return count;
+    return this.notDone.size;
+  }
+
+  private setDone(order: TrackedOrder): void {
+    order.phase = 'done';
+    this.notDone.delete(order);
   }
 }
