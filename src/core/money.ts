@@ -168,9 +168,20 @@ function productError(a: number, b: number, product: number): number {
  * double nearest to the exact decimal, the same as `Number(formatUnits(units, decimals))`.
  */
 export function unitsToNumber(units: bigint, decimals: number): number {
-  // Both operands exact and the division correctly rounded: the nearest double to units/10^d.
-  if (units <= MAX_EXACT_UNITS && units >= -MAX_EXACT_UNITS && decimals >= 0 && decimals <= 22 && Number.isInteger(decimals)) {
-    return Number(units) / (EXACT_POW10[decimals] as number);
+  if (decimals >= 0 && decimals <= 22 && Number.isInteger(decimals)) {
+    // Both operands exact and the division correctly rounded: the nearest double to units/10^d.
+    if (units <= MAX_EXACT_UNITS && units >= -MAX_EXACT_UNITS) return Number(units) / (EXACT_POW10[decimals] as number);
+    // Large amounts are often round (sizes are lots, 18-decimal tokens): drop the zeros and the
+    // same exact division applies.
+    const approximate = Math.abs(Number(units));
+    const zeros = Math.ceil(Math.log10(approximate) - 15.9);
+    if (zeros > 0 && zeros <= decimals) {
+      const scale = pow10(zeros);
+      const reduced = units / scale;
+      if (reduced * scale === units && reduced <= MAX_EXACT_UNITS && reduced >= -MAX_EXACT_UNITS) {
+        return Number(reduced) / (EXACT_POW10[decimals - zeros] as number);
+      }
+    }
   }
   return Number(formatUnits(units, decimals));
 }

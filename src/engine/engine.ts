@@ -101,6 +101,8 @@ export class MarketMaker {
   private lastMarketDataMs = 0;
   private requoteTriggerMs: number | undefined;
   private uptime = { quotingMs: 0, twoSidedMs: 0, sinceMs: 0, wasTwoSided: false };
+  private balanceNumbers = { baseUnits: 0n, base: 0, quoteUnits: 0n, quote: 0 };
+  private edgeContextCache: EdgeContext | undefined;
   /** After rejections a side waits before placing again (1 s, doubling to 30 s): no order spam. */
   private readonly rejectBackoff = { buy: { untilMs: 0, streak: 0 }, sell: { untilMs: 0, streak: 0 } };
 
@@ -324,9 +326,10 @@ export class MarketMaker {
     const now = this.clock.nowMs();
     const view = market.view(now, this.gas);
     if (view.mid === undefined) return [];
+    const inventory = this.inventoryView(view.mid);
     let raw: DesiredQuote[];
     try {
-      raw = this.strategy.quote(view, this.inventoryView(view.mid));
+      raw = this.strategy.quote(view, inventory);
     } catch (error) {
       void this.halt('ENGINE_INVARIANT', `strategy ${this.strategy.name} threw: ${error instanceof Error ? error.message : String(error)}`);
       return [];
@@ -336,7 +339,7 @@ export class MarketMaker {
     const clipped = clipQuotes(
       rounded,
       this.settings.risk,
-      { baseUnits: balances.baseUnits, targetUnits: this.targetBaseUnits(view.mid), quoteUnits: balances.quoteUnits },
+      { baseUnits: balances.baseUnits, targetUnits: this.targetBaseUnits(inventory), quoteUnits: balances.quoteUnits },
       market.midUnits(),
       info.rules,
     );
@@ -631,8 +634,18 @@ export class MarketMaker {
     const ledger = this.ledger;
     if (info === undefined || ledger === undefined) return { base: 0, quote: 0, targetBase: 0, lastFill: undefined };
     const balances = ledger.balances();
-    const base = unitsToNumber(balances.baseUnits, info.rules.baseDecimals);
-    const quote = unitsToNumber(balances.quoteUnits, info.rules.quoteDecimals);
+    // Balances change on fills only; converting 18-decimal amounts is the slow, exact kind.
+    const cached = this.balanceNumbers;
+    if (cached.baseUnits !== balances.baseUnits) {
+      cached.baseUnits = balances.baseUnits;
+      cached.base = unitsToNumber(balances.baseUnits, info.rules.baseDecimals);
+    }
+    if (cached.quoteUnits !== balances.quoteUnits) {
+      cached.quoteUnits = balances.quoteUnits;
+      cached.quote = unitsToNumber(balances.quoteUnits, info.rules.quoteDecimals);
+    }
+    const base = cached.base;
+    const quote = cached.quote;
     return {
       base,
       quote,
@@ -641,22 +654,28 @@ export class MarketMaker {
     };
   }
 
-  private targetBaseUnits(mid: number): bigint {
+  /** The inventory target in base units, for the deviation limit (the only reader: 0 without it). */
+  private targetBaseUnits(inventory: InventoryView): bigint {
     const info = this.info;
-    if (info === undefined) return 0n;
-    const target = this.inventoryView(mid).targetBase;
+    if (info === undefined || this.settings.risk.maxInventoryDeviationUnits <= 0n) return 0n;
+    const target = inventory.targetBase;
     return target > 0 ? numberToUnits(target, info.rules.baseDecimals, 'down') : 0n;
   }
 
   private edgeContext(): EdgeContext {
     const info = this.info as VenueInfo;
-    return {
+    // Built once per gas quote: requotes ask for it several times each.
+    const gas = this.gas;
+    if (gas !== undefined && this.edgeContextCache?.gas === gas) return this.edgeContextCache;
+    const context: EdgeContext = {
       rules: info.rules,
       makerFeePbips: info.makerFeePbips,
       steps: info.steps,
-      gas: this.gas ?? this.venue.gasQuote(),
+      gas: gas ?? this.venue.gasQuote(),
       conversionMargin: this.settings.conversionMargin,
     };
+    if (gas !== undefined) this.edgeContextCache = context;
+    return context;
   }
 
   private accumulateUptime(): void {

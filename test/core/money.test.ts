@@ -127,6 +127,13 @@ describe('unitsToNumber', () => {
       }),
       { numRuns: 3_000 },
     );
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(2n ** 60n), max: 2n ** 60n }), fc.integer({ min: 0, max: 24 }), fc.integer({ min: 0, max: 24 }), (units, zeros, decimals) => {
+        const round = units * 10n ** BigInt(zeros);
+        expect(unitsToNumber(round, decimals)).toBe(Number(formatUnits(round, decimals)));
+      }),
+      { numRuns: 3_000 },
+    );
   });
 });
 
