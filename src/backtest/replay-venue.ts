@@ -190,7 +190,7 @@ export class ReplayVenue implements Venue {
               : { kind: 'accepted', orderId: order.orderId };
         this.scheduler.atOrder(answerAt, () => {
           this.pendingAcks.delete(order.orderId);
-          resolve(outcome);
+          this.answer(resolve, outcome);
         });
       });
     });
@@ -209,7 +209,7 @@ export class ReplayVenue implements Venue {
     return new Promise((resolve) => {
       this.scheduler.atOrder(arriveAt, () => {
         const cancelled = this.exchange.cancel(orderId);
-        this.scheduler.atOrder(answerAt, () => resolve(cancelled ? { kind: 'accepted' } : { kind: 'rejected', reason: 'NOT_FOUND' }));
+        this.scheduler.atOrder(answerAt, () => this.answer(resolve, cancelled ? { kind: 'accepted' } : { kind: 'rejected', reason: 'NOT_FOUND' }));
       });
     });
   }
@@ -222,7 +222,7 @@ export class ReplayVenue implements Venue {
     return new Promise((resolve) => {
       this.scheduler.atOrder(arriveAt, () => {
         this.exchange.cancelAll();
-        this.scheduler.atOrder(answerAt, () => resolve({ kind: 'accepted' }));
+        this.scheduler.atOrder(answerAt, () => this.answer(resolve, { kind: 'accepted' }));
       });
     });
   }
@@ -259,6 +259,12 @@ export class ReplayVenue implements Venue {
   }
 
   // ── internals ─────────────────────────────────────────────────────────────────────────────
+
+  /** Settles a request the engine awaits; counts as activity so the runner lets it react now. */
+  private answer<T>(resolve: (value: T) => void, value: T): void {
+    this.activity++;
+    resolve(value);
+  }
 
   private publishTopIfChanged(): void {
     const bid = this.exchange.book.bestBid();
