@@ -6,7 +6,8 @@
  * crossing orders take visible liquidity at the recorded levels. Ticks and lots are `number`s
  * here for speed; amounts leave as exact base units.
  */
-import { OrderBook, type MatcherResult, type OrderStatus, type Side, type TickerRules } from '../core/index.ts';
+import type { MatcherResult, OrderStatus, Side, TickerRules } from '../core/index.ts';
+import { ReplayBook } from './replay-book.ts';
 import type { QueueModel } from './queue-model.ts';
 
 /** One of our orders inside the simulated exchange. */
@@ -40,7 +41,7 @@ export type FillSink = (order: ReplayOrder, lots: number, priceTicks: number, qu
 
 /** The simulated exchange for one pair. */
 export class ReplayExchange {
-  readonly book = new OrderBook();
+  readonly book = new ReplayBook();
   private readonly orders = new Map<string, ReplayOrder>();
   /** Our resting orders by side, for the fill checks on every market event. */
   private readonly resting: { buy: ReplayOrder[]; sell: ReplayOrder[] } = { buy: [], sell: [] };
@@ -163,7 +164,7 @@ export class ReplayExchange {
   /** A crossing order takes the visible levels up to its price (the recording is not changed). */
   private take(order: ReplayOrder): void {
     const opposite: Side = order.side === 'buy' ? 'sell' : 'buy';
-    for (const level of this.book.levels(opposite, -1)) {
+    for (const level of this.book.levels(opposite)) {
       const reachable = order.side === 'buy' ? level.priceTicks <= order.priceTicks : level.priceTicks >= order.priceTicks;
       if (!reachable || order.filledLots >= order.qtyLots) break;
       this.fill(order, Math.min(level.qtyLots, order.qtyLots - order.filledLots), level.priceTicks, false);
