@@ -103,6 +103,21 @@ export class MarketMaker {
   private uptime = { quotingMs: 0, twoSidedMs: 0, sinceMs: 0, wasTwoSided: false };
   private balanceNumbers = { baseUnits: 0n, base: 0, quoteUnits: 0n, quote: 0 };
   private edgeContextCache: EdgeContext | undefined;
+  /** The last strategy output with everything that rounding, risk and edge read, and their answer. */
+  private desiredMemo:
+    | {
+        readonly raw: readonly DesiredQuote[];
+        readonly bestBidUnits: bigint | undefined;
+        readonly bestAskUnits: bigint | undefined;
+        readonly midUnits: bigint | undefined;
+        readonly mid: number;
+        readonly baseUnits: bigint;
+        readonly quoteUnits: bigint;
+        readonly targetUnits: bigint;
+        readonly edge: EdgeContext;
+        readonly result: RoundedQuote[];
+      }
+    | undefined;
   /** After rejections a side waits before placing again (1 s, doubling to 30 s): no order spam. */
   private readonly rejectBackoff = { buy: { untilMs: 0, streak: 0 }, sell: { untilMs: 0, streak: 0 } };
 
@@ -334,16 +349,46 @@ export class MarketMaker {
       void this.halt('ENGINE_INVARIANT', `strategy ${this.strategy.name} threw: ${error instanceof Error ? error.message : String(error)}`);
       return [];
     }
-    const rounded = this.roundQuotes(raw);
     const balances = this.ledger.balances();
-    const clipped = clipQuotes(
-      rounded,
-      this.settings.risk,
-      { baseUnits: balances.baseUnits, targetUnits: this.targetBaseUnits(inventory), quoteUnits: balances.quoteUnits },
-      market.midUnits(),
-      info.rules,
-    );
-    return filterByEdge(clipped, view.mid, this.settings.minEdgeBps, this.edgeContext());
+    const targetUnits = this.targetBaseUnits(inventory);
+    const midUnits = market.midUnits();
+    const bestBidUnits = market.bestBidUnits();
+    const bestAskUnits = market.bestAskUnits();
+    const edge = this.edgeContext();
+    // Rounding, clipping and the edge filter are pure in these inputs; most book changes leave
+    // them all as they were (a size at the touch moved), so the last answer stands.
+    const memo = this.desiredMemo;
+    if (
+      memo !== undefined &&
+      sameDesiredQuotes(raw, memo.raw) &&
+      memo.bestBidUnits === bestBidUnits &&
+      memo.bestAskUnits === bestAskUnits &&
+      memo.midUnits === midUnits &&
+      Object.is(memo.mid, view.mid) &&
+      memo.baseUnits === balances.baseUnits &&
+      memo.quoteUnits === balances.quoteUnits &&
+      memo.targetUnits === targetUnits &&
+      memo.edge === edge
+    ) {
+      return memo.result;
+    }
+    const rounded = this.roundQuotes(raw);
+    if (this.state !== 'quoting') return [];
+    const clipped = clipQuotes(rounded, this.settings.risk, { baseUnits: balances.baseUnits, targetUnits, quoteUnits: balances.quoteUnits }, midUnits, info.rules);
+    const result = filterByEdge(clipped, view.mid, this.settings.minEdgeBps, edge);
+    this.desiredMemo = {
+      raw: raw.map((quote) => ({ side: quote.side, price: quote.price, size: quote.size, level: quote.level })),
+      bestBidUnits,
+      bestAskUnits,
+      midUnits,
+      mid: view.mid,
+      baseUnits: balances.baseUnits,
+      quoteUnits: balances.quoteUnits,
+      targetUnits,
+      edge,
+      result,
+    };
+    return result;
   }
 
   /** Rounds strategy quotes to ticks and lots, passive side, never crossing the book. */
@@ -698,6 +743,17 @@ function toLiveQuote(order: { orderId: string; side: Side; priceUnits: bigint; q
     remainingUnits: order.qtyUnits - order.filledQtyUnits,
     createdAtMs: order.createdAtMs,
   };
+}
+
+/** Same quotes, field by field (a strategy may hand back the same values in a new array). */
+function sameDesiredQuotes(a: readonly DesiredQuote[], b: readonly DesiredQuote[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as DesiredQuote;
+    const y = b[i] as DesiredQuote;
+    if (x.side !== y.side || !Object.is(x.price, y.price) || !Object.is(x.size, y.size) || x.level !== y.level) return false;
+  }
+  return true;
 }
 
 function sameBalances(
