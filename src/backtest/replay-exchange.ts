@@ -93,7 +93,9 @@ export class ReplayExchange {
     const queued = this.resting[hitSide];
     if (queued.length === 0) return;
     this.tradedSinceDepth.set(priceTicks, (this.tradedSinceDepth.get(priceTicks) ?? 0) + qtyLots);
-    for (const order of [...queued]) {
+    // A fill may take the order out of `queued` (only that order): step past it only when it stayed.
+    for (let i = 0; i < queued.length; ) {
+      const order = queued[i] as ReplayOrder;
       const through = hitSide === 'buy' ? priceTicks < order.priceTicks : priceTicks > order.priceTicks;
       if (through) {
         this.fill(order, order.qtyLots - order.filledLots, order.priceTicks, true);
@@ -108,6 +110,7 @@ export class ReplayExchange {
           if (available > 0) this.fill(order, Math.min(available, order.qtyLots - order.filledLots), order.priceTicks, true);
         }
       }
+      if (queued[i] === order) i++;
     }
   }
 
@@ -178,9 +181,11 @@ export class ReplayExchange {
     if (queued.length === 0) return;
     const best = side === 'buy' ? this.book.bestBidPrice() : this.book.bestAskPrice();
     if (best === undefined) return;
-    for (const order of [...queued]) {
+    for (let i = 0; i < queued.length; ) {
+      const order = queued[i] as ReplayOrder;
       const crossed = order.side === 'buy' ? best <= order.priceTicks : best >= order.priceTicks;
       if (crossed) this.fill(order, order.qtyLots - order.filledLots, order.priceTicks, true);
+      if (queued[i] === order) i++;
     }
   }
 

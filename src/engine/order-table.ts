@@ -68,7 +68,11 @@ export class OrderTable {
       cancelSentAtMs: undefined,
     };
     const replaced = this.orders.get(orderId);
-    if (replaced !== undefined) this.notDone.delete(replaced);
+    if (replaced !== undefined) {
+      this.notDone.delete(replaced);
+      // Re-inserted at the end, so the map stays in creation order (prune relies on it).
+      this.orders.delete(orderId);
+    }
     this.orders.set(orderId, order);
     this.notDone.add(order);
     return order;
@@ -164,10 +168,15 @@ export class OrderTable {
     return { fill, known: true, becameDone: !wasDone && order.phase === 'done' };
   }
 
-  /** Forgets done orders older than `keepMs` so the table does not grow forever. */
+  /**
+   * Forgets done orders older than `keepMs` so the table does not grow forever. The map is in
+   * creation order, so the scan stops at the first order young enough to keep: a heal runs this
+   * every reconcile period, and the table holds `keepMs` worth of orders.
+   */
   prune(nowMs: number, keepMs: number): void {
     for (const [orderId, order] of this.orders) {
-      if (order.phase === 'done' && nowMs - order.createdAtMs > keepMs) this.orders.delete(orderId);
+      if (nowMs - order.createdAtMs <= keepMs) return;
+      if (order.phase === 'done') this.orders.delete(orderId);
     }
   }
 

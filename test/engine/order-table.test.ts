@@ -67,7 +67,14 @@ describe('OrderTable', () => {
           else if (step.kind === 'cancel') table.markCancelling(id, now);
           else if (step.kind === 'done') table.markDone(id, 'CANCELLED');
           else if (step.kind === 'fill') table.applyReport({ ...report(100n, 'FILLED'), orderId: id });
-          else table.prune(now, 30);
+          else {
+            const before = [...Array(9).keys()].map((i) => table.get(`o${i}`));
+            table.prune(now, 30);
+            before.forEach((order, i) => {
+              const isOldAndDone = order !== undefined && order.phase === 'done' && now - order.createdAtMs > 30;
+              expect(table.get(`o${i}`)).toBe(isOldAndDone ? undefined : order);
+            });
+          }
           const all = [...Array(9).keys()].map((i) => table.get(`o${i}`)).filter((order) => order !== undefined);
           const isWorking = (order: (typeof all)[number]): boolean => order.phase === 'open' || order.phase === 'pending-new';
           for (const side of ['buy', 'sell'] as const) {
