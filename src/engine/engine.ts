@@ -103,6 +103,11 @@ export class MarketMaker {
   private uptime = { quotingMs: 0, twoSidedMs: 0, sinceMs: 0, wasTwoSided: false };
   private balanceNumbers = { baseUnits: 0n, base: 0, quoteUnits: 0n, quote: 0 };
   private edgeContextCache: EdgeContext | undefined;
+  /** Per side, what its last empty diff read; see `requote`. */
+  private readonly quietSides: Record<Side, { desired: readonly RoundedQuote[]; ordersVersion: number; untilMs: number } | undefined> = {
+    buy: undefined,
+    sell: undefined,
+  };
   /** The last strategy output with everything that rounding, risk and edge read, and their answer. */
   private desiredMemo:
     | {
@@ -304,6 +309,13 @@ export class MarketMaker {
         this.dirty.add(side);
         continue;
       }
+      const nowMs = this.clock.nowMs();
+      // The diff reads the desired quotes, this side's orders and the time (order age, reject
+      // backoff): with the same quotes (the desired memo hands back the same array), no order
+      // change and no deadline passed, it is as empty as last time.
+      const quiet = this.quietSides[side];
+      if (quiet !== undefined && quiet.desired === desired && quiet.ordersVersion === this.orders.version && nowMs < quiet.untilMs) continue;
+      this.quietSides[side] = undefined;
       const bandDiff = diffQuotes(
         desired.filter((quote) => quote.side === side),
         this.orders.working(side).map(toLiveQuote),
@@ -319,7 +331,10 @@ export class MarketMaker {
       const paying = mid === undefined ? bandDiff : keepReplacementsThatPay(bandDiff, mid, this.settings.minEdgeBps, this.edgeContext());
       const coolingDown = this.clock.nowMs() < this.rejectBackoff[side].untilMs;
       const diff = coolingDown ? { ...paying, place: [] } : paying;
-      if (diff.cancel.length === 0 && diff.place.length === 0) continue;
+      if (diff.cancel.length === 0 && diff.place.length === 0) {
+        this.quietSides[side] = { desired, ordersVersion: this.orders.version, untilMs: this.quietUntilMs(side, nowMs) };
+        continue;
+      }
       this.inFlight.add(side);
       const triggeredAtMs = this.requoteTriggerMs ?? this.clock.nowMs();
       void this.execute(diff).finally(() => {
@@ -331,6 +346,17 @@ export class MarketMaker {
     this.requoteTriggerMs = undefined;
     this.prepareNeighbours(desired);
     this.accumulateUptime();
+  }
+
+  /** When the time alone could change this side's diff: an order reaching its maximum age, or the reject backoff ending. */
+  private quietUntilMs(side: Side, nowMs: number): number {
+    let untilMs = Number.POSITIVE_INFINITY;
+    const backoffUntilMs = this.rejectBackoff[side].untilMs;
+    if (nowMs < backoffUntilMs) untilMs = backoffUntilMs;
+    if (this.settings.maxOrderAgeMs > 0) {
+      for (const order of this.orders.working(side)) untilMs = Math.min(untilMs, order.createdAtMs + this.settings.maxOrderAgeMs);
+    }
+    return untilMs;
   }
 
   /** Strategy → rounding → risk → edge: the quotes that should rest now. */

@@ -52,6 +52,12 @@ export class OrderTable {
    * must not grow with the history. Every move to 'done' goes through `setDone` to keep it right.
    */
   private readonly notDone = new Set<TrackedOrder>();
+  private changes = 0;
+
+  /** Changes with every change to any order (phase, fill, added, forgotten): cheap "did anything move?". */
+  get version(): number {
+    return this.changes;
+  }
 
   /** Records an order about to be sent (its id is the locally computed hash). */
   addPending(orderId: string, side: Side, priceUnits: bigint, qtyUnits: bigint, nowMs: number): TrackedOrder {
@@ -75,6 +81,7 @@ export class OrderTable {
     }
     this.orders.set(orderId, order);
     this.notDone.add(order);
+    this.changes++;
     return order;
   }
 
@@ -85,6 +92,7 @@ export class OrderTable {
     order.status = report.status;
     order.filledQtyUnits = report.filledQtyUnits;
     order.filledQuoteUnits = report.filledQuoteUnits;
+    this.changes++;
     return order;
   }
 
@@ -117,7 +125,10 @@ export class OrderTable {
 
   markOpen(orderId: string): void {
     const order = this.orders.get(orderId);
-    if (order !== undefined && order.phase === 'pending-new') order.phase = 'open';
+    if (order !== undefined && order.phase === 'pending-new') {
+      order.phase = 'open';
+      this.changes++;
+    }
   }
 
   markCancelling(orderId: string, nowMs: number): void {
@@ -125,6 +136,7 @@ export class OrderTable {
     if (order === undefined || order.phase === 'done') return;
     order.phase = 'pending-cancel';
     order.cancelSentAtMs = nowMs;
+    this.changes++;
   }
 
   /** The venue refused or lost the order: it never rested. */
@@ -133,6 +145,7 @@ export class OrderTable {
     if (order === undefined) return;
     this.setDone(order);
     order.status = status;
+    this.changes++;
   }
 
   /**
@@ -160,6 +173,7 @@ export class OrderTable {
     }
     const wasDone = order.phase === 'done';
     order.status = report.status;
+    this.changes++;
     if (isTerminalStatus(report.status) || order.filledQtyUnits >= order.qtyUnits) {
       this.setDone(order);
     } else if (order.phase === 'pending-new') {
@@ -176,7 +190,10 @@ export class OrderTable {
   prune(nowMs: number, keepMs: number): void {
     for (const [orderId, order] of this.orders) {
       if (nowMs - order.createdAtMs <= keepMs) return;
-      if (order.phase === 'done') this.orders.delete(orderId);
+      if (order.phase === 'done') {
+        this.orders.delete(orderId);
+        this.changes++;
+      }
     }
   }
 
