@@ -196,11 +196,53 @@ export const LADDER: StrategyDefinition<LadderParams> = {
   create: (params) => createLadder(params),
 };
 
-/** A ladder strategy for fixed parameters. */
+/**
+ * A ladder strategy for fixed parameters. Its quotes depend on a few inputs only (the touch, mid,
+ * microprice, tick, inventory and the last fill's side), and most book changes move none of
+ * them (a size at the touch changed): `quote` returns its previous array for the same inputs.
+ * The array is shared: read it, do not change it.
+ */
 export function createLadder(params: LadderParams): ExplainedStrategy<LadderExplanation> {
+  const last = {
+    quotes: undefined as DesiredQuote[] | undefined,
+    mid: 0 as number | undefined,
+    microprice: 0 as number | undefined,
+    bestBid: 0 as number | undefined,
+    bestAsk: 0 as number | undefined,
+    tickSize: 0,
+    base: 0,
+    targetBase: 0,
+    lastFillSide: undefined as string | undefined,
+  };
   return {
     name: 'ladder',
     explain: (view, inventory) => explainLadder(params, view, inventory),
-    quote: (view, inventory) => explainLadder(params, view, inventory)?.quotes ?? [],
+    quote: (view, inventory) => {
+      const lastFillSide = inventory.lastFill?.side;
+      if (
+        last.quotes !== undefined &&
+        Object.is(view.mid, last.mid) &&
+        Object.is(view.microprice, last.microprice) &&
+        Object.is(view.bestBid, last.bestBid) &&
+        Object.is(view.bestAsk, last.bestAsk) &&
+        Object.is(view.tickSize, last.tickSize) &&
+        Object.is(inventory.base, last.base) &&
+        Object.is(inventory.targetBase, last.targetBase) &&
+        lastFillSide === last.lastFillSide
+      ) {
+        return last.quotes;
+      }
+      const quotes = explainLadder(params, view, inventory)?.quotes ?? [];
+      last.quotes = quotes;
+      last.mid = view.mid;
+      last.microprice = view.microprice;
+      last.bestBid = view.bestBid;
+      last.bestAsk = view.bestAsk;
+      last.tickSize = view.tickSize;
+      last.base = inventory.base;
+      last.targetBase = inventory.targetBase;
+      last.lastFillSide = lastFillSide;
+      return quotes;
+    },
   };
 }

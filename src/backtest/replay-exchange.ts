@@ -6,7 +6,8 @@
  * crossing orders take visible liquidity at the recorded levels. Ticks and lots are `number`s
  * here for speed; amounts leave as exact base units.
  */
-import { OrderBook, type MatcherResult, type OrderStatus, type Side, type TickerRules } from '../core/index.ts';
+import type { MatcherResult, OrderStatus, Side, TickerRules } from '../core/index.ts';
+import { ReplayBook } from './replay-book.ts';
 import type { QueueModel } from './queue-model.ts';
 
 /** One of our orders inside the simulated exchange. */
@@ -40,7 +41,7 @@ export type FillSink = (order: ReplayOrder, lots: number, priceTicks: number, qu
 
 /** The simulated exchange for one pair. */
 export class ReplayExchange {
-  readonly book = new OrderBook();
+  readonly book = new ReplayBook();
   private readonly orders = new Map<string, ReplayOrder>();
   /** Our resting orders by side, for the fill checks on every market event. */
   private readonly resting: { buy: ReplayOrder[]; sell: ReplayOrder[] } = { buy: [], sell: [] };
@@ -92,7 +93,9 @@ export class ReplayExchange {
     const queued = this.resting[hitSide];
     if (queued.length === 0) return;
     this.tradedSinceDepth.set(priceTicks, (this.tradedSinceDepth.get(priceTicks) ?? 0) + qtyLots);
-    for (const order of [...queued]) {
+    // A fill may take the order out of `queued` (only that order): step past it only when it stayed.
+    for (let i = 0; i < queued.length; ) {
+      const order = queued[i] as ReplayOrder;
       const through = hitSide === 'buy' ? priceTicks < order.priceTicks : priceTicks > order.priceTicks;
       if (through) {
         this.fill(order, order.qtyLots - order.filledLots, order.priceTicks, true);
@@ -107,6 +110,7 @@ export class ReplayExchange {
           if (available > 0) this.fill(order, Math.min(available, order.qtyLots - order.filledLots), order.priceTicks, true);
         }
       }
+      if (queued[i] === order) i++;
     }
   }
 
@@ -163,7 +167,7 @@ export class ReplayExchange {
   /** A crossing order takes the visible levels up to its price (the recording is not changed). */
   private take(order: ReplayOrder): void {
     const opposite: Side = order.side === 'buy' ? 'sell' : 'buy';
-    for (const level of this.book.levels(opposite, -1)) {
+    for (const level of this.book.levels(opposite)) {
       const reachable = order.side === 'buy' ? level.priceTicks <= order.priceTicks : level.priceTicks >= order.priceTicks;
       if (!reachable || order.filledLots >= order.qtyLots) break;
       this.fill(order, Math.min(level.qtyLots, order.qtyLots - order.filledLots), level.priceTicks, false);
@@ -177,9 +181,11 @@ export class ReplayExchange {
     if (queued.length === 0) return;
     const best = side === 'buy' ? this.book.bestBidPrice() : this.book.bestAskPrice();
     if (best === undefined) return;
-    for (const order of [...queued]) {
+    for (let i = 0; i < queued.length; ) {
+      const order = queued[i] as ReplayOrder;
       const crossed = order.side === 'buy' ? best <= order.priceTicks : best >= order.priceTicks;
       if (crossed) this.fill(order, order.qtyLots - order.filledLots, order.priceTicks, true);
+      if (queued[i] === order) i++;
     }
   }
 

@@ -70,7 +70,7 @@ export class ReplayVenue implements Venue {
   private feesQuoteUnits = 0n;
   private gasPriceUnits: bigint;
   private nextOrderId = 1;
-  private lastLocalTop: { bid: number | undefined; bidQty: number; ask: number | undefined; askQty: number } = {
+  private readonly lastLocalTop: { bid: number | undefined; bidQty: number; ask: number | undefined; askQty: number } = {
     bid: undefined,
     bidQty: 0,
     ask: undefined,
@@ -190,7 +190,7 @@ export class ReplayVenue implements Venue {
               : { kind: 'accepted', orderId: order.orderId };
         this.scheduler.atOrder(answerAt, () => {
           this.pendingAcks.delete(order.orderId);
-          resolve(outcome);
+          this.answer(resolve, outcome);
         });
       });
     });
@@ -209,7 +209,7 @@ export class ReplayVenue implements Venue {
     return new Promise((resolve) => {
       this.scheduler.atOrder(arriveAt, () => {
         const cancelled = this.exchange.cancel(orderId);
-        this.scheduler.atOrder(answerAt, () => resolve(cancelled ? { kind: 'accepted' } : { kind: 'rejected', reason: 'NOT_FOUND' }));
+        this.scheduler.atOrder(answerAt, () => this.answer(resolve, cancelled ? { kind: 'accepted' } : { kind: 'rejected', reason: 'NOT_FOUND' }));
       });
     });
   }
@@ -222,7 +222,7 @@ export class ReplayVenue implements Venue {
     return new Promise((resolve) => {
       this.scheduler.atOrder(arriveAt, () => {
         this.exchange.cancelAll();
-        this.scheduler.atOrder(answerAt, () => resolve({ kind: 'accepted' }));
+        this.scheduler.atOrder(answerAt, () => this.answer(resolve, { kind: 'accepted' }));
       });
     });
   }
@@ -260,18 +260,30 @@ export class ReplayVenue implements Venue {
 
   // ── internals ─────────────────────────────────────────────────────────────────────────────
 
+  /** Settles a request the engine awaits; counts as activity so the runner lets it react now. */
+  private answer<T>(resolve: (value: T) => void, value: T): void {
+    this.activity++;
+    resolve(value);
+  }
+
   private publishTopIfChanged(): void {
-    const bid = this.exchange.book.bestBid();
-    const ask = this.exchange.book.bestAsk();
+    const book = this.exchange.book;
+    const bid = book.bestBidPrice();
+    const ask = book.bestAskPrice();
+    const bidQty = bid === undefined ? 0 : book.sizeAt('buy', bid);
+    const askQty = ask === undefined ? 0 : book.sizeAt('sell', ask);
     const last = this.lastLocalTop;
-    if (bid?.priceTicks === last.bid && ask?.priceTicks === last.ask && (bid?.qtyLots ?? 0) === last.bidQty && (ask?.qtyLots ?? 0) === last.askQty) return;
-    this.lastLocalTop = { bid: bid?.priceTicks, bidQty: bid?.qtyLots ?? 0, ask: ask?.priceTicks, askQty: ask?.qtyLots ?? 0 };
+    if (bid === last.bid && ask === last.ask && bidQty === last.bidQty && askQty === last.askQty) return;
+    last.bid = bid;
+    last.ask = ask;
+    last.bidQty = bidQty;
+    last.askQty = askQty;
     const rules = this.options.rules;
     const top: BestBidOffer = {
-      bidPriceUnits: bid === undefined ? undefined : BigInt(bid.priceTicks) * rules.priceTick,
-      bidQtyUnits: BigInt(bid?.qtyLots ?? 0) * rules.qtyStep,
-      askPriceUnits: ask === undefined ? undefined : BigInt(ask.priceTicks) * rules.priceTick,
-      askQtyUnits: BigInt(ask?.qtyLots ?? 0) * rules.qtyStep,
+      bidPriceUnits: bid === undefined ? undefined : BigInt(bid) * rules.priceTick,
+      bidQtyUnits: BigInt(bidQty) * rules.qtyStep,
+      askPriceUnits: ask === undefined ? undefined : BigInt(ask) * rules.priceTick,
+      askQtyUnits: BigInt(askQty) * rules.qtyStep,
       timeMs: this.clock.nowMs(),
     };
     if (this.options.feedLatencyMs === 0) this.listener?.onTopOfBook(top);

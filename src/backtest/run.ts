@@ -49,8 +49,8 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   const sampleMs = options.sampleMs ?? 1_000;
   const wallStart = monotonicMs();
   let session: BacktestSession | undefined;
-  let startMs = 0;
-  let lastMs = 0;
+  // An object's fields, not closure variables: a double in a closure is re-boxed on every write.
+  const span = { startMs: 0, lastMs: 0 };
   // The engine starts at the first two-sided book, so that its starting balances can be valued
   // at a real mid; until then depth levels are collected here and handed to the session.
   const pending = new OrderBook();
@@ -64,7 +64,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     const mid = ((bestBid + bestAsk) / 2) * priceScale;
     const initialBase = numberToUnits(options.initialBase, rules.baseDecimals, 'down');
     const initialQuote = numberToUnits(options.initialBase * mid, rules.quoteDecimals, 'down');
-    startMs = timeMs;
+    span.startMs = timeMs;
     session = new BacktestSession({
       venue: { ...options.venue, initialBase, initialQuote },
       strategy: options.strategy,
@@ -86,7 +86,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
 
   const handler: RecordedEventHandler = {
     depth(timeMs, side, priceTicks, qtyLots) {
-      lastMs = timeMs;
+      span.lastMs = timeMs;
       const active = session;
       if (active === undefined) {
         pending.setLevel(side, priceTicks, qtyLots);
@@ -103,7 +103,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
       return active.needsFlush() ? active.flush() : undefined;
     },
     clear(timeMs) {
-      lastMs = timeMs;
+      span.lastMs = timeMs;
       if (session === undefined) {
         pending.clear();
         return undefined;
@@ -115,7 +115,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
       return undefined;
     },
     trade(timeMs, aggressor, priceTicks, qtyLots) {
-      lastMs = timeMs;
+      span.lastMs = timeMs;
       const active = session;
       if (active === undefined) return undefined;
       const moving = active.advanceTo(timeMs);
@@ -129,7 +129,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
       return active.needsFlush() ? active.flush() : undefined;
     },
     gasPrice(timeMs, gasPriceUnits) {
-      lastMs = timeMs;
+      span.lastMs = timeMs;
       const active = session;
       if (active === undefined) return undefined;
       const moving = active.advanceTo(timeMs);
@@ -154,8 +154,8 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     gasQuote: finished.venue.costs().gasQuote,
     sampleMs,
     wallSeconds,
-    startMs,
-    endMs: lastMs,
+    startMs: span.startMs,
+    endMs: span.lastMs,
   });
   return { summary, samples: finished.samples, fills: finished.fills, status };
 }

@@ -97,9 +97,9 @@ export class BacktestSession {
     return this.advanceSlowly(timeMs);
   }
 
-  private async advanceSlowly(timeMs: number): Promise<void> {
-    if (this.needsFlush()) await this.flush();
-    await this.venue.scheduler.runUntil(timeMs, () => this.flushIfActive());
+  private advanceSlowly(timeMs: number): Promise<void> | undefined {
+    if (this.needsFlush()) return this.flush().then(() => this.venue.scheduler.runUntil(timeMs, this.flushIfActive));
+    return this.venue.scheduler.runUntil(timeMs, this.flushIfActive);
   }
 
   /** A recorded depth level update at the current time. */
@@ -157,15 +157,14 @@ export class BacktestSession {
       await this.flush();
       if (done) break;
       const next = this.venue.scheduler.nextDueMs();
-      await this.venue.scheduler.runUntil(next ?? this.clock.nowMs() + 1, () => this.flushIfActive());
+      await this.venue.scheduler.runUntil(next ?? this.clock.nowMs() + 1, this.flushIfActive);
     }
     await stopping;
     return this.engine.status();
   }
 
-  private async flushIfActive(): Promise<void> {
-    if (this.needsFlush()) await this.flush();
-  }
+  /** After each delivery: a promise only when the engine has callbacks to run. */
+  private readonly flushIfActive = (): Promise<void> | undefined => (this.needsFlush() ? this.flush() : undefined);
 
   private sampleUpTo(timeMs: number): void {
     if (timeMs < this.nextSampleMs) return;

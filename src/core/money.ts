@@ -1,8 +1,9 @@
 /**
  * Human decimal strings ⇄ integer base units. This is the one place amounts cross between the
  * wire's decimal text and our `bigint` arithmetic (ARCHITECTURE "exact money at the edges").
- * Nothing here touches a float except `numberToUnits`, which goes through decimal.js so that a
- * strategy's `number` becomes the exact decimal it prints as, then rounds in an explicit direction.
+ * Nothing here touches a float except `numberToUnits`, which turns a strategy's `number` into the
+ * exact decimal it prints as, then rounds in an explicit direction (decimal.js where float
+ * arithmetic cannot prove the answer).
  */
 import { Decimal } from 'decimal.js';
 import { MmError } from './errors.ts';
@@ -84,23 +85,107 @@ export function formatUnits(units: bigint, decimals: number): string {
 
 /**
  * Converts a finite `number` (strategy math) to base units, rounding in `direction`.
- * The number is first read as the shortest decimal that prints it (decimal.js), so 0.1 is
- * exactly one tenth, not 0.1000000000000000055….
+ * The number is first read as the shortest decimal that prints it (as `String(value)` does), so
+ * 0.1 is exactly one tenth, not 0.1000000000000000055…. Exact in every case: the common ones are
+ * computed with float arithmetic whose error is known (see `fastNumberToUnits`), the rest through
+ * decimal.js.
  * @throws MmError `CORE_INVALID_AMOUNT` for NaN or ±Infinity.
  */
 export function numberToUnits(value: number, decimals: number, direction: RoundingDirection): bigint {
   if (!Number.isFinite(value)) {
     throw new MmError('CORE_INVALID_AMOUNT', `${value} is not a finite amount`);
   }
+  return fastNumberToUnits(value, decimals, direction) ?? decimalNumberToUnits(value, decimals, direction);
+}
+
+/**
+ * The reference conversion behind {@link numberToUnits}: decimal.js reads the shortest decimal
+ * and rounds it. Slow (string parsing, arbitrary precision); kept for the cases the fast path
+ * declines and as the oracle its property tests compare against.
+ */
+export function decimalNumberToUnits(value: number, decimals: number, direction: RoundingDirection): bigint {
   const scaled = new Decimal(value).mul(new Decimal(10).pow(decimals));
   const rounded = scaled.toDecimalPlaces(0, direction === 'down' ? Decimal.ROUND_FLOOR : Decimal.ROUND_CEIL);
   return BigInt(rounded.toFixed(0));
 }
 
-/** Base units as a `number` of whole tokens, for strategy math and metrics only (lossy). */
+/** Powers of ten that doubles hold exactly (10^22 is the last). */
+const EXACT_POW10: readonly number[] = Array.from({ length: 23 }, (_, i) => 10 ** i);
+/** Scaled magnitudes stay below this, so a float product is within 2^-3 of the exact one and its rounding interval is narrower than one unit. */
+const FAST_LIMIT = 2 ** 50;
+/** Below this, Dekker's split could underflow; such values take the slow path. */
+const FAST_FLOOR = 2 ** -500;
+const SPLITTER = 134_217_729; // 2^27 + 1
+
+/**
+ * `numberToUnits` without strings, or undefined when it cannot be sure. With D the shortest
+ * decimal of `value` and p = 10^k (k ≤ decimals chosen so |value|·p < 2^50):
+ * - if some integer m has m/p rounding to `value` (the division is correctly rounded, as decimal
+ *   parsing is), the rounding interval of `value` (narrower than 1/p) holds no other multiple of
+ *   1/p, and D, the shortest decimal in it, is m/p; the result is m·10^(decimals−k) whatever the
+ *   direction;
+ * - otherwise no multiple of 1/p lies between D and the double's exact binary value (both sit in
+ *   that interval), so when k = decimals the floor of D·p is the floor of value·p, which
+ *   `s + e = value·p` (Dekker's exact product) gives without rounding error, and the ceiling is
+ *   one more; when k < decimals the answer needs digits beyond 10^-k and the caller takes the
+ *   slow path.
+ */
+function fastNumberToUnits(value: number, decimals: number, direction: RoundingDirection): bigint | undefined {
+  const magnitude = value < 0 ? -value : value;
+  if (magnitude === 0) return 0n;
+  if (magnitude < FAST_FLOOR || magnitude >= FAST_LIMIT || !Number.isInteger(decimals) || decimals < 0) return undefined;
+  let k = decimals > 22 ? 22 : decimals;
+  while (k > 0 && magnitude * (EXACT_POW10[k] as number) >= FAST_LIMIT) k--;
+  const p = EXACT_POW10[k] as number;
+  const s = value * p;
+  const below = Math.floor(s);
+  // The grid points next to value·p: floor(s) and floor(s)+1 cover it, as |s − value·p| < 1/8.
+  for (let m = below - 1; m <= below + 1; m++) {
+    if (m / p === value) return k === decimals ? BigInt(m) : BigInt(m) * pow10(decimals - k);
+  }
+  if (k !== decimals) return undefined;
+  const error = productError(value, p, s);
+  // value·p = s + error exactly, |error| ≤ ulp(s)/2. An integral s is crossed only by the sign of
+  // the error; a fractional s has no integer within ulp(s)/2, so floor(s) stands. The exact
+  // product is never an integer here (it would have been m above).
+  const floor = Number.isInteger(s) ? (error < 0 ? s - 1 : s) : below;
+  return BigInt(direction === 'down' ? floor : floor + 1);
+}
+
+/** The rounding error of `product = fl(a·b)`: a·b − product, exactly (Dekker's TwoProduct). */
+function productError(a: number, b: number, product: number): number {
+  const aSplit = SPLITTER * a;
+  const aHigh = aSplit - (aSplit - a);
+  const aLow = a - aHigh;
+  const bSplit = SPLITTER * b;
+  const bHigh = bSplit - (bSplit - b);
+  const bLow = b - bHigh;
+  return aHigh * bHigh - product + aHigh * bLow + aLow * bHigh + aLow * bLow;
+}
+
+/**
+ * Base units as a `number` of whole tokens, for strategy math and metrics only (lossy): the
+ * double nearest to the exact decimal, the same as `Number(formatUnits(units, decimals))`.
+ */
 export function unitsToNumber(units: bigint, decimals: number): number {
+  if (decimals >= 0 && decimals <= 22 && Number.isInteger(decimals)) {
+    // Both operands exact and the division correctly rounded: the nearest double to units/10^d.
+    if (units <= MAX_EXACT_UNITS && units >= -MAX_EXACT_UNITS) return Number(units) / (EXACT_POW10[decimals] as number);
+    // Large amounts are often round (sizes are lots, 18-decimal tokens): drop the zeros and the
+    // same exact division applies.
+    const approximate = Math.abs(Number(units));
+    const zeros = Math.ceil(Math.log10(approximate) - 15.9);
+    if (zeros > 0 && zeros <= decimals) {
+      const scale = pow10(zeros);
+      const reduced = units / scale;
+      if (reduced * scale === units && reduced <= MAX_EXACT_UNITS && reduced >= -MAX_EXACT_UNITS) {
+        return Number(reduced) / (EXACT_POW10[decimals - zeros] as number);
+      }
+    }
+  }
   return Number(formatUnits(units, decimals));
 }
+const MAX_EXACT_UNITS = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** ⌈a / b⌉ for a ≥ 0, b > 0: fees round against the payer (SPEC §5). */
 export function ceilDiv(numerator: bigint, denominator: bigint): bigint {

@@ -5,7 +5,7 @@
  * never rounds towards crossing and a size never rounds above a limit.
  */
 import { MmError } from './errors.ts';
-import { numberToUnits, type RoundingDirection } from './money.ts';
+import { numberToUnits, pow10, type RoundingDirection } from './money.ts';
 import type { Side } from './types.ts';
 
 /** Trading rules of one pair and book, as `/info/ticker_specifications` serves them. */
@@ -113,7 +113,7 @@ export function notionalUnits(
   direction: RoundingDirection,
 ): bigint {
   const product = priceUnits * qtyUnits;
-  const scale = 10n ** BigInt(rules.baseDecimals);
+  const scale = pow10(rules.baseDecimals);
   const quotient = product / scale;
   return direction === 'up' && quotient * scale !== product ? quotient + 1n : quotient;
 }

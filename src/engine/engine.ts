@@ -101,6 +101,28 @@ export class MarketMaker {
   private lastMarketDataMs = 0;
   private requoteTriggerMs: number | undefined;
   private uptime = { quotingMs: 0, twoSidedMs: 0, sinceMs: 0, wasTwoSided: false };
+  private balanceNumbers = { baseUnits: 0n, base: 0, quoteUnits: 0n, quote: 0 };
+  private edgeContextCache: EdgeContext | undefined;
+  /** Per side, what its last empty diff read; see `requote`. */
+  private readonly quietSides: Record<Side, { desired: readonly RoundedQuote[]; ordersVersion: number; untilMs: number } | undefined> = {
+    buy: undefined,
+    sell: undefined,
+  };
+  /** The last strategy output with everything that rounding, risk and edge read, and their answer. */
+  private desiredMemo:
+    | {
+        readonly raw: readonly DesiredQuote[];
+        readonly bestBidUnits: bigint | undefined;
+        readonly bestAskUnits: bigint | undefined;
+        readonly midUnits: bigint | undefined;
+        readonly mid: number;
+        readonly baseUnits: bigint;
+        readonly quoteUnits: bigint;
+        readonly targetUnits: bigint;
+        readonly edge: EdgeContext;
+        readonly result: RoundedQuote[];
+      }
+    | undefined;
   /** After rejections a side waits before placing again (1 s, doubling to 30 s): no order spam. */
   private readonly rejectBackoff = { buy: { untilMs: 0, streak: 0 }, sell: { untilMs: 0, streak: 0 } };
 
@@ -290,6 +312,13 @@ export class MarketMaker {
         this.dirty.add(side);
         continue;
       }
+      const nowMs = this.clock.nowMs();
+      // The diff reads the desired quotes, this side's orders and the time (order age, reject
+      // backoff): with the same quotes (the desired memo hands back the same array), no order
+      // change and no deadline passed, it is as empty as last time.
+      const quiet = this.quietSides[side];
+      if (quiet !== undefined && quiet.desired === desired && quiet.ordersVersion === this.orders.version && nowMs < quiet.untilMs) continue;
+      this.quietSides[side] = undefined;
       const bandDiff = diffQuotes(
         desired.filter((quote) => quote.side === side),
         this.orders.working(side).map(toLiveQuote),
@@ -305,7 +334,10 @@ export class MarketMaker {
       const paying = mid === undefined ? bandDiff : keepReplacementsThatPay(bandDiff, mid, this.settings.minEdgeBps, this.edgeContext());
       const coolingDown = this.clock.nowMs() < this.rejectBackoff[side].untilMs;
       const diff = coolingDown ? { ...paying, place: [] } : paying;
-      if (diff.cancel.length === 0 && diff.place.length === 0) continue;
+      if (diff.cancel.length === 0 && diff.place.length === 0) {
+        this.quietSides[side] = { desired, ordersVersion: this.orders.version, untilMs: this.quietUntilMs(side, nowMs) };
+        continue;
+      }
       this.inFlight.add(side);
       const triggeredAtMs = this.requoteTriggerMs ?? this.clock.nowMs();
       void this.execute(diff).finally(() => {
@@ -319,6 +351,17 @@ export class MarketMaker {
     this.accumulateUptime();
   }
 
+  /** When the time alone could change this side's diff: an order reaching its maximum age, or the reject backoff ending. */
+  private quietUntilMs(side: Side, nowMs: number): number {
+    let untilMs = Number.POSITIVE_INFINITY;
+    const backoffUntilMs = this.rejectBackoff[side].untilMs;
+    if (nowMs < backoffUntilMs) untilMs = backoffUntilMs;
+    if (this.settings.maxOrderAgeMs > 0) {
+      for (const order of this.orders.working(side)) untilMs = Math.min(untilMs, order.createdAtMs + this.settings.maxOrderAgeMs);
+    }
+    return untilMs;
+  }
+
   /** Strategy → rounding → risk → edge: the quotes that should rest now. */
   private desiredQuotes(): RoundedQuote[] {
     const info = this.info;
@@ -327,23 +370,54 @@ export class MarketMaker {
     const now = this.clock.nowMs();
     const view = market.view(now, this.gas);
     if (view.mid === undefined) return [];
+    const inventory = this.inventoryView(view.mid);
     let raw: DesiredQuote[];
     try {
-      raw = this.strategy.quote(view, this.inventoryView(view.mid));
+      raw = this.strategy.quote(view, inventory);
     } catch (error) {
       void this.halt('ENGINE_INVARIANT', `strategy ${this.strategy.name} threw: ${error instanceof Error ? error.message : String(error)}`);
       return [];
     }
-    const rounded = this.roundQuotes(raw);
     const balances = this.ledger.balances();
-    const clipped = clipQuotes(
-      rounded,
-      this.settings.risk,
-      { baseUnits: balances.baseUnits, targetUnits: this.targetBaseUnits(view.mid), quoteUnits: balances.quoteUnits },
-      market.midUnits(),
-      info.rules,
-    );
-    return filterByEdge(clipped, view.mid, this.settings.minEdgeBps, this.edgeContext());
+    const targetUnits = this.targetBaseUnits(inventory);
+    const midUnits = market.midUnits();
+    const bestBidUnits = market.bestBidUnits();
+    const bestAskUnits = market.bestAskUnits();
+    const edge = this.edgeContext();
+    // Rounding, clipping and the edge filter are pure in these inputs; most book changes leave
+    // them all as they were (a size at the touch moved), so the last answer stands.
+    const memo = this.desiredMemo;
+    if (
+      memo !== undefined &&
+      sameDesiredQuotes(raw, memo.raw) &&
+      memo.bestBidUnits === bestBidUnits &&
+      memo.bestAskUnits === bestAskUnits &&
+      memo.midUnits === midUnits &&
+      Object.is(memo.mid, view.mid) &&
+      memo.baseUnits === balances.baseUnits &&
+      memo.quoteUnits === balances.quoteUnits &&
+      memo.targetUnits === targetUnits &&
+      memo.edge === edge
+    ) {
+      return memo.result;
+    }
+    const rounded = this.roundQuotes(raw);
+    if (this.state !== 'quoting') return [];
+    const clipped = clipQuotes(rounded, this.settings.risk, { baseUnits: balances.baseUnits, targetUnits, quoteUnits: balances.quoteUnits }, midUnits, info.rules);
+    const result = filterByEdge(clipped, view.mid, this.settings.minEdgeBps, edge);
+    this.desiredMemo = {
+      raw: raw.map((quote) => ({ side: quote.side, price: quote.price, size: quote.size, level: quote.level })),
+      bestBidUnits,
+      bestAskUnits,
+      midUnits,
+      mid: view.mid,
+      baseUnits: balances.baseUnits,
+      quoteUnits: balances.quoteUnits,
+      targetUnits,
+      edge,
+      result,
+    };
+    return result;
   }
 
   /** Rounds strategy quotes to ticks and lots, passive side, never crossing the book. */
@@ -634,8 +708,18 @@ export class MarketMaker {
     const ledger = this.ledger;
     if (info === undefined || ledger === undefined) return { base: 0, quote: 0, targetBase: 0, lastFill: undefined };
     const balances = ledger.balances();
-    const base = unitsToNumber(balances.baseUnits, info.rules.baseDecimals);
-    const quote = unitsToNumber(balances.quoteUnits, info.rules.quoteDecimals);
+    // Balances change on fills only; converting 18-decimal amounts is the slow, exact kind.
+    const cached = this.balanceNumbers;
+    if (cached.baseUnits !== balances.baseUnits) {
+      cached.baseUnits = balances.baseUnits;
+      cached.base = unitsToNumber(balances.baseUnits, info.rules.baseDecimals);
+    }
+    if (cached.quoteUnits !== balances.quoteUnits) {
+      cached.quoteUnits = balances.quoteUnits;
+      cached.quote = unitsToNumber(balances.quoteUnits, info.rules.quoteDecimals);
+    }
+    const base = cached.base;
+    const quote = cached.quote;
     return {
       base,
       quote,
@@ -644,22 +728,28 @@ export class MarketMaker {
     };
   }
 
-  private targetBaseUnits(mid: number): bigint {
+  /** The inventory target in base units, for the deviation limit (the only reader: 0 without it). */
+  private targetBaseUnits(inventory: InventoryView): bigint {
     const info = this.info;
-    if (info === undefined) return 0n;
-    const target = this.inventoryView(mid).targetBase;
+    if (info === undefined || this.settings.risk.maxInventoryDeviationUnits <= 0n) return 0n;
+    const target = inventory.targetBase;
     return target > 0 ? numberToUnits(target, info.rules.baseDecimals, 'down') : 0n;
   }
 
   private edgeContext(): EdgeContext {
     const info = this.info as VenueInfo;
-    return {
+    // Built once per gas quote: requotes ask for it several times each.
+    const gas = this.gas;
+    if (gas !== undefined && this.edgeContextCache?.gas === gas) return this.edgeContextCache;
+    const context: EdgeContext = {
       rules: info.rules,
       makerFeePbips: info.makerFeePbips,
       steps: info.steps,
-      gas: this.gas ?? this.venue.gasQuote(),
+      gas: gas ?? this.venue.gasQuote(),
       conversionMargin: this.settings.conversionMargin,
     };
+    if (gas !== undefined) this.edgeContextCache = context;
+    return context;
   }
 
   private accumulateUptime(): void {
@@ -670,7 +760,7 @@ export class MarketMaker {
       if (this.uptime.wasTwoSided) this.uptime.twoSidedMs += elapsed;
     }
     this.uptime.sinceMs = now;
-    this.uptime.wasTwoSided = this.orders.working('buy').length > 0 && this.orders.working('sell').length > 0;
+    this.uptime.wasTwoSided = this.orders.workingCount('buy') > 0 && this.orders.workingCount('sell') > 0;
   }
 }
 
@@ -682,6 +772,17 @@ function toLiveQuote(order: { orderId: string; side: Side; priceUnits: bigint; q
     remainingUnits: order.qtyUnits - order.filledQtyUnits,
     createdAtMs: order.createdAtMs,
   };
+}
+
+/** Same quotes, field by field (a strategy may hand back the same values in a new array). */
+function sameDesiredQuotes(a: readonly DesiredQuote[], b: readonly DesiredQuote[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as DesiredQuote;
+    const y = b[i] as DesiredQuote;
+    if (x.side !== y.side || !Object.is(x.price, y.price) || !Object.is(x.size, y.size) || x.level !== y.level) return false;
+  }
+  return true;
 }
 
 function sameBalances(

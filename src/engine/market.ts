@@ -4,11 +4,14 @@
  * engine owns and feeds (src/core/strategy.ts).
  */
 import { unitsToNumber, type BestBidOffer, type GasQuote, type MarketView, type VenueInfo, type VenueTrade } from '../core/index.ts';
-import { MarketEstimators, buildMarketView, type TickerNumbers } from '../../strategies/index.ts';
+import { MarketEstimators, buildMarketView, type TickerNumbers, type TopLevel } from '../../strategies/index.ts';
 
 /** Tracks the top of book and feeds the estimators. */
 export class MarketTracker {
   private top: BestBidOffer | undefined;
+  private midNumber: number | undefined;
+  private midIsCurrent = false;
+  private topLevels: { readonly bid: TopLevel | undefined; readonly ask: TopLevel | undefined } | undefined;
   private readonly estimators: MarketEstimators;
   private readonly ticker: TickerNumbers;
 
@@ -29,6 +32,8 @@ export class MarketTracker {
   onTopOfBook(top: BestBidOffer): boolean {
     const previous = this.top;
     this.top = top;
+    this.topLevels = undefined;
+    this.midIsCurrent = false;
     const changed =
       previous === undefined ||
       previous.bidPriceUnits !== top.bidPriceUnits ||
@@ -60,22 +65,36 @@ export class MarketTracker {
   }
 
   mid(): number | undefined {
+    if (this.midIsCurrent) return this.midNumber;
     const mid = this.midUnits();
-    return mid === undefined ? undefined : unitsToNumber(mid, this.info.rules.quoteDecimals);
+    this.midNumber = mid === undefined ? undefined : unitsToNumber(mid, this.info.rules.quoteDecimals);
+    this.midIsCurrent = true;
+    return this.midNumber;
   }
 
   /** The strategy's view at `nowMs`. Gas does not enter the view: the engine prices it itself. */
   view(nowMs: number, _gas: GasQuote | undefined): MarketView {
-    const rules = this.info.rules;
     const top = this.top;
-    const level = (price: bigint | undefined, qty: bigint): { price: number; size: number } | undefined =>
-      price === undefined ? undefined : { price: unitsToNumber(price, rules.quoteDecimals), size: unitsToNumber(qty, rules.baseDecimals) };
+    // The top as numbers is converted once per book change; requotes between changes reuse it.
+    let levels = this.topLevels;
+    if (levels === undefined && top !== undefined) {
+      levels = { bid: this.level(top.bidPriceUnits, top.bidQtyUnits), ask: this.level(top.askPriceUnits, top.askQtyUnits) };
+      this.topLevels = levels;
+    }
+    const values = this.estimators.values(nowMs);
     return buildMarketView({
       timeMs: nowMs,
-      bid: top === undefined ? undefined : level(top.bidPriceUnits, top.bidQtyUnits),
-      ask: top === undefined ? undefined : level(top.askPriceUnits, top.askQtyUnits),
+      bid: levels?.bid,
+      ask: levels?.ask,
       ticker: this.ticker,
-      ...this.estimators.values(nowMs),
+      volatility: values.volatility,
+      tradeRate: values.tradeRate,
+      arrival: values.arrival,
     });
+  }
+
+  private level(price: bigint | undefined, qty: bigint): TopLevel | undefined {
+    const rules = this.info.rules;
+    return price === undefined ? undefined : { price: unitsToNumber(price, rules.quoteDecimals), size: unitsToNumber(qty, rules.baseDecimals) };
   }
 }

@@ -14,6 +14,7 @@ export interface TrackedOrder {
   readonly side: Side;
   readonly priceUnits: bigint;
   readonly qtyUnits: bigint;
+  /** Changed by the table only (it indexes orders by phase). */
   phase: OrderPhase;
   status: OrderStatus | undefined;
   filledQtyUnits: bigint;
@@ -43,7 +44,20 @@ export interface ReportEffect {
 
 /** Our orders, by id. */
 export class OrderTable {
+  /** Every order still remembered, done ones included until `prune`. */
   private readonly orders = new Map<string, TrackedOrder>();
+  /**
+   * The orders not done, in insertion order: a handful, while `orders` keeps thousands of done
+   * ones for ten minutes. The engine asks for working orders on every requote, so those scans
+   * must not grow with the history. Every move to 'done' goes through `setDone` to keep it right.
+   */
+  private readonly notDone = new Set<TrackedOrder>();
+  private changes = 0;
+
+  /** Changes with every change to any order (phase, fill, added, forgotten): cheap "did anything move?". */
+  get version(): number {
+    return this.changes;
+  }
 
   /** Records an order about to be sent (its id is the locally computed hash). */
   addPending(orderId: string, side: Side, priceUnits: bigint, qtyUnits: bigint, nowMs: number): TrackedOrder {
@@ -59,7 +73,15 @@ export class OrderTable {
       createdAtMs: nowMs,
       cancelSentAtMs: undefined,
     };
+    const replaced = this.orders.get(orderId);
+    if (replaced !== undefined) {
+      this.notDone.delete(replaced);
+      // Re-inserted at the end, so the map stays in creation order (prune relies on it).
+      this.orders.delete(orderId);
+    }
     this.orders.set(orderId, order);
+    this.notDone.add(order);
+    this.changes++;
     return order;
   }
 
@@ -70,6 +92,7 @@ export class OrderTable {
     order.status = report.status;
     order.filledQtyUnits = report.filledQtyUnits;
     order.filledQuoteUnits = report.filledQuoteUnits;
+    this.changes++;
     return order;
   }
 
@@ -80,20 +103,32 @@ export class OrderTable {
   /** Orders that are resting or about to rest (not done, not being cancelled). */
   working(side?: Side): TrackedOrder[] {
     const result: TrackedOrder[] = [];
-    for (const order of this.orders.values()) {
+    for (const order of this.notDone) {
       if ((order.phase === 'open' || order.phase === 'pending-new') && (side === undefined || order.side === side)) result.push(order);
     }
     return result;
   }
 
+  /** How many orders {@link working} would return, without building the list. */
+  workingCount(side: Side): number {
+    let count = 0;
+    for (const order of this.notDone) {
+      if ((order.phase === 'open' || order.phase === 'pending-new') && order.side === side) count++;
+    }
+    return count;
+  }
+
   /** Every order not yet done (including those being cancelled). */
   live(): TrackedOrder[] {
-    return [...this.orders.values()].filter((order) => order.phase !== 'done');
+    return [...this.notDone];
   }
 
   markOpen(orderId: string): void {
     const order = this.orders.get(orderId);
-    if (order !== undefined && order.phase === 'pending-new') order.phase = 'open';
+    if (order !== undefined && order.phase === 'pending-new') {
+      order.phase = 'open';
+      this.changes++;
+    }
   }
 
   markCancelling(orderId: string, nowMs: number): void {
@@ -101,14 +136,16 @@ export class OrderTable {
     if (order === undefined || order.phase === 'done') return;
     order.phase = 'pending-cancel';
     order.cancelSentAtMs = nowMs;
+    this.changes++;
   }
 
   /** The venue refused or lost the order: it never rested. */
   markDone(orderId: string, status: OrderStatus): void {
     const order = this.orders.get(orderId);
     if (order === undefined) return;
-    order.phase = 'done';
+    this.setDone(order);
     order.status = status;
+    this.changes++;
   }
 
   /**
@@ -136,25 +173,37 @@ export class OrderTable {
     }
     const wasDone = order.phase === 'done';
     order.status = report.status;
+    this.changes++;
     if (isTerminalStatus(report.status) || order.filledQtyUnits >= order.qtyUnits) {
-      order.phase = 'done';
+      this.setDone(order);
     } else if (order.phase === 'pending-new') {
       order.phase = 'open';
     }
     return { fill, known: true, becameDone: !wasDone && order.phase === 'done' };
   }
 
-  /** Forgets done orders older than `keepMs` so the table does not grow forever. */
+  /**
+   * Forgets done orders older than `keepMs` so the table does not grow forever. The map is in
+   * creation order, so the scan stops at the first order young enough to keep: a heal runs this
+   * every reconcile period, and the table holds `keepMs` worth of orders.
+   */
   prune(nowMs: number, keepMs: number): void {
     for (const [orderId, order] of this.orders) {
-      if (order.phase === 'done' && nowMs - order.createdAtMs > keepMs) this.orders.delete(orderId);
+      if (nowMs - order.createdAtMs <= keepMs) return;
+      if (order.phase === 'done') {
+        this.orders.delete(orderId);
+        this.changes++;
+      }
     }
   }
 
   /** Count of orders not done. */
   liveCount(): number {
-    let count = 0;
-    for (const order of this.orders.values()) if (order.phase !== 'done') count++;
-    return count;
+    return this.notDone.size;
+  }
+
+  private setDone(order: TrackedOrder): void {
+    order.phase = 'done';
+    this.notDone.delete(order);
   }
 }

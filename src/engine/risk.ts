@@ -3,7 +3,7 @@
  * desired quotes to the limits before anything is sent, and trips the kill switch on drawdown.
  * Limits are in exact base units where they bound money; notional limits in quote base units.
  */
-import { fitQuantity, notionalUnits, type TickerRules } from '../core/index.ts';
+import { fitQuantity, notionalUnits, pow10, type TickerRules } from '../core/index.ts';
 import type { RoundedQuote } from './diff.ts';
 
 /** Risk limits; 0 disables a limit unless said otherwise. */
@@ -25,6 +25,7 @@ export interface RiskLimits {
 /** Where inventory stands, for clipping. */
 export interface InventoryPosition {
   readonly baseUnits: bigint;
+  /** Read only with a `maxInventoryDeviationUnits` limit. */
   readonly targetUnits: bigint;
   /** Quote held, in quote units: bids together may not spend more (the venue would refuse them). */
   readonly quoteUnits?: bigint;
@@ -90,7 +91,7 @@ function isInsideBand(priceUnits: bigint, midUnits: bigint | undefined, bandFrac
 /** Largest base quantity whose notional at `priceUnits` stays within `notional` (quote units). */
 function maxQtyForNotional(notional: bigint, priceUnits: bigint, rules: TickerRules): bigint {
   if (notional <= 0n || priceUnits <= 0n) return 0n;
-  return (notional * 10n ** BigInt(rules.baseDecimals)) / priceUnits;
+  return (notional * pow10(rules.baseDecimals)) / priceUnits;
 }
 
 function minBigint(a: bigint, b: bigint): bigint {

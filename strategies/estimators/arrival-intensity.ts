@@ -53,6 +53,8 @@ interface Arrival {
   readonly timeMs: number;
   readonly side: Side | undefined;
   depth: number;
+  /** Grid points this arrival is deeper than, capped at maxBuckets (its slot in `held`). */
+  beyond: number;
 }
 
 /** Online fit of λ(δ) = A·e^(−kδ). */
@@ -70,6 +72,14 @@ export class ArrivalIntensityEstimator {
   private lastFitMs: number | undefined;
   private lastFit: ArrivalIntensity | undefined;
   private readonly counts: Float64Array;
+  /**
+   * Arrivals held, by `beyond`, kept as they come and go: a fit then sums 60 slots instead of
+   * walking ten minutes of trades. Whole numbers in a Float64Array, so the sums are exact and the
+   * fit is the same as counting afresh.
+   */
+  private readonly held: Float64Array;
+  /** Latest arrival time held; a fit at an earlier time must skip the later ones, and counts afresh. */
+  private latestArrivalMs = Number.NEGATIVE_INFINITY;
 
   /** @throws RangeError for a non-positive bucket width or window, or counts below 1 (minPoints below 2). */
   constructor(options: ArrivalIntensityOptions) {
@@ -87,6 +97,7 @@ export class ArrivalIntensityEstimator {
     if (!(this.minArrivals >= 1) || !(this.minPointCount >= 1)) throw new RangeError('minArrivals and minPointCount must be ≥ 1');
     if (!(this.refitIntervalMs >= 0)) throw new RangeError(`refitIntervalMs must be ≥ 0, got ${this.refitIntervalMs}`);
     this.counts = new Float64Array(this.maxBuckets + 1);
+    this.held = new Float64Array(this.maxBuckets + 1);
   }
 
   /**
@@ -102,9 +113,21 @@ export class ArrivalIntensityEstimator {
     const last = this.arrivals[this.arrivals.length - 1];
     if (last !== undefined && this.arrivals.length > this.head && last.timeMs === trade.timeMs && last.side === trade.aggressor) {
       last.depth = Math.max(last.depth, depth);
+      this.held[last.beyond]! -= 1;
+      last.beyond = this.beyondOf(last.depth);
+      this.held[last.beyond]! += 1;
       return;
     }
-    this.arrivals.push({ timeMs: trade.timeMs, side: trade.aggressor, depth });
+    const beyond = this.beyondOf(depth);
+    this.held[beyond]! += 1;
+    if (trade.timeMs > this.latestArrivalMs) this.latestArrivalMs = trade.timeMs;
+    this.arrivals.push({ timeMs: trade.timeMs, side: trade.aggressor, depth, beyond });
+  }
+
+  /** Grid points a depth is beyond (0 when not beyond the first), capped at maxBuckets. */
+  private beyondOf(depth: number): number {
+    const beyond = Math.ceil(depth / this.bucketWidth - 0.5);
+    return beyond > 0 ? Math.min(beyond, this.maxBuckets) : 0;
   }
 
   /** Arrivals currently held (after merging sweeps), including ones a later fit will expire. */
@@ -132,13 +155,17 @@ export class ArrivalIntensityEstimator {
     // counts[n] = arrivals deeper than exactly n grid points; a suffix sum then gives, for each
     // point j, the arrivals deeper than δⱼ.
     const counts = this.counts;
-    counts.fill(0);
-    for (let i = this.head; i < this.arrivals.length; i++) {
-      const arrival = this.arrivals[i] as Arrival;
-      if (arrival.timeMs > timeMs) continue;
-      const beyond = Math.ceil(arrival.depth / this.bucketWidth - 0.5);
-      if (beyond > 0) counts[Math.min(beyond, this.maxBuckets)]! += 1;
+    if (this.latestArrivalMs <= timeMs) {
+      counts.set(this.held);
+    } else {
+      counts.fill(0);
+      for (let i = this.head; i < this.arrivals.length; i++) {
+        const arrival = this.arrivals[i] as Arrival;
+        if (arrival.timeMs <= timeMs) counts[arrival.beyond]! += 1;
+      }
     }
+    // Slot 0 holds arrivals not beyond the first grid point: they count nowhere.
+    counts[0] = 0;
     for (let n = this.maxBuckets - 1; n >= 1; n--) counts[n]! += counts[n + 1]!;
 
     let sumW = 0;
@@ -172,7 +199,10 @@ export class ArrivalIntensityEstimator {
   }
 
   private expire(cutoffMs: number): void {
-    while (this.head < this.arrivals.length && (this.arrivals[this.head] as Arrival).timeMs <= cutoffMs) this.head++;
+    while (this.head < this.arrivals.length && (this.arrivals[this.head] as Arrival).timeMs <= cutoffMs) {
+      this.held[(this.arrivals[this.head] as Arrival).beyond]! -= 1;
+      this.head++;
+    }
     if (this.head > 1024 && this.head * 2 > this.arrivals.length) {
       this.arrivals = this.arrivals.slice(this.head);
       this.head = 0;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ceilDiv, formatUnits, numberToUnits, parseUnits } from '../../src/core/index.ts';
+import { ceilDiv, decimalNumberToUnits, formatUnits, numberToUnits, parseUnits, unitsToNumber } from '../../src/core/index.ts';
 
 describe('parseUnits and formatUnits', () => {
   it('parses decimal strings into exact base units', () => {
@@ -63,9 +63,77 @@ describe('numberToUnits', () => {
     );
   });
 
+  it('equals the decimal.js reference for any double and any decimals count', () => {
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer({ min: 0, max: 30 }), fc.constantFrom('down', 'up'), (value, decimals, direction) => {
+        expect(numberToUnits(value, decimals, direction)).toBe(decimalNumberToUnits(value, decimals, direction));
+      }),
+      { numRuns: 3_000 },
+    );
+  });
+
+  it('equals the decimal.js reference on and next to every grid point of the decimals', () => {
+    // m / 10^k and its neighbouring doubles: where float rounding could land on the wrong side.
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -(2 ** 53), max: 2 ** 53 }),
+        fc.integer({ min: 0, max: 22 }),
+        fc.integer({ min: 0, max: 24 }),
+        fc.integer({ min: -2, max: 2 }),
+        fc.constantFrom('down', 'up'),
+        (m, k, decimals, step, direction) => {
+          const value = nextDouble(m / 10 ** k, step);
+          expect(numberToUnits(value, decimals, direction)).toBe(decimalNumberToUnits(value, decimals, direction));
+        },
+      ),
+      { numRuns: 5_000 },
+    );
+  });
+
+  it('equals the decimal.js reference for strategy-like prices and sizes', () => {
+    // Tick prices moved by a few bps, and sizes scaled by skew factors: what the engine rounds.
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 10_000_000 }),
+        fc.double({ min: -50, max: 50, noNaN: true }),
+        fc.constantFrom(2, 6, 8, 18),
+        fc.constantFrom('down', 'up'),
+        (ticks, bps, decimals, direction) => {
+          const value = (ticks / 100) * (1 + bps / 10_000);
+          expect(numberToUnits(value, decimals, direction)).toBe(decimalNumberToUnits(value, decimals, direction));
+        },
+      ),
+      { numRuns: 5_000 },
+    );
+  });
+
   it('throws on NaN and infinities', () => {
     expect(() => numberToUnits(Number.NaN, 6, 'down')).toThrow(/not a finite amount/);
     expect(() => numberToUnits(Number.POSITIVE_INFINITY, 6, 'up')).toThrow(/not a finite amount/);
+  });
+});
+
+describe('unitsToNumber', () => {
+  it('gives the double nearest to the exact decimal, as parsing its text would', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(2n ** 80n), max: 2n ** 80n }), fc.integer({ min: 0, max: 30 }), (units, decimals) => {
+        expect(unitsToNumber(units, decimals)).toBe(Number(formatUnits(units, decimals)));
+      }),
+      { numRuns: 3_000 },
+    );
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(2n ** 53n), max: 2n ** 53n }), fc.integer({ min: 0, max: 24 }), (units, decimals) => {
+        expect(unitsToNumber(units, decimals)).toBe(Number(formatUnits(units, decimals)));
+      }),
+      { numRuns: 3_000 },
+    );
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(2n ** 60n), max: 2n ** 60n }), fc.integer({ min: 0, max: 24 }), fc.integer({ min: 0, max: 24 }), (units, zeros, decimals) => {
+        const round = units * 10n ** BigInt(zeros);
+        expect(unitsToNumber(round, decimals)).toBe(Number(formatUnits(round, decimals)));
+      }),
+      { numRuns: 3_000 },
+    );
   });
 });
 
@@ -88,3 +156,22 @@ describe('ceilDiv', () => {
     );
   });
 });
+
+/** The double `steps` representable values above (or below, when negative) `value`. */
+function nextDouble(value: number, steps: number): number {
+  const view = new DataView(new ArrayBuffer(8));
+  let current = value;
+  for (let i = 0; i < Math.abs(steps); i++) {
+    if (current === 0) {
+      current = steps > 0 ? Number.MIN_VALUE : -Number.MIN_VALUE;
+      continue;
+    }
+    view.setFloat64(0, current);
+    const bits = view.getBigInt64(0);
+    // Moving away from zero adds one to the magnitude's bits; towards zero subtracts one.
+    const away = (steps > 0) === current > 0;
+    view.setBigInt64(0, away ? bits + 1n : bits - 1n);
+    current = view.getFloat64(0);
+  }
+  return current;
+}

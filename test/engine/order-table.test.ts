@@ -48,4 +48,44 @@ describe('OrderTable', () => {
     expect(table.applyReport(report(10n, 'OPEN'))).toEqual({ fill: undefined, known: false, becameDone: false });
     expect(table.liveCount()).toBe(0);
   });
+
+  it('lists working and live orders the same as a scan of every order would, whatever the history', () => {
+    const action = fc.record({
+      kind: fc.constantFrom('add', 'open', 'cancel', 'done', 'fill', 'prune'),
+      id: fc.integer({ min: 0, max: 8 }),
+      side: fc.constantFrom<'buy' | 'sell'>('buy', 'sell'),
+    });
+    fc.assert(
+      fc.property(fc.array(action, { maxLength: 80 }), (actions) => {
+        const table = new OrderTable();
+        let now = 0;
+        for (const step of actions) {
+          const id = `o${step.id}`;
+          now += 10;
+          if (step.kind === 'add') table.addPending(id, step.side, 2n, 100n, now);
+          else if (step.kind === 'open') table.markOpen(id);
+          else if (step.kind === 'cancel') table.markCancelling(id, now);
+          else if (step.kind === 'done') table.markDone(id, 'CANCELLED');
+          else if (step.kind === 'fill') table.applyReport({ ...report(100n, 'FILLED'), orderId: id });
+          else {
+            const before = [...Array(9).keys()].map((i) => table.get(`o${i}`));
+            table.prune(now, 30);
+            before.forEach((order, i) => {
+              const isOldAndDone = order !== undefined && order.phase === 'done' && now - order.createdAtMs > 30;
+              expect(table.get(`o${i}`)).toBe(isOldAndDone ? undefined : order);
+            });
+          }
+          const all = [...Array(9).keys()].map((i) => table.get(`o${i}`)).filter((order) => order !== undefined);
+          const isWorking = (order: (typeof all)[number]): boolean => order.phase === 'open' || order.phase === 'pending-new';
+          for (const side of ['buy', 'sell'] as const) {
+            const expected = all.filter((order) => isWorking(order) && order.side === side).map((order) => order.orderId).sort();
+            expect(table.working(side).map((order) => order.orderId).sort()).toEqual(expected);
+            expect(table.workingCount(side)).toBe(expected.length);
+          }
+          expect(table.live().map((order) => order.orderId).sort()).toEqual(all.filter((order) => order.phase !== 'done').map((order) => order.orderId).sort());
+          expect(table.liveCount()).toBe(table.live().length);
+        }
+      }),
+    );
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LADDER, computeSkewRatios, computeTotalLadderSize, createLadder } from '../../strategies/index.ts';
-import type { DesiredQuote } from '../../src/core/index.ts';
+import { LADDER, computeSkewRatios, computeTotalLadderSize, createLadder, explainLadder } from '../../strategies/index.ts';
+import type { DesiredQuote, InventoryView } from '../../src/core/index.ts';
 import { makeInventory, makeView, parseOrThrow } from './fixtures.ts';
 
 const byLevel = (quotes: DesiredQuote[], side: 'buy' | 'sell'): DesiredQuote[] =>
@@ -29,6 +29,29 @@ describe('hummingbot inventory skew ratios', () => {
 
 describe('ladder strategy', () => {
   const view = makeView({ bestBid: 1999.99, bestAsk: 2000.01 });
+
+  it('quotes the same as explainLadder for any sequence of views, reusing its answer while the inputs it reads stay put', () => {
+    const params = parseOrThrow(LADDER, { LADDER_LEVELS: '2', LADDER_INVENTORY_SKEW: 'on', LADDER_PRICE_SKEW_BPS: '5', LADDER_PING_PONG: 'on', LADDER_PRICE_SOURCE: 'microprice' });
+    const ladder = createLadder(params);
+    const views = [
+      makeView({ bestBid: 1999.99, bestAsk: 2000.01, bestBidSize: 1, bestAskSize: 1, microprice: 2000 }),
+      makeView({ bestBid: 1999.99, bestAsk: 2000.01, bestBidSize: 3, bestAskSize: 1, microprice: 2000 }),
+      makeView({ bestBid: 1999.99, bestAsk: 2000.01, bestBidSize: 3, bestAskSize: 1, microprice: 2000.005 }),
+      makeView({ bestBid: 1999.98, bestAsk: 2000.01, microprice: 2000 }),
+    ];
+    const inventories = [
+      makeInventory(),
+      makeInventory({ base: 1.2 }),
+      makeInventory({ base: 1.2, lastFill: { side: 'buy', price: 2000, timeMs: 1 } }),
+      makeInventory({ base: 1.2, lastFill: { side: 'sell', price: 2000, timeMs: 2 } }),
+    ];
+    for (const view of views) {
+      for (const inventory of [...inventories, ...inventories]) {
+        expect(ladder.quote(view, inventory)).toEqual(explainLadder(params, view, inventory)?.quotes ?? []);
+      }
+      expect(ladder.quote(view, inventories[0] as InventoryView)).toBe(ladder.quote(view, inventories[0] as InventoryView));
+    }
+  });
 
   it('defaults to one 0.01 level 10 bps either side of the mid', () => {
     const quotes = createLadder(parseOrThrow(LADDER)).quote(view, makeInventory());

@@ -75,14 +75,47 @@ export function decodeRecord(u32: Uint32Array, i32: Int32Array, index: number, o
  * @throws DataError for a bad header, a truncated file or an unknown record kind.
  */
 export async function readRecording(path: string, visit: RecordVisitor, options: ReadOptions = {}): Promise<RecordingHeader> {
+  const record = emptyRecord();
+  let raw: RawRecord | undefined;
+  return readRecordingChunks(
+    path,
+    async (chunk) => {
+      raw ??= { bytes: chunk.bytes, offset: 0 };
+      for (let i = 0; i < chunk.count; i++) {
+        decodeRecord(chunk.u32, chunk.i32, i, record);
+        if (!isKnownKind(record.kind)) throw new DataError('DATA_BAD_RECORD', `${path}: record ${chunk.first + i} has unknown kind ${record.kind}`);
+        raw.offset = i * RECORD_BYTES;
+        const result = visit(record, chunk.first + i, raw);
+        if (result !== undefined) await result;
+      }
+    },
+    options,
+  );
+}
+
+/** One chunk of records as typed-array views over the same (reused) bytes. */
+export interface RecordChunk {
+  readonly bytes: Uint8Array;
+  readonly u32: Uint32Array;
+  readonly i32: Int32Array;
+  /** Records in this chunk. */
+  readonly count: number;
+  /** Index in the file of the chunk's first record. */
+  readonly first: number;
+}
+
+/**
+ * Streams `path` chunk by chunk, for readers that decode only the fields they need (the replay
+ * reads five of ten). The views are reused: `visit` must be done with a chunk when its promise
+ * settles. Record word layout: see {@link decodeRecord}.
+ * @throws DataError for a bad header or a truncated file.
+ */
+export async function readRecordingChunks(path: string, visit: (chunk: RecordChunk) => Promise<void>, options: ReadOptions = {}): Promise<RecordingHeader> {
   const header = readRecordingHeader(path);
   const chunkRecords = Math.max(1, options.chunkRecords ?? 16_384);
   const buffer = new ArrayBuffer(chunkRecords * RECORD_BYTES);
   const bytes = new Uint8Array(buffer);
-  const u32 = new Uint32Array(buffer);
-  const i32 = new Int32Array(buffer);
-  const record = emptyRecord();
-  const raw: RawRecord = { bytes, offset: 0 };
+  const chunk = { bytes, u32: new Uint32Array(buffer), i32: new Int32Array(buffer), count: 0, first: 0 };
   let handle: FileHandle | undefined;
   try {
     handle = await open(path, 'r');
@@ -96,13 +129,9 @@ export async function readRecording(path: string, visit: RecordVisitor, options:
         if (bytesRead === 0) throw new DataError('DATA_BAD_FILE', `${path}: ended early at record ${done + Math.floor(got / RECORD_BYTES)}`);
         got += bytesRead;
       }
-      for (let i = 0; i < want; i++) {
-        decodeRecord(u32, i32, i, record);
-        if (!isKnownKind(record.kind)) throw new DataError('DATA_BAD_RECORD', `${path}: record ${done + i} has unknown kind ${record.kind}`);
-        raw.offset = i * RECORD_BYTES;
-        const result = visit(record, done + i, raw);
-        if (result !== undefined) await result;
-      }
+      chunk.count = want;
+      chunk.first = done;
+      await visit(chunk);
       done += want;
       options.onProgress?.(done, header.records);
     }

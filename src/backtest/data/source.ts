@@ -7,8 +7,10 @@
  */
 import type { Side, TickerRules } from '../../core/index.ts';
 import type { RecordedEventHandler, RecordedEventSource } from '../run.ts';
-import { DataError, KIND, SIDE_BUY, SIDE_SELL, decimalToScaled, type RecordingHeader } from './format.ts';
-import { readExactFields, readRecording, readRecordingHeader } from './reader.ts';
+import { DataError, KIND, RECORD_BYTES, SIDE_BUY, SIDE_SELL, decimalToScaled, nsHalvesToMs, type RecordingHeader } from './format.ts';
+import { readExactFields, readRecordingChunks, readRecordingHeader } from './reader.ts';
+
+const TWO_32 = 4_294_967_296;
 
 /** Integer factors that turn a scaled value into ticks or lots: value × multiply / divide. */
 export interface ScaleFactors {
@@ -90,13 +92,12 @@ export function createRecordedEventSource(paths: readonly string[], rules: Ticke
   const totalRecords = passes * files.reduce((sum, file) => sum + file.header.records, 0);
   return {
     async replay(handler: RecordedEventHandler): Promise<number> {
-      let events = 0;
-      let lastMs = Number.NEGATIVE_INFINITY;
-      let offsetMs = 0;
-      let firstMs: number | undefined;
+      // Fields of one object, not closure variables: V8 boxes a double held in a closure on
+      // every write, and these change on every record.
+      const at = { events: 0, lastMs: Number.NEGATIVE_INFINITY, offsetMs: 0, firstMs: 0, hasFirst: false };
       let readBefore = 0;
       for (let pass = 0; pass < passes; pass++) {
-        if (pass > 0 && firstMs !== undefined) offsetMs = lastMs + 1 - firstMs;
+        if (pass > 0 && at.hasFirst) at.offsetMs = at.lastMs + 1 - at.firstMs;
         for (const file of files) {
           const { multiply: pm, divide: pd } = file.scale.price;
           const { multiply: qm, divide: qd } = file.scale.qty;
@@ -111,33 +112,59 @@ export function createRecordedEventSource(paths: readonly string[], rules: Ticke
             return scaled / qd;
           };
           const before = readBefore;
-          await readRecording(
+          // Decodes only the fields the replay reads (decodeRecord has the layout); a record
+          // costs a few array reads and one handler call.
+          await readRecordingChunks(
             file.path,
-            (record, index, raw) => {
-              const kind = record.kind;
-              if (kind === KIND.bbo || kind === KIND.conversionRate) return undefined;
-              if (firstMs === undefined) firstMs = record.exchMs;
-              const shifted = record.exchMs + offsetMs;
-              const timeMs = shifted > lastMs ? shifted : lastMs;
-              lastMs = timeMs;
-              events++;
-              if (kind === KIND.depth) {
-                const side: Side = record.side === SIDE_BUY ? 'buy' : 'sell';
-                return handler.depth(timeMs, side, toTicks(record.price, index), toLots(record.qty, index));
+            async (chunk) => {
+              const { u32, i32 } = chunk;
+              for (let i = 0; i < chunk.count; i++) {
+                const w = i * 16;
+                const w0 = u32[w] as number;
+                const kind = w0 & 0xff;
+                if (kind === KIND.bbo || kind === KIND.conversionRate) continue;
+                const index = chunk.first + i;
+                const exchMs = nsHalvesToMs(u32[w + 3] as number, u32[w + 2] as number);
+                if (!at.hasFirst) {
+                  at.firstMs = exchMs;
+                  at.hasFirst = true;
+                }
+                const shifted = exchMs + at.offsetMs;
+                const timeMs = shifted > at.lastMs ? shifted : at.lastMs;
+                at.lastMs = timeMs;
+                let result: Promise<void> | undefined;
+                if (kind === KIND.depth) {
+                  const sideByte = (w0 >>> 8) & 0xff;
+                  const side: Side = sideByte === SIDE_BUY ? 'buy' : 'sell';
+                  const price = (i32[w + 9] as number) * TWO_32 + (u32[w + 8] as number);
+                  const qty = (i32[w + 11] as number) * TWO_32 + (u32[w + 10] as number);
+                  at.events++;
+                  result = handler.depth(timeMs, side, toTicks(price, index), toLots(qty, index));
+                } else if (kind === KIND.trade) {
+                  const sideByte = (w0 >>> 8) & 0xff;
+                  const aggressor: Side | undefined = sideByte === SIDE_BUY ? 'buy' : sideByte === SIDE_SELL ? 'sell' : undefined;
+                  const price = (i32[w + 9] as number) * TWO_32 + (u32[w + 8] as number);
+                  const qty = (i32[w + 11] as number) * TWO_32 + (u32[w + 10] as number);
+                  at.events++;
+                  result = handler.trade(timeMs, aggressor, toTicks(price, index), toLots(qty, index));
+                } else if (kind === KIND.clear) {
+                  at.events++;
+                  result = handler.clear(timeMs);
+                } else if (kind === KIND.gasPrice) {
+                  at.events++;
+                  result = handler.gasPrice(timeMs, readExactFields({ bytes: chunk.bytes, offset: i * RECORD_BYTES }).aux1);
+                } else {
+                  throw new DataError('DATA_BAD_RECORD', `${file.path}: record ${index} has unknown kind ${kind}`);
+                }
+                if (result !== undefined) await result;
               }
-              if (kind === KIND.trade) {
-                const aggressor: Side | undefined = record.side === SIDE_BUY ? 'buy' : record.side === SIDE_SELL ? 'sell' : undefined;
-                return handler.trade(timeMs, aggressor, toTicks(record.price, index), toLots(record.qty, index));
-              }
-              if (kind === KIND.clear) return handler.clear(timeMs);
-              return handler.gasPrice(timeMs, readExactFields(raw).aux1);
             },
             options.onProgress === undefined ? {} : { onProgress: (done) => options.onProgress?.(before + done, totalRecords) },
           );
           readBefore += file.header.records;
         }
       }
-      return events;
+      return at.events;
     },
   };
 }

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createRng, type Side } from '../../../src/core/index.ts';
 import { ArrivalIntensityEstimator } from '../../../strategies/index.ts';
@@ -89,6 +90,40 @@ describe('ArrivalIntensityEstimator', () => {
       estimator.onTrade({ timeMs: 2000 + i, price: 9.8, aggressor: undefined }, 10);
     }
     expect(estimator.arrivalCount()).toBe(20);
+  });
+
+  it('fits the same whether it refitted all along (expiring as it went) or only once at the end', () => {
+    const trade = fc.record({
+      gapMs: fc.integer({ min: 0, max: 40_000 }),
+      offset: fc.integer({ min: 0, max: 60 }),
+      aggressor: fc.constantFrom<Side | undefined>('buy', 'sell', undefined),
+    });
+    fc.assert(
+      fc.property(fc.array(trade, { minLength: 1, maxLength: 400 }), fc.integer({ min: 0, max: 30_000 }), fc.nat(), (trades, lastFitDelayMs, cut) => {
+        const options = { bucketWidth: 0.5, windowMs: 120_000, minArrivals: 1, minPointCount: 2, refitIntervalMs: 0 };
+        const always = new ArrivalIntensityEstimator(options);
+        const once = new ArrivalIntensityEstimator(options);
+        let timeMs = 1_000_000;
+        const timed = trades.map((t) => {
+          timeMs += t.gapMs;
+          return { timeMs, price: 100 + (t.aggressor === 'sell' ? -t.offset : t.offset) * 0.25, aggressor: t.aggressor };
+        });
+        for (const t of timed) {
+          always.onTrade(t, 100);
+          once.onTrade(t, 100);
+          always.fit(t.timeMs);
+        }
+        expect(always.fit(timeMs + lastFitDelayMs)).toEqual(once.fit(timeMs + lastFitDelayMs));
+        // A fit at an earlier time than some trades held leaves those trades out, as if unseen.
+        const cutMs = (timed[cut % timed.length] as { timeMs: number }).timeMs;
+        const before = new ArrivalIntensityEstimator(options);
+        for (const t of timed) if (t.timeMs <= cutMs) before.onTrade(t, 100);
+        const early = new ArrivalIntensityEstimator(options);
+        for (const t of timed) early.onTrade(t, 100);
+        expect(early.fit(cutMs)).toEqual(before.fit(cutMs));
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('rejects options that cannot work', () => {
