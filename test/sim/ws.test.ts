@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { feltToHex } from '../../src/exchange/wire/fields.ts';
 import { units } from './fixtures.ts';
+import { DEV_BALANCES } from '../../src/sim/index.ts';
 import { startTestSim, type TestSim } from './harness.ts';
 
 const ETH_USDC = { base: 'ETH', quote: 'USDC', ecosystem_book: true };
@@ -63,7 +64,7 @@ describe('WebSocket streams', () => {
     const aliceEth = t.sim.balancesOf(t.accounts[0]?.address ?? 0n).get('ETH');
     expect(aliceEth?.free).toBe(units('ETH', '100.5') - units('ETH', '0.0001'));
     const bobUsdc = t.sim.balancesOf(t.accounts[1]?.address ?? 0n).get('USDC');
-    expect(bobUsdc?.free).toBe(units('USDC', '1001500') - units('USDC', '1.5'));
+    expect(bobUsdc?.free).toBe(units('USDC', DEV_BALANCES['USDC'] ?? '0') + units('USDC', '1500') - units('USDC', '1.5'));
   });
 
   it('refuses an upgrade without a live listen key, and closes sockets whose key expired', async () => {
