@@ -63,8 +63,10 @@ export class ReplayExchange {
     this.book.setLevel(side, priceTicks, qtyLots);
     const queued = this.resting[side];
     if (queued.length > 0) {
-      const traded = this.tradedSinceDepth.get(priceTicks) ?? 0;
-      for (const order of queued) {
+      // Usually empty: a depth update at a traded price clears that price's entry.
+      const traded = this.tradedSinceDepth.size === 0 ? 0 : (this.tradedSinceDepth.get(priceTicks) ?? 0);
+      for (let i = 0; i < queued.length; i++) {
+        const order = queued[i] as ReplayOrder;
         if (order.priceTicks === priceTicks) order.front = this.queue.onLevelChange(order.front, previous, qtyLots, traded);
       }
       if (traded !== 0) this.tradedSinceDepth.delete(priceTicks);

@@ -11,6 +11,8 @@ import { ReplayClock } from './replay-clock.ts';
 import { ReplayVenue, type ReplayVenueOptions } from './replay-venue.ts';
 import type { PathSample } from './stats.ts';
 
+const SETTLED = Promise.resolve();
+
 /** Settings of a session. */
 export interface SessionOptions {
   readonly venue: Omit<ReplayVenueOptions, 'clock'>;
@@ -136,7 +138,8 @@ export class BacktestSession {
   async flush(): Promise<void> {
     for (let round = 0; round < 1_000; round++) {
       this.seenActivity = this.venue.activity;
-      for (let i = 0; i < 8; i++) await Promise.resolve();
+      // Eight microtask turns, as many as before; one settled promise serves them all.
+      for (let i = 0; i < 8; i++) await SETTLED;
       if (this.venue.activity === this.seenActivity) return;
     }
   }
