@@ -90,9 +90,7 @@ export class BacktestSession {
   advanceTo(timeMs: number): Promise<void> | undefined {
     if (timeMs > this.clock.nowMs()) this.venue.endOfMessage();
     if (timeMs >= this.nextSampleMs) this.sampleUpTo(timeMs);
-    const due = this.venue.scheduler.nextDueMs();
-    const isDue = due !== undefined && due <= timeMs;
-    if (!isDue && !this.needsFlush()) {
+    if (!this.venue.scheduler.hasDueBy(timeMs) && !this.needsFlush()) {
       this.clock.advanceTo(timeMs);
       return undefined;
     }
