@@ -20,6 +20,9 @@ class TickSide {
   private count = 0;
   /** Best price, meaningful when count > 0. */
   private best = 0;
+  /** Indices that may hold a size since the last clear: clearing zeroes only these. */
+  private usedFrom = Number.POSITIVE_INFINITY;
+  private usedTo = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly isBid: boolean) {}
 
@@ -35,6 +38,8 @@ class TickSide {
     const previous = sizes[index] as number;
     if (qtyLots > 0) {
       sizes[index] = qtyLots;
+      if (index < this.usedFrom) this.usedFrom = index;
+      if (index > this.usedTo) this.usedTo = index;
       if (previous === 0) {
         if (this.count === 0 || (this.isBid ? priceTicks > this.best : priceTicks < this.best)) this.best = priceTicks;
         this.count++;
@@ -72,7 +77,10 @@ class TickSide {
   }
 
   clear(): void {
-    this.sizes.fill(0);
+    // A snapshot's deep levels can stretch the window to millions of ticks; zero what was used.
+    if (this.usedFrom <= this.usedTo) this.sizes.fill(0, this.usedFrom, this.usedTo + 1);
+    this.usedFrom = Number.POSITIVE_INFINITY;
+    this.usedTo = Number.NEGATIVE_INFINITY;
     this.count = 0;
   }
 
@@ -102,9 +110,12 @@ class TickSide {
     // Room on both sides after growing, so a drifting price does not regrow at every new tick.
     const newLow = Math.floor((needLow + needHigh - span) / 2);
     const sizes = new Float64Array(span);
-    sizes.set(this.sizes, this.low - newLow);
+    const shift = this.low - newLow;
+    sizes.set(this.sizes, shift);
     this.sizes = sizes;
     this.low = newLow;
+    this.usedFrom += shift;
+    this.usedTo += shift;
     return true;
   }
 }

@@ -51,6 +51,12 @@ export class ReplayClock extends ManualClock {
     return this.top()?.dueMs;
   }
 
+  /** Whether a timer is due at or before `timeMs`: `nextDueMs` without a number to box, for per-event checks. */
+  hasTimerDueBy(timeMs: number): boolean {
+    const timer = this.top();
+    return timer !== undefined && timer.dueMs <= timeMs;
+  }
+
   override advance(deltaMs: number): void {
     this.advanceTo(this.timeMs + deltaMs);
   }

@@ -6,7 +6,7 @@
  * crossing orders take visible liquidity at the recorded levels. Ticks and lots are `number`s
  * here for speed; amounts leave as exact base units.
  */
-import type { MatcherResult, OrderStatus, Side, TickerRules } from '../core/index.ts';
+import { pow10, type MatcherResult, type OrderStatus, type Side, type TickerRules } from '../core/index.ts';
 import { ReplayBook } from './replay-book.ts';
 import type { QueueModel } from './queue-model.ts';
 
@@ -63,8 +63,10 @@ export class ReplayExchange {
     this.book.setLevel(side, priceTicks, qtyLots);
     const queued = this.resting[side];
     if (queued.length > 0) {
-      const traded = this.tradedSinceDepth.get(priceTicks) ?? 0;
-      for (const order of queued) {
+      // Usually empty: a depth update at a traded price clears that price's entry.
+      const traded = this.tradedSinceDepth.size === 0 ? 0 : (this.tradedSinceDepth.get(priceTicks) ?? 0);
+      for (let i = 0; i < queued.length; i++) {
+        const order = queued[i] as ReplayOrder;
         if (order.priceTicks === priceTicks) order.front = this.queue.onLevelChange(order.front, previous, qtyLots, traded);
       }
       if (traded !== 0) this.tradedSinceDepth.delete(priceTicks);
@@ -191,7 +193,7 @@ export class ReplayExchange {
 
   private fill(order: ReplayOrder, lots: number, priceTicks: number, isMaker: boolean): void {
     if (lots <= 0) return;
-    const quoteUnits = (BigInt(priceTicks) * this.rules.priceTick * BigInt(lots) * this.rules.qtyStep) / 10n ** BigInt(this.rules.baseDecimals);
+    const quoteUnits = (BigInt(priceTicks) * this.rules.priceTick * BigInt(lots) * this.rules.qtyStep) / pow10(this.rules.baseDecimals);
     order.filledLots += lots;
     order.filledQuoteUnits += quoteUnits;
     this.onFill(order, lots, priceTicks, quoteUnits, isMaker);

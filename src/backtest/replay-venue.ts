@@ -7,6 +7,7 @@
  */
 import {
   MmError,
+  pow10,
   unitsToNumber,
   type AccountState,
   type BestBidOffer,
@@ -322,7 +323,7 @@ export class ReplayVenue implements Venue {
   private hasFreeBalanceFor(intent: OrderIntent): boolean {
     const locked = this.lockedUnits();
     if (intent.side === 'sell') return this.baseUnits - locked.base >= intent.qtyUnits;
-    const cost = (intent.priceUnits * intent.qtyUnits) / 10n ** BigInt(this.options.rules.baseDecimals);
+    const cost = (intent.priceUnits * intent.qtyUnits) / pow10(this.options.rules.baseDecimals);
     return this.quoteUnits - locked.quote >= cost;
   }
 
@@ -336,10 +337,11 @@ export class ReplayVenue implements Venue {
     const rules = this.options.rules;
     let base = 0n;
     let quote = 0n;
+    const scale = pow10(rules.baseDecimals);
     for (const order of this.exchange.restingOrders()) {
       const remaining = BigInt(order.qtyLots - order.filledLots) * rules.qtyStep;
       if (order.side === 'sell') base += remaining;
-      else quote += (BigInt(order.priceTicks) * rules.priceTick * remaining) / 10n ** BigInt(rules.baseDecimals);
+      else quote += (BigInt(order.priceTicks) * rules.priceTick * remaining) / scale;
     }
     return { base, quote };
   }

@@ -5,6 +5,7 @@
  * clock timers, in time order; ties keep scheduling order.
  */
 import type { ManualClock } from '../core/index.ts';
+import { ReplayClock } from './replay-clock.ts';
 
 interface Scheduled {
   readonly timeMs: number;
@@ -19,7 +20,18 @@ export class EventScheduler {
   private readonly heap: Scheduled[] = [];
   private seq = 0;
 
-  constructor(private readonly clock: ManualClock) {}
+  /** Whether a clock timer is due by a time; the replay clock answers without boxing a number. */
+  private readonly isTimerDueBy: (timeMs: number) => boolean;
+
+  constructor(private readonly clock: ManualClock) {
+    this.isTimerDueBy =
+      clock instanceof ReplayClock
+        ? (timeMs) => clock.hasTimerDueBy(timeMs)
+        : (timeMs) => {
+            const due = clock.nextDueMs();
+            return due !== undefined && due <= timeMs;
+          };
+  }
 
   /** Schedules a market-data delivery; times must not decrease between calls. */
   atMarket(timeMs: number, run: () => void): void {
@@ -36,6 +48,18 @@ export class EventScheduler {
   /** Number of scheduled callbacks not yet run. */
   pending(): number {
     return this.market.length - this.marketHead + this.heap.length;
+  }
+
+  /**
+   * Whether a scheduled callback or clock timer is due at or before `timeMs`. Asked on every
+   * recorded event, so it compares in place: returning a time (`nextDueMs`) allocates a number.
+   */
+  hasDueBy(timeMs: number): boolean {
+    const marketItem = this.market[this.marketHead];
+    if (marketItem !== undefined && marketItem.timeMs <= timeMs) return true;
+    const orderItem = this.heap[0];
+    if (orderItem !== undefined && orderItem.timeMs <= timeMs) return true;
+    return this.isTimerDueBy(timeMs);
   }
 
   /** Time of the next scheduled callback or clock timer, if any. */

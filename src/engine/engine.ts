@@ -198,16 +198,6 @@ export class MarketMaker {
   status(): EngineStatus {
     const mid = this.market?.mid();
     const rules = this.info?.rules;
-    const quotes = (side: Side): { price: number; size: number }[] =>
-      rules === undefined
-        ? []
-        : this.orders
-            .working(side)
-            .map((order) => ({
-              price: unitsToNumber(order.priceUnits, rules.quoteDecimals),
-              size: unitsToNumber(order.qtyUnits - order.filledQtyUnits, rules.baseDecimals),
-            }))
-            .sort((a, b) => (side === 'buy' ? b.price - a.price : a.price - b.price));
     const balances = this.ledger?.balances();
     this.accumulateUptime();
     return {
@@ -215,14 +205,27 @@ export class MarketMaker {
       haltReason: this.haltReason,
       pauseReason: this.pauseReason,
       mid,
-      bids: quotes('buy'),
-      asks: quotes('sell'),
+      bids: this.workingQuotes('buy'),
+      asks: this.workingQuotes('sell'),
       baseBalance: balances === undefined || rules === undefined ? 0 : unitsToNumber(balances.baseUnits, rules.baseDecimals),
       quoteBalance: balances === undefined || rules === undefined ? 0 : unitsToNumber(balances.quoteUnits, rules.quoteDecimals),
       pnl: this.ledger?.pnl(mid) ?? new Ledger({ baseDecimals: 0, quoteDecimals: 0, makerFeePbips: 0, takerFeePbips: 0 }).pnl(undefined),
       markouts: this.markouts.summary(),
       twoSidedUptime: this.uptime.quotingMs === 0 ? 0 : this.uptime.twoSidedMs / this.uptime.quotingMs,
     };
+  }
+
+  /** This side's working orders as numbers, best first (a method, not a closure per call: status is sampled often). */
+  private workingQuotes(side: Side): { price: number; size: number }[] {
+    const rules = this.info?.rules;
+    if (rules === undefined) return [];
+    return this.orders
+      .working(side)
+      .map((order) => ({
+        price: unitsToNumber(order.priceUnits, rules.quoteDecimals),
+        size: unitsToNumber(order.qtyUnits - order.filledQtyUnits, rules.baseDecimals),
+      }))
+      .sort((a, b) => (side === 'buy' ? b.price - a.price : a.price - b.price));
   }
 
   /** True while the engine quotes (for /health). */

@@ -81,6 +81,7 @@ export async function readRecording(path: string, visit: RecordVisitor, options:
     path,
     async (chunk) => {
       raw ??= { bytes: chunk.bytes, offset: 0 };
+      raw.bytes = chunk.bytes;
       for (let i = 0; i < chunk.count; i++) {
         decodeRecord(chunk.u32, chunk.i32, i, record);
         if (!isKnownKind(record.kind)) throw new DataError('DATA_BAD_RECORD', `${path}: record ${chunk.first + i} has unknown kind ${record.kind}`);
@@ -113,29 +114,44 @@ export interface RecordChunk {
 export async function readRecordingChunks(path: string, visit: (chunk: RecordChunk) => Promise<void>, options: ReadOptions = {}): Promise<RecordingHeader> {
   const header = readRecordingHeader(path);
   const chunkRecords = Math.max(1, options.chunkRecords ?? 16_384);
-  const buffer = new ArrayBuffer(chunkRecords * RECORD_BYTES);
-  const bytes = new Uint8Array(buffer);
-  const chunk = { bytes, u32: new Uint32Array(buffer), i32: new Int32Array(buffer), count: 0, first: 0 };
+  // Two buffers: the next chunk is read while this one is visited, so the replay does not sit
+  // idle waiting for the disk (or for a busy thread pool) between chunks.
+  const makeChunk = (): RecordChunk & { count: number; first: number } => {
+    const buffer = new ArrayBuffer(chunkRecords * RECORD_BYTES);
+    return { bytes: new Uint8Array(buffer), u32: new Uint32Array(buffer), i32: new Int32Array(buffer), count: 0, first: 0 };
+  };
+  const chunks = [makeChunk(), makeChunk()] as const;
   let handle: FileHandle | undefined;
+  const fill = async (file: FileHandle, chunk: RecordChunk & { count: number; first: number }, first: number): Promise<void> => {
+    const want = Math.min(chunkRecords, header.records - first);
+    const length = want * RECORD_BYTES;
+    let got = 0;
+    while (got < length) {
+      const { bytesRead } = await file.read(chunk.bytes, got, length - got, HEADER_BYTES + first * RECORD_BYTES + got);
+      if (bytesRead === 0) throw new DataError('DATA_BAD_FILE', `${path}: ended early at record ${first + Math.floor(got / RECORD_BYTES)}`);
+      got += bytesRead;
+    }
+    chunk.count = want;
+    chunk.first = first;
+  };
+  let reading: Promise<void> | undefined;
   try {
-    handle = await open(path, 'r');
-    let done = 0;
-    while (done < header.records) {
-      const want = Math.min(chunkRecords, header.records - done);
-      const length = want * RECORD_BYTES;
-      let got = 0;
-      while (got < length) {
-        const { bytesRead } = await handle.read(bytes, got, length - got, HEADER_BYTES + done * RECORD_BYTES + got);
-        if (bytesRead === 0) throw new DataError('DATA_BAD_FILE', `${path}: ended early at record ${done + Math.floor(got / RECORD_BYTES)}`);
-        got += bytesRead;
-      }
-      chunk.count = want;
-      chunk.first = done;
+    const file = await open(path, 'r');
+    handle = file;
+    let which = 0;
+    reading = header.records > 0 ? fill(file, chunks[0], 0) : undefined;
+    while (reading !== undefined) {
+      await reading;
+      const chunk = chunks[which] as (typeof chunks)[number];
+      const next = chunk.first + chunk.count;
+      which = 1 - which;
+      reading = next < header.records ? fill(file, chunks[which] as (typeof chunks)[number], next) : undefined;
       await visit(chunk);
-      done += want;
-      options.onProgress?.(done, header.records);
+      options.onProgress?.(next, header.records);
     }
   } finally {
+    // A visitor that threw leaves a read in flight: let it land before closing the file.
+    await reading?.catch(() => undefined);
     await handle?.close();
   }
   return header;
