@@ -18,14 +18,15 @@ describe('signature checks on worker threads', () => {
     if (a === undefined) throw new Error('account');
     // Let the workers start (they build their Pedersen tables) so the batch below really goes to them.
     await t.sim.signaturesReady();
-    const bodies = Array.from({ length: 12 }, (_, i) => formatOrderBody(a.signer.signOrder(order({ maker: a.address, price: String(2000 + i) })).request));
-    const bad = { ...bodies[5], price: '1' };
+    const bodies = Array.from({ length: 6 }, (_, i) => formatOrderBody(a.signer.signOrder(order({ maker: a.address, price: String(2000 + i) })).request));
+    const bad = { ...bodies[3], price: '1' };
     const replies = await Promise.all([...bodies.map((body) => t?.post('/place_order', body, a.jwt)), t.post('/place_order', bad, a.jwt)]);
-    expect(replies.slice(0, 12).every((reply) => reply?.status === 200)).toBe(true);
-    expect(replies[12]?.body.error).toBe('FAILED_SIGN_CHECK');
+    expect(replies.slice(0, 6).every((reply) => reply?.status === 200)).toBe(true);
+    expect(replies[6]?.body.error).toBe('FAILED_SIGN_CHECK');
     await t.sim.idle();
-    const sequences = replies.slice(0, 12).map((reply) => t?.sim.orderOf(BigInt(reply?.body.result as string))?.sequence ?? -1);
+    const sequences = replies.slice(0, 6).map((reply) => t?.sim.orderOf(BigInt(reply?.body.result as string))?.sequence ?? -1);
     expect(sequences).toEqual([...sequences].sort((x, y) => x - y));
     expect(feltToHex(a.address)).toMatch(/^0x/);
-  });
+    // Worker start-up builds curve tables on every thread: slow when the suite shares the cores.
+  }, 120_000);
 });
