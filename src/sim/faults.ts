@@ -26,6 +26,8 @@ export interface FaultSettings {
   readonly httpErrorRate: number;
   /** Per HTTP request: answer 429 "Rate limit exceeded. Suggested sleep time: <n>ms". */
   readonly httpRateLimitRate: number;
+  /** Per HTTP request: reset the connection without answering (what a client sees as a timeout or reset). */
+  readonly httpResetRate: number;
   readonly rateLimitSleepMs: number;
   /** Fail (500/429) only after the request was applied, so its outcome is unknown to the client. */
   readonly failAfterApply: boolean;
@@ -43,6 +45,7 @@ export const NO_FAULTS: FaultSettings = {
   httpDelayMs: 0,
   httpErrorRate: 0,
   httpRateLimitRate: 0,
+  httpResetRate: 0,
   rateLimitSleepMs: 1000,
   failAfterApply: false,
   paths: [],
@@ -51,7 +54,7 @@ export const NO_FAULTS: FaultSettings = {
 /** What to do to one HTTP request. */
 export interface HttpFault {
   readonly delayMs: number;
-  readonly failure: { readonly status: 500 | 429; readonly afterApply: boolean } | undefined;
+  readonly failure: { readonly status: 500 | 429 | 'reset'; readonly afterApply: boolean } | undefined;
 }
 
 /** The programmatic fault switchboard (tests) behind the `--fault-*` flags. */
@@ -106,6 +109,7 @@ export class FaultController {
     let failure: HttpFault['failure'];
     if (this.roll(settings.httpErrorRate)) failure = { status: 500, afterApply: settings.failAfterApply };
     else if (this.roll(settings.httpRateLimitRate)) failure = { status: 429, afterApply: settings.failAfterApply };
+    else if (this.roll(settings.httpResetRate)) failure = { status: 'reset', afterApply: settings.failAfterApply };
     if (delayMs === 0 && failure === undefined) return undefined;
     return { delayMs, failure };
   }
