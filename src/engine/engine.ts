@@ -438,6 +438,9 @@ export class MarketMaker {
    * get their final state, and balances are compared with what the fills imply.
    */
   private heal(): Promise<void> {
+    // Before start() has taken the starting balances the ledger is empty: a heal then would
+    // "find" the whole balance as drift and halt. Startup settles leftovers itself (adopt/cancel).
+    if (this.state === 'starting') return Promise.resolve();
     if (this.healing !== undefined) {
       this.healAgain = true;
       return this.healing;
