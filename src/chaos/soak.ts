@@ -1,7 +1,7 @@
 /**
  * `npm run soak -- --hours 24 --speed 1000 [--seed S] [--sample-min M] [--json-only]`: the
  * unchanged engine and ladder strategy against the replay venue on a simulated clock, fed a
- * seeded synthetic market (random-walk mid, a 5-level book refreshed every 500 ms, Poisson
+ * seeded synthetic market (random-walk mid, a 5-level book refreshed every second, Poisson
  * trades that fill our quotes), for `hours` of simulated time paced at `speed` × real time (or as
  * fast as it goes if slower). Resident set size is sampled every `sample-min` simulated minutes;
  * one line per sample, then one JSON line. The point: memory stays flat over a day of quoting
@@ -27,7 +27,7 @@ const RULES: TickerRules = {
   baseDecimals: 18,
   quoteDecimals: 6,
 };
-const BOOK_EVERY_MS = 500;
+const BOOK_EVERY_MS = 1_000;
 const LEVELS = 5;
 const TRADES_PER_SEC = 0.5;
 
