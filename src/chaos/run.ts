@@ -76,6 +76,8 @@ interface PendingResume {
   readonly endMs: number;
   /** Only orders accepted after this venue time count (a restarted bot must quote anew). */
   readonly newOrdersAfterMs: number | undefined;
+  /** A restarted bot counts as quoting only once it logged "engine started" (late-applied orders of the killed one do not). */
+  readonly startedBot: BotProcess | undefined;
 }
 
 /** Runs one chaos run to the end; never throws for a bot or exchange failure (those are violations). */
@@ -157,6 +159,7 @@ export async function runChaos(options: RunOptions): Promise<RunResult> {
     if (all.bids > 0 && all.asks > 0) twoSidedSeen = true;
     pending = pending.filter((wait) => {
       if (now < wait.endMs) return true;
+      if (wait.startedBot !== undefined && wait.startedBot.logsWithMessage('engine started').length === 0) return true;
       const counted = wait.newOrdersAfterMs === undefined ? all : sides(open.filter((order) => order.acceptedAtMs > (wait.newOrdersAfterMs ?? 0)));
       if (counted.bids > 0 && counted.asks > 0) {
         const slot = outcomes[wait.index];
@@ -250,7 +253,7 @@ export async function runChaos(options: RunOptions): Promise<RunResult> {
         }
         const endMs = clock.nowMs();
         const lateMs = fault.kind === 'post-timeout-applied-late' ? LATE_APPLY_DELAY_MS : 0;
-        pending.push({ index, endMs: endMs + lateMs, newOrdersAfterMs });
+        pending.push({ index, endMs: endMs + lateMs, newOrdersAfterMs, startedBot: fault.kind === 'bot-sigkill' ? bot : undefined });
         quietUntilMs = Math.max(quietUntilMs, endMs + lateMs);
       }
       // ── let the last recovery finish ──────────────────────────────────────────────────────
