@@ -11,6 +11,8 @@ import type { Rng } from '../core/index.ts';
 export interface FaultSettings {
   /** Per outgoing WS event: close that socket instead of sending (code 1012, "service restart"). */
   readonly wsDropRate: number;
+  /** Per market-data event (bbo, trade, snap): send it to nobody; at 1 the feed is silent while the socket stays up. */
+  readonly marketMuteRate: number;
   /** Per `snap` delta: consume its msg id without sending it (a gap). */
   readonly snapSkipRate: number;
   /** Per `snap` delta: send it twice. */
@@ -37,6 +39,7 @@ export interface FaultSettings {
 
 export const NO_FAULTS: FaultSettings = {
   wsDropRate: 0,
+  marketMuteRate: 0,
   snapSkipRate: 0,
   snapDuplicateRate: 0,
   reportDuplicateRate: 0,
