@@ -18,8 +18,10 @@ export interface ChaosReport {
   readonly filledOrders: number;
   /** Fault end → both sides quoted again, over every fault that resumed (ms). */
   readonly resumeMs: Percentiles | undefined;
-  /** STALE_FEED_MS elapsed → the exchange lists none of our orders (ms). */
+  /** Dead-man: the bot's stale-feed pause → the exchange's timestamp of our last cancel (ms). */
   readonly deadManLatencyMs: Percentiles | undefined;
+  /** Market data stopped → the bot paused (ms; STALE_FEED_MS plus the check interval). */
+  readonly staleDetectedAfterMs: Percentiles | undefined;
   /** Lines of bot logs and harness output scanned for the private key, and hits (must be 0). */
   readonly secretScan: { readonly lines: number; readonly hits: number };
   readonly failedSeeds: readonly number[];
@@ -46,6 +48,7 @@ export function summarize(seed: number, results: readonly RunResult[], wallMs: n
   const violationsByInvariant = Object.fromEntries(INVARIANTS.map((name) => [name, 0])) as Record<InvariantName, number>;
   const resume: number[] = [];
   const deadMan: number[] = [];
+  const staleDetected: number[] = [];
   let lines = 0;
   let hits = 0;
   for (const result of results) {
@@ -53,6 +56,7 @@ export function summarize(seed: number, results: readonly RunResult[], wallMs: n
       faultsByKind[fault.kind]++;
       if (fault.resumedAfterMs !== undefined) resume.push(fault.resumedAfterMs);
       if (fault.deadManLatencyMs !== undefined) deadMan.push(fault.deadManLatencyMs);
+      if (fault.staleDetectedAfterMs !== undefined) staleDetected.push(fault.staleDetectedAfterMs);
     }
     for (const violation of result.violations) violationsByInvariant[violation.invariant]++;
     lines += result.lines.length;
@@ -70,6 +74,7 @@ export function summarize(seed: number, results: readonly RunResult[], wallMs: n
     filledOrders: results.reduce((sum, result) => sum + result.filledOrders, 0),
     resumeMs: percentiles(resume),
     deadManLatencyMs: percentiles(deadMan),
+    staleDetectedAfterMs: percentiles(staleDetected),
     secretScan: { lines, hits },
     failedSeeds: results.filter((result) => result.violations.length > 0).map((result) => result.seed),
     wallS: Math.round(wallMs / 100) / 10,
@@ -88,7 +93,8 @@ export function renderTable(report: ChaosReport): string {
     ...INVARIANTS.map((name): [string, string] => [`  ${name}`, String(report.violationsByInvariant[name])]),
     ['  private key in logs (lines scanned)', `${report.secretScan.hits} (${report.secretScan.lines})`],
     ['quoting resumed after fault (ms)', formatPercentiles(report.resumeMs)],
-    ['dead-man: stale → no orders (ms)', formatPercentiles(report.deadManLatencyMs)],
+    ['dead-man: feed quiet → bot paused (ms)', formatPercentiles(report.staleDetectedAfterMs)],
+    ['dead-man: paused → last cancel (ms)', formatPercentiles(report.deadManLatencyMs)],
     ['failed run seeds', report.failedSeeds.length === 0 ? '-' : report.failedSeeds.join(' ')],
     ['wall time (s)', String(report.wallS)],
   ];

@@ -51,8 +51,10 @@ export interface FaultOutcome {
   readonly durationMs: number;
   /** Time from the fault's end until both sides were quoted again; undefined = not seen. */
   readonly resumedAfterMs: number | undefined;
-  /** For stale-feed faults: time from STALE_FEED_MS elapsing until the exchange listed none of our orders. */
+  /** For stale-feed faults: the bot's pause decision → the exchange's timestamp of our last cancel, ms. */
   readonly deadManLatencyMs: number | undefined;
+  /** For stale-feed faults: market data stopped (flow paused) → the bot paused, ms (≥ STALE_FEED_MS). */
+  readonly staleDetectedAfterMs: number | undefined;
 }
 
 /** Everything one run produced. */
@@ -138,12 +140,12 @@ export async function runChaos(options: RunOptions): Promise<RunResult> {
   let bot = spawnBot();
 
   // ── the sampler: resumption, duplicates, dead-man, metrics ──────────────────────────────
-  const outcomes: { resumedAfterMs: number | undefined; deadManLatencyMs: number | undefined }[] = options.schedule.map(() => ({
+  const outcomes: { resumedAfterMs: number | undefined; deadManLatencyMs: number | undefined; staleDetectedAfterMs: number | undefined }[] = options.schedule.map(() => ({
     resumedAfterMs: undefined,
     deadManLatencyMs: undefined,
+    staleDetectedAfterMs: undefined,
   }));
   let pending: PendingResume[] = [];
-  let staleWatch: { index: number; pausedAtMs: number } | undefined;
   const duplicateSince = new Map<string, number>();
   const reportedDuplicates = new Set<string>();
   let twoSidedSeen = false;
@@ -168,11 +170,6 @@ export async function runChaos(options: RunOptions): Promise<RunResult> {
       }
       return true;
     });
-    if (staleWatch !== undefined && open.length === 0) {
-      const slot = outcomes[staleWatch.index];
-      if (slot !== undefined) slot.deadManLatencyMs = now - staleWatch.pausedAtMs - staleFeedMs;
-      staleWatch = undefined;
-    }
     const groups = new Map<string, string[]>();
     for (const order of open) {
       const key = `${order.side}@${order.request.price}`;
@@ -233,16 +230,31 @@ export async function runChaos(options: RunOptions): Promise<RunResult> {
             await sim.restartTransport(fault.durationMs);
             newOrdersAfterMs = startMs;
             break;
-          case 'stale-feed':
-            sim.setFlowRunning(false);
-            staleWatch = { index, pausedAtMs: startMs };
+          case 'stale-feed': {
+            // The socket stays up and the market keeps moving; the bot just hears nothing.
+            sim.faults.set({ marketMuteRate: 1 });
             await sleep(fault.durationMs);
-            sim.setFlowRunning(true);
-            if (staleWatch !== undefined) {
-              log(`dead-man: our orders were still listed ${fault.durationMs} ms after the feed went quiet`);
-              staleWatch = undefined;
+            // Measured from the bot's own "paused" log line (its decision, after STALE_FEED_MS
+            // without market data) to the exchange's timestamp of the last of our cancels.
+            const paused = bot
+              .logsWithMessage('quoting paused; cancelling everything')
+              .find((line) => line['reason'] === 'stale feed' && Number(line['time']) >= startMs);
+            const stillOpen = sim.openOrdersOf(address).length;
+            const slot = outcomes[index];
+            if (paused !== undefined && stillOpen === 0 && slot !== undefined) {
+              const pausedMs = Number(paused['time']);
+              const lastCancelMs = sim
+                .ordersOf(address)
+                .filter((order) => order.status === 'CANCELLED' && order.updatedAtMs >= startMs)
+                .reduce((latest, order) => Math.max(latest, order.updatedAtMs), pausedMs);
+              slot.deadManLatencyMs = lastCancelMs - pausedMs;
+              slot.staleDetectedAfterMs = pausedMs - startMs;
+            } else {
+              violate('quoting-resumed', `stale feed: ${paused === undefined ? 'the bot never paused' : `${stillOpen} order(s) still listed`} ${fault.durationMs} ms after the feed went quiet`);
             }
+            sim.faults.reset();
             break;
+          }
           case 'ws-drop':
             sim.faults.dropAllConnections();
             break;
@@ -315,6 +327,7 @@ export async function runChaos(options: RunOptions): Promise<RunResult> {
       durationMs: fault.durationMs,
       resumedAfterMs: outcomes[index]?.resumedAfterMs,
       deadManLatencyMs: outcomes[index]?.deadManLatencyMs,
+      staleDetectedAfterMs: outcomes[index]?.staleDetectedAfterMs,
     })),
     violations,
     botProcesses: bots.length,

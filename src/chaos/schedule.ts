@@ -43,7 +43,7 @@ export interface ScheduleOptions {
   readonly gapMs?: readonly [number, number];
   /** Kinds to draw from; default all. */
   readonly kinds?: readonly FaultKind[];
-  /** The bot's STALE_FEED_MS (a stale-feed fault must outlast it); default 2000. */
+  /** The bot's STALE_FEED_MS (a stale-feed fault must outlast it); default 3000, as `runChaos`. */
   readonly staleFeedMs?: number;
 }
 
@@ -62,7 +62,7 @@ export function drawSchedule(seed: number, options: ScheduleOptions = {}): Sched
   const kinds = options.kinds ?? FAULT_KINDS;
   const count = options.faultsPerRun ?? 3;
   const [gapMin, gapMax] = options.gapMs ?? [3_000, 6_000];
-  const staleFeedMs = options.staleFeedMs ?? 2_000;
+  const staleFeedMs = options.staleFeedMs ?? 3_000;
   const faults: ScheduledFault[] = [];
   let atMs = between(rng, 500, 1_500);
   for (let i = 0; i < count; i++) {
