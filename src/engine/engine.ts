@@ -518,6 +518,9 @@ export class MarketMaker {
    * get their final state, and balances are compared with what the fills imply.
    */
   private heal(): Promise<void> {
+    // Before start() has taken the starting balances the ledger is empty: a heal then would
+    // "find" the whole balance as drift and halt. Startup settles leftovers itself (adopt/cancel).
+    if (this.state === 'starting') return Promise.resolve();
     if (this.healing !== undefined) {
       this.healAgain = true;
       return this.healing;
@@ -680,25 +683,34 @@ export class MarketMaker {
     const deadline = this.clock.nowMs() + timeoutMs;
     let delayMs = 50;
     for (;;) {
-      let open: OrderReport[];
+      // A failed listing is not an empty one: the orders may still rest (exchange restarting).
+      // Treating it as empty marked live orders cancelled, and their later fills went missing.
+      let open: OrderReport[] | undefined;
       try {
         open = await this.venue.fetchOpenOrders();
       } catch (error) {
         this.logger.warn({ err: error }, 'could not list open orders');
-        open = [];
-        if (this.clock.nowMs() >= deadline) return false;
       }
-      for (const report of open) this.onOrderReport(report);
-      if (open.length === 0) {
-        for (const order of this.orders.live()) {
-          const final = await this.venue.fetchOrder(order.orderId).catch(() => undefined);
-          if (final !== undefined) this.onOrderReport(final);
-          if (final === undefined || isTerminalStatus(final.status)) this.orders.markDone(order.orderId, final?.status ?? 'CANCELLED');
+      if (open !== undefined) {
+        for (const report of open) this.onOrderReport(report);
+        if (open.length === 0) {
+          let settled = true;
+          for (const order of this.orders.live()) {
+            let final: OrderReport | undefined;
+            try {
+              final = await this.venue.fetchOrder(order.orderId);
+            } catch {
+              settled = false;
+              continue;
+            }
+            if (final !== undefined) this.onOrderReport(final);
+            if (final === undefined || isTerminalStatus(final.status)) this.orders.markDone(order.orderId, final?.status ?? 'CANCELLED');
+          }
+          if (settled) return true;
         }
-        return true;
       }
       if (this.clock.nowMs() >= deadline) return false;
-      if (open.length > 0) await this.venue.cancelAll();
+      if (open === undefined || open.length > 0) await this.venue.cancelAll().catch(() => undefined);
       await new Promise<void>((resolve) => this.clock.setTimeout(resolve, delayMs));
       delayMs = Math.min(1_000, delayMs * 2);
     }

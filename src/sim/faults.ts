@@ -11,6 +11,8 @@ import type { Rng } from '../core/index.ts';
 export interface FaultSettings {
   /** Per outgoing WS event: close that socket instead of sending (code 1012, "service restart"). */
   readonly wsDropRate: number;
+  /** Per market-data event (bbo, trade, snap): send it to nobody; at 1 the feed is silent while the socket stays up. */
+  readonly marketMuteRate: number;
   /** Per `snap` delta: consume its msg id without sending it (a gap). */
   readonly snapSkipRate: number;
   /** Per `snap` delta: send it twice. */
@@ -26,6 +28,8 @@ export interface FaultSettings {
   readonly httpErrorRate: number;
   /** Per HTTP request: answer 429 "Rate limit exceeded. Suggested sleep time: <n>ms". */
   readonly httpRateLimitRate: number;
+  /** Per HTTP request: reset the connection without answering (what a client sees as a timeout or reset). */
+  readonly httpResetRate: number;
   readonly rateLimitSleepMs: number;
   /** Fail (500/429) only after the request was applied, so its outcome is unknown to the client. */
   readonly failAfterApply: boolean;
@@ -35,6 +39,7 @@ export interface FaultSettings {
 
 export const NO_FAULTS: FaultSettings = {
   wsDropRate: 0,
+  marketMuteRate: 0,
   snapSkipRate: 0,
   snapDuplicateRate: 0,
   reportDuplicateRate: 0,
@@ -43,6 +48,7 @@ export const NO_FAULTS: FaultSettings = {
   httpDelayMs: 0,
   httpErrorRate: 0,
   httpRateLimitRate: 0,
+  httpResetRate: 0,
   rateLimitSleepMs: 1000,
   failAfterApply: false,
   paths: [],
@@ -51,7 +57,7 @@ export const NO_FAULTS: FaultSettings = {
 /** What to do to one HTTP request. */
 export interface HttpFault {
   readonly delayMs: number;
-  readonly failure: { readonly status: 500 | 429; readonly afterApply: boolean } | undefined;
+  readonly failure: { readonly status: 500 | 429 | 'reset'; readonly afterApply: boolean } | undefined;
 }
 
 /** The programmatic fault switchboard (tests) behind the `--fault-*` flags. */
@@ -106,6 +112,7 @@ export class FaultController {
     let failure: HttpFault['failure'];
     if (this.roll(settings.httpErrorRate)) failure = { status: 500, afterApply: settings.failAfterApply };
     else if (this.roll(settings.httpRateLimitRate)) failure = { status: 429, afterApply: settings.failAfterApply };
+    else if (this.roll(settings.httpResetRate)) failure = { status: 'reset', afterApply: settings.failAfterApply };
     if (delayMs === 0 && failure === undefined) return undefined;
     return { delayMs, failure };
   }

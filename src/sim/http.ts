@@ -121,6 +121,10 @@ export function createRequestHandler(deps: HttpDeps): (request: IncomingMessage,
     const fault = deps.faults.httpFault(path);
     if (fault !== undefined && fault.delayMs > 0) await sleep(deps.clock, fault.delayMs);
     if (fault?.failure !== undefined && !fault.failure.afterApply) {
+      if (fault.failure.status === 'reset') {
+        request.socket.destroy();
+        return;
+      }
       send(response, failureReply(fault.failure.status, deps.faults.settings.rateLimitSleepMs));
       request.resume();
       return;
@@ -139,6 +143,10 @@ export function createRequestHandler(deps: HttpDeps): (request: IncomingMessage,
       reply = { status: 200, body: { result } };
     } catch (error) {
       reply = errorReply(error, deps.logger);
+    }
+    if (fault?.failure?.status === 'reset') {
+      request.socket.destroy();
+      return;
     }
     if (fault?.failure !== undefined) reply = failureReply(fault.failure.status, deps.faults.settings.rateLimitSleepMs);
     send(response, reply);

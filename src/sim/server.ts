@@ -91,6 +91,8 @@ export interface SimHandle {
   /** Orders of the account that can still trade (resting or queued). */
   openOrdersOf(account: bigint): SimOrder[];
   orderOf(hash: bigint): SimOrder | undefined;
+  /** Every order of the account the venue still remembers (finished ones too), newest first. */
+  ordersOf(account: bigint): SimOrder[];
   nonceOf(account: bigint): number;
   /** Conservation figures of one token (Σ accounts + fees + gas + withdrawn = deposited). */
   totals(token: string): TokenTotals;
@@ -101,6 +103,14 @@ export interface SimHandle {
   signaturesReady(): Promise<void>;
   /** Resolves once every queued request has been processed. */
   idle(): Promise<void>;
+  /**
+   * An exchange restart that keeps its state (chaos tests): closes every WebSocket and HTTP
+   * connection, stops listening for `downMs` on the venue clock (connections are refused), then
+   * listens on the same port again. Books, orders, balances and sessions are untouched.
+   */
+  restartTransport(downMs?: number): Promise<void>;
+  /** Pauses (false) or resumes (true) the synthetic flow; no-op without flow or when already so. */
+  setFlowRunning(running: boolean): void;
 }
 
 function deriveKey(seed: number, label: string): bigint {
@@ -225,6 +235,7 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
     throw error;
   }
   flow?.start();
+  let flowRunning = flow !== undefined;
 
   let stopping: Promise<void> | undefined;
   const urlHost = host.includes(':') ? `[${host}]` : host;
@@ -238,6 +249,7 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
     faults,
     stop: () => {
       stopping ??= (async () => {
+        flowRunning = false;
         flow?.stop();
         for (const timer of timers) timer.cancel();
         engine.stop();
@@ -251,6 +263,7 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
     balancesOf: (account) => ledger.holdingsOf(account),
     openOrdersOf: (account) => engine.ordersOf(account).filter((order) => order.status === 'ACC' || order.status === 'OPEN' || order.status === 'PARTIALLY_FILLED'),
     orderOf: (hash) => engine.order(hash),
+    ordersOf: (account) => engine.ordersOf(account),
     nonceOf: (account) => engine.nonceOf(account),
     totals: (token) => ledger.totals(token),
     tokens: () => ledger.tokens(),
@@ -260,6 +273,21 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
     idle: async () => {
       for (let i = 0; i < 100 && engine.queueLength() > 0; i++) await Promise.resolve();
       await Promise.resolve();
+    },
+    restartTransport: async (downMs = 0) => {
+      if (stopping !== undefined) return;
+      hub.dropAll();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (downMs > 0) await new Promise<void>((resolve) => clock.setTimeout(resolve, downMs));
+      if (stopping !== undefined) return;
+      await listen(server, port, host);
+    },
+    setFlowRunning: (running) => {
+      if (flow === undefined || stopping !== undefined || running === flowRunning) return;
+      flowRunning = running;
+      if (running) flow.start();
+      else flow.stop();
     },
   };
 }

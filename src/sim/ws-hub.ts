@@ -154,6 +154,7 @@ export class WsHub {
   publish(channel: string, event: Record<string, unknown>, options: { duplicate?: boolean } = {}): void {
     const members = this.channels.get(channel);
     if (members === undefined || members.size === 0) return;
+    if (this.deps.faults.roll(this.deps.faults.settings.marketMuteRate)) return;
     const text = JSON.stringify(event);
     for (const client of [...members]) {
       if (this.deps.faults.roll(this.deps.faults.settings.wsDropRate)) {

@@ -1,0 +1,144 @@
+/**
+ * The bot under test as a real child process (`node --import tsx src/cli.ts run --env FILE`), so a
+ * SIGKILL is a real SIGKILL: no `finally`, no flush, no goodbye. Its stdout/stderr lines are kept
+ * (the secrets scan reads every one), and its Prometheus endpoint is scraped for the figures the
+ * invariants compare with the exchange.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Repository root (src/chaos/../..). */
+export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** A free loopback TCP port (bound then released: a tiny race, acceptable on loopback). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Writes a pair env file; values are written as given. */
+export function writeEnvFile(path: string, env: Readonly<Record<string, string>>): void {
+  writeFileSync(path, Object.entries(env).map(([key, value]) => `${key}=${value}`).join('\n') + '\n', { mode: 0o600 });
+}
+
+/** The outcome of one bot process. */
+export interface BotExit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+/** Figures scraped from `/metrics`. */
+export type MetricSample = ReadonlyMap<string, number>;
+
+/** One running bot process. */
+export class BotProcess {
+  readonly lines: string[] = [];
+  readonly exited: Promise<BotExit>;
+  private readonly child: ChildProcess;
+  private hasExited = false;
+
+  constructor(
+    readonly envFile: string,
+    readonly journalPath: string,
+    readonly metricsPort: number,
+  ) {
+    this.child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'run', '--env', envFile, '--journal', journalPath], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
+    const collect = (stream: NodeJS.ReadableStream | null): void => {
+      let rest = '';
+      stream?.setEncoding('utf8');
+      stream?.on('data', (chunk: string) => {
+        const parts = (rest + chunk).split('\n');
+        rest = parts.pop() ?? '';
+        for (const line of parts) if (line !== '') this.lines.push(line);
+      });
+      stream?.on('end', () => {
+        if (rest !== '') this.lines.push(rest);
+      });
+    };
+    collect(this.child.stdout);
+    collect(this.child.stderr);
+    this.exited = new Promise((resolve) => {
+      this.child.once('exit', (code, signal) => {
+        this.hasExited = true;
+        resolve({ code, signal });
+      });
+    });
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  get isAlive(): boolean {
+    return !this.hasExited;
+  }
+
+  /** Sends a signal (SIGTERM: graceful stop; SIGKILL: crash). */
+  signal(name: 'SIGTERM' | 'SIGKILL'): void {
+    if (!this.hasExited) this.child.kill(name);
+  }
+
+  /** Scrapes `/metrics` (undefined while the server is not up or the process is gone). */
+  async scrape(): Promise<MetricSample | undefined> {
+    if (this.hasExited) return undefined;
+    try {
+      const response = await fetch(`http://127.0.0.1:${this.metricsPort}/metrics`, { signal: AbortSignal.timeout(2_000) });
+      if (!response.ok) return undefined;
+      return parseMetrics(await response.text());
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Log lines (pino JSON) whose `msg` is `message`. */
+  logsWithMessage(message: string): Record<string, unknown>[] {
+    const found: Record<string, unknown>[] = [];
+    for (const line of this.lines) {
+      if (!line.includes(message)) continue;
+      try {
+        const parsed = JSON.parse(line) as Record<string, unknown>;
+        if (parsed['msg'] === message) found.push(parsed);
+      } catch {
+        // not a JSON log line
+      }
+    }
+    return found;
+  }
+}
+
+/** Parses the Prometheus text format into `name{labels}` → value (labels as written). */
+export function parseMetrics(text: string): Map<string, number> {
+  const values = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (line === '' || line.startsWith('#')) continue;
+    const space = line.lastIndexOf(' ');
+    if (space <= 0) continue;
+    const value = Number(line.slice(space + 1));
+    if (Number.isFinite(value)) values.set(line.slice(0, space), value);
+  }
+  return values;
+}
+
+/** Sum of every series of a metric (all label sets), or of those whose labels contain `labelPart`. */
+export function metricSum(sample: MetricSample | undefined, name: string, labelPart = ''): number {
+  if (sample === undefined) return 0;
+  let total = 0;
+  for (const [key, value] of sample) {
+    if ((key === name || key.startsWith(`${name}{`)) && key.includes(labelPart)) total += value;
+  }
+  return total;
+}

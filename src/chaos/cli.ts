@@ -1,0 +1,90 @@
+/**
+ * `npm run chaos -- --runs N --seed S [--json] [--parallel P] [--faults-per-run K] [--kinds a,b]
+ * [--resume-within-ms T] [--verbose] [--dump DIR] [--max-minutes M]`: seeded chaos runs against the embedded exchange with the
+ * bot as a real child process; prints a table and, with --json, one last JSON line.
+ * --dump DIR writes every failed run's bot logs there (they hold no key: the secrets scan checks).
+ * --max-minutes M starts no new run after M minutes (the report says how many ran).
+ * Exit code 0 when no run broke an invariant, 1 otherwise, 2 on bad arguments.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { LiveClock } from '../core/index.ts';
+import { summarize, renderTable } from './report.ts';
+import { runChaos, type RunResult } from './run.ts';
+import { FAULT_KINDS, drawSchedule, runSeed, type FaultKind } from './schedule.ts';
+
+const USAGE = 'npm run chaos -- --runs N --seed S [--json] [--parallel P] [--faults-per-run K] [--kinds k1,k2] [--resume-within-ms T] [--verbose] [--dump DIR] [--max-minutes M]';
+
+function integer(name: string, text: string | undefined, fallback: number, min: number): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min) throw new Error(`--${name} must be an integer ≥ ${min}, got "${text}"\nusage: ${USAGE}`);
+  return value;
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      runs: { type: 'string' },
+      seed: { type: 'string' },
+      json: { type: 'boolean' },
+      parallel: { type: 'string' },
+      'faults-per-run': { type: 'string' },
+      kinds: { type: 'string' },
+      'resume-within-ms': { type: 'string' },
+      verbose: { type: 'boolean' },
+      dump: { type: 'string' },
+      'max-minutes': { type: 'string' },
+    },
+  });
+  const runs = integer('runs', values.runs, 3, 1);
+  const seed = integer('seed', values.seed, 1, 0);
+  const parallel = integer('parallel', values.parallel, 1, 1);
+  const faultsPerRun = integer('faults-per-run', values['faults-per-run'], 3, 1);
+  const resumeWithinMs = integer('resume-within-ms', values['resume-within-ms'], 10_000, 1);
+  const kinds = values.kinds?.split(',').map((kind) => kind.trim()) as FaultKind[] | undefined;
+  const unknown = kinds?.filter((kind) => !FAULT_KINDS.includes(kind));
+  if (unknown !== undefined && unknown.length > 0) throw new Error(`unknown fault kind(s) ${unknown.join(', ')}; known: ${FAULT_KINDS.join(', ')}`);
+  const maxMinutes = integer('max-minutes', values['max-minutes'], 0, 0);
+  const clock = new LiveClock();
+  const startedMs = clock.nowMs();
+  const results: RunResult[] = [];
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < runs && (maxMinutes === 0 || clock.nowMs() - startedMs < maxMinutes * 60_000)) {
+      const index = next++;
+      const seedOfRun = runSeed(seed, index);
+      const schedule = drawSchedule(seedOfRun, { faultsPerRun, ...(kinds === undefined ? {} : { kinds }) });
+      const result = await runChaos({
+        seed: seedOfRun,
+        schedule,
+        resumeWithinMs,
+        clock,
+        ...(values.verbose === true ? { log: (line: string) => process.stderr.write(`[run ${index + 1} seed ${seedOfRun}] ${line}\n`) } : {}),
+      });
+      results.push(result);
+      if (values.dump !== undefined && result.violations.length > 0) {
+        mkdirSync(values.dump, { recursive: true });
+        writeFileSync(join(values.dump, `run-${seedOfRun}.log`), [JSON.stringify(schedule), ...result.lines].join('\n') + '\n');
+      }
+      process.stderr.write(
+        `run ${index + 1}/${runs} seed ${seedOfRun}: ${result.faults.map((fault) => fault.kind).join(', ')} → ` +
+          `${result.violations.length === 0 ? 'ok' : result.violations.map((violation) => `${violation.invariant}: ${violation.detail}`).join('; ')} (${Math.round(result.wallMs / 1000)} s)\n`,
+      );
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(parallel, runs) }, () => worker()));
+  const report = summarize(seed, results, clock.nowMs() - startedMs);
+  process.stdout.write(`${renderTable(report)}\n`);
+  if (values.json === true) process.stdout.write(`${JSON.stringify(report)}\n`);
+  return report.violations === 0 ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`chaos: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(2);
+  },
+);

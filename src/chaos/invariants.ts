@@ -1,0 +1,42 @@
+/**
+ * The invariants a chaos run checks against the exchange's own state, and the secrets scan.
+ * Pure: names, the violation record, and the search for a private key in text.
+ */
+
+/** Invariant names (stable: they are keys of the JSON report). */
+export const INVARIANTS = [
+  'zero-open-orders',
+  'inventory-matches-exchange',
+  'no-duplicate-intent',
+  'no-unaccounted-fill',
+  'quoting-resumed',
+  'clean-exit',
+] as const;
+export type InvariantName = (typeof INVARIANTS)[number];
+
+/** One broken invariant in one run. */
+export interface Violation {
+  readonly invariant: InvariantName;
+  readonly detail: string;
+}
+
+/**
+ * Every textual form a private key could leak in: hex with and without 0x, zero-padded to 64
+ * digits or not, upper or lower case, and decimal. Matching is case-insensitive.
+ */
+export function secretForms(key: bigint): string[] {
+  const hex = key.toString(16);
+  const padded = hex.padStart(64, '0');
+  return [...new Set([hex, padded, `0x${hex}`, `0x${padded}`, key.toString(10)])].map((form) => form.toLowerCase());
+}
+
+/** Lines (with their index) that contain any form of the key. */
+export function findSecret(lines: readonly string[], key: bigint): { index: number; form: string }[] {
+  const forms = secretForms(key);
+  const hits: { index: number; form: string }[] = [];
+  for (const [index, line] of lines.entries()) {
+    const lower = line.toLowerCase();
+    for (const form of forms) if (lower.includes(form)) hits.push({ index, form: `${form.slice(0, 6)}…` });
+  }
+  return hits;
+}

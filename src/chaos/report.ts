@@ -1,0 +1,107 @@
+/**
+ * Aggregates chaos runs into the table and the one-line JSON report of `npm run chaos`.
+ */
+import { FAULT_KINDS, type FaultKind } from './schedule.ts';
+import { INVARIANTS, findSecret, type InvariantName } from './invariants.ts';
+import type { RunResult } from './run.ts';
+
+/** The JSON report; `runs`, `faults` and `violations` are the contract keys. */
+export interface ChaosReport {
+  readonly runs: number;
+  readonly faults: number;
+  readonly violations: number;
+  readonly seed: number;
+  readonly faultsByKind: Record<FaultKind, number>;
+  readonly violationsByInvariant: Record<InvariantName, number>;
+  readonly botProcesses: number;
+  readonly ordersOnExchange: number;
+  readonly filledOrders: number;
+  /** Fault end → both sides quoted again, over every fault that resumed (ms). */
+  readonly resumeMs: Percentiles | undefined;
+  /** Dead-man: the bot's stale-feed pause → the exchange's timestamp of our last cancel (ms). */
+  readonly deadManLatencyMs: Percentiles | undefined;
+  /** Market data stopped → the bot paused (ms; STALE_FEED_MS plus the check interval). */
+  readonly staleDetectedAfterMs: Percentiles | undefined;
+  /** Lines of bot logs and harness output scanned for the private key, and hits (must be 0). */
+  readonly secretScan: { readonly lines: number; readonly hits: number };
+  readonly failedSeeds: readonly number[];
+  readonly wallS: number;
+}
+
+export interface Percentiles {
+  readonly n: number;
+  readonly p50: number;
+  readonly p90: number;
+  readonly max: number;
+}
+
+function percentiles(values: readonly number[]): Percentiles | undefined {
+  if (values.length === 0) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+  return { n: sorted.length, p50: at(0.5), p90: at(0.9), max: sorted[sorted.length - 1] ?? 0 };
+}
+
+/** Builds the report of a campaign. */
+export function summarize(seed: number, results: readonly RunResult[], wallMs: number): ChaosReport {
+  const faultsByKind = Object.fromEntries(FAULT_KINDS.map((kind) => [kind, 0])) as Record<FaultKind, number>;
+  const violationsByInvariant = Object.fromEntries(INVARIANTS.map((name) => [name, 0])) as Record<InvariantName, number>;
+  const resume: number[] = [];
+  const deadMan: number[] = [];
+  const staleDetected: number[] = [];
+  let lines = 0;
+  let hits = 0;
+  for (const result of results) {
+    for (const fault of result.faults) {
+      faultsByKind[fault.kind]++;
+      if (fault.resumedAfterMs !== undefined) resume.push(fault.resumedAfterMs);
+      if (fault.deadManLatencyMs !== undefined) deadMan.push(fault.deadManLatencyMs);
+      if (fault.staleDetectedAfterMs !== undefined) staleDetected.push(fault.staleDetectedAfterMs);
+    }
+    for (const violation of result.violations) violationsByInvariant[violation.invariant]++;
+    lines += result.lines.length;
+    hits += findSecret(result.lines, result.privateKey).length;
+  }
+  return {
+    runs: results.length,
+    faults: results.reduce((sum, result) => sum + result.faults.length, 0),
+    violations: results.reduce((sum, result) => sum + result.violations.length, 0) + hits,
+    seed,
+    faultsByKind,
+    violationsByInvariant,
+    botProcesses: results.reduce((sum, result) => sum + result.botProcesses, 0),
+    ordersOnExchange: results.reduce((sum, result) => sum + result.ordersOnExchange, 0),
+    filledOrders: results.reduce((sum, result) => sum + result.filledOrders, 0),
+    resumeMs: percentiles(resume),
+    deadManLatencyMs: percentiles(deadMan),
+    staleDetectedAfterMs: percentiles(staleDetected),
+    secretScan: { lines, hits },
+    failedSeeds: results.filter((result) => result.violations.length > 0).map((result) => result.seed),
+    wallS: Math.round(wallMs / 100) / 10,
+  };
+}
+
+/** The human table. */
+export function renderTable(report: ChaosReport): string {
+  const rows: [string, string][] = [
+    ['runs', String(report.runs)],
+    ['bot processes', String(report.botProcesses)],
+    ['orders on the exchange / filled', `${report.ordersOnExchange} / ${report.filledOrders}`],
+    ['faults', String(report.faults)],
+    ...FAULT_KINDS.map((kind): [string, string] => [`  ${kind}`, String(report.faultsByKind[kind])]),
+    ['violations', String(report.violations)],
+    ...INVARIANTS.map((name): [string, string] => [`  ${name}`, String(report.violationsByInvariant[name])]),
+    ['  private key in logs (lines scanned)', `${report.secretScan.hits} (${report.secretScan.lines})`],
+    ['quoting resumed after fault (ms)', formatPercentiles(report.resumeMs)],
+    ['dead-man: feed quiet → bot paused (ms)', formatPercentiles(report.staleDetectedAfterMs)],
+    ['dead-man: paused → last cancel (ms)', formatPercentiles(report.deadManLatencyMs)],
+    ['failed run seeds', report.failedSeeds.length === 0 ? '-' : report.failedSeeds.join(' ')],
+    ['wall time (s)', String(report.wallS)],
+  ];
+  const width = Math.max(...rows.map(([label]) => label.length));
+  return rows.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n');
+}
+
+function formatPercentiles(value: Percentiles | undefined): string {
+  return value === undefined ? '-' : `p50 ${value.p50} · p90 ${value.p90} · max ${value.max} (n=${value.n})`;
+}
