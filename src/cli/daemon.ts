@@ -104,8 +104,10 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   const showStatus = options.showStatus ?? io.stdout.isTTY === true;
   const statusTimer = showStatus ? clock.setInterval(() => io.stdout.write(`\r\x1b[2K${renderStatusLine(engine.status(), pair)}`), 1_000) : undefined;
 
-  await engine.start();
+  // Listen before starting: a SIGTERM while the engine boots (it may already have orders out)
+  // must still end in a cancel-all, right after start completes, not in a bare exit.
   const stopSignal = options.stopSignal ?? waitForStopSignal();
+  await engine.start();
   const done = stopSignal.then(async (signal) => {
     logger.info({ signal }, 'stopping: cancelling every order');
     statusTimer?.cancel();
