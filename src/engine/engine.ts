@@ -73,6 +73,8 @@ export interface EngineStatus {
 
 const SIDES: readonly Side[] = ['buy', 'sell'];
 const DONE_ORDER_RETENTION_MS = 600_000;
+/** How long an order the venue has not listed yet may still appear (late-applied POSTs). */
+const UNKNOWN_ORDER_GRACE_MS = 30_000;
 
 /** The daemon's brain. `start()` once, `stop()` to cancel everything and leave. */
 export class MarketMaker {
@@ -561,7 +563,9 @@ export class MarketMaker {
         if (openIds.has(order.orderId)) continue;
         const final = await this.venue.fetchOrder(order.orderId);
         if (final !== undefined) this.onOrderReport(final);
-        else if (this.clock.nowMs() - order.createdAtMs > this.settings.staleFeedMs) this.orders.markDone(order.orderId, 'NOT_PROCESSED');
+        // An order the venue does not know yet may still be applied late (a timed-out POST sits
+        // in its queue): while it is young it stays working, so no second order takes its place.
+        else if (this.clock.nowMs() - order.createdAtMs > Math.max(this.settings.staleFeedMs, UNKNOWN_ORDER_GRACE_MS)) this.orders.markDone(order.orderId, 'NOT_PROCESSED');
       }
       const after = await this.venue.fetchAccount();
       if (!sameBalances(before.balances, after.balances, info.rules.base, info.rules.quote)) continue;
