@@ -75,6 +75,14 @@ function checkPrivateKey(privateKey: bigint): void {
 /** The full public key point of a private key. */
 export function publicPointOf(privateKey: bigint): Affine {
   checkPrivateKey(privateKey);
+  const curve = wasmCurve();
+  const table = wasmGeneratorTable(curve);
+  if (curve !== undefined && table !== undefined) {
+    curve.writeScalar(Io.scalarA, privateKey);
+    if (curve.fn.addMultiple(Io.jacA, Io.scalarA, table, 0, 12, 21, 1) === 0 && curve.fn.batchNormalize(Io.pointB, Io.jacA, 1, Io.felt, 1) === 1) {
+      return curve.readAffine(Io.pointB);
+    }
+  }
   return multiplyGenerator(privateKey).toAffine();
 }
 

@@ -14,7 +14,7 @@
  * other side's windows: that is where most of the order-hash speed comes from.
  */
 import { Jacobian, P, WindowTable, type Affine } from './curve.ts';
-import { AFFINE_BYTES, Io, wasmCurve, type WasmCurve } from './wasm/runtime.ts';
+import { AFFINE_BYTES, FELT_BYTES, Io, JACOBIAN_BYTES, SCALAR_BYTES, wasmCurve, type WasmCurve } from './wasm/runtime.ts';
 
 const SHIFT_POINT: Affine = {
   x: 2089986280348253421170679821480865132823066470938446095505822317253594081284n,
@@ -172,9 +172,13 @@ function fixWith(value: bigint, isLeft: boolean): FixedArgument {
       return { point: curve.readAffine(Io.pointB), value, words };
     }
   }
-  const acc = Jacobian.from(SHIFT_POINT);
-  addScalar(acc, value, isLeft ? left() : right());
-  const point = acc.toAffine();
+  // H's shift point P0 alone for 0, without building the BigInt tables.
+  let point = SHIFT_POINT;
+  if (value !== 0n) {
+    const acc = Jacobian.from(SHIFT_POINT);
+    addScalar(acc, value, isLeft ? left() : right());
+    point = acc.toAffine();
+  }
   return state === undefined ? { point, value } : { point, value, words: state.curve.affineWords(point) };
 }
 
@@ -234,6 +238,106 @@ export function pedersenFixedRight(a: bigint, fixed: FixedArgument): bigint {
   const acc = Jacobian.from(fixed.point);
   addScalar(acc, a, left());
   return acc.affineX();
+}
+
+/** A chain element: a plain felt, or a constant already folded as a right-hand argument. */
+export type ChainElement = bigint | FixedArgument;
+
+/**
+ * One chain: acc = prefix, then acc = H(acc, e) for each element (the first step uses the
+ * prefix's precomputed left point), as `chainMany` with one chain would.
+ */
+function chainOne(prefix: FixedArgument, elements: readonly ChainElement[]): bigint {
+  let acc: bigint | undefined;
+  for (const element of elements) {
+    if (acc === undefined) {
+      acc = typeof element === 'bigint' ? pedersenFixedLeft(prefix, element) : pedersen(prefix.value, element.value);
+    } else {
+      acc = typeof element === 'bigint' ? pedersen(acc, element) : pedersenFixedRight(acc, element);
+    }
+  }
+  return acc ?? prefix.value;
+}
+
+/** Reusable wasm memory for lockstep chains (grown on demand). */
+let batchArea = { ptr: 0, capacity: 0 };
+const BATCH_BYTES_PER_CHAIN = 2 * SCALAR_BYTES + JACOBIAN_BYTES + FELT_BYTES;
+
+/**
+ * Many chains in lockstep (they may differ in length): step s of every chain is computed, then all
+ * their affine x coordinates come out of ONE inversion (Montgomery's trick), and the accumulators
+ * stay in wasm memory between steps. Results equal `chainOne` per chain. Orders share one chain
+ * structure, so a batch of K orders pays ~15 inversions instead of 15·K.
+ */
+export function chainMany(prefixes: readonly FixedArgument[], elements: readonly (readonly ChainElement[])[]): bigint[] {
+  const count = prefixes.length;
+  if (elements.length !== count) throw new RangeError('one element list per prefix');
+  const state = wasmPedersen();
+  if (state === undefined || count === 0) return prefixes.map((prefix, i) => chainOne(prefix, elements[i]!));
+  for (const list of elements) for (const element of list) if (typeof element === 'bigint') checkFelt(element);
+  const { curve } = state;
+  const fn = curve.fn;
+  if (batchArea.capacity < count) {
+    const capacity = Math.max(count, 2 * batchArea.capacity, 16);
+    batchArea = { ptr: curve.alloc(capacity * BATCH_BYTES_PER_CHAIN), capacity };
+  }
+  const accs = batchArea.ptr;
+  const outs = accs + count * SCALAR_BYTES;
+  const jacs = outs + count * SCALAR_BYTES;
+  const scratch = jacs + count * JACOBIAN_BYTES;
+  const active: number[] = [];
+  let steps = 0;
+  for (const list of elements) steps = Math.max(steps, list.length);
+  for (let step = 0; step < steps; step++) {
+    active.length = 0;
+    for (let i = 0; i < count; i++) if (elements[i]!.length > step) active.push(i);
+    for (let n = 0; n < active.length; n++) {
+      const i = active[n]!;
+      const jac = jacs + n * JACOBIAN_BYTES;
+      const given = elements[i]![step]!;
+      // A constant made without wasm words (never expected) is hashed as a plain felt.
+      const element = typeof given === 'bigint' || given.words !== undefined ? given : given.value;
+      const prefix = prefixes[i]!;
+      const words = typeof element === 'bigint' ? (step === 0 ? prefix.words : state.shift) : element.words;
+      curve.u32.set(words ?? state.shift, Io.pointA >> 2);
+      fn.setJac(jac, Io.pointA);
+      if (step === 0) {
+        if (typeof element === 'bigint') {
+          if (prefix.words === undefined) {
+            curve.writeScalar(Io.scalarA, prefix.value);
+            wasmAddScalar(state, jac, Io.scalarA, prefix.value, state.left);
+          }
+        } else if (prefix.value !== 0n) {
+          curve.writeScalar(Io.scalarA, prefix.value);
+          wasmAddScalar(state, jac, Io.scalarA, prefix.value, state.left);
+        }
+      } else {
+        // The accumulator is a hash: assume full width (zero digits are skipped anyway).
+        wasmAddScalar(state, jac, accs + i * SCALAR_BYTES, HIGH_START, state.left);
+      }
+      if (typeof element === 'bigint' && element !== 0n) {
+        curve.writeScalar(Io.scalarB, element);
+        wasmAddScalar(state, jac, Io.scalarB, element, state.right);
+      }
+    }
+    if (fn.batchNormalize(outs, jacs, active.length, scratch, 0) !== 1) {
+      // Some addition met its own point: finish this step chain by chain, on BigInt where needed.
+      for (let n = 0; n < active.length; n++) {
+        const i = active[n]!;
+        if (fn.affineX(outs + n * SCALAR_BYTES, jacs + n * JACOBIAN_BYTES) === 1) continue;
+        const element = elements[i]![step]!;
+        const leftValue = step === 0 ? prefixes[i]!.value : curve.readScalar(accs + i * SCALAR_BYTES);
+        curve.writeScalar(outs + n * SCALAR_BYTES, pedersenBigint(leftValue, typeof element === 'bigint' ? element : element.value));
+      }
+    }
+    for (let n = 0; n < active.length; n++) fn.copy(accs + active[n]! * SCALAR_BYTES, outs + n * SCALAR_BYTES, SCALAR_BYTES / 4);
+  }
+  return prefixes.map((prefix, i) => (elements[i]!.length === 0 ? prefix.value : curve.readScalar(accs + i * SCALAR_BYTES)));
+}
+
+/** One chain, with the accumulator kept in wasm memory when available. */
+export function chainFrom(prefix: FixedArgument, elements: readonly ChainElement[]): bigint {
+  return wasmPedersen() === undefined ? chainOne(prefix, elements) : chainMany([prefix], [elements])[0]!;
 }
 
 /** starknet.js `computeHashOnElements`: H(…H(H(0, x₁), x₂)…, n). */

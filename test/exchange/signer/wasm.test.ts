@@ -2,7 +2,16 @@ import fc from 'fast-check';
 import { ec, hash } from 'starknet';
 import { describe, expect, it, vi } from 'vitest';
 import { Jacobian } from '../../../src/exchange/signer/curve.ts';
-import { fixLeft, fixRight, pedersen, pedersenBigint, pedersenFixedLeft, pedersenFixedRight } from '../../../src/exchange/signer/pedersen.ts';
+import {
+  chainMany,
+  fixLeft,
+  fixRight,
+  pedersen,
+  pedersenBigint,
+  pedersenFixedLeft,
+  pedersenFixedRight,
+  type ChainElement,
+} from '../../../src/exchange/signer/pedersen.ts';
 import { P } from '../../../src/exchange/signer/wasm/module.ts';
 import { Io, WasmCurve, wasmCurve } from '../../../src/exchange/signer/wasm/runtime.ts';
 import { parseOrderBody } from '../../../src/exchange/wire/requests.ts';
@@ -126,6 +135,33 @@ describe('Pedersen on wasm equals the BigInt path and starknet.js', () => {
     curve.fn.setJac(Io.jacA, Io.pointA);
     curve.fn.madd(Io.jacA, Io.pointA);
     expect(curve.fn.affineX(Io.scalarOut, Io.jacA)).toBe(0);
+  });
+});
+
+describe('lockstep chains', () => {
+  it('equal sequential chains, for chains of different lengths and element kinds', () => {
+    const element = fc.oneof(
+      fc.bigInt({ min: 0n, max: P - 1n }).map((v): ChainElement => v),
+      fc.bigInt({ min: 0n, max: 2n ** 64n }).map((v): ChainElement => fixRight(v)),
+      fc.constantFrom<ChainElement>(0n, 1n, fixRight(0n), fixRight(P - 1n)),
+    );
+    const chain = fc.record({ prefix: fc.oneof(fc.constant(0n), fc.bigInt({ min: 0n, max: P - 1n })), elements: fc.array(element, { maxLength: 4 }) });
+    fc.assert(
+      fc.property(fc.array(chain, { maxLength: 5 }), (chains) => {
+        const prefixes = chains.map((c) => fixLeft(c.prefix));
+        const expected = chains.map((c) => {
+          let acc = c.prefix;
+          for (const e of c.elements) acc = pedersenBigint(acc, typeof e === 'bigint' ? e : e.value);
+          return acc;
+        });
+        expect(chainMany(prefixes, chains.map((c) => c.elements))).toEqual(expected);
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it('rejects a non-felt element like the sequential path', () => {
+    expect(() => chainMany([fixLeft(1n)], [[P]])).toThrow(RangeError);
   });
 });
 
