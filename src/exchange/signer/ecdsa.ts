@@ -12,6 +12,7 @@
 import { createHmac } from 'node:crypto';
 import { Jacobian, P, WindowTable, invert, mod, type Affine } from './curve.ts';
 import type { StarkSignature } from '../wire/fields.ts';
+import { FELT_BYTES, Io, JACOBIAN_BYTES, SCALAR_BYTES, WasmCurve, wasmCurve } from './wasm/runtime.ts';
 
 /** The order of the curve's generator. */
 export const CURVE_ORDER = 3618502788666131213697322783095070105526743751716087489154079457884512865583n;
@@ -29,6 +30,37 @@ function generator(): WindowTable {
   return (generatorTable ??= new WindowTable(GENERATOR, 12, 21));
 }
 
+let wasmGenerator: number | null | undefined;
+/** The generator's 12-bit window table in wasm memory (undefined on the BigInt path). */
+function wasmGeneratorTable(curve: WasmCurve | undefined): number | undefined {
+  if (curve === undefined) return undefined;
+  if (wasmGenerator === undefined) {
+    try {
+      wasmGenerator = curve.buildTable(GENERATOR, 12, 21);
+    } catch {
+      wasmGenerator = null;
+    }
+  }
+  return wasmGenerator ?? undefined;
+}
+
+/** Builds the generator table now instead of on the first signature. */
+export function warmGenerator(): void {
+  if (wasmGeneratorTable(wasmCurve()) === undefined) generator();
+}
+
+/** The affine x of k·G (k in [1, n)). */
+function generatorX(k: bigint): bigint {
+  const curve = wasmCurve();
+  const table = wasmGeneratorTable(curve);
+  if (curve !== undefined && table !== undefined) {
+    curve.writeScalar(Io.scalarA, k);
+    const empty = curve.fn.addMultiple(Io.jacA, Io.scalarA, table, 0, 12, 21, 1);
+    if (empty === 0 && curve.fn.affineX(Io.scalarOut, Io.jacA) === 1) return curve.readScalar(Io.scalarOut);
+  }
+  return multiplyGenerator(k).affineX();
+}
+
 function multiplyGenerator(scalar: bigint): Jacobian {
   const acc = Jacobian.infinity();
   generator().addMultiple(acc, scalar);
@@ -43,6 +75,14 @@ function checkPrivateKey(privateKey: bigint): void {
 /** The full public key point of a private key. */
 export function publicPointOf(privateKey: bigint): Affine {
   checkPrivateKey(privateKey);
+  const curve = wasmCurve();
+  const table = wasmGeneratorTable(curve);
+  if (curve !== undefined && table !== undefined) {
+    curve.writeScalar(Io.scalarA, privateKey);
+    if (curve.fn.addMultiple(Io.jacA, Io.scalarA, table, 0, 12, 21, 1) === 0 && curve.fn.batchNormalize(Io.pointB, Io.jacA, 1, Io.felt, 1) === 1) {
+      return curve.readAffine(Io.pointB);
+    }
+  }
   return multiplyGenerator(privateKey).toAffine();
 }
 
@@ -100,7 +140,7 @@ export function signHash(messageHash: bigint, privateKey: bigint): StarkSignatur
   if (messageHash < 0n || messageHash >= MAX_VALUE) throw new RangeError('message hash must be in [0, 2^251)');
   for (const k of nonces(privateKey, messageHash)) {
     if (k <= 0n || k >= CURVE_ORDER) continue;
-    const r = mod(multiplyGenerator(k).affineX(), CURVE_ORDER);
+    const r = mod(generatorX(k), CURVE_ORDER);
     if (r === 0n) continue;
     const s = mod(invert(k, CURVE_ORDER) * mod(messageHash + r * privateKey, CURVE_ORDER), CURVE_ORDER);
     if (s === 0n) continue;
@@ -168,30 +208,88 @@ function powMod(base: bigint, exponent: bigint): bigint {
  * A public key prepared for many verifications: one window table (8-bit, ~8k points, built once),
  * shared by both candidate y values because the second is the negation of the first.
  */
+/** Wasm window tables of verifying keys go back to the allocator when their key is collected. */
+const keyTables = new FinalizationRegistry<{ curve: WasmCurve; ptr: number }>(({ curve, ptr }) => curve.free(ptr, KEY_TABLE_BYTES));
+const KEY_TABLE_BYTES = WasmCurve.tableBytes(8, 32);
+const SUMS = Io.jacs;
+const SUM_XS = Io.jacs + 2 * JACOBIAN_BYTES;
+const SUM_SCRATCH = SUM_XS + 2 * SCALAR_BYTES;
+
+/**
+ * A public key prepared for many verifications: one window table (8-bit, ~8k points, built once),
+ * shared by both candidate y values because the second is the negation of the first. The table
+ * lives in wasm memory when WebAssembly is available, else in bigints.
+ */
 export class VerifyingKey {
   readonly starkKey: bigint;
   readonly #table: WindowTable | undefined;
+  readonly #wasmTable: number | undefined;
+  readonly #point: Affine | undefined;
 
   constructor(starkKey: bigint) {
     this.starkKey = starkKey;
     const [point] = pointsWithX(starkKey);
-    this.#table = point === undefined ? undefined : new WindowTable(point, 8, 32);
+    this.#point = point;
+    const curve = wasmCurve();
+    if (point !== undefined && curve !== undefined && wasmGeneratorTable(curve) !== undefined) {
+      this.#wasmTable = curve.buildTable(point, 8, 32, curve.alloc(KEY_TABLE_BYTES));
+      keyTables.register(this, { curve, ptr: this.#wasmTable });
+      this.#table = undefined;
+    } else {
+      this.#wasmTable = undefined;
+      this.#table = point === undefined ? undefined : new WindowTable(point, 8, 32);
+    }
+  }
+
+  #bigintTable(): WindowTable | undefined {
+    if (this.#table !== undefined || this.#point === undefined) return this.#table;
+    return new WindowTable(this.#point, 8, 32);
   }
 
   /** True when the signature is valid for (x, y) or (x, −y). Never throws. */
   verify(messageHash: bigint, signature: StarkSignature): boolean {
     const { r, s } = signature;
-    if (this.#table === undefined) return false;
+    if (this.#point === undefined) return false;
     if (messageHash < 0n || messageHash >= MAX_VALUE) return false;
     if (r <= 0n || r >= MAX_VALUE || s <= 0n || s >= CURVE_ORDER) return false;
     const w = invert(s, CURVE_ORDER);
     if (w >= MAX_VALUE) return false;
     const u1 = mod(messageHash * w, CURVE_ORDER);
     const u2 = mod(r * w, CURVE_ORDER);
+    const fast = this.#wasmTable === undefined ? undefined : this.#verifyWasm(u1, u2, r);
+    return fast ?? this.#verifyBigint(u1, u2, r);
+  }
+
+  /** The wasm check, or undefined for the rare cases it leaves to the BigInt path (infinity, doubling). */
+  #verifyWasm(u1: bigint, u2: bigint, r: bigint): boolean | undefined {
+    const curve = wasmCurve();
+    const generatorTable = wasmGeneratorTable(curve);
+    if (curve === undefined || generatorTable === undefined || this.#wasmTable === undefined) return undefined;
+    const fn = curve.fn;
+    curve.writeScalar(Io.scalarA, u1);
+    if (fn.addMultiple(Io.jacA, Io.scalarA, generatorTable, 0, 12, 21, 1) !== 0) return undefined;
+    curve.writeScalar(Io.scalarB, u2);
+    if (fn.addMultiple(Io.jacB, Io.scalarB, this.#wasmTable, 0, 8, 32, 1) !== 0) return undefined;
+    // B = u2·Q in affine form; −B has y' = 2P − y (the zero felt lives at Io.feltB).
+    if (fn.batchNormalize(Io.pointB, Io.jacB, 1, Io.felt, 1) !== 1) return undefined;
+    fn.copy(Io.pointA, Io.pointB, FELT_BYTES / 4);
+    curve.u32.fill(0, Io.feltB >> 2, (Io.feltB >> 2) + FELT_BYTES / 4);
+    fn.sub2(Io.pointA + FELT_BYTES, Io.feltB, Io.pointB + FELT_BYTES);
+    fn.copy(SUMS, Io.jacA, JACOBIAN_BYTES / 4);
+    fn.copy(SUMS + JACOBIAN_BYTES, Io.jacA, JACOBIAN_BYTES / 4);
+    fn.madd(SUMS, Io.pointB);
+    fn.madd(SUMS + JACOBIAN_BYTES, Io.pointA);
+    if (fn.batchNormalize(SUM_XS, SUMS, 2, SUM_SCRATCH, 0) !== 1) return undefined;
+    return mod(curve.readScalar(SUM_XS), CURVE_ORDER) === r || mod(curve.readScalar(SUM_XS + SCALAR_BYTES), CURVE_ORDER) === r;
+  }
+
+  #verifyBigint(u1: bigint, u2: bigint, r: bigint): boolean {
+    const table = this.#bigintTable();
+    if (table === undefined) return false;
     // R = u1·G ± u2·Q; with Q' = −Q, u2·Q' = −(u2·Q), so both candidates come from two partial sums.
     const a = multiplyGenerator(u1);
     const b = Jacobian.infinity();
-    this.#table.addMultiple(b, u2);
+    table.addMultiple(b, u2);
     if (b.isInfinity()) return false;
     const bAffine = b.toAffine();
     for (const candidate of [bAffine, { x: bAffine.x, y: mod(-bAffine.y) }]) {

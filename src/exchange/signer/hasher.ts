@@ -26,7 +26,7 @@ import type {
   WithdrawRequest,
 } from '../wire/requests.ts';
 import { ORDER_FLAG_KEYS } from '../wire/requests.ts';
-import { fixLeft, fixRight, pedersen, pedersenFixedLeft, pedersenFixedRight, type FixedArgument } from './pedersen.ts';
+import { chainFrom, chainMany, fixLeft, fixRight, pedersen, type ChainElement, type FixedArgument } from './pedersen.ts';
 import { typeHash } from './types.ts';
 
 /** How withdraws are hashed: SNIP-12 (default) or the seed document's legacy Poseidon (SPEC §1). */
@@ -37,6 +37,11 @@ export const WITHDRAW_HASH_SCHEMES: readonly WithdrawHashScheme[] = ['snip12', '
 export interface MessageHasher {
   readonly chain: ChainInfo;
   order(order: OrderRequest): bigint;
+  /**
+   * Hashes of many orders, equal to `order` on each: the orders are hashed in lockstep so each
+   * Pedersen step of all of them shares one field inversion (much cheaper per order in bursts).
+   */
+  orders(orders: readonly OrderRequest[]): bigint[];
   cancel(cancel: CancelRequest): bigint;
   cancelAll(cancel: CancelAllRequest): bigint;
   withdraw(withdraw: WithdrawRequest): bigint;
@@ -46,7 +51,7 @@ export interface MessageHasher {
 }
 
 /** A chain element: a plain felt, or a constant already folded as a right-hand argument. */
-type Element = bigint | FixedArgument;
+type Element = ChainElement;
 
 const U128 = 2n ** 128n;
 const STARKNET_MESSAGE = shortStringToFelt('StarkNet Message');
@@ -73,19 +78,6 @@ class Memo<K, V> {
     }
     return value;
   }
-}
-
-/** Folds the rest of a chain onto an accumulator that is itself a fixed left argument. */
-function chainFrom(prefix: FixedArgument, elements: readonly Element[]): bigint {
-  let acc: bigint | undefined;
-  for (const element of elements) {
-    if (acc === undefined) {
-      acc = typeof element === 'bigint' ? pedersenFixedLeft(prefix, element) : pedersen(prefix.value, element.value);
-    } else {
-      acc = typeof element === 'bigint' ? pedersen(acc, element) : pedersenFixedRight(acc, element);
-    }
-  }
-  return acc ?? prefix.value;
 }
 
 const fixedRights = new Memo<bigint, FixedArgument>(4096);
@@ -206,8 +198,7 @@ export function createMessageHasher(chain: ChainInfo, options: { withdrawHash?: 
   const core = fixed(BigInt(chain.coreAddress));
   const withdrawScheme = options.withdrawHash ?? 'snip12';
 
-  const orderStructHash = (order: OrderRequest): bigint =>
-    chainFrom(orderPrefix(order.maker), [
+  const orderElements = (order: OrderRequest): Element[] => [
       u256Hash(order.price),
       quantityHash(order.baseQty, order.quoteQty, 10n ** BigInt(order.base.decimals)),
       address(order.base),
@@ -220,11 +211,24 @@ export function createMessageHasher(chain: ChainInfo, options: { withdrawHash?: 
       shortString(order.source),
       shortString(order.signScheme),
       fixed(13n),
-    ]);
+    ];
+  const orderStructHash = (order: OrderRequest): bigint => chainFrom(orderPrefix(order.maker), orderElements(order));
+  const fourElements = fixed(4n);
+  const ordersHash = (orders: readonly OrderRequest[]): bigint[] => {
+    const structs = chainMany(
+      orders.map((order) => orderPrefix(order.maker)),
+      orders.map(orderElements),
+    );
+    return chainMany(
+      orders.map((order) => accountPrefix(order.maker)),
+      structs.map((struct) => [struct, fourElements]),
+    );
+  };
 
   return {
     chain,
     order: (order) => messageHash(order.maker, orderStructHash(order)),
+    orders: ordersHash,
     cancel: (cancel) =>
       messageHash(cancel.maker, structHash('CancelOrder', [cancel.maker, cancel.orderHash, cancel.salt, shortString(cancel.signScheme)])),
     cancelAll: (cancel) => {

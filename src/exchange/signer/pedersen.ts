@@ -14,6 +14,7 @@
  * other side's windows: that is where most of the order-hash speed comes from.
  */
 import { Jacobian, P, WindowTable, type Affine } from './curve.ts';
+import { AFFINE_BYTES, FELT_BYTES, Io, JACOBIAN_BYTES, SCALAR_BYTES, wasmCurve, type WasmCurve } from './wasm/runtime.ts';
 
 const SHIFT_POINT: Affine = {
   x: 2089986280348253421170679821480865132823066470938446095505822317253594081284n,
@@ -53,8 +54,40 @@ function buildSide(low: Affine, high: Affine): SideTable {
 let leftTable: SideTable | undefined;
 let rightTable: SideTable | undefined;
 
+/** The same tables in wasm memory (Montgomery form): low = 21 windows of 12 bits, high = 4 bits. */
+interface WasmSide {
+  readonly low: number;
+  readonly high: number;
+}
+
+interface WasmPedersen {
+  readonly curve: WasmCurve;
+  readonly left: WasmSide;
+  readonly right: WasmSide;
+  /** The shift point P0, as Montgomery words ready to copy into memory. */
+  readonly shift: Uint32Array;
+}
+
+let wasmState: WasmPedersen | null | undefined;
+
+function wasmPedersen(): WasmPedersen | undefined {
+  if (wasmState === undefined) {
+    const curve = wasmCurve();
+    if (curve === undefined) wasmState = null;
+    else {
+      const side = (low: Affine, high: Affine): WasmSide => ({
+        low: curve.buildTable(low, WINDOW_BITS, LOW_WINDOWS),
+        high: curve.buildTable(high, 4, 1),
+      });
+      wasmState = { curve, left: side(P1, P2), right: side(P3, P4), shift: curve.affineWords(SHIFT_POINT) };
+    }
+  }
+  return wasmState ?? undefined;
+}
+
 /** Builds both tables now (about a second) instead of on the first hash. */
 export function warmPedersen(): void {
+  if (wasmPedersen() !== undefined) return;
   left();
   right();
 }
@@ -78,31 +111,89 @@ function addScalar(acc: Jacobian, value: bigint, table: SideTable): void {
   table.high.addMultiple(acc, value >> 248n);
 }
 
+const U64_MAX = (1n << 64n) - 1n;
+const HIGH_START = 1n << 248n;
+const LAST_WINDOW_OFFSET = (LOW_WINDOWS - 1) * (2 ** WINDOW_BITS - 1) * AFFINE_BYTES;
+
+/** jac += value·side, value already written as a scalar at `scalar`. */
+function wasmAddScalar(state: WasmPedersen, jac: number, scalar: number, value: bigint, side: WasmSide): void {
+  const fn = state.curve.fn;
+  // Values below 2^64 (lengths, salts, small amounts) only need the first 6 windows.
+  if (value <= U64_MAX) {
+    fn.addMultiple(jac, scalar, side.low, 0, WINDOW_BITS, 6, 0);
+    return;
+  }
+  // 20 full windows, then the last low window holds only bits 240…247; bits 248…251 use P2/P4.
+  fn.addMultiple(jac, scalar, side.low, 0, WINDOW_BITS, LOW_WINDOWS - 1, 0);
+  fn.addMultiple(jac, scalar, side.low + LAST_WINDOW_OFFSET, WINDOW_BITS * (LOW_WINDOWS - 1), 8, 1, 0);
+  if (value >= HIGH_START) fn.addMultiple(jac, scalar, side.high, 248, 4, 1, 0);
+}
+
+/**
+ * x(start + a·left + b·right) on the wasm curve, or undefined when an addition degenerated (the
+ * caller then takes the BigInt path, which handles doubling and infinity).
+ */
+function wasmHash(state: WasmPedersen, start: Uint32Array, a: bigint, b: bigint): bigint | undefined {
+  const { curve } = state;
+  const fn = curve.fn;
+  curve.u32.set(start, Io.pointA >> 2);
+  fn.setJac(Io.jacA, Io.pointA);
+  if (a !== 0n) {
+    curve.writeScalar(Io.scalarA, a);
+    wasmAddScalar(state, Io.jacA, Io.scalarA, a, state.left);
+  }
+  if (b !== 0n) {
+    curve.writeScalar(Io.scalarB, b);
+    wasmAddScalar(state, Io.jacA, Io.scalarB, b, state.right);
+  }
+  if (fn.affineX(Io.scalarOut, Io.jacA) !== 1) return undefined;
+  return curve.readScalar(Io.scalarOut);
+}
+
 /** A constant argument folded in advance: P0 plus its side's contribution, as an affine point. */
 export interface FixedArgument {
   readonly point: Affine;
   readonly value: bigint;
+  /** `point` in the wasm curve's Montgomery form (absent on the BigInt path). */
+  readonly words?: Uint32Array;
 }
 
-function fixWith(value: bigint, table: SideTable): FixedArgument {
+function fixWith(value: bigint, isLeft: boolean): FixedArgument {
   checkFelt(value);
-  const acc = Jacobian.from(SHIFT_POINT);
-  addScalar(acc, value, table);
-  return { point: acc.toAffine(), value };
+  const state = wasmPedersen();
+  if (state !== undefined && value !== 0n) {
+    const { curve } = state;
+    curve.u32.set(state.shift, Io.pointA >> 2);
+    curve.fn.setJac(Io.jacA, Io.pointA);
+    curve.writeScalar(Io.scalarA, value);
+    wasmAddScalar(state, Io.jacA, Io.scalarA, value, isLeft ? state.left : state.right);
+    if (curve.fn.batchNormalize(Io.pointB, Io.jacA, 1, Io.felt, 1) === 1) {
+      const words = curve.u32.slice(Io.pointB >> 2, (Io.pointB >> 2) + AFFINE_BYTES / 4);
+      return { point: curve.readAffine(Io.pointB), value, words };
+    }
+  }
+  // H's shift point P0 alone for 0, without building the BigInt tables.
+  let point = SHIFT_POINT;
+  if (value !== 0n) {
+    const acc = Jacobian.from(SHIFT_POINT);
+    addScalar(acc, value, isLeft ? left() : right());
+    point = acc.toAffine();
+  }
+  return state === undefined ? { point, value } : { point, value, words: state.curve.affineWords(point) };
 }
 
 /** Precomputes `a` as the first argument of later `pedersenFixedLeft` calls. */
 export function fixLeft(a: bigint): FixedArgument {
-  return fixWith(a, left());
+  return fixWith(a, true);
 }
 
 /** Precomputes `b` as the second argument of later `pedersenFixedRight` calls. */
 export function fixRight(b: bigint): FixedArgument {
-  return fixWith(b, right());
+  return fixWith(b, false);
 }
 
-/** H(a, b) for two felts. */
-export function pedersen(a: bigint, b: bigint): bigint {
+/** H(a, b) on plain bigints only: the reference path, and the fallback when wasm is unavailable. */
+export function pedersenBigint(a: bigint, b: bigint): bigint {
   checkFelt(a);
   checkFelt(b);
   const acc = Jacobian.from(SHIFT_POINT);
@@ -111,9 +202,26 @@ export function pedersen(a: bigint, b: bigint): bigint {
   return acc.affineX();
 }
 
+/** H(a, b) for two felts. */
+export function pedersen(a: bigint, b: bigint): bigint {
+  checkFelt(a);
+  checkFelt(b);
+  const state = wasmPedersen();
+  if (state !== undefined) {
+    const result = wasmHash(state, state.shift, a, b);
+    if (result !== undefined) return result;
+  }
+  return pedersenBigint(a, b);
+}
+
 /** H(a, b) where `fixed = fixLeft(a)`. */
 export function pedersenFixedLeft(fixed: FixedArgument, b: bigint): bigint {
   checkFelt(b);
+  const state = wasmPedersen();
+  if (state !== undefined && fixed.words !== undefined) {
+    const result = wasmHash(state, fixed.words, 0n, b);
+    if (result !== undefined) return result;
+  }
   const acc = Jacobian.from(fixed.point);
   addScalar(acc, b, right());
   return acc.affineX();
@@ -122,9 +230,114 @@ export function pedersenFixedLeft(fixed: FixedArgument, b: bigint): bigint {
 /** H(a, b) where `fixed = fixRight(b)`. */
 export function pedersenFixedRight(a: bigint, fixed: FixedArgument): bigint {
   checkFelt(a);
+  const state = wasmPedersen();
+  if (state !== undefined && fixed.words !== undefined) {
+    const result = wasmHash(state, fixed.words, a, 0n);
+    if (result !== undefined) return result;
+  }
   const acc = Jacobian.from(fixed.point);
   addScalar(acc, a, left());
   return acc.affineX();
+}
+
+/** A chain element: a plain felt, or a constant already folded as a right-hand argument. */
+export type ChainElement = bigint | FixedArgument;
+
+/**
+ * One chain: acc = prefix, then acc = H(acc, e) for each element (the first step uses the
+ * prefix's precomputed left point), as `chainMany` with one chain would.
+ */
+function chainOne(prefix: FixedArgument, elements: readonly ChainElement[]): bigint {
+  let acc: bigint | undefined;
+  for (const element of elements) {
+    if (acc === undefined) {
+      acc = typeof element === 'bigint' ? pedersenFixedLeft(prefix, element) : pedersen(prefix.value, element.value);
+    } else {
+      acc = typeof element === 'bigint' ? pedersen(acc, element) : pedersenFixedRight(acc, element);
+    }
+  }
+  return acc ?? prefix.value;
+}
+
+/** Reusable wasm memory for lockstep chains (grown on demand). */
+let batchArea = { ptr: 0, capacity: 0 };
+const BATCH_BYTES_PER_CHAIN = 2 * SCALAR_BYTES + JACOBIAN_BYTES + FELT_BYTES;
+
+/**
+ * Many chains in lockstep (they may differ in length): step s of every chain is computed, then all
+ * their affine x coordinates come out of ONE inversion (Montgomery's trick), and the accumulators
+ * stay in wasm memory between steps. Results equal `chainOne` per chain. Orders share one chain
+ * structure, so a batch of K orders pays ~15 inversions instead of 15·K.
+ */
+export function chainMany(prefixes: readonly FixedArgument[], elements: readonly (readonly ChainElement[])[]): bigint[] {
+  const count = prefixes.length;
+  if (elements.length !== count) throw new RangeError('one element list per prefix');
+  const state = wasmPedersen();
+  if (state === undefined || count === 0) return prefixes.map((prefix, i) => chainOne(prefix, elements[i]!));
+  for (const list of elements) for (const element of list) if (typeof element === 'bigint') checkFelt(element);
+  const { curve } = state;
+  const fn = curve.fn;
+  if (batchArea.capacity < count) {
+    const capacity = Math.max(count, 2 * batchArea.capacity, 16);
+    batchArea = { ptr: curve.alloc(capacity * BATCH_BYTES_PER_CHAIN), capacity };
+  }
+  const accs = batchArea.ptr;
+  const outs = accs + count * SCALAR_BYTES;
+  const jacs = outs + count * SCALAR_BYTES;
+  const scratch = jacs + count * JACOBIAN_BYTES;
+  const active: number[] = [];
+  let steps = 0;
+  for (const list of elements) steps = Math.max(steps, list.length);
+  for (let step = 0; step < steps; step++) {
+    active.length = 0;
+    for (let i = 0; i < count; i++) if (elements[i]!.length > step) active.push(i);
+    for (let n = 0; n < active.length; n++) {
+      const i = active[n]!;
+      const jac = jacs + n * JACOBIAN_BYTES;
+      const given = elements[i]![step]!;
+      // A constant made without wasm words (never expected) is hashed as a plain felt.
+      const element = typeof given === 'bigint' || given.words !== undefined ? given : given.value;
+      const prefix = prefixes[i]!;
+      const words = typeof element === 'bigint' ? (step === 0 ? prefix.words : state.shift) : element.words;
+      curve.u32.set(words ?? state.shift, Io.pointA >> 2);
+      fn.setJac(jac, Io.pointA);
+      if (step === 0) {
+        if (typeof element === 'bigint') {
+          if (prefix.words === undefined) {
+            curve.writeScalar(Io.scalarA, prefix.value);
+            wasmAddScalar(state, jac, Io.scalarA, prefix.value, state.left);
+          }
+        } else if (prefix.value !== 0n) {
+          curve.writeScalar(Io.scalarA, prefix.value);
+          wasmAddScalar(state, jac, Io.scalarA, prefix.value, state.left);
+        }
+      } else {
+        // The accumulator is a hash: assume full width (zero digits are skipped anyway).
+        wasmAddScalar(state, jac, accs + i * SCALAR_BYTES, HIGH_START, state.left);
+      }
+      if (typeof element === 'bigint' && element !== 0n) {
+        curve.writeScalar(Io.scalarB, element);
+        wasmAddScalar(state, jac, Io.scalarB, element, state.right);
+      }
+    }
+    if (fn.batchNormalize(outs, jacs, active.length, scratch, 0) !== 1) {
+      // Some addition met its own point: finish this step chain by chain, on BigInt where needed.
+      for (let n = 0; n < active.length; n++) {
+        const i = active[n]!;
+        if (fn.affineX(outs + n * SCALAR_BYTES, jacs + n * JACOBIAN_BYTES) === 1) continue;
+        const element = elements[i]![step]!;
+        const leftValue = step === 0 ? prefixes[i]!.value : curve.readScalar(accs + i * SCALAR_BYTES);
+        curve.writeScalar(outs + n * SCALAR_BYTES, pedersenBigint(leftValue, typeof element === 'bigint' ? element : element.value));
+      }
+    }
+    for (let n = 0; n < active.length; n++) fn.copy(accs + active[n]! * SCALAR_BYTES, outs + n * SCALAR_BYTES, SCALAR_BYTES / 4);
+  }
+  return prefixes.map((prefix, i) => (elements[i]!.length === 0 ? prefix.value : curve.readScalar(accs + i * SCALAR_BYTES)));
+}
+
+/** One chain, with the accumulator kept in wasm memory when available. */
+export function chainFrom(prefix: FixedArgument, elements: readonly ChainElement[]): bigint {
+  return wasmPedersen() === undefined ? chainOne(prefix, elements) : chainMany([prefix], [elements])[0]!;
 }
 
 /** starknet.js `computeHashOnElements`: H(…H(H(0, x₁), x₂)…, n). */

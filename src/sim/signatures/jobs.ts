@@ -50,9 +50,37 @@ function hashOf(hasher: MessageHasher, job: SignatureJob): bigint {
   }
 }
 
+/**
+ * Runs a batch of jobs synchronously, each result equal to `runJob`'s: the orders among them are
+ * hashed together in lockstep (`MessageHasher.orders`, one field inversion per step for all).
+ * A failure of one job is reported as that job's error, never the whole batch's.
+ */
+export function runJobs(hasher: MessageHasher, verify: Verify, jobs: readonly SignatureJob[]): Array<SignatureResult | { error: string }> {
+  const orderIndexes: number[] = [];
+  jobs.forEach((job, index) => {
+    if (job.kind === 'order') orderIndexes.push(index);
+  });
+  const known = new Map<number, bigint>();
+  if (orderIndexes.length > 1) {
+    try {
+      const hashes = hasher.orders(orderIndexes.map((index) => (jobs[index] as Extract<SignatureJob, { kind: 'order' }>).request));
+      orderIndexes.forEach((index, n) => known.set(index, hashes[n]!));
+    } catch {
+      // A bad order in the batch: hash them one by one below so only that one fails.
+    }
+  }
+  return jobs.map((job, index) => {
+    try {
+      return runJob(hasher, verify, job, known.get(index));
+    } catch (error) {
+      return { error: error instanceof Error ? error.message : String(error) };
+    }
+  });
+}
+
 /** Runs one job synchronously. A missing signature is simply invalid; nothing here throws on bad input. */
-export function runJob(hasher: MessageHasher, verify: Verify, job: SignatureJob): SignatureResult {
-  const hash = hashOf(hasher, job);
+export function runJob(hasher: MessageHasher, verify: Verify, job: SignatureJob, knownHash?: bigint): SignatureResult {
+  const hash = knownHash ?? hashOf(hasher, job);
   const sign = job.kind === 'login' ? job.sign : job.request.sign;
   if (sign === undefined) return { hash, valid: false };
   let valid: boolean;

@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { getChain, type ChainName } from '../../core/index.ts';
 import { createMessageHasher, signHash, starkKeyOf, verifySignature, warmPedersen, type WithdrawHashScheme } from '../../exchange/signer/index.ts';
-import { runJob, type SignatureJob } from './jobs.ts';
+import { runJobs, type SignatureJob } from './jobs.ts';
 
 interface WorkerSetup {
   readonly chain: ChainName;
@@ -22,12 +22,5 @@ const warmKey = 2n;
 verifySignature(1n, signHash(1n, warmKey), starkKeyOf(warmKey));
 parentPort?.postMessage({ ready: true });
 parentPort?.on('message', (batch: { id: number; jobs: SignatureJob[] }) => {
-  const results = batch.jobs.map((job) => {
-    try {
-      return runJob(hasher, verifySignature, job);
-    } catch (error) {
-      return { error: error instanceof Error ? error.message : String(error) };
-    }
-  });
-  parentPort?.postMessage({ id: batch.id, results });
+  parentPort?.postMessage({ id: batch.id, results: runJobs(hasher, verifySignature, batch.jobs) });
 });

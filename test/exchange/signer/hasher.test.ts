@@ -49,6 +49,21 @@ describe('order hash', () => {
     expect(createMessageHasher(sepolia).order(onSepolia)).not.toBe(first);
   });
 
+  it('hashes a batch in lockstep exactly as one by one (mixed makers, memo hits and misses)', () => {
+    fc.assert(
+      fc.property(fc.array(orderBodies, { minLength: 0, maxLength: 6 }), (bodies) => {
+        const orders = bodies.map((body) => parseOrderBody(body, MAINNET));
+        expect(hasher.orders(orders)).toEqual(orders.map((order) => hasher.order(order)));
+      }),
+      { numRuns: 6 },
+    );
+    const order = parseOrderBody(orderBody(), MAINNET);
+    const burst = Array.from({ length: 40 }, (_, i) => ({ ...order, salt: BigInt(i), price: order.price + BigInt(i % 3) }));
+    const batch = hasher.orders(burst);
+    expect(batch).toEqual(burst.map((o) => hasher.order(o)));
+    expect(batch[7]).toBe(referenceOrderHash(burst[7]!, MAINNET));
+  });
+
   it('survives a format → parse round trip unchanged', () => {
     fc.assert(
       fc.property(orderBodies, (body) => {
