@@ -12,7 +12,7 @@
 import { createHmac } from 'node:crypto';
 import { Jacobian, P, WindowTable, invert, mod, type Affine } from './curve.ts';
 import type { StarkSignature } from '../wire/fields.ts';
-import { FELT_BYTES, Io, JACOBIAN_BYTES, SCALAR_BYTES, WasmCurve, wasmCurve } from './wasm/runtime.ts';
+import { AFFINE_BYTES, FELT_BYTES, Io, JACOBIAN_BYTES, SCALAR_BYTES, WasmCurve, wasmCurve } from './wasm/runtime.ts';
 
 /** The order of the curve's generator. */
 export const CURVE_ORDER = 3618502788666131213697322783095070105526743751716087489154079457884512865583n;
@@ -142,10 +142,14 @@ export function signHash(messageHash: bigint, privateKey: bigint): StarkSignatur
     if (k <= 0n || k >= CURVE_ORDER) continue;
     const r = mod(generatorX(k), CURVE_ORDER);
     if (r === 0n) continue;
-    const s = mod(invert(k, CURVE_ORDER) * mod(messageHash + r * privateKey, CURVE_ORDER), CURVE_ORDER);
-    if (s === 0n) continue;
+    const e = mod(messageHash + r * privateKey, CURVE_ORDER);
+    if (e === 0n) continue; // s would be 0
+    // s = e/k and s⁻¹ = k/e from ONE inversion of k·e (k, e ≠ 0 mod the prime n).
+    const t = invert((k * e) % CURVE_ORDER, CURVE_ORDER);
+    const s = (((t * e) % CURVE_ORDER) * e) % CURVE_ORDER;
+    const w = (((t * k) % CURVE_ORDER) * k) % CURVE_ORDER;
     // The Stark verifier needs r and s⁻¹ below 2^251; @scure/starknet throws here, so do we.
-    if (r >= MAX_VALUE || invert(s, CURVE_ORDER) >= MAX_VALUE) throw new RangeError('signature out of the Stark range; change the salt');
+    if (r >= MAX_VALUE || w >= MAX_VALUE) throw new RangeError('signature out of the Stark range; change the salt');
     return { r, s };
   }
   throw new Error('unreachable: the nonce generator never ends');
@@ -241,6 +245,105 @@ export class VerifyingKey {
     }
   }
 
+  /**
+   * Verifies many (key, hash, signature) triples; equal to `verify` on each. On wasm the s⁻¹ of all
+   * signatures come from one inversion mod n, and all u2·Q points, then all candidate sums, are
+   * normalised with one field inversion each (Montgomery's trick), instead of three per signature.
+   */
+  static verifyMany(items: readonly { key: VerifyingKey; hash: bigint; signature: StarkSignature }[]): boolean[] {
+    const results = new Array<boolean>(items.length).fill(false);
+    const curve = wasmCurve();
+    const generatorTable = wasmGeneratorTable(curve);
+    // Range checks; what passes goes on to the shared inversion.
+    const live: number[] = [];
+    for (let i = 0; i < items.length; i++) {
+      const { key, hash, signature } = items[i]!;
+      const { r, s } = signature;
+      if (key.#point === undefined || hash < 0n || hash >= MAX_VALUE || r <= 0n || r >= MAX_VALUE || s <= 0n || s >= CURVE_ORDER) continue;
+      live.push(i);
+    }
+    if (curve === undefined || generatorTable === undefined || live.length < 2) {
+      for (const i of live) results[i] = items[i]!.key.verify(items[i]!.hash, items[i]!.signature);
+      return results;
+    }
+    // s⁻¹ mod n for every live signature with one inversion.
+    const prefix: bigint[] = new Array<bigint>(live.length);
+    let running = 1n;
+    for (let n = 0; n < live.length; n++) {
+      prefix[n] = running;
+      running = (running * items[live[n]!]!.signature.s) % CURVE_ORDER;
+    }
+    let inverse = invert(running, CURVE_ORDER);
+    const ws: bigint[] = new Array<bigint>(live.length);
+    for (let n = live.length - 1; n >= 0; n--) {
+      const s = items[live[n]!]!.signature.s;
+      ws[n] = (inverse * prefix[n]!) % CURVE_ORDER;
+      inverse = (inverse * s) % CURVE_ORDER;
+    }
+    // Scalar multiples on wasm; anything unusual (infinity, a key without a wasm table) goes one by one.
+    const fn = curve.fn;
+    const slow: number[] = [];
+    const batch: { index: number; r: bigint }[] = [];
+    const area = verifyArea(curve, live.length);
+    for (let n = 0; n < live.length; n++) {
+      const index = live[n]!;
+      const { key, hash, signature } = items[index]!;
+      const w = ws[n]!;
+      if (w >= MAX_VALUE) continue;
+      const table = key.#wasmTable;
+      const u1 = (hash * w) % CURVE_ORDER;
+      const u2 = (signature.r * w) % CURVE_ORDER;
+      const slot = batch.length;
+      const jacA = area.jacA + slot * JACOBIAN_BYTES;
+      const jacB = area.jacB + slot * JACOBIAN_BYTES;
+      if (table === undefined) {
+        slow.push(index);
+        continue;
+      }
+      curve.writeScalar(Io.scalarA, u1);
+      if (fn.addMultiple(jacA, Io.scalarA, generatorTable, 0, 12, 21, 1) !== 0) {
+        slow.push(index);
+        continue;
+      }
+      curve.writeScalar(Io.scalarB, u2);
+      if (fn.addMultiple(jacB, Io.scalarB, table, 0, 8, 32, 1) !== 0) {
+        slow.push(index);
+        continue;
+      }
+      batch.push({ index, r: signature.r });
+    }
+    const count = batch.length;
+    let ok = count > 0 && fn.batchNormalize(area.affB, area.jacB, count, area.scratch, 1) === 1;
+    if (ok) {
+      curve.u32.fill(0, Io.feltB >> 2, (Io.feltB >> 2) + FELT_BYTES / 4);
+      for (let n = 0; n < count; n++) {
+        const b = area.affB + n * AFFINE_BYTES;
+        const plus = area.sums + 2 * n * JACOBIAN_BYTES;
+        const minus = plus + JACOBIAN_BYTES;
+        fn.copy(plus, area.jacA + n * JACOBIAN_BYTES, JACOBIAN_BYTES / 4);
+        fn.copy(minus, area.jacA + n * JACOBIAN_BYTES, JACOBIAN_BYTES / 4);
+        fn.madd(plus, b);
+        // −B = (x, 2P − y)
+        fn.copy(Io.pointA, b, FELT_BYTES / 4);
+        fn.sub2(Io.pointA + FELT_BYTES, Io.feltB, b + FELT_BYTES);
+        fn.madd(minus, Io.pointA);
+      }
+      ok = fn.batchNormalize(area.xs, area.sums, 2 * count, area.scratch, 0) === 1;
+    }
+    for (let n = 0; n < count; n++) {
+      const { index, r } = batch[n]!;
+      if (!ok) {
+        slow.push(index);
+        continue;
+      }
+      const x1 = curve.readScalar(area.xs + 2 * n * SCALAR_BYTES);
+      const x2 = curve.readScalar(area.xs + (2 * n + 1) * SCALAR_BYTES);
+      results[index] = x1 % CURVE_ORDER === r || x2 % CURVE_ORDER === r;
+    }
+    for (const index of slow) results[index] = items[index]!.key.verify(items[index]!.hash, items[index]!.signature);
+    return results;
+  }
+
   #bigintTable(): WindowTable | undefined {
     if (this.#table !== undefined || this.#point === undefined) return this.#table;
     return new WindowTable(this.#point, 8, 32);
@@ -301,17 +404,51 @@ export class VerifyingKey {
   }
 }
 
+/** Wasm memory for batch verification, grown on demand. */
+interface VerifyArea {
+  readonly capacity: number;
+  readonly jacA: number;
+  readonly jacB: number;
+  readonly affB: number;
+  readonly sums: number;
+  readonly xs: number;
+  readonly scratch: number;
+}
+let verifyAreaCache: VerifyArea | undefined;
+function verifyArea(curve: WasmCurve, count: number): VerifyArea {
+  if (verifyAreaCache !== undefined && verifyAreaCache.capacity >= count) return verifyAreaCache;
+  const capacity = Math.max(count, 2 * (verifyAreaCache?.capacity ?? 0), 16);
+  // Scalars first (8-byte aligned), then points and scratch.
+  const xs = curve.alloc(capacity * (2 * SCALAR_BYTES + 4 * JACOBIAN_BYTES + AFFINE_BYTES + 2 * FELT_BYTES));
+  const jacA = xs + 2 * capacity * SCALAR_BYTES;
+  const jacB = jacA + capacity * JACOBIAN_BYTES;
+  const sums = jacB + capacity * JACOBIAN_BYTES;
+  const affB = sums + 2 * capacity * JACOBIAN_BYTES;
+  const scratch = affB + capacity * AFFINE_BYTES;
+  verifyAreaCache = { capacity, jacA, jacB, affB, sums, xs, scratch };
+  return verifyAreaCache;
+}
+
 const verifyingKeys = new Map<bigint, VerifyingKey>();
 
-/** Verifies with a per-key cache (bounded: an exchange has few signers per process). */
-export function verifySignature(messageHash: bigint, signature: StarkSignature, starkKey: bigint): boolean {
+function verifyingKey(starkKey: bigint): VerifyingKey {
   let key = verifyingKeys.get(starkKey);
   if (key === undefined) {
     if (verifyingKeys.size >= 1024) verifyingKeys.clear();
     key = new VerifyingKey(starkKey);
     verifyingKeys.set(starkKey, key);
   }
-  return key.verify(messageHash, signature);
+  return key;
+}
+
+/** Verifies with a per-key cache (bounded: an exchange has few signers per process). */
+export function verifySignature(messageHash: bigint, signature: StarkSignature, starkKey: bigint): boolean {
+  return verifyingKey(starkKey).verify(messageHash, signature);
+}
+
+/** `verifySignature` on many items at once (shared inversions); never throws on bad signatures. */
+export function verifySignatures(items: readonly { hash: bigint; signature: StarkSignature; starkKey: bigint }[]): boolean[] {
+  return VerifyingKey.verifyMany(items.map((item) => ({ key: verifyingKey(item.starkKey), hash: item.hash, signature: item.signature })));
 }
 
 /** A uniformly random private key from a source of random bytes (rejection sampling, no bias). */

@@ -14,7 +14,7 @@
  * other side's windows: that is where most of the order-hash speed comes from.
  */
 import { Jacobian, P, WindowTable, type Affine } from './curve.ts';
-import { AFFINE_BYTES, FELT_BYTES, Io, JACOBIAN_BYTES, SCALAR_BYTES, wasmCurve, type WasmCurve } from './wasm/runtime.ts';
+import { AFFINE_BYTES, FELT_BYTES, Io, JACOBIAN_BYTES, SCALAR_BYTES, WasmCurve, wasmCurve } from './wasm/runtime.ts';
 
 const SHIFT_POINT: Affine = {
   x: 2089986280348253421170679821480865132823066470938446095505822317253594081284n,
@@ -56,8 +56,13 @@ let rightTable: SideTable | undefined;
 
 /** The same tables in wasm memory (Montgomery form): low = 21 windows of 12 bits, high = 4 bits. */
 interface WasmSide {
+  /** 20 windows of 12 bits: bits 0…239 of the low part. */
   readonly low: number;
-  readonly high: number;
+  /**
+   * One 12-bit window over bits 240…251, mixing both points: entry d = (d mod 256)·2^240·low +
+   * ⌊d/256⌋·high, so the last 8 low bits and the 4 high bits cost one addition, not two.
+   */
+  readonly top: number;
 }
 
 interface WasmPedersen {
@@ -75,14 +80,41 @@ function wasmPedersen(): WasmPedersen | undefined {
     const curve = wasmCurve();
     if (curve === undefined) wasmState = null;
     else {
-      const side = (low: Affine, high: Affine): WasmSide => ({
-        low: curve.buildTable(low, WINDOW_BITS, LOW_WINDOWS),
-        high: curve.buildTable(high, 4, 1),
-      });
+      const side = (low: Affine, high: Affine): WasmSide => {
+        const lowTable = curve.buildTable(low, WINDOW_BITS, LOW_WINDOWS - 1);
+        // The spare entry after the last window is 2^240·low: the base of the top window.
+        const topBase = curve.readAffine(lowTable + (LOW_WINDOWS - 1) * (2 ** WINDOW_BITS - 1) * AFFINE_BYTES);
+        return { low: lowTable, top: buildTopWindow(curve, topBase, high) };
+      };
       wasmState = { curve, left: side(P1, P2), right: side(P3, P4), shift: curve.affineWords(SHIFT_POINT) };
     }
   }
   return wasmState ?? undefined;
+}
+
+/** The mixed top window (see WasmSide.top): 255 multiples of 2^240·low and 15 of high, summed pairwise. */
+function buildTopWindow(curve: WasmCurve, lowBase: Affine, high: Affine): number {
+  const lows = curve.buildTable(lowBase, 8, 1);
+  const highs = curve.buildTable(high, 4, 1);
+  const entries = 2 ** WINDOW_BITS - 1;
+  const top = curve.alloc((entries + 1) * AFFINE_BYTES);
+  const jacs = curve.alloc(entries * (JACOBIAN_BYTES + FELT_BYTES));
+  for (let d = 1; d <= entries; d++) {
+    const l = d & 0xff;
+    const h = d >> 8;
+    const jac = jacs + (d - 1) * JACOBIAN_BYTES;
+    if (l === 0) curve.fn.setJac(jac, highs + (h - 1) * AFFINE_BYTES);
+    else {
+      curve.fn.setJac(jac, lows + (l - 1) * AFFINE_BYTES);
+      // Different bases (independent points), so the sum never meets its own point.
+      if (h > 0) curve.fn.madd(jac, highs + (h - 1) * AFFINE_BYTES);
+    }
+  }
+  if (curve.fn.batchNormalize(top, jacs, entries, jacs + entries * JACOBIAN_BYTES, 1) !== 1) throw new Error('top window hit infinity');
+  curve.free(jacs, entries * (JACOBIAN_BYTES + FELT_BYTES));
+  curve.free(lows, WasmCurve.tableBytes(8, 1));
+  curve.free(highs, WasmCurve.tableBytes(4, 1));
+  return top;
 }
 
 /** Builds both tables now (about a second) instead of on the first hash. */
@@ -113,7 +145,6 @@ function addScalar(acc: Jacobian, value: bigint, table: SideTable): void {
 
 const U64_MAX = (1n << 64n) - 1n;
 const HIGH_START = 1n << 248n;
-const LAST_WINDOW_OFFSET = (LOW_WINDOWS - 1) * (2 ** WINDOW_BITS - 1) * AFFINE_BYTES;
 
 /** jac += value·side, value already written as a scalar at `scalar`. */
 function wasmAddScalar(state: WasmPedersen, jac: number, scalar: number, value: bigint, side: WasmSide): void {
@@ -123,10 +154,9 @@ function wasmAddScalar(state: WasmPedersen, jac: number, scalar: number, value: 
     fn.addMultiple(jac, scalar, side.low, 0, WINDOW_BITS, 6, 0);
     return;
   }
-  // 20 full windows, then the last low window holds only bits 240…247; bits 248…251 use P2/P4.
+  // 20 windows of the low point, then bits 240…251 (8 low bits and the 4 high ones) in one.
   fn.addMultiple(jac, scalar, side.low, 0, WINDOW_BITS, LOW_WINDOWS - 1, 0);
-  fn.addMultiple(jac, scalar, side.low + LAST_WINDOW_OFFSET, WINDOW_BITS * (LOW_WINDOWS - 1), 8, 1, 0);
-  if (value >= HIGH_START) fn.addMultiple(jac, scalar, side.high, 248, 4, 1, 0);
+  fn.addMultiple(jac, scalar, side.top, WINDOW_BITS * (LOW_WINDOWS - 1), WINDOW_BITS, 1, 0);
 }
 
 /**

@@ -7,6 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { Secret, getChain, type ChainName } from '../../core/index.ts';
 import type { OrderRequest } from '../wire/requests.ts';
 import type { WithdrawHashScheme } from './hasher.ts';
+import { warmGenerator } from './ecdsa.ts';
 import { warmPedersen } from './pedersen.ts';
 import { Signer } from './signer.ts';
 
@@ -20,10 +21,11 @@ interface WorkerSetup {
 const setup = workerData as WorkerSetup;
 const signer = new Signer({ privateKey: new Secret(setup.privateKey), account: setup.account, chain: getChain(setup.chain), withdrawHash: setup.withdrawHash });
 warmPedersen();
+warmGenerator();
 parentPort?.postMessage({ ready: true });
 parentPort?.on('message', (job: { id: number; orders: OrderRequest[] }) => {
   try {
-    parentPort?.postMessage({ id: job.id, signed: job.orders.map((order) => signer.signOrder(order)) });
+    parentPort?.postMessage({ id: job.id, signed: signer.signOrders(job.orders) });
   } catch (error) {
     parentPort?.postMessage({ id: job.id, error: error instanceof Error ? error.message : String(error) });
   }

@@ -82,7 +82,7 @@ export class SigningPool {
   async signOrders(orders: readonly OrderRequest[]): Promise<Signed<OrderRequest>[]> {
     if (this.#closed) throw new Error('signing pool is closed');
     const ready = this.#workers.filter((entry) => entry.ready);
-    if (orders.length <= 1 || ready.length === 0) return orders.map((order) => this.signer.signOrder(order));
+    if (orders.length <= 1 || ready.length === 0) return this.signer.signOrders(orders);
     const chunk = Math.ceil(orders.length / ready.length);
     const parts = ready.map((entry, i) => orders.slice(i * chunk, (i + 1) * chunk)).filter((part) => part.length > 0);
     const results = await Promise.all(parts.map((part, i) => this.#run(ready[i]!.worker, part)));

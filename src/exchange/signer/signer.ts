@@ -48,6 +48,12 @@ export class Signer {
     return this.#sign(order, this.hasher.order(order));
   }
 
+  /** Signs many orders, equal to `signOrder` on each but hashed in lockstep (cheaper per order). */
+  signOrders(orders: readonly OrderRequest[]): Signed<OrderRequest>[] {
+    const hashes = this.hasher.orders(orders);
+    return orders.map((order, i) => this.#sign(order, hashes[i]!));
+  }
+
   signCancel(cancel: CancelRequest): Signed<CancelRequest> {
     return this.#sign(cancel, this.hasher.cancel(cancel));
   }

@@ -50,12 +50,24 @@ function hashOf(hasher: MessageHasher, job: SignatureJob): bigint {
   }
 }
 
+type VerifyMany = (items: readonly { hash: bigint; signature: StarkSignature; starkKey: bigint }[]) => boolean[];
+
+function signatureOf(job: SignatureJob): StarkSignature | undefined {
+  return job.kind === 'login' ? job.sign : job.request.sign;
+}
+
 /**
  * Runs a batch of jobs synchronously, each result equal to `runJob`'s: the orders among them are
- * hashed together in lockstep (`MessageHasher.orders`, one field inversion per step for all).
- * A failure of one job is reported as that job's error, never the whole batch's.
+ * hashed together in lockstep (`MessageHasher.orders`, one field inversion per step for all), and
+ * with `verifyMany` the signatures are checked together too (shared inversions). A failure of one
+ * job is reported as that job's error, never the whole batch's.
  */
-export function runJobs(hasher: MessageHasher, verify: Verify, jobs: readonly SignatureJob[]): Array<SignatureResult | { error: string }> {
+export function runJobs(
+  hasher: MessageHasher,
+  verify: Verify,
+  jobs: readonly SignatureJob[],
+  verifyMany?: VerifyMany,
+): Array<SignatureResult | { error: string }> {
   const orderIndexes: number[] = [];
   jobs.forEach((job, index) => {
     if (job.kind === 'order') orderIndexes.push(index);
@@ -69,19 +81,53 @@ export function runJobs(hasher: MessageHasher, verify: Verify, jobs: readonly Si
       // A bad order in the batch: hash them one by one below so only that one fails.
     }
   }
-  return jobs.map((job, index) => {
+  const errorOf = (error: unknown): { error: string } => ({ error: error instanceof Error ? error.message : String(error) });
+  if (verifyMany === undefined) {
+    return jobs.map((job, index) => {
+      try {
+        return runJob(hasher, verify, job, known.get(index));
+      } catch (error) {
+        return errorOf(error);
+      }
+    });
+  }
+  const hashes = jobs.map((job, index): bigint | { error: string } => {
     try {
-      return runJob(hasher, verify, job, known.get(index));
+      return known.get(index) ?? hashOf(hasher, job);
     } catch (error) {
-      return { error: error instanceof Error ? error.message : String(error) };
+      return errorOf(error);
     }
   });
+  const checked: number[] = [];
+  const items: { hash: bigint; signature: StarkSignature; starkKey: bigint }[] = [];
+  jobs.forEach((job, index) => {
+    const hash = hashes[index];
+    const signature = signatureOf(job);
+    if (typeof hash !== 'bigint' || signature === undefined) return;
+    checked.push(index);
+    items.push({ hash, signature, starkKey: job.publicKey });
+  });
+  let valid: boolean[];
+  try {
+    valid = verifyMany(items);
+  } catch {
+    valid = items.map((item) => {
+      try {
+        return verify(item.hash, item.signature, item.starkKey);
+      } catch {
+        return false;
+      }
+    });
+  }
+  const validity = new Map<number, boolean>();
+  checked.forEach((index, n) => validity.set(index, valid[n] === true));
+  return hashes.map((hash, index) => (typeof hash === 'bigint' ? { hash, valid: validity.get(index) ?? false } : hash));
 }
 
 /** Runs one job synchronously. A missing signature is simply invalid; nothing here throws on bad input. */
 export function runJob(hasher: MessageHasher, verify: Verify, job: SignatureJob, knownHash?: bigint): SignatureResult {
   const hash = knownHash ?? hashOf(hasher, job);
-  const sign = job.kind === 'login' ? job.sign : job.request.sign;
+  const sign = signatureOf(job);
   if (sign === undefined) return { hash, valid: false };
   let valid: boolean;
   try {

@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { getChain, type ChainName } from '../../core/index.ts';
-import { createMessageHasher, signHash, starkKeyOf, verifySignature, warmPedersen, type WithdrawHashScheme } from '../../exchange/signer/index.ts';
+import { createMessageHasher, signHash, starkKeyOf, verifySignature, verifySignatures, warmPedersen, type WithdrawHashScheme } from '../../exchange/signer/index.ts';
 import { runJobs, type SignatureJob } from './jobs.ts';
 
 interface WorkerSetup {
@@ -22,5 +22,5 @@ const warmKey = 2n;
 verifySignature(1n, signHash(1n, warmKey), starkKeyOf(warmKey));
 parentPort?.postMessage({ ready: true });
 parentPort?.on('message', (batch: { id: number; jobs: SignatureJob[] }) => {
-  parentPort?.postMessage({ id: batch.id, results: runJobs(hasher, verifySignature, batch.jobs) });
+  parentPort?.postMessage({ id: batch.id, results: runJobs(hasher, verifySignature, batch.jobs, verifySignatures) });
 });

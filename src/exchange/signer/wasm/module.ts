@@ -60,7 +60,19 @@ export function generateModule(): Uint8Array {
   const P_LIMBS = limbsOf(P);
 
   // ---- field multiplication (product scanning with interleaved Montgomery reduction) ----
-  function emitMontgomery(f: Func, terms: (k: number) => void, acc: number, mm: number[], r: number): void {
+  /** Emits the product's columns; `sink(i)` consumes output limb i (on the stack as an i64). */
+  function emitMontgomery(f: Func, terms: (k: number) => void, acc: number, mm: number[], r: number | ((i: number) => void)): void {
+    const out =
+      typeof r === 'number'
+        ? (i: number, value: () => void): void => {
+            f.get(r);
+            value();
+            f.mem(Op.i64Store32, i * 4);
+          }
+        : (i: number, value: () => void): void => {
+            value();
+            r(i);
+          };
     f.i64(0n).set(acc);
     for (let k = 0; k <= 2 * LIMBS - 2; k++) {
       f.get(acc);
@@ -74,11 +86,11 @@ export function generateModule(): Uint8Array {
         f.i64(0n).get(acc).op(Op.i64Sub).i64(MASK).op(Op.i64And).set(mm[k]!);
         f.get(acc).get(mm[k]!).op(Op.i64Add).i64(29n).op(Op.i64ShrU).set(acc);
       } else {
-        f.get(r).get(acc).i64(MASK).op(Op.i64And).mem(Op.i64Store32, (k - LIMBS) * 4);
+        out(k - LIMBS, () => f.get(acc).i64(MASK).op(Op.i64And));
         f.get(acc).i64(29n).op(Op.i64ShrU).set(acc);
       }
     }
-    f.get(r).get(acc).mem(Op.i64Store32, (LIMBS - 1) * 4);
+    out(LIMBS - 1, () => f.get(acc));
   }
 
   const mul = m.func('mul', [I32, I32, I32]);
@@ -202,14 +214,37 @@ export function generateModule(): Uint8Array {
   }
 
   /** sqrN(r, n): r = r^(2^n). */
+  // Repeated squaring with the value kept in locals between rounds (no loads/stores or calls):
+  // the bulk of an inversion.
   const sqrN = m.func('sqrN', [I32, I32]);
   {
     const f = sqrN;
+    const a = Array.from({ length: LIMBS }, () => f.local(I64));
+    const a2 = Array.from({ length: LIMBS }, () => f.local(I64));
+    const res = Array.from({ length: LIMBS }, () => f.local(I64));
+    const mm = Array.from({ length: LIMBS }, () => f.local(I64));
+    const acc = f.local(I64);
+    for (let i = 0; i < LIMBS; i++) f.get(0).mem(Op.i64Load32U, i * 4).set(a[i]!);
     f.open(Op.block).open(Op.loop);
     f.get(1).op(Op.i32Eqz).br(Op.brIf, 1);
-    f.get(0).get(0).call(sqr);
+    for (let i = 0; i < LIMBS; i++) f.get(a[i]!).i64(1n).op(Op.i64Shl).set(a2[i]!);
+    emitMontgomery(
+      f,
+      (k) => {
+        for (let i = Math.max(0, k - LIMBS + 1); i <= Math.min(LIMBS - 1, k); i++) {
+          const j = k - i;
+          if (i < j) f.get(a2[i]!).get(a[j]!).op(Op.i64Mul, Op.i64Add);
+          else if (i === j) f.get(a[i]!).get(a[i]!).op(Op.i64Mul, Op.i64Add);
+        }
+      },
+      acc,
+      mm,
+      (i) => void f.set(res[i]!),
+    );
+    for (let i = 0; i < LIMBS; i++) f.get(res[i]!).set(a[i]!);
     f.get(1).i32(1).op(Op.i32Sub).set(1).br(Op.br, 0);
     f.op(Op.end, Op.end);
+    for (let i = 0; i < LIMBS; i++) f.get(0).get(a[i]!).mem(Op.i64Store32, i * 4);
   }
 
   /** inv(r, a) = a^(P−2) (Montgomery in and out; 0 ↦ 0). P − 2 = 2^251 + 2^196 + 2^192 − 1. */
