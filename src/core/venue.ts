@@ -42,6 +42,12 @@ export interface BestBidOffer {
   readonly askPriceUnits: bigint | undefined;
   readonly askQtyUnits: bigint;
   readonly timeMs: number;
+  /**
+   * True when this top was recomputed because our own orders changed (the venue's top excludes
+   * our resting size), not because market data arrived: it proves nothing about the feed, so
+   * the dead-man switch must not count it.
+   */
+  readonly fromOwnOrders?: boolean;
 }
 
 /** A public trade. `aggressor` is the taker's side, undefined when the feed does not say. */

@@ -257,13 +257,14 @@ export class MarketMaker {
 
   private onTopOfBook(top: BestBidOffer): void {
     if (this.market === undefined) return;
-    this.lastMarketDataMs = this.clock.nowMs();
+    const marketData = top.fromOwnOrders !== true;
+    if (marketData) this.lastMarketDataMs = this.clock.nowMs();
     if (!this.market.onTopOfBook(top)) return;
     this.markouts.observeMid(this.market.mid(), top.timeMs);
     // The kill switch watches marked-to-market PnL: a position loses as the mid moves, not at fills.
     this.checkDrawdown();
     if (this.state === 'halted') return;
-    if (this.state === 'paused' && this.pauseReason === 'stale feed') this.resume();
+    if (this.state === 'paused' && this.pauseReason === 'stale feed' && marketData) this.resume();
     this.requoteTriggerMs ??= this.clock.nowMs();
     this.requote();
   }

@@ -393,7 +393,7 @@ export class LiveVenue implements Venue {
     }
     this.#tracker.prune(nowMs, REPORT_RETENTION_MS);
     // Orders just learnt of (adopted at start, found by a heal) may sit at the top of the book.
-    this.#feed?.emitTopFromBook(nowMs);
+    this.#feed?.emitTopFromBook(nowMs, true);
     return reports;
   }
 
@@ -440,7 +440,7 @@ export class LiveVenue implements Venue {
     const merged = this.#tracker.onExecution(report, this.#deps.clock.nowMs());
     if (merged !== undefined) this.#emit((l) => l.onOrderReport(merged));
     // Our resting size changed: the market's top without us may have too.
-    if (merged !== undefined) this.#feed?.emitTopFromBook(report.receivedMs ?? this.#deps.clock.nowMs());
+    if (merged !== undefined) this.#feed?.emitTopFromBook(report.receivedMs, true);
     if (report.status === 'FAILED_ROLLUP' || report.status === 'REIMBURSE') {
       // Settlement failed: fills counted from the stream may be undone; REST knows the truth.
       this.#emit((l) => l.onResync('missed-fills'));

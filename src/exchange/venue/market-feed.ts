@@ -157,11 +157,11 @@ export class MarketFeed {
    * Passes on the top of the local book without our own size, when our orders are (or just were)
    * at its top: a book change or one of our fills can then move the market's top without a bbo.
    */
-  emitTopFromBook(timeMs: number): void {
+  emitTopFromBook(timeMs: number, fromOwnOrders = false): void {
     const own = this.#options.ownRestingQty;
     const book = this.#bookSync?.book;
     if (this.#stopped || own === undefined || book === undefined || !book.isSynced()) return;
-    if (this.#lastTopFromBook || this.#bookShowsOwn(book, own)) this.#emitTop(undefined, undefined, timeMs);
+    if (this.#lastTopFromBook || this.#bookShowsOwn(book, own)) this.#emitTop(undefined, undefined, timeMs, fromOwnOrders);
   }
 
   /** True when some of the best bid's or best ask's size is ours. */
@@ -217,8 +217,9 @@ export class MarketFeed {
     }
   }
 
-  #emitTop(bboBid: PriceLevel | undefined, bboAsk: PriceLevel | undefined, timeMs: number): void {
-    this.#lastTopMs = this.#options.clock.nowMs();
+  #emitTop(bboBid: PriceLevel | undefined, bboAsk: PriceLevel | undefined, timeMs: number, fromOwnOrders = false): void {
+    // Only market data keeps the REST refresh quiet; a top recomputed for our own orders does not.
+    if (!fromOwnOrders) this.#lastTopMs = this.#options.clock.nowMs();
     let bid = bboBid;
     let ask = bboAsk;
     const own = this.#options.ownRestingQty;
@@ -235,7 +236,7 @@ export class MarketFeed {
         this.#lastTopFromBook = false;
       }
     }
-    this.#options.handlers.onTopOfBook({ bidPriceUnits: bid?.price, bidQtyUnits: bid?.qty ?? 0n, askPriceUnits: ask?.price, askQtyUnits: ask?.qty ?? 0n, timeMs });
+    this.#options.handlers.onTopOfBook({ bidPriceUnits: bid?.price, bidQtyUnits: bid?.qty ?? 0n, askPriceUnits: ask?.price, askQtyUnits: ask?.qty ?? 0n, timeMs, ...(fromOwnOrders ? { fromOwnOrders: true } : {}) });
   }
 
   #isOurs(book: { pair: Pair; ecosystem: boolean }): boolean {
