@@ -1,13 +1,14 @@
 /**
  * ECDSA on the Stark curve: keys, signing and verification, bit-identical to starknet.js
  * (`ec.starkCurve`, @scure/starknet) but several times faster:
- * - k·G uses a 12-bit fixed-base window table (21 additions instead of ~250 doublings+additions);
+ * - k·G uses a 12-bit fixed-base window table (21 additions instead of ~250 doublings+additions),
+ *   in wasm memory when WebAssembly is available (the same wasm curve as Pedersen);
  * - RFC 6979 nonces use node:crypto's native HMAC-SHA256 with the same DRBG and the same
  *   Stark-specific bits2int truncation as @scure/starknet, so signatures are deterministic and
  *   equal to the reference (tests compare them);
  * - verification keeps a window table per public key, built once (SIGNING-NOTES pitfall 10: never
  *   decompress a key per call), and accepts either y for an x-only stark key, as StarkWare's
- *   reference verifier does.
+ *   reference verifier does. `verifySignatures` checks many at once with shared inversions.
  */
 import { createHmac } from 'node:crypto';
 import { Jacobian, P, WindowTable, invert, mod, type Affine } from './curve.ts';

@@ -5,8 +5,15 @@
  *
  * where a_low is the low 248 bits and a_high the top 4 (StarkWare's constants below). The stock
  * implementation adds up to 504 doubled points per call; here each side is split into 12-bit
- * windows with every multiple precomputed (≈ 86k affine points per side, built once on first use
- * in about half a second), so one side costs 22 mixed additions and one inversion finishes.
+ * windows with every multiple precomputed (≈ 86k affine points per side), so one full-width side
+ * costs 21 mixed additions (the top window mixes a_low's last 8 bits with a_high) and one
+ * inversion finishes.
+ *
+ * The arithmetic runs in WebAssembly generated at start-up (wasm/module.ts: Montgomery field,
+ * tables in wasm memory, ~0.2 s to build both sides); without WebAssembly (or with
+ * AKIRA_SIGNER_WASM=0) the same windows run on plain bigints (22 additions, ~1 s of tables). A
+ * wasm addition that meets its own point (never seen on real data) is redone on the BigInt path.
+ * `chainMany` hashes many chains in lockstep with one inversion per step for all of them.
  *
  * Hashing a SNIP-12 struct is a chain H(H(H(0, t), f1), f2)…, and many arguments are constants
  * (type hashes, token and contract addresses, lengths, short strings). `fixLeft`/`fixRight` turn
@@ -117,7 +124,7 @@ function buildTopWindow(curve: WasmCurve, lowBase: Affine, high: Affine): number
   return top;
 }
 
-/** Builds both tables now (about a second) instead of on the first hash. */
+/** Builds both tables now (~0.2 s on wasm, ~1 s on bigints) instead of on the first hash. */
 export function warmPedersen(): void {
   if (wasmPedersen() !== undefined) return;
   left();

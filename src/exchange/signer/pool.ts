@@ -1,8 +1,9 @@
 /**
  * A pool of worker threads that sign bursts of orders on every core without blocking the event
- * loop (hashing an order is ~1.5 ms of synchronous CPU). A batch is split evenly across workers
- * and comes back in order. Workers start in the background; until they are ready, or for a
- * single order, the pool signs inline with its own signer, so callers never wait for start-up.
+ * loop (hashing and signing an order is ~0.5 ms of synchronous CPU). A batch is split evenly
+ * across workers, each hashes its share in lockstep (`Signer.signOrders`), and the results come
+ * back in order. Workers start in the background; until they are ready, or for a single order,
+ * the pool signs inline with its own signer, so callers never wait for start-up.
  */
 import { Worker } from 'node:worker_threads';
 import type { ChainInfo, Secret } from '../../core/index.ts';

@@ -26,6 +26,8 @@ interface PoolWorker {
 
 /** The most jobs sent to one worker at once (bounds the latency of the first job of a batch). */
 const MAX_BATCH = 64;
+/** The fewest jobs sent to an idle worker while another one is busy. */
+const MIN_BATCH = 16;
 
 type WorkerReply = { ready: true } | { id: number; results: Array<SignatureResult | { error: string }> };
 
@@ -90,6 +92,9 @@ export function createWorkerPoolChecker(chain: ChainInfo, withdrawHash: Withdraw
     // per step for the whole batch) instead of one request at a time.
     const idle = ready.filter((entry) => entry.inFlight === 0);
     if (idle.length === 0 || queued.length === 0) return;
+    // While another worker is busy, wait for a few jobs rather than send a tiny batch: a batch of
+    // one costs about twice as much per job, and the busy worker's answer will flush again.
+    if (idle.length < ready.length && queued.length < MIN_BATCH) return;
     const per = Math.min(MAX_BATCH, Math.ceil(queued.length / idle.length));
     for (const entry of idle) {
       const slice = queued.splice(0, per);

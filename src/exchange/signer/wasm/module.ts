@@ -152,13 +152,8 @@ export function generateModule(): Uint8Array {
 
   const add = m.func('add', [I32, I32, I32]);
   emitLinear(add, 0, 1, 2, undefined, false);
-  const subs = new Map<number, Func>();
-  for (const k of [2, 4, 8]) {
-    const f = m.func(`sub${k}`, [I32, I32, I32]);
-    emitLinear(f, 0, 1, 2, limbsOf(BigInt(k) * P), true);
-    subs.set(k, f);
-  }
-  const sub = (k: number): Func => subs.get(k)!;
+  // sub{k}(r, a, b) = a + k·P − b, for b < k·P (used from TypeScript; madd inlines its own).
+  for (const k of [2, 4, 8]) emitLinear(m.func(`sub${k}`, [I32, I32, I32]), 0, 1, 2, limbsOf(BigInt(k) * P), true);
 
   /** r −= P when r ≥ P (r plain, below 2P). */
   const condSubP = m.func('condSubP', [I32]);
@@ -274,62 +269,96 @@ export function generateModule(): Uint8Array {
   setJac.get(0).get(1).i32(2 * LIMBS).call(copy);
   setJac.get(0).i32(2 * FELT_BYTES).op(Op.i32Add).i32(Addr.oneMont).i32(LIMBS).call(copy);
 
+  // ---- register-resident helpers for the inlined point addition ----
+  type Felt = number[];
+  const feltLocals = (f: Func): Felt => Array.from({ length: LIMBS }, () => f.local(I64));
+  const loadFelt = (f: Func, dst: Felt, ptr: number, offset: number): void => {
+    for (let i = 0; i < LIMBS; i++) f.get(ptr).mem(Op.i64Load32U, offset + i * 4).set(dst[i]!);
+  };
+  const storeFelt = (f: Func, src: Felt, ptr: number, offset: number): void => {
+    for (let i = 0; i < LIMBS; i++) f.get(ptr).get(src[i]!).mem(Op.i64Store32, offset + i * 4);
+  };
+  /** out = a·b (out may alias a or b: output limb i is written after its last use). */
+  const mulL = (f: Func, out: Felt, a: Felt, b: Felt, mm: number[], acc: number): void =>
+    emitMontgomery(
+      f,
+      (k) => {
+        for (let i = Math.max(0, k - LIMBS + 1); i <= Math.min(LIMBS - 1, k); i++) f.get(a[i]!).get(b[k - i]!).op(Op.i64Mul, Op.i64Add);
+      },
+      acc,
+      mm,
+      (i) => void f.set(out[i]!),
+    );
+  const sqrL = (f: Func, out: Felt, a: Felt, a2: Felt, mm: number[], acc: number): void => {
+    for (let i = 0; i < LIMBS; i++) f.get(a[i]!).i64(1n).op(Op.i64Shl).set(a2[i]!);
+    emitMontgomery(
+      f,
+      (k) => {
+        for (let i = Math.max(0, k - LIMBS + 1); i <= Math.min(LIMBS - 1, k); i++) {
+          const j = k - i;
+          if (i < j) f.get(a2[i]!).get(a[j]!).op(Op.i64Mul, Op.i64Add);
+          else if (i === j) f.get(a[i]!).get(a[i]!).op(Op.i64Mul, Op.i64Add);
+        }
+      },
+      acc,
+      mm,
+      (i) => void f.set(out[i]!),
+    );
+  };
+  /** out = a + k·P − b (k = 0: a + b). out may alias a or b. */
+  const linL = (f: Func, out: Felt, a: Felt, b: Felt, k: number, c: number): void => {
+    const constant = k === 0 ? undefined : limbsOf(BigInt(k) * P);
+    f.i64(0n).set(c);
+    for (let i = 0; i < LIMBS; i++) {
+      f.get(c).get(a[i]!).op(Op.i64Add);
+      if (constant !== undefined && constant[i] !== 0) f.i64(BigInt(constant[i]!)).op(Op.i64Add);
+      f.get(b[i]!).op(k === 0 ? Op.i64Add : Op.i64Sub).set(c);
+      f.get(c).i64(MASK).op(Op.i64And).set(out[i]!);
+      f.get(c).i64(29n).op(Op.i64ShrS).set(c);
+    }
+  };
+
   /**
-   * madd(j, q): j += q (Jacobian += affine, madd-2007-bl without the special cases). If j and q
-   * share an x the result has Z ≡ 0 and stays so; callers check Z at the end and redo the rare
-   * degenerate case on the BigInt path. Bounds: X, Y < 8P and Z < 2P in; the same out.
+   * madd(j, q): j += q (Jacobian += affine, madd-2007-bl without the special cases), inlined with
+   * every intermediate in locals. If j and q share an x the result has Z ≡ 0 and stays so;
+   * callers check Z at the end and redo the rare degenerate case on the BigInt path.
+   * Bounds: X, Y < 8P and Z < 2P in; the same out (see the module comment).
    */
   const madd = m.func('madd', [I32, I32]);
   {
     const f = madd;
-    const X = (): Func => f.get(0);
-    const Y = (): Func => f.get(0).i32(FELT_BYTES).op(Op.i32Add);
-    const Z = (): Func => f.get(0).i32(2 * FELT_BYTES).op(Op.i32Add);
-    const x = (): Func => f.get(1);
-    const y = (): Func => f.get(1).i32(FELT_BYTES).op(Op.i32Add);
-    const [ZZ, U2, S2, H, Rr, HH, HHH, V, RR, V2, T, TY] = Array.from({ length: 12 }, (_, i) => temp(i)) as [
-      number, number, number, number, number, number, number, number, number, number, number, number,
+    const mm = Array.from({ length: LIMBS }, () => f.local(I64));
+    const acc = f.local(I64);
+    const c = f.local(I64);
+    const [X, Y, Z, x, y, ZZ, U2, S2, H, Rr, HH, HHH, V, T, TY, scratch] = Array.from({ length: 16 }, () => feltLocals(f)) as [
+      Felt, Felt, Felt, Felt, Felt, Felt, Felt, Felt, Felt, Felt, Felt, Felt, Felt, Felt, Felt, Felt,
     ];
-    const t = (a: number): Func => f.i32(a);
-    t(ZZ);
-    Z();
-    f.call(sqr);
-    t(U2);
-    x();
-    t(ZZ).call(mul);
-    t(S2);
-    y();
-    Z();
-    f.call(mul);
-    t(S2).i32(S2).i32(ZZ).call(mul);
-    t(H).i32(U2);
-    X();
-    f.call(sub(8));
-    t(Rr).i32(S2);
-    Y();
-    f.call(sub(8));
-    t(HH).i32(H).call(sqr);
-    t(HHH).i32(H).i32(HH).call(mul);
-    t(V);
-    X();
-    f.i32(HH).call(mul);
-    Z();
-    Z();
-    f.i32(H).call(mul);
-    t(RR).i32(Rr).call(sqr);
-    t(RR).i32(RR).i32(HHH).call(sub(2));
-    t(V2).i32(V).i32(V).call(add);
-    X();
-    f.i32(RR).i32(V2).call(sub(4));
-    t(T).i32(V);
-    X();
-    f.call(sub(8));
-    t(T).i32(Rr).i32(T).call(mul);
-    t(TY);
-    Y();
-    f.i32(HHH).call(mul);
-    Y();
-    f.i32(T).i32(TY).call(sub(2));
+    loadFelt(f, X, 0, 0);
+    loadFelt(f, Y, 0, FELT_BYTES);
+    loadFelt(f, Z, 0, 2 * FELT_BYTES);
+    loadFelt(f, x, 1, 0);
+    loadFelt(f, y, 1, FELT_BYTES);
+    sqrL(f, ZZ, Z, scratch, mm, acc);
+    mulL(f, U2, x, ZZ, mm, acc);
+    mulL(f, S2, y, Z, mm, acc);
+    mulL(f, S2, S2, ZZ, mm, acc);
+    linL(f, H, U2, X, 8, c); // H = U2 − X (< 10P)
+    linL(f, Rr, S2, Y, 8, c); // R = S2 − Y (< 10P)
+    sqrL(f, HH, H, scratch, mm, acc);
+    mulL(f, HHH, H, HH, mm, acc);
+    mulL(f, V, X, HH, mm, acc);
+    mulL(f, Z, Z, H, mm, acc); // Z3 = Z·H
+    storeFelt(f, Z, 0, 2 * FELT_BYTES);
+    sqrL(f, T, Rr, scratch, mm, acc); // R²
+    linL(f, T, T, HHH, 2, c); // R² − HHH (< 4P)
+    linL(f, U2, V, V, 0, c); // 2V (< 4P)
+    linL(f, X, T, U2, 4, c); // X3 = R² − HHH − 2V (< 8P)
+    storeFelt(f, X, 0, 0);
+    linL(f, T, V, X, 8, c); // V − X3 (< 10P)
+    mulL(f, T, Rr, T, mm, acc);
+    mulL(f, TY, Y, HHH, mm, acc);
+    linL(f, Y, T, TY, 2, c); // Y3 = R·(V − X3) − Y·HHH (< 4P)
+    storeFelt(f, Y, 0, FELT_BYTES);
   }
 
   /**
