@@ -66,16 +66,16 @@ async function signerSuite(): Promise<BenchResult[]> {
   let next = 0;
   const take = (): OrderRequest => orders[next++ % orders.length]!;
 
-  const signRate = await measureRate(() => signer.signOrder(take()), { durationMs: 3_000 });
-  const hashRate = await measureRate(() => signer.hasher.order(take()), { durationMs: 2_000 });
+  const signRate = await measureRate(() => signer.signOrder(take()), { durationMs: 1_500 });
+  const hashRate = await measureRate(() => signer.hasher.order(take()), { durationMs: 1_000 });
   // A burst hashed in lockstep (one field inversion per Pedersen step for the whole burst).
   const burst = 32;
-  const batchRate = await measureRate(() => signer.signOrders(Array.from({ length: burst }, take)), { durationMs: 2_000, opsPerCall: burst });
+  const batchRate = await measureRate(() => signer.signOrders(Array.from({ length: burst }, take)), { durationMs: 1_000, opsPerCall: burst });
 
   const account = feltToHex(MAKER);
   const stockHash = (order: OrderRequest): string => typedData.getMessageHash(orderTypedData(order, CHAIN), account);
-  const stockSignRate = await measureRate(() => ec.starkCurve.sign(stockHash(take()), PRIVATE_KEY), { durationMs: 2_000, warmupMs: 300 });
-  const stockHashRate = await measureRate(() => stockHash(take()), { durationMs: 1_500, warmupMs: 300 });
+  const stockSignRate = await measureRate(() => ec.starkCurve.sign(stockHash(take()), PRIVATE_KEY), { durationMs: 1_200, warmupMs: 250 });
+  const stockHashRate = await measureRate(() => stockHash(take()), { durationMs: 1_000, warmupMs: 250 });
 
   const starkKey = starkKeyOf(BigInt(PRIVATE_KEY));
   const fullKey = stark.getFullPublicKey(PRIVATE_KEY).slice(2);
@@ -85,12 +85,12 @@ async function signerSuite(): Promise<BenchResult[]> {
   const verifyRate = await measureRate(() => {
     const i = v++ % hashes.length;
     if (!verifySignature(hashes[i]!, signatures[i]!, starkKey)) throw new Error('verification failed');
-  }, { durationMs: 1_500 });
+  }, { durationMs: 800 });
   const stockVerifyRate = await measureRate(() => {
     const i = v++ % hashes.length;
     const sig = new ec.starkCurve.Signature(signatures[i]!.r, signatures[i]!.s);
     if (!ec.starkCurve.verify(sig, feltToHex(hashes[i]!), fullKey)) throw new Error('verification failed');
-  }, { durationMs: 1_000, warmupMs: 200 });
+  }, { durationMs: 600, warmupMs: 150 });
 
   return [
     { bench: 'sign.order', value: signRate, unit: 'orders/s', baseline: stockSignRate },
@@ -108,7 +108,7 @@ async function poolSuite(): Promise<BenchResult[]> {
     let next = 0;
     const burst = 64;
     const rate = await measureRate(() => pool.signOrders(orders.slice((next = (next + burst) % (orders.length - burst)), next + burst)), {
-      durationMs: 2_000,
+      durationMs: 1_000,
       opsPerCall: burst,
     });
     return [{ bench: 'sign.order.pool', value: rate, unit: 'orders/s', baseline: null }];

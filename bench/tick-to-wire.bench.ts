@@ -3,7 +3,7 @@
  * already parsed) to the moment the engine hands the first resulting order to the venue's
  * submit (signed, about to be written to the socket), against the embedded exchange on loopback.
  * A counterparty lifts its best bid by one tick at a time; the bot (ladder, tolerance 0 so every
- * tick requotes, pre-signing ±2 ticks) follows. Figures in ms over 60 book changes, ~8 s.
+ * tick requotes, pre-signing ±2 ticks) follows. Figures in ms over 40 book changes, ~6 s.
  */
 import { Secret, createRng, createSilentLogger, type Venue, type VenueListener } from '../src/core/index.ts';
 import { createLiveVenue } from '../src/exchange/index.ts';
@@ -119,16 +119,16 @@ async function tickToWire(): Promise<BenchResult[]> {
     await engine.start();
     // Wait for the signing workers (their tables take a second or two) and a pre-signed ladder.
     for (let waited = 0; raw.presignStats().stored === 0 && waited < 15_000; waited += 100) await sleep(100);
-    await sleep(500);
+    await sleep(300);
     marks.samples.length = 0;
     // One tick (0.01 USDC) higher each time: the mid moves half a tick, the quotes follow.
     // The counterparty's orders are signed up front, so its signing never runs inside a sample.
     const moves = [];
-    for (let step = 1; step <= 60; step++) moves.push(await counterparty.signOrder({ side: 'buy', priceUnits: 2990n * USDC + BigInt(step) * 20_000n, qtyUnits: ETH / 10n, postOnly: true }));
+    for (let step = 1; step <= 40; step++) moves.push(await counterparty.signOrder({ side: 'buy', priceUnits: 2990n * USDC + BigInt(step) * 20_000n, qtyUnits: ETH / 10n, postOnly: true }));
     for (const move of moves) {
       marks.lastIn = undefined;
       await counterparty.submitOrder(move);
-      await sleep(100);
+      await sleep(80);
     }
     const samples = marks.samples;
     return [
