@@ -59,6 +59,18 @@ export function generateModule(): Uint8Array {
   const m = new ModuleBuilder();
   const P_LIMBS = limbsOf(P);
 
+  /**
+   * Column k of a square a·a: each cross product once, doubled through a2 = 2a, plus the
+   * diagonal term. Shared by every squaring the module emits.
+   */
+  const squareColumn = (f: Func, a: readonly number[], a2: readonly number[]) => (k: number): void => {
+    for (let i = Math.max(0, k - LIMBS + 1); i <= Math.min(LIMBS - 1, k); i++) {
+      const j = k - i;
+      if (i < j) f.get(a2[i]!).get(a[j]!).op(Op.i64Mul, Op.i64Add);
+      else if (i === j) f.get(a[i]!).get(a[i]!).op(Op.i64Mul, Op.i64Add);
+    }
+  };
+
   // ---- field multiplication (product scanning with interleaved Montgomery reduction) ----
   /** Emits the product's columns; `sink(i)` consumes output limb i (on the stack as an i64). */
   function emitMontgomery(f: Func, terms: (k: number) => void, acc: number, mm: number[], r: number | ((i: number) => void)): void {
@@ -123,13 +135,7 @@ export function generateModule(): Uint8Array {
     for (let i = 0; i < LIMBS; i++) f.get(1).mem(Op.i64Load32U, i * 4).tee(a[i]!).i64(1n).op(Op.i64Shl).set(a2[i]!);
     emitMontgomery(
       f,
-      (k) => {
-        for (let i = Math.max(0, k - LIMBS + 1); i <= Math.min(LIMBS - 1, k); i++) {
-          const j = k - i;
-          if (i < j) f.get(a2[i]!).get(a[j]!).op(Op.i64Mul, Op.i64Add);
-          else if (i === j) f.get(a[i]!).get(a[i]!).op(Op.i64Mul, Op.i64Add);
-        }
-      },
+      squareColumn(f, a, a2),
       acc,
       mm,
       0,
@@ -225,13 +231,7 @@ export function generateModule(): Uint8Array {
     for (let i = 0; i < LIMBS; i++) f.get(a[i]!).i64(1n).op(Op.i64Shl).set(a2[i]!);
     emitMontgomery(
       f,
-      (k) => {
-        for (let i = Math.max(0, k - LIMBS + 1); i <= Math.min(LIMBS - 1, k); i++) {
-          const j = k - i;
-          if (i < j) f.get(a2[i]!).get(a[j]!).op(Op.i64Mul, Op.i64Add);
-          else if (i === j) f.get(a[i]!).get(a[i]!).op(Op.i64Mul, Op.i64Add);
-        }
-      },
+      squareColumn(f, a, a2),
       acc,
       mm,
       (i) => void f.set(res[i]!),
@@ -293,13 +293,7 @@ export function generateModule(): Uint8Array {
     for (let i = 0; i < LIMBS; i++) f.get(a[i]!).i64(1n).op(Op.i64Shl).set(a2[i]!);
     emitMontgomery(
       f,
-      (k) => {
-        for (let i = Math.max(0, k - LIMBS + 1); i <= Math.min(LIMBS - 1, k); i++) {
-          const j = k - i;
-          if (i < j) f.get(a2[i]!).get(a[j]!).op(Op.i64Mul, Op.i64Add);
-          else if (i === j) f.get(a[i]!).get(a[i]!).op(Op.i64Mul, Op.i64Add);
-        }
-      },
+      squareColumn(f, a, a2),
       acc,
       mm,
       (i) => void f.set(out[i]!),
