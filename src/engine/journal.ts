@@ -50,37 +50,40 @@ export class NullJournal implements Journal {
   close(): void {}
 }
 
+/** Applies one record to the orders that are not known to be finished. */
+function applyRecord(open: Map<string, JournaledOrder>, record: JournalRecord): void {
+  switch (record.t) {
+    case 'intent':
+      open.set(record.orderId, {
+        orderId: record.orderId,
+        side: record.side,
+        priceUnits: BigInt(record.price),
+        qtyUnits: BigInt(record.qty),
+        sentAtMs: record.timeMs,
+        cancelRequested: false,
+      });
+      break;
+    case 'ack':
+      if (record.outcome === 'rejected') open.delete(record.orderId);
+      break;
+    case 'cancel': {
+      const order = open.get(record.orderId);
+      if (order !== undefined) open.set(record.orderId, { ...order, cancelRequested: true });
+      break;
+    }
+    case 'done':
+      open.delete(record.orderId);
+      break;
+    case 'start':
+    case 'stop':
+      break;
+  }
+}
+
 /** Replays records into the set of orders that are not known to be finished. */
 export function unresolvedFromRecords(records: readonly JournalRecord[]): JournaledOrder[] {
   const open = new Map<string, JournaledOrder>();
-  for (const record of records) {
-    switch (record.t) {
-      case 'intent':
-        open.set(record.orderId, {
-          orderId: record.orderId,
-          side: record.side,
-          priceUnits: BigInt(record.price),
-          qtyUnits: BigInt(record.qty),
-          sentAtMs: record.timeMs,
-          cancelRequested: false,
-        });
-        break;
-      case 'ack':
-        if (record.outcome === 'rejected') open.delete(record.orderId);
-        break;
-      case 'cancel': {
-        const order = open.get(record.orderId);
-        if (order !== undefined) open.set(record.orderId, { ...order, cancelRequested: true });
-        break;
-      }
-      case 'done':
-        open.delete(record.orderId);
-        break;
-      case 'start':
-      case 'stop':
-        break;
-    }
-  }
+  for (const record of records) applyRecord(open, record);
   return [...open.values()];
 }
 
@@ -104,12 +107,19 @@ export interface FileJournalOptions {
   readonly schedule: (callback: () => void, delayMs: number) => void;
   /** Longest time a record waits for fdatasync. Default 50 ms. */
   readonly syncEveryMs?: number;
+  /**
+   * Rewrite the file with only the unresolved orders after this many appends (default 10,000),
+   * so a daemon that runs for months keeps neither a growing file nor a growing memory.
+   */
+  readonly compactEvery?: number;
 }
 
 /** A journal in one file, appended to with synchronous writes and flushed shortly after. */
 export class FileJournal implements Journal {
   private fd: number;
-  private records: JournalRecord[];
+  /** Only what recovery needs: orders not known to be finished (not every record ever written). */
+  private readonly open = new Map<string, JournaledOrder>();
+  private appendsSinceCompact = 0;
   private syncScheduled = false;
   private closed = false;
 
@@ -117,32 +127,29 @@ export class FileJournal implements Journal {
     private readonly path: string,
     private readonly options: FileJournalOptions,
   ) {
-    this.records = existsSync(path) ? parseJournal(readFileSync(path, 'utf8')) : [];
+    if (existsSync(path)) for (const record of parseJournal(readFileSync(path, 'utf8'))) applyRecord(this.open, record);
     this.fd = openSync(path, 'a');
   }
 
   append(record: JournalRecord): void {
     if (this.closed) return;
-    this.records.push(record);
+    applyRecord(this.open, record);
     writeSync(this.fd, JSON.stringify(record) + '\n');
     this.scheduleSync();
+    if (++this.appendsSinceCompact >= (this.options.compactEvery ?? 10_000)) this.compact();
   }
 
   unresolvedOrders(): JournaledOrder[] {
-    return unresolvedFromRecords(this.records);
+    return [...this.open.values()];
   }
 
   compact(): void {
     if (this.closed) return;
-    const keep = this.unresolvedOrders();
-    const records: JournalRecord[] = keep.map((order) => ({
-      t: 'intent',
-      orderId: order.orderId,
-      side: order.side,
-      price: order.priceUnits.toString(),
-      qty: order.qtyUnits.toString(),
-      timeMs: order.sentAtMs,
-    }));
+    const records: JournalRecord[] = [];
+    for (const order of this.open.values()) {
+      records.push({ t: 'intent', orderId: order.orderId, side: order.side, price: order.priceUnits.toString(), qty: order.qtyUnits.toString(), timeMs: order.sentAtMs });
+      if (order.cancelRequested) records.push({ t: 'cancel', orderId: order.orderId, timeMs: order.sentAtMs });
+    }
     const temporary = `${this.path}.tmp`;
     const fd = openSync(temporary, 'w');
     writeSync(fd, records.map((record) => JSON.stringify(record) + '\n').join(''));
@@ -151,7 +158,7 @@ export class FileJournal implements Journal {
     closeSync(this.fd);
     renameSync(temporary, this.path);
     this.fd = openSync(this.path, 'a');
-    this.records = records;
+    this.appendsSinceCompact = 0;
   }
 
   close(): void {

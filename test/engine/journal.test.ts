@@ -25,9 +25,28 @@ describe('FileJournal', () => {
     ]);
     reopened.append({ t: 'done', orderId: '0xa', status: 'FILLED', timeMs: 6 });
     reopened.compact();
-    expect(parseJournal(readFileSync(path, 'utf8')).map((record) => record.t)).toEqual(['intent']);
+    // The compacted file keeps the unresolved order and that its cancel was already requested.
+    expect(parseJournal(readFileSync(path, 'utf8')).map((record) => record.t)).toEqual(['intent', 'cancel']);
     expect(reopened.unresolvedOrders().map((order) => order.orderId)).toEqual(['0xc']);
     reopened.close();
+    expect(new FileJournal(path, { schedule }).unresolvedOrders()).toEqual([
+      { orderId: '0xc', side: 'sell', priceUnits: 2_002_000_000n, qtyUnits: 100n, sentAtMs: 3, cancelRequested: true },
+    ]);
+  });
+
+  it('stays small over a long run: finished orders leave memory and, every compactEvery appends, the file', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'akira-journal-')), 'journal.jsonl');
+    const journal = new FileJournal(path, { schedule, compactEvery: 100 });
+    for (let i = 0; i < 5_000; i++) {
+      const orderId = `0x${i.toString(16)}`;
+      journal.append({ t: 'intent', orderId, side: 'buy', price: '1', qty: '1', timeMs: i });
+      journal.append({ t: 'ack', orderId, outcome: 'accepted', timeMs: i });
+      if (i < 4_998) journal.append({ t: 'done', orderId, status: 'CANCELLED', timeMs: i });
+    }
+    expect(journal.unresolvedOrders().map((order) => order.orderId)).toEqual(['0x1386', '0x1387']);
+    expect(readFileSync(path, 'utf8').split('\n').filter(Boolean).length).toBeLessThan(120);
+    journal.close();
+    expect(new FileJournal(path, { schedule }).unresolvedOrders().map((order) => order.orderId)).toEqual(['0x1386', '0x1387']);
   });
 
   it('forgets an order once a terminal record follows its intent', () => {
