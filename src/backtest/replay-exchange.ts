@@ -40,6 +40,9 @@ export type ReportSink = (report: ExchangeReport) => void;
 export type FillSink = (order: ReplayOrder, lots: number, priceTicks: number, quoteUnits: bigint, isMaker: boolean) => void;
 
 /** The simulated exchange for one pair. */
+/** Orders a replay exchange remembers (finished ones beyond this are forgotten, oldest first). */
+const RETAINED_ORDERS = 20_000;
+
 export class ReplayExchange {
   readonly book = new ReplayBook();
   private readonly orders = new Map<string, ReplayOrder>();
@@ -121,6 +124,7 @@ export class ReplayExchange {
   /** An order reaches the exchange. */
   submit(orderId: string, side: Side, priceTicks: number, qtyLots: number, postOnly: boolean): void {
     const order: ReplayOrder = { orderId, side, priceTicks, qtyLots, postOnly, filledLots: 0, filledQuoteUnits: 0n, front: 0, status: 'ACC' };
+    if (this.orders.size >= RETAINED_ORDERS) this.forgetFinished();
     this.orders.set(orderId, order);
     const bestOpposite = side === 'buy' ? this.book.bestAskPrice() : this.book.bestBidPrice();
     const crosses = bestOpposite !== undefined && (side === 'buy' ? priceTicks >= bestOpposite : priceTicks <= bestOpposite);
@@ -156,6 +160,17 @@ export class ReplayExchange {
 
   get(orderId: string): ReplayOrder | undefined {
     return this.orders.get(orderId);
+  }
+
+  /**
+   * Drops the oldest finished orders (a venue's history is finite too): a long replay or soak
+   * places hundreds of thousands of orders, and keeping each one grew memory without bound.
+   */
+  private forgetFinished(): void {
+    for (const [orderId, order] of this.orders) {
+      if (this.orders.size <= RETAINED_ORDERS / 2) return;
+      if (order.status !== 'ACC' && !this.isResting(order)) this.orders.delete(orderId);
+    }
   }
 
   restingOrders(): ReplayOrder[] {
