@@ -226,8 +226,8 @@ export class MarketFeed {
     if (own !== undefined) {
       const book = this.#bookSync?.book;
       if (book !== undefined && book.isSynced() && this.#bookShowsOwn(book, own)) {
-        bid = firstForeignLevel(book.levels('buy'), 'buy', own);
-        ask = firstForeignLevel(book.levels('sell'), 'sell', own);
+        bid = firstForeignLevelOf(book, 'buy', own);
+        ask = firstForeignLevelOf(book, 'sell', own);
         this.#lastTopFromBook = true;
       } else {
         // Without depth we cannot see past a level that is all ours; we keep it as it is.
@@ -253,6 +253,12 @@ function firstForeignLevel(levels: readonly PriceLevel[], side: Side, own: OwnSi
     if (foreign > 0n) return { price: level.price, qty: foreign, orders: level.orders };
   }
   return undefined;
+}
+
+/** Looks a few levels deep first: our quotes occupy at most the top few, and a deep book is long. */
+function firstForeignLevelOf(book: LocalBook, side: Side, own: OwnSize): PriceLevel | undefined {
+  const near = firstForeignLevel(book.levels(side, 8), side, own);
+  return near !== undefined || book.depth(side) <= 8 ? near : firstForeignLevel(book.levels(side), side, own);
 }
 
 function withoutOwn(level: PriceLevel | undefined, side: Side, own: OwnSize): PriceLevel | undefined {
