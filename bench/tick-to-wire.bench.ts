@@ -5,7 +5,7 @@
  * A counterparty lifts its best bid by one tick at a time; the bot (ladder, tolerance 0 so every
  * tick requotes, pre-signing ±2 ticks) follows. Figures in ms over 40 book changes, ~6 s.
  */
-import { Secret, createRng, createSilentLogger, type Venue, type VenueListener } from '../src/core/index.ts';
+import { createRng, createSilentLogger, type Venue, type VenueListener } from '../src/core/index.ts';
 import { createLiveVenue } from '../src/exchange/index.ts';
 import { feltToHex } from '../src/exchange/wire/fields.ts';
 import { startSim } from '../src/sim/index.ts';
@@ -14,6 +14,7 @@ import { engineSettingsFromConfig } from '../src/cli/engine-settings.ts';
 import { buildStrategy } from '../src/cli/daemon.ts';
 import { validatePairEnv } from '../src/cli/pair-config.ts';
 import { LiveClock } from '../src/core/index.ts';
+import { devVenueConfig, QUIET_LISTENER } from '../test/integration/support.ts';
 import { percentile, type BenchResult, type BenchSuite } from './harness.ts';
 
 const USDC = 1_000_000n;
@@ -56,32 +57,12 @@ async function tickToWire(): Promise<BenchResult[]> {
   const venues: Venue[] = [];
   let engine: MarketMaker | undefined;
   try {
-    const [bot, other] = [sim.accounts[0]!, sim.accounts[1]!];
-    const connection = (account: typeof bot, workers: number) =>
-      createLiveVenue(
-        {
-          httpUrl: sim.httpUrl,
-          wsUrl: sim.wsUrl,
-          chain: 'mainnet',
-          tradingAccount: feltToHex(account.address),
-          signerPrivateKey: new Secret(feltToHex(account.privateKey!)),
-          base: 'ETH',
-          quote: 'USDC',
-          ecosystemBook: true,
-          feeToken: 'STRK',
-          gasPriceMultiplier: 1.25,
-          gasRefreshS: 30,
-          conversionMarginBps: 50,
-          orderTtlS: 3600,
-          withdrawHash: 'snip12',
-          signingWorkers: workers,
-        },
-        { clock: new LiveClock(), rng: createRng(account === bot ? 1 : 2), logger: createSilentLogger() },
-      );
-    const counterparty = connection(other, 0);
+    const bot = sim.accounts[0]!;
+    const connection = (index: number, workers: number) =>
+      createLiveVenue(devVenueConfig(sim, index, workers), { clock: new LiveClock(), rng: createRng(index + 1), logger: createSilentLogger() });
+    const counterparty = connection(1, 0);
     venues.push(counterparty);
-    const quiet: VenueListener = { onTopOfBook: () => undefined, onTrade: () => undefined, onOrderReport: () => undefined, onGasQuote: () => undefined, onResync: () => undefined, onFeedStatus: () => undefined };
-    await counterparty.start(quiet);
+    await counterparty.start(QUIET_LISTENER);
     const place = async (side: 'buy' | 'sell', priceUnits: bigint): Promise<void> => {
       await counterparty.submitOrder(await counterparty.signOrder({ side, priceUnits, qtyUnits: ETH / 10n, postOnly: true }));
     };
@@ -105,7 +86,7 @@ async function tickToWire(): Promise<BenchResult[]> {
       'bench',
     );
     const marks = { lastIn: undefined as number | undefined, samples: [] as number[] };
-    const raw = connection(bot, 2);
+    const raw = connection(0, 2);
     const venue = timed(raw, marks);
     venues.push(venue);
     engine = new MarketMaker({

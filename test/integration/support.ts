@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { ManualClock, Secret, createRng, createSilentLogger, getChain, type OrderIntent, type VenueListener } from '../../src/core/index.ts';
-import { createLiveVenue, type LiveVenue } from '../../src/exchange/index.ts';
+import { createLiveVenue, type LiveVenue, type LiveVenueConfig } from '../../src/exchange/index.ts';
 import { feltToHex } from '../../src/exchange/wire/fields.ts';
 import { startSim, type SimHandle } from '../../src/sim/index.ts';
 import { startLiveRun, type LiveRun } from '../../src/cli/live.ts';
@@ -33,38 +33,42 @@ export function startTestSim(): Promise<SimHandle> {
   return startSim({ seed: 0, flow: false, devAccounts: 4, signatureWorkers: 0 });
 }
 
+/** Live-venue settings for dev account `index` of a running sim, ETH/USDC ecosystem book. */
+export function devVenueConfig(sim: SimHandle, index: number, signingWorkers: number): LiveVenueConfig {
+  const account = sim.accounts[index]!;
+  return {
+    httpUrl: sim.httpUrl,
+    wsUrl: sim.wsUrl,
+    chain: 'mainnet',
+    tradingAccount: feltToHex(account.address),
+    signerPrivateKey: new Secret(feltToHex(account.privateKey!)),
+    base: 'ETH',
+    quote: 'USDC',
+    ecosystemBook: true,
+    feeToken: 'STRK',
+    gasPriceMultiplier: 1.25,
+    gasRefreshS: 30,
+    conversionMarginBps: 50,
+    orderTtlS: 3600,
+    withdrawHash: 'snip12',
+    signingWorkers,
+  };
+}
+
+/** A listener that ignores everything (counterparties only send). */
+export const QUIET_LISTENER: VenueListener = {
+  onTopOfBook: () => undefined,
+  onTrade: () => undefined,
+  onOrderReport: () => undefined,
+  onGasQuote: () => undefined,
+  onResync: () => undefined,
+  onFeedStatus: () => undefined,
+};
+
 /** A dev account trading through its own live venue (the market maker's counterparties). */
 export async function counterparty(sim: SimHandle, index: number): Promise<LiveVenue> {
-  const account = sim.accounts[index]!;
-  const venue = createLiveVenue(
-    {
-      httpUrl: sim.httpUrl,
-      wsUrl: sim.wsUrl,
-      chain: 'mainnet',
-      tradingAccount: feltToHex(account.address),
-      signerPrivateKey: new Secret(feltToHex(account.privateKey!)),
-      base: 'ETH',
-      quote: 'USDC',
-      ecosystemBook: true,
-      feeToken: 'STRK',
-      gasPriceMultiplier: 1.25,
-      gasRefreshS: 30,
-      conversionMarginBps: 50,
-      orderTtlS: 3600,
-      withdrawHash: 'snip12',
-      signingWorkers: 0,
-    },
-    { clock: new ManualClock(Date.now()), rng: createRng(100 + index), logger: createSilentLogger() },
-  );
-  const quiet: VenueListener = {
-    onTopOfBook: () => undefined,
-    onTrade: () => undefined,
-    onOrderReport: () => undefined,
-    onGasQuote: () => undefined,
-    onResync: () => undefined,
-    onFeedStatus: () => undefined,
-  };
-  await venue.start(quiet);
+  const venue = createLiveVenue(devVenueConfig(sim, index, 0), { clock: new ManualClock(Date.now()), rng: createRng(100 + index), logger: createSilentLogger() });
+  await venue.start(QUIET_LISTENER);
   return venue;
 }
 
