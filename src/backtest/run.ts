@@ -151,7 +151,6 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     status,
     samples: finished.samples,
     fills: finished.fills,
-    gasQuote: finished.venue.costs().gasQuote,
     sampleMs,
     wallSeconds,
     startMs: span.startMs,

@@ -29,6 +29,26 @@ export interface BacktestSummary {
   readonly duration_s: number;
   readonly start_ms: number;
   readonly end_ms: number;
+  /** Scorecard (issue "quoting"): placements and cancel requests sent. */
+  readonly orders_sent: number;
+  readonly cancels_sent: number;
+  /** Orders sent per fill (orders sent when nothing filled). */
+  readonly orders_per_fill: number;
+  /** Base volume filled / base volume of the orders sent. */
+  readonly fill_ratio: number;
+  /** Share of quoting time with both a bid and an ask resting (quote_uptime is the same figure, its older name). */
+  readonly two_sided_uptime: number;
+  /** Share of quoting time with our bid or ask at the best price of the book. */
+  readonly time_at_touch: number;
+  /** Moments |position| went past the inventory cap (must be 0). */
+  readonly cap_breaches: number;
+  /** PnL split, quote tokens: pnl_quote = pnl_spread_quote + pnl_inventory_quote − fees_quote − gas_quote. */
+  readonly pnl_spread_quote: number;
+  readonly pnl_inventory_quote: number;
+  /** Venue actions the outbound budget held back (sent later, or not at all when no longer wanted). */
+  readonly requests_throttled: number;
+  /** The inventory cap the run used (base tokens; 0 = none). */
+  readonly inventory_cap_base: number;
 }
 
 /** What the summary is computed from. */
@@ -37,7 +57,6 @@ export interface SummaryInput {
   readonly status: EngineStatus;
   readonly samples: readonly PathSample[];
   readonly fills: readonly FillRecord[];
-  readonly gasQuote: number;
   readonly sampleMs: number;
   readonly wallSeconds: number;
   readonly startMs: number;
@@ -57,6 +76,7 @@ function tidyOrNull(value: number | undefined): number | null {
 export function summarize(input: SummaryInput): BacktestSummary {
   const { status, samples } = input;
   const pnl = status.pnl;
+  const card = status.scorecard;
   return {
     events: input.events,
     fills: pnl.fills,
@@ -64,7 +84,7 @@ export function summarize(input: SummaryInput): BacktestSummary {
     taker_fills: pnl.takerFills,
     volume_base: tidy(pnl.volumeBase),
     fees_quote: tidy(pnl.feesPaid),
-    gas_quote: tidy(input.gasQuote),
+    gas_quote: tidy(pnl.gasPaid),
     pnl_quote: tidy(pnl.total),
     max_abs_inventory_base: tidy(maxAbsInventory(samples)),
     inventory_std_base: tidy(standardDeviation(samples.map((sample) => sample.inventory))),
@@ -78,6 +98,17 @@ export function summarize(input: SummaryInput): BacktestSummary {
     duration_s: tidy((input.endMs - input.startMs) / 1000),
     start_ms: input.startMs,
     end_ms: input.endMs,
+    orders_sent: card.ordersSent,
+    cancels_sent: card.cancelsSent,
+    orders_per_fill: tidy(card.ordersPerFill),
+    fill_ratio: tidy(card.fillRatio),
+    two_sided_uptime: tidy(card.twoSidedUptime),
+    time_at_touch: tidy(card.timeAtTouch),
+    cap_breaches: card.capBreaches,
+    pnl_spread_quote: tidy(card.pnl.spread),
+    pnl_inventory_quote: tidy(card.pnl.inventory),
+    requests_throttled: card.throttled,
+    inventory_cap_base: tidy(status.inventoryCap),
   };
 }
 
@@ -100,6 +131,10 @@ export function formatSummary(summary: BacktestSummary): string {
     ['Sharpe (annualised)', String(summary.sharpe)],
     ['max |inventory| / std', `${summary.max_abs_inventory_base} / ${summary.inventory_std_base} base`],
     ['two-sided uptime', `${(summary.quote_uptime * 100).toFixed(1)} %`],
+    ['time at touch', `${(summary.time_at_touch * 100).toFixed(1)} %`],
+    ['orders / cancels sent', `${summary.orders_sent} / ${summary.cancels_sent} (${summary.orders_per_fill} orders per fill; ${summary.requests_throttled} held by the budget)`],
+    ['cap breaches', `${summary.cap_breaches} (cap ${summary.inventory_cap_base} base)`],
+    ['PnL split', `spread ${summary.pnl_spread_quote} + inventory ${summary.pnl_inventory_quote} − fees ${summary.fees_quote} − gas ${summary.gas_quote} quote`],
     ['markout 1s / 10s / 60s', `${summary.markout_1s_bps ?? '–'} / ${summary.markout_10s_bps ?? '–'} / ${summary.markout_60s_bps ?? '–'} bps`],
     ['speed', `${summary.events_per_sec} events/s`],
   ];

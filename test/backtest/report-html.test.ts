@@ -37,8 +37,27 @@ function report(): string {
     pnl: { realized: 1, unrealized: 0, total: 1, feesPaid: 0.1, gasPaid: 0, position: 0, averageCost: undefined, volumeBase: 0.2, fills: 2, makerFills: 2, takerFills: 0 },
     markouts: { meanBps: [1, 2, undefined], counts: [2, 2, 0] },
     twoSidedUptime: 0.9,
+    fair: 2_000,
+    position: 0,
+    inventoryCap: 0.5,
+    scorecard: {
+      twoSidedUptime: 0.9,
+      timeAtTouch: 0.2,
+      capBreaches: 0,
+      quotingMs: 120_000,
+      ordersSent: 20,
+      cancelsSent: 18,
+      placedQtyUnits: 2n * 10n ** 18n,
+      throttled: 0,
+      gated: 0,
+      rejected: 0,
+      fills: 2,
+      ordersPerFill: 10,
+      fillRatio: 0.1,
+      pnl: { spread: 1.2, inventory: -0.1, fees: 0.1, gas: 0, total: 1 },
+    },
   };
-  const summary = summarize({ events: 1_000, status, samples, fills, gasQuote: 0, sampleMs: 1_000, wallSeconds: 0.01, startMs: samples[0]?.timeMs ?? 0, endMs: 1_723_161_720_000 });
+  const summary = summarize({ events: 1_000, status, samples, fills, sampleMs: 1_000, wallSeconds: 0.01, startMs: samples[0]?.timeMs ?? 0, endMs: 1_723_161_720_000 });
   return renderReportHtml({ title: 'ETH/USDT ladder', summary, samples, fills, context: ['data: test'] });
 }
 
