@@ -387,8 +387,9 @@ export class MarketMaker {
       const quiet = this.quietSides[side];
       if (quiet !== undefined && quiet.desired === desired && quiet.ordersVersion === this.orders.table.version && nowMs < quiet.untilMs) continue;
       this.quietSides[side] = undefined;
+      const wanted = desired.filter((quote) => quote.side === side);
       const bandDiff = diffQuotes(
-        desired.filter((quote) => quote.side === side),
+        wanted,
         this.orders.table.working(side).map(toLiveQuote),
         { toleranceSizeFraction: this.settings.requoteTolerance.sizeFraction, maxOrderAgeMs: this.settings.maxOrderAgeMs, nowMs },
       );
@@ -399,7 +400,7 @@ export class MarketMaker {
         this.quietSides[side] = { desired, ordersVersion: this.orders.table.version, untilMs: this.quietUntilMs(side, nowMs) };
         continue;
       }
-      plans.push({ side, diff });
+      plans.push({ side, diff, wanted });
     }
     if (plans.length > 0) {
       const triggeredAtMs = this.requoteTriggerMs ?? nowMs;

@@ -7,7 +7,7 @@
 import type { Clock } from '../../core/index.ts';
 import type { OutboundBudget } from '../settings.ts';
 
-/** What an action is, for the bucket's reserve. */
+/** What an action is, for the bucket's reserve: a risk-reducing cancel, or anything else (placements, refreshes). */
 export type ActionKind = 'cancel' | 'place';
 
 /** A token bucket on the injected clock. */
@@ -29,15 +29,15 @@ export class TokenBucket {
   }
 
   /**
-   * Takes one token for an action if the bucket allows it: a cancel may take any token, a
-   * placement only those above the reserve.
+   * Takes `count` tokens for one action (all or none) if the bucket allows it: a risk-reducing
+   * cancel may take any token, anything else only those above the reserve.
    */
-  tryTake(kind: ActionKind): boolean {
+  tryTake(kind: ActionKind, count = 1): boolean {
     if (this.isUnlimited) return true;
     this.refill();
-    const floor = kind === 'cancel' ? 0 : Math.min(this.budget.reservedForCancels, this.budget.burst - 1);
-    if (this.tokens - 1 < floor) return false;
-    this.tokens -= 1;
+    const floor = kind === 'cancel' ? 0 : Math.min(this.budget.reservedForCancels, this.budget.burst - count);
+    if (this.tokens - count < floor) return false;
+    this.tokens -= count;
     return true;
   }
 

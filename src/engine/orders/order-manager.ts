@@ -22,6 +22,8 @@ import { OrderTable, type TrackedOrder } from './order-table.ts';
 export interface SidePlan {
   readonly side: Side;
   readonly diff: QuoteDiff;
+  /** Every quote the side wants now (kept or placed), to tell a risk-reducing cancel from a refresh. */
+  readonly wanted: readonly RoundedQuote[];
 }
 
 /** What the placement gate and the priorities read, as of this requote. */
@@ -51,7 +53,7 @@ export interface OrderStats {
   readonly cancelsSent: number;
   /** Base units of all placements sent. */
   readonly placedQtyUnits: bigint;
-  /** Actions the outbound budget held back (counted once per wait for tokens). */
+  /** Requests the outbound budget held back (each distinct one once per stretch of throttling). */
   readonly throttled: number;
   /** Placements the caps gate shrank to nothing (waiting for a cancel to land). */
   readonly gated: number;
@@ -70,12 +72,20 @@ export interface OrderManagerOptions {
   readonly hooks: OrderManagerHooks;
 }
 
-/** One request a requote wants sent, with what ranks it. */
+/**
+ * One unit of work a requote wants sent, with what ranks it: a risk-reducing cancel alone, a
+ * refresh (a cancel and its replacement together, all or nothing), a new quote, or the cancel of
+ * an order nobody wants any more.
+ */
 export interface Action {
   readonly side: Side;
   readonly cancel?: LiveQuote;
   readonly place?: RoundedQuote;
-  /** 0: a cancel that reduces risk, 1: another cancel, 2: a placement. Lower goes first. */
+  /**
+   * 0: a cancel that reduces risk (the order is more aggressive than anything its side wants, or
+   * its side wants nothing): it may spend the tokens reserved for cancels. 1: a placement or a
+   * refresh. 2: the cancel of a passive order nobody wants. Lower goes first.
+   */
   readonly group: 0 | 1 | 2;
   /** Behind the touch, quote units (0 at or inside it); nearer goes first within a group. */
   readonly distance: bigint;
@@ -98,6 +108,8 @@ export class OrderManager {
   /** Placements between the gate and the table (being signed): they count as exposure too. */
   private readonly reserved = new Set<ExposedOrder>();
   private wakeTimer: Timer | undefined;
+  /** The requests held back since the budget last let everything through: each is counted once. */
+  private readonly heldKeys = new Set<string>();
   private rules: TickerRules | undefined;
   private counts = { ordersSent: 0, cancelsSent: 0, placedQtyUnits: 0n, throttled: 0, gated: 0, rejected: 0 };
 
@@ -150,24 +162,28 @@ export class OrderManager {
     const actions = rankActions(plans, context);
     const admitted: Record<Side, { cancels: LiveQuote[]; places: RoundedQuote[] }> = { buy: { cancels: [], places: [] }, sell: { cancels: [], places: [] } };
     let held = 0;
+    let newlyHeld = 0;
     let heldKind: 'cancel' | 'place' = 'place';
     for (const action of actions) {
-      const kind = action.cancel !== undefined ? 'cancel' : 'place';
-      if (!this.budget.tryTake(kind)) {
+      const kind = action.group === 0 ? 'cancel' : 'place';
+      const cost = (action.cancel === undefined ? 0 : 1) + (action.place === undefined ? 0 : 1);
+      if (!this.budget.tryTake(kind, cost)) {
         if (held === 0) heldKind = kind;
-        held++;
+        held += cost;
+        newlyHeld += this.noteHeld(action);
         continue;
       }
       if (action.cancel !== undefined) admitted[action.side].cancels.push(action.cancel);
-      else if (action.place !== undefined) admitted[action.side].places.push(action.place);
+      if (action.place !== undefined) admitted[action.side].places.push(action.place);
     }
     if (held > 0) {
-      // Counted once per wait: requotes while waiting re-plan the same actions.
-      if (this.wakeTimer === undefined) {
-        this.counts.throttled += held;
-        this.options.observer.requestsThrottled?.(held);
+      if (newlyHeld > 0) {
+        this.counts.throttled += newlyHeld;
+        this.options.observer.requestsThrottled?.(newlyHeld);
       }
       this.scheduleWake(this.budget.msUntilAvailable(heldKind));
+    } else {
+      this.heldKeys.clear();
     }
     for (const side of SIDES) {
       const { cancels, places } = admitted[side];
@@ -337,6 +353,17 @@ export class OrderManager {
     }
   }
 
+  /** Remembers a held-back action; 1 when it is new in this stretch of throttling (requotes re-plan the same ones). */
+  private noteHeld(action: Action): number {
+    let count = 0;
+    for (const key of [action.cancel === undefined ? undefined : `c:${action.cancel.orderId}`, action.place === undefined ? undefined : `p:${action.side}:${action.place.priceUnits}:${action.place.qtyUnits}`]) {
+      if (key === undefined || this.heldKeys.has(key)) continue;
+      this.heldKeys.add(key);
+      count++;
+    }
+    return count;
+  }
+
   private scheduleWake(afterMs: number): void {
     if (this.wakeTimer !== undefined) return;
     this.wakeTimer = this.options.clock.setTimeout(() => {
@@ -359,30 +386,57 @@ export function toLiveQuote(order: TrackedOrder): LiveQuote {
 }
 
 /**
- * Orders the plans' actions by priority. Cancels first: those of orders whose fill would add to
- * the position (bids when long or flat-and-bidding, asks when short) rank first, then the rest,
- * nearest the touch first; then placements, nearest the touch first, shallower levels first.
+ * Turns the plans into actions and orders them by priority. A cancel reduces risk when its order
+ * is more aggressive than anything its side wants (or the side wants nothing): those go first,
+ * nearest the touch first. Then placements, each paired with the cancel of the order it replaces
+ * (nearest the touch with nearest): a refresh goes whole or not at all, so a side is never left
+ * bare because its cancel got a token and its replacement did not. Cancels of passive orders
+ * nobody wants go last.
  */
 export function rankActions(plans: readonly SidePlan[], context: ExecutionContext): Action[] {
-  const position = context.holdings.baseUnits - context.holdings.targetUnits;
   const actions: Action[] = [];
   for (const plan of plans) {
-    const addsRisk = plan.side === 'buy' ? position >= 0n : position <= 0n;
+    const { side } = plan;
+    const limit = mostAggressiveWanted(side, plan.wanted);
+    const refreshCancels: LiveQuote[] = [];
     for (const order of plan.diff.cancel) {
-      actions.push({ side: plan.side, cancel: order, group: addsRisk ? 0 : 1, distance: distanceFromTouch(plan.side, order.priceUnits, context.touch), level: 0 });
+      const risky = limit === undefined || (side === 'buy' ? order.priceUnits > limit : order.priceUnits < limit);
+      if (risky) actions.push({ side, cancel: order, group: 0, distance: distanceFromTouch(side, order.priceUnits, context.touch), level: 0 });
+      else refreshCancels.push(order);
     }
-    for (const quote of plan.diff.place) {
-      actions.push({ side: plan.side, place: quote, group: 2, distance: distanceFromTouch(plan.side, quote.priceUnits, context.touch), level: quote.level });
+    const byDistance = (a: bigint, b: bigint): number => (a < b ? -1 : a > b ? 1 : 0);
+    refreshCancels.sort((a, b) => byDistance(distanceFromTouch(side, a.priceUnits, context.touch), distanceFromTouch(side, b.priceUnits, context.touch)));
+    const places = [...plan.diff.place].sort((a, b) => a.level - b.level || byDistance(distanceFromTouch(side, a.priceUnits, context.touch), distanceFromTouch(side, b.priceUnits, context.touch)));
+    places.forEach((quote, i) => {
+      const cancel = refreshCancels[i];
+      const distance = distanceFromTouch(side, quote.priceUnits, context.touch);
+      actions.push(cancel === undefined ? { side, place: quote, group: 1, distance, level: quote.level } : { side, cancel, place: quote, group: 1, distance, level: quote.level });
+    });
+    for (const order of refreshCancels.slice(places.length)) {
+      actions.push({ side, cancel: order, group: 2, distance: distanceFromTouch(side, order.priceUnits, context.touch), level: 0 });
     }
   }
   if (actions.length > 1) actions.sort(compareActions);
   return actions;
 }
 
+/** The highest price a side's wanted bids reach (lowest for asks), counting each quote's aggressive band. */
+function mostAggressiveWanted(side: Side, wanted: readonly RoundedQuote[]): bigint | undefined {
+  let limit: bigint | undefined;
+  for (const quote of wanted) {
+    if (quote.side !== side) continue;
+    const band = quote.aggressiveToleranceUnits ?? 0n;
+    const edge = side === 'buy' ? quote.priceUnits + band : quote.priceUnits - band;
+    if (limit === undefined || (side === 'buy' ? edge > limit : edge < limit)) limit = edge;
+  }
+  return limit;
+}
+
 function compareActions(a: Action, b: Action): number {
   if (a.group !== b.group) return a.group - b.group;
+  if (a.level !== b.level) return a.level - b.level;
   if (a.distance !== b.distance) return a.distance < b.distance ? -1 : 1;
-  return a.level - b.level;
+  return 0;
 }
 
 /** How far behind the touch a price sits on its side (0 at or inside it). */
