@@ -12,7 +12,7 @@ import type { EngineObserver } from '../observer.ts';
 import { admissibleQuantity, type ExposedOrder } from '../pipeline/caps.ts';
 import type { LiveQuote, RoundedQuote } from '../pipeline/diff.ts';
 import type { OutboundBudget } from '../settings.ts';
-import { TokenBucket } from './budget.ts';
+import { TokenBucket, type ActionKind } from './budget.ts';
 import type { Journal } from './journal.ts';
 import { OrderTable } from './order-table.ts';
 import { rankActions, type Action, type ExecutionContext, type SidePlan } from './priorities.ts';
@@ -56,6 +56,8 @@ export interface OrderManagerOptions {
   readonly journal: Journal;
   readonly observer: EngineObserver;
   readonly budget: OutboundBudget;
+  /** The account's bucket, shared by every pair on it (the venue limits per trader); default one of our own. */
+  readonly bucket?: TokenBucket;
   readonly hooks: OrderManagerHooks;
 }
 
@@ -69,6 +71,7 @@ interface SideBatch {
 }
 
 const SIDES: readonly Side[] = ['buy', 'sell'];
+const URGENCY: Readonly<Record<ActionKind, number>> = { risk: 0, front: 1, back: 2 };
 /** The matcher result of a post-only order that would have taken liquidity (SPEC §6). */
 const POST_ONLY_CROSSED = 'FAILED_VALIDATION';
 /** After rejections a side waits before placing again: 1 s, doubling up to this. */
@@ -90,7 +93,7 @@ export class OrderManager {
   private counts = { ordersSent: 0, cancelsSent: 0, placedQtyUnits: 0n, throttled: 0, gated: 0, rejected: 0 };
 
   constructor(private readonly options: OrderManagerOptions) {
-    this.budget = new TokenBucket(options.budget, options.clock);
+    this.budget = options.bucket ?? new TokenBucket(options.budget, options.clock);
   }
 
   /** The pair's rules (known once the venue is connected). */
@@ -139,12 +142,13 @@ export class OrderManager {
     const admitted: Record<Side, SideBatch> = { buy: { urgent: [], refresh: [], places: [] }, sell: { urgent: [], refresh: [], places: [] } };
     let held = 0;
     let newlyHeld = 0;
-    let heldKind: 'cancel' | 'place' = 'place';
+    let heldKind: ActionKind = 'back';
     for (const action of actions) {
-      const kind = action.group === 0 ? 'cancel' : 'place';
+      const kind: ActionKind = action.group === 0 ? 'risk' : action.group === 1 && action.level === 0 ? 'front' : 'back';
       const cost = (action.cancel === undefined ? 0 : 1) + (action.place === undefined ? 0 : 1);
       if (!this.budget.tryTake(kind, cost)) {
-        if (held === 0) heldKind = kind;
+        // Wake for the most urgent kind held (risk before front before back).
+        if (held === 0 || URGENCY[kind] < URGENCY[heldKind]) heldKind = kind;
         held += cost;
         newlyHeld += this.noteHeld(action);
         continue;
