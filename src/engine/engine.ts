@@ -13,6 +13,7 @@
  * - `Reconciler` heals from the venue's records; fills reach the books only through `applyReport`.
  */
 import {
+  notionalUnits,
   numberToUnits,
   unitsToNumber,
   type BestBidOffer,
@@ -29,6 +30,7 @@ import {
   type VenueInfo,
   type VenueListener,
 } from '../core/index.ts';
+import type { Account, AccountMember } from './account.ts';
 import { Costs } from './costs.ts';
 import { Ledger } from './ledger.ts';
 import { MarketTracker } from './market.ts';
@@ -58,6 +60,12 @@ export interface EngineOptions {
   readonly observer?: EngineObserver;
   /** Crash journal; default none (backtests). The daemon passes a `FileJournal`. */
   readonly journal?: Journal;
+  /**
+   * The account this pair shares with other pairs (one process per account): its outbound
+   * budget, funds, ledger check and account-wide limits. Without it the pair has the account to
+   * itself. With it, start the engines with `prepare()`, `Account.allocate()`, then `begin()`.
+   */
+  readonly account?: { readonly account: Account; readonly pairName: string };
 }
 
 const NO_QUOTES: RoundedQuote[] = [];
@@ -78,6 +86,7 @@ export class MarketMaker {
   private readonly scorecard = new Scorecard();
   private readonly pipeline = new QuotePipeline();
   private readonly planner: SidePlanner;
+  private readonly accountLink: { readonly account: Account; readonly pairName: string } | undefined;
   /** What start-up learns: the pair's rules and costs, the market, the books. */
   private pair: { readonly info: VenueInfo; readonly rules: TickerRules; readonly tickSize: number; readonly costs: Costs } | undefined;
   private market: MarketTracker | undefined;
@@ -103,6 +112,7 @@ export class MarketMaker {
       journal: this.journal,
       observer: this.observer,
       budget: this.settings.outbound,
+      ...(options.account === undefined ? {} : { bucket: options.account.account.bucket }),
       hooks: {
         isQuoting: () => this.safety.isQuoting(),
         onSideSettled: () => this.requote(),
@@ -137,31 +147,83 @@ export class MarketMaker {
       isStarting: () => this.safety.state === 'starting',
       onDrift: (message) => void this.halt('ENGINE_INVARIANT', message),
       afterHeal: () => this.requote(),
+      ...(options.account === undefined ? {} : { account: { checkBalances: () => (options.account as { account: Account }).account.checkBalances() } }),
     });
+    this.accountLink = options.account;
     this.planner = new SidePlanner(this.orders, this.settings);
   }
 
   /** Connects, applies the startup-order policy, takes the starting balances and begins quoting. */
   async start(): Promise<void> {
+    await this.prepare();
+    if (this.accountLink !== undefined) throw new Error('an engine that shares its account starts with prepare(), Account.allocate(), begin()');
+    const rules = (this.pair as { rules: TickerRules }).rules;
+    const account = await this.venue.fetchAccount();
+    this.begin({ baseUnits: account.balances.get(rules.base)?.total ?? 0n, quoteUnits: account.balances.get(rules.quote)?.total ?? 0n });
+  }
+
+  /** Connects, learns the pair, recovers from the journal and settles leftovers (adopt or cancel): everything before quoting. */
+  async prepare(): Promise<void> {
     const info = await this.venue.start(this.listener());
     const rules = info.rules;
     this.pair = { info, rules, tickSize: tickSizeNumber(rules), costs: new Costs(info, this.venue, this.settings.conversionMargin) };
     this.market = new MarketTracker(info, this.settings.fairPrice, this.settings.fairHoldMs, () => this.clock.nowMs());
-    const ledger = new Ledger({ baseDecimals: rules.baseDecimals, quoteDecimals: rules.quoteDecimals, makerFeePbips: info.makerFeePbips, takerFeePbips: info.takerFeePbips });
-    this.ledger = ledger;
+    this.ledger = new Ledger({ baseDecimals: rules.baseDecimals, quoteDecimals: rules.quoteDecimals, makerFeePbips: info.makerFeePbips, takerFeePbips: info.takerFeePbips });
     this.orders.setRules(rules);
     await this.reconciler.recoverFromJournal();
     await this.reconciler.applyStartupPolicy();
     this.journal.append({ t: 'start', timeMs: this.clock.nowMs() });
-    const account = await this.venue.fetchAccount();
-    const startBaseUnits = account.balances.get(rules.base)?.total ?? 0n;
-    ledger.reset(startBaseUnits, account.balances.get(rules.quote)?.total ?? 0n);
-    this.position = new Position(ledger, rules, this.settings.inventoryTarget, startBaseUnits);
+  }
+
+  /**
+   * Begins quoting with these funds (base units the pair may use: the account's balances when it
+   * has the account to itself, its budget when it shares it).
+   */
+  begin(funds?: { readonly baseUnits: bigint; readonly quoteUnits: bigint }): void {
+    const pair = this.pair;
+    const ledger = this.ledger;
+    if (pair === undefined || ledger === undefined) throw new Error('begin() before prepare()');
+    const link = this.accountLink;
+    const start = funds ?? (link === undefined ? undefined : link.account.fundsOf(link.pairName));
+    if (start === undefined) throw new Error('begin() needs the funds when the engine has its account to itself (start() passes them)');
+    ledger.reset(start.baseUnits, start.quoteUnits);
+    this.position = new Position(ledger, pair.rules, this.settings.inventoryTarget, start.baseUnits);
+    link?.account.join(this.member(link.pairName));
     this.safety.begin();
     this.sampleScorecard();
     this.startTimers();
-    this.logger.info({ pair: `${rules.base}/${rules.quote}`, strategy: this.strategy.name, state: this.safety.state }, 'engine started');
+    this.logger.info({ pair: `${pair.rules.base}/${pair.rules.quote}`, strategy: this.strategy.name, state: this.safety.state }, 'engine started');
     this.requote();
+  }
+
+  /** What this pair offers the account it shares. */
+  private member(pairName: string): AccountMember {
+    const pair = this.pair as { rules: TickerRules };
+    const ledger = this.ledger as Ledger;
+    const rules = pair.rules;
+    return {
+      pair: { name: pairName, base: rules.base, quote: rules.quote, budgetBaseUnits: undefined, budgetQuoteUnits: undefined },
+      deltas: () => {
+        const now = ledger.balances();
+        const start = ledger.startBalances();
+        return new Map([
+          [rules.base, now.baseUnits - start.baseUnits],
+          [rules.quote, now.quoteUnits - start.quoteUnits],
+        ]);
+      },
+      healOrders: () => this.reconciler.healOrders(),
+      knowsOrder: (orderId) => this.orders.table.get(orderId) !== undefined,
+      exposedNotionalUnits: () => {
+        let total = 0n;
+        for (const order of this.orders.table.notDoneOrders()) total += notionalUnits(order.priceUnits, order.qtyUnits - order.filledQtyUnits, rules, 'up');
+        return total;
+      },
+      pnlTotal: () => {
+        const mark = this.market?.fair() ?? this.market?.mid();
+        return mark === undefined ? undefined : ledger.pnl(mark).total;
+      },
+      halt: (code, message) => this.halt(code, message),
+    };
   }
 
   /**
@@ -307,7 +369,9 @@ export class MarketMaker {
     const plans = this.planner.plan(desired, nowMs, market.fair(), () => pair.costs.edgeContext());
     if (plans.length > 0 && this.limits !== undefined && this.position !== undefined) {
       const triggeredAtMs = this.requoteTriggerMs ?? nowMs;
-      this.orders.execute(plans, { holdings: this.position.holdings(market.fair()), limits: this.limits, touch: this.touch() });
+      const link = this.accountLink;
+      const accountRoomUnits = link?.account.notionalRoomUnits(link.pairName);
+      this.orders.execute(plans, { holdings: this.position.holdings(market.fair()), limits: this.limits, touch: this.touch(), ...(accountRoomUnits === undefined ? {} : { accountRoomUnits }) });
       this.observer.requoteLatency?.(this.clock.nowMs() - triggeredAtMs);
     }
     this.requoteTriggerMs = undefined;
@@ -419,6 +483,7 @@ export class MarketMaker {
     const market = this.market;
     const pnl = this.ledger?.pnl(market?.fair() ?? market?.mid());
     if (pnl !== undefined) this.safety.observePnl(pnl.total);
+    this.accountLink?.account.observePnl();
   }
 
   private chargeTakerGas(): void {

@@ -35,6 +35,12 @@ export interface ReconcilerOptions {
   onDrift(message: string): void;
   /** A heal finished: requote. */
   afterHeal(): void;
+  /**
+   * When the pair shares its account with other pairs: the account checks balances (it heals every
+   * pair's orders first, then compares the account's balances with start + every pair's fills).
+   * Without it the pair compares its own two tokens.
+   */
+  readonly account?: { checkBalances(): Promise<void> };
 }
 
 /** Heals the engine's view from the venue's records. */
@@ -71,37 +77,50 @@ export class Reconciler {
   }
 
   private async runHeal(): Promise<void> {
-    const { venue, orders, clock, logger, settings } = this.options;
+    const { venue, logger } = this.options;
     const pair = this.options.rules();
     if (this.options.ledger() === undefined || pair === undefined) return;
+    if (this.options.account !== undefined) {
+      await this.options.account.checkBalances();
+      return;
+    }
     for (let attempt = 0; attempt < 3; attempt++) {
       const before = await venue.fetchAccount();
-      const open = await venue.fetchOpenOrders();
-      const openIds = new Set(open.map((report) => report.orderId));
-      for (const report of open) {
-        if (orders.table.get(report.orderId) === undefined) {
-          logger.warn({ orderId: report.orderId }, 'venue lists an order the engine does not know; cancelling it');
-          orders.table.adopt(report, clock.nowMs());
-          orders.cancelNow(report.orderId);
-        } else {
-          this.options.applyReport(report);
-        }
-      }
-      for (const order of orders.table.live()) {
-        if (openIds.has(order.orderId)) continue;
-        const final = await venue.fetchOrder(order.orderId);
-        if (final !== undefined) this.options.applyReport(final);
-        // An order the venue does not know yet may still be applied late (a timed-out POST sits
-        // in its queue): while it is young it stays working, so no second order takes its place.
-        else if (clock.nowMs() - order.createdAtMs > Math.max(settings.staleFeedMs, UNKNOWN_ORDER_GRACE_MS)) orders.table.markDone(order.orderId, 'NOT_PROCESSED');
-      }
+      await this.healOrders();
       const after = await venue.fetchAccount();
       if (!sameBalances(before.balances, after.balances, pair.base, pair.quote)) continue;
       this.compareBalances(after.balances.get(pair.base)?.total ?? 0n, after.balances.get(pair.quote)?.total ?? 0n);
-      orders.table.prune(clock.nowMs(), DONE_ORDER_RETENTION_MS);
       return;
     }
     logger.info('balances kept moving during the heal; comparing on the next one');
+  }
+
+  /**
+   * Brings the pair's orders in line with the venue's records: fills we missed applied from
+   * cumulative amounts, orders we do not know cancelled, orders the venue no longer lists settled.
+   */
+  async healOrders(): Promise<void> {
+    const { venue, orders, clock, logger, settings } = this.options;
+    const open = await venue.fetchOpenOrders();
+    const openIds = new Set(open.map((report) => report.orderId));
+    for (const report of open) {
+      if (orders.table.get(report.orderId) === undefined) {
+        logger.warn({ orderId: report.orderId }, 'venue lists an order the engine does not know; cancelling it');
+        orders.table.adopt(report, clock.nowMs());
+        orders.cancelNow(report.orderId);
+      } else {
+        this.options.applyReport(report);
+      }
+    }
+    for (const order of orders.table.live()) {
+      if (openIds.has(order.orderId)) continue;
+      const final = await venue.fetchOrder(order.orderId);
+      if (final !== undefined) this.options.applyReport(final);
+      // An order the venue does not know yet may still be applied late (a timed-out POST sits
+      // in its queue): while it is young it stays working, so no second order takes its place.
+      else if (clock.nowMs() - order.createdAtMs > Math.max(settings.staleFeedMs, UNKNOWN_ORDER_GRACE_MS)) orders.table.markDone(order.orderId, 'NOT_PROCESSED');
+    }
+    orders.table.prune(clock.nowMs(), DONE_ORDER_RETENTION_MS);
   }
 
   private compareBalances(baseUnits: bigint, quoteUnits: bigint): void {

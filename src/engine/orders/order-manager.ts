@@ -266,7 +266,7 @@ export class OrderManager {
     if (clock.nowMs() < this.rejectBackoff[quote.side].untilMs) return undefined;
     // The hard caps: if this and every order that could still fill (the cancels just sent
     // included: they may not take) filled at once, position, notional and funds stay inside.
-    const qtyUnits = admissibleQuantity(quote, this.exposedOrders(), context.holdings, context.limits, rules);
+    const qtyUnits = admissibleQuantity(quote, this.exposedOrders(), context.holdings, context.limits, rules, context.accountRoomUnits);
     if (qtyUnits === 0n) {
       this.counts.gated++;
       return undefined;

@@ -20,6 +20,8 @@ export interface ExecutionContext {
   readonly holdings: Holdings;
   readonly limits: RiskLimits;
   readonly touch: Touch;
+  /** Notional room under the account's cap once every other pair's orders are counted, quote units; absent = no account cap. */
+  readonly accountRoomUnits?: bigint;
 }
 
 /**

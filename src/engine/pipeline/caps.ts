@@ -155,8 +155,9 @@ export interface Holdings {
  * The placement gate: the largest part of `order.qtyUnits` (a valid lot, at least the pair's
  * minimum; 0 when none) such that, if this order and every order that could still fill filled at
  * once, the position stays inside the inventory cap, all orders together inside the total
- * notional cap, each order inside the per-order cap, and the account could fund them all (asks
- * by base held, bids by quote held).
+ * notional cap (and, with `accountRoomUnits`, inside what the account's cap leaves this pair),
+ * each order inside the per-order cap, and the pair could fund them all (asks by its base, bids
+ * by its quote: the account's balances, or the pair's budget when it shares the account).
  */
 export function admissibleQuantity(
   order: { readonly side: Side; readonly priceUnits: bigint; readonly qtyUnits: bigint },
@@ -164,6 +165,7 @@ export function admissibleQuantity(
   holdings: Holdings,
   limits: RiskLimits,
   rules: TickerRules,
+  accountRoomUnits?: bigint,
 ): bigint {
   let sameSideUnits = 0n;
   let totalNotional = 0n;
@@ -183,6 +185,8 @@ export function admissibleQuantity(
   }
   if (limits.maxOrderNotionalUnits > 0n) qty = minBigint(qty, maxQtyForNotional(limits.maxOrderNotionalUnits, order.priceUnits, rules));
   if (limits.maxTotalNotionalUnits > 0n) qty = minBigint(qty, maxQtyForNotional(limits.maxTotalNotionalUnits - totalNotional, order.priceUnits, rules));
+  // The account's cap: every other pair's orders are already out of the room; this pair's count here.
+  if (accountRoomUnits !== undefined) qty = minBigint(qty, maxQtyForNotional(accountRoomUnits - totalNotional, order.priceUnits, rules));
   if (order.side === 'sell') qty = minBigint(qty, holdings.baseUnits - sameSideUnits);
   else qty = minBigint(qty, maxQtyForNotional(holdings.quoteUnits - bidNotional, order.priceUnits, rules));
   const fit = fitQuantity(qty, rules);
