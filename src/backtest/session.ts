@@ -5,11 +5,11 @@
  * timers), applies it at the exchange, and lets the engine's promise callbacks run only when the
  * engine actually called the venue, so millions of quiet book updates cost no `await`.
  */
-import { ManualClock, createSilentLogger, type Logger, type Side, type Strategy } from '../core/index.ts';
-import { MarketMaker, combineObservers, type EngineObserver, type EngineSettings, type EngineStatus } from '../engine/index.ts';
+import { ManualClock, createSilentLogger, unitsToNumber, type Logger, type Side, type Strategy } from '../core/index.ts';
+import { MarketMaker, type EngineObserver, type EngineSettings, type EngineStatus } from '../engine/index.ts';
 import { ReplayClock } from './replay-clock.ts';
-import { ReplayVenue, type ReplayVenueOptions } from './replay-venue.ts';
-import type { PathSample } from './stats.ts';
+import { ReplayVenue, type ReplayVenueOptions, type VenueFill } from './replay-venue.ts';
+import type { PathSample, PnlComponents } from './stats.ts';
 
 const SETTLED = Promise.resolve();
 
@@ -26,14 +26,8 @@ export interface SessionOptions {
   readonly observer?: EngineObserver;
 }
 
-/** A fill of ours, for the report. */
-export interface FillRecord {
-  readonly timeMs: number;
-  readonly side: Side;
-  readonly price: number;
-  readonly size: number;
-  readonly isMaker: boolean;
-}
+/** A fill of ours, for the report: as the exchange made it (time, price, fee, the mid then). */
+export type FillRecord = VenueFill;
 
 /** A running backtest. */
 export class BacktestSession {
@@ -41,37 +35,31 @@ export class BacktestSession {
   readonly venue: ReplayVenue;
   readonly engine: MarketMaker;
   readonly samples: PathSample[] = [];
-  readonly fills: FillRecord[] = [];
   private readonly sampleMs: number;
   private nextSampleMs: number;
   private seenActivity = 0;
   private startBase = 0;
+  /** Running sums of the fills sampled so far, for the PnL split of each sample. */
+  private readonly fillSums = { counted: 0, spread: 0, fees: 0 };
 
   constructor(private readonly options: SessionOptions) {
     this.clock = new ReplayClock(options.startMs);
     this.venue = new ReplayVenue({ ...options.venue, clock: this.clock });
     this.sampleMs = options.sampleMs ?? 1_000;
     this.nextSampleMs = options.startMs + this.sampleMs;
-    const rules = options.venue.rules;
-    const recordFill: EngineObserver = {
-      fill: (fill) =>
-        this.fills.push({
-          timeMs: fill.timeMs,
-          side: fill.side,
-          price: Number(fill.priceUnits) / 10 ** rules.quoteDecimals,
-          size: Number(fill.qtyUnits) / 10 ** rules.baseDecimals,
-          isMaker: fill.isMaker,
-        }),
-    };
-    const observers = options.observer === undefined ? [recordFill] : [recordFill, options.observer];
     this.engine = new MarketMaker({
       venue: this.venue,
       strategy: options.strategy,
       clock: this.clock,
       logger: options.logger ?? createSilentLogger(),
       settings: options.settings,
-      observer: combineObservers(observers),
+      ...(options.observer === undefined ? {} : { observer: options.observer }),
     });
+  }
+
+  /** Our fills at the exchange, in order. */
+  get fills(): readonly FillRecord[] {
+    return this.venue.fills;
   }
 
   /** Starts the engine (it connects to the replay venue and takes its starting balances). */
@@ -170,17 +158,46 @@ export class BacktestSession {
   private sampleUpTo(timeMs: number): void {
     if (timeMs < this.nextSampleMs) return;
     const status = this.engine.status();
+    const exchange = this.venue.exchange;
     const sample: PathSample = {
       timeMs: this.nextSampleMs,
       mid: status.mid,
-      bid: status.bids[0]?.price,
-      ask: status.asks[0]?.price,
+      bid: this.tickPrice(exchange.bestRestingPrice('buy')),
+      ask: this.tickPrice(exchange.bestRestingPrice('sell')),
+      bestBid: this.tickPrice(exchange.book.bestBidPrice()),
+      bestAsk: this.tickPrice(exchange.book.bestAskPrice()),
       inventory: status.baseBalance - this.startBase,
       pnl: status.pnl.total,
+      components: this.pnlComponents(status),
     };
+    // One sample per period: a gap in the recording repeats the last state up to the next event.
     while (this.nextSampleMs <= timeMs) {
       this.samples.push({ ...sample, timeMs: this.nextSampleMs });
       this.nextSampleMs += this.sampleMs;
     }
+  }
+
+  private tickPrice(priceTicks: number | undefined): number | undefined {
+    const rules = this.options.venue.rules;
+    return priceTicks === undefined ? undefined : unitsToNumber(BigInt(priceTicks) * rules.priceTick, rules.quoteDecimals);
+  }
+
+  /**
+   * The PnL split at a sample: spread (each fill's edge against the recorded mid at the fill) and
+   * fees from the exchange's fills, gas as the engine charged it, and inventory as the rest of
+   * the engine's PnL (the position marked to market), so the parts add up to `pnl` exactly.
+   * When the engine reports its own split (issue 9), read it from `status` here instead.
+   */
+  private pnlComponents(status: EngineStatus): PnlComponents {
+    const sums = this.fillSums;
+    const fills = this.venue.fills;
+    for (; sums.counted < fills.length; sums.counted++) {
+      const fill = fills[sums.counted] as FillRecord;
+      const edge = fill.mid === undefined ? 0 : (fill.side === 'buy' ? fill.mid - fill.price : fill.price - fill.mid) * fill.size;
+      sums.spread += edge;
+      sums.fees += fill.feeQuote;
+    }
+    const gas = status.pnl.gasPaid;
+    return { spread: sums.spread, inventory: status.pnl.total - sums.spread + sums.fees + gas, fees: -sums.fees, gas: -gas };
   }
 }

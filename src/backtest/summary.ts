@@ -5,7 +5,8 @@
  */
 import type { EngineStatus } from '../engine/index.ts';
 import type { FillRecord } from './session.ts';
-import { maxAbsInventory, maxDrawdown, sharpeRatio, standardDeviation, type PathSample } from './stats.ts';
+import { summaryRows, type SummaryUnits } from './summary-rows.ts';
+import { HOUR_MS, DAY_MS, maxAbsInventory, maxDrawdown, sharpeHorizon, sharpeRatio, standardDeviation, type PathSample } from './stats.ts';
 
 /** The summary of one run (snake_case keys: a wire contract). */
 export interface BacktestSummary {
@@ -19,6 +20,7 @@ export interface BacktestSummary {
   readonly pnl_quote: number;
   readonly max_abs_inventory_base: number;
   readonly inventory_std_base: number;
+  /** Sharpe ratio of PnL stated per `sharpe_horizon` (an hour, or a day for runs of 3 days and more); never annualised. */
   readonly sharpe: number;
   readonly max_drawdown_quote: number;
   readonly quote_uptime: number;
@@ -29,6 +31,10 @@ export interface BacktestSummary {
   readonly duration_s: number;
   readonly start_ms: number;
   readonly end_ms: number;
+  /** The horizon `sharpe` is stated for: `hour`, or `day` for runs of 3 days and more. */
+  readonly sharpe_horizon: 'hour' | 'day';
+  /** Sharpe ratio per hour whatever the run's length, to compare runs of different lengths. */
+  readonly sharpe_hourly: number;
 }
 
 /** What the summary is computed from. */
@@ -57,6 +63,7 @@ function tidyOrNull(value: number | undefined): number | null {
 export function summarize(input: SummaryInput): BacktestSummary {
   const { status, samples } = input;
   const pnl = status.pnl;
+  const horizon = sharpeHorizon(input.endMs - input.startMs);
   return {
     events: input.events,
     fills: pnl.fills,
@@ -68,7 +75,7 @@ export function summarize(input: SummaryInput): BacktestSummary {
     pnl_quote: tidy(pnl.total),
     max_abs_inventory_base: tidy(maxAbsInventory(samples)),
     inventory_std_base: tidy(standardDeviation(samples.map((sample) => sample.inventory))),
-    sharpe: tidy(sharpeRatio(samples, input.sampleMs)),
+    sharpe: tidy(sharpeRatio(samples, input.sampleMs, horizon === 'day' ? DAY_MS : HOUR_MS)),
     max_drawdown_quote: tidy(maxDrawdown(samples)),
     quote_uptime: tidy(status.twoSidedUptime),
     markout_1s_bps: tidyOrNull(status.markouts.meanBps[0]),
@@ -78,6 +85,8 @@ export function summarize(input: SummaryInput): BacktestSummary {
     duration_s: tidy((input.endMs - input.startMs) / 1000),
     start_ms: input.startMs,
     end_ms: input.endMs,
+    sharpe_horizon: horizon,
+    sharpe_hourly: tidy(sharpeRatio(samples, input.sampleMs, HOUR_MS)),
   };
 }
 
@@ -87,22 +96,12 @@ export function deterministicPart(summary: BacktestSummary): Omit<BacktestSummar
   return rest;
 }
 
-/** A human-readable summary, one `name  value` per line. */
-export function formatSummary(summary: BacktestSummary): string {
-  const rows: [string, string][] = [
-    ['events', String(summary.events)],
-    ['simulated time', `${summary.duration_s} s`],
-    ['fills (maker/taker)', `${summary.fills} (${summary.maker_fills}/${summary.taker_fills})`],
-    ['volume', `${summary.volume_base} base`],
-    ['PnL', `${summary.pnl_quote} quote`],
-    ['fees / gas', `${summary.fees_quote} / ${summary.gas_quote} quote`],
-    ['max drawdown', `${summary.max_drawdown_quote} quote`],
-    ['Sharpe (annualised)', String(summary.sharpe)],
-    ['max |inventory| / std', `${summary.max_abs_inventory_base} / ${summary.inventory_std_base} base`],
-    ['two-sided uptime', `${(summary.quote_uptime * 100).toFixed(1)} %`],
-    ['markout 1s / 10s / 60s', `${summary.markout_1s_bps ?? '–'} / ${summary.markout_10s_bps ?? '–'} / ${summary.markout_60s_bps ?? '–'} bps`],
-    ['speed', `${summary.events_per_sec} events/s`],
-  ];
-  const width = Math.max(...rows.map(([name]) => name.length));
-  return rows.map(([name, value]) => `${name.padEnd(width)}  ${value}`).join('\n');
+/**
+ * The summary for a person: one `name  value` per line, with units (PnL in quote, inventory in
+ * base), human times and durations, and percentages. `units` names the tokens.
+ */
+export function formatSummary(summary: BacktestSummary, units: SummaryUnits = { base: 'base', quote: 'quote' }): string {
+  const rows = summaryRows(summary, units);
+  const width = Math.max(...rows.map((row) => row.label.length));
+  return rows.map((row) => `${row.label.padEnd(width)}  ${row.text}`).join('\n');
 }
