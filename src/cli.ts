@@ -48,6 +48,9 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   },
 };
 
+/** Every command's name, for tests that hold each one to the CLI's conventions (`--help`). */
+export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
+
 function helpText(): string {
   const lines = Object.values(COMMANDS).map((entry) => `  akira-mm ${entry.summary}`);
   return ['akira-mm: market making on LayerAkira', '', 'usage:', ...lines, '  akira-mm --help', '', '`akira-mm <command> --help` lists the options of a command, each with its unit and default.', ''].join('\n');

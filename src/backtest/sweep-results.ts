@@ -74,7 +74,8 @@ export function mergeSweepResults(files: readonly { readonly name: string; reado
   const first = lines[0];
   if (first === undefined) throw new SweepMergeError('no result lines in the files given');
   const total = first.line.cells;
-  const byCell = new Array<{ line: SweepResultLine; summary: SweepSummary; where: string } | undefined>(total);
+  // Filled, not sparse: array methods skip holes, and a hole is exactly a missing cell.
+  const byCell = Array.from({ length: total }, (): { line: SweepResultLine; summary: SweepSummary; where: string } | undefined => undefined);
   for (const entry of lines) {
     if (entry.line.sweep_id !== first.line.sweep_id || entry.line.cells !== total) {
       throw new SweepMergeError(`${entry.where}: from another sweep (sweep_id ${entry.line.sweep_id} of ${entry.line.cells} cells; ${first.where} has ${first.line.sweep_id} of ${total})`);

@@ -119,7 +119,7 @@ export function fewFillsNote(samples: readonly PathSample[], context: FewFillsCo
     if (bps === undefined) return `no ${side} rested`;
     const mid = median(samples.map((sample) => sample.mid).filter((value): value is number => value !== undefined)) ?? 0;
     const ticks = context.tick > 0 ? (bps * mid) / 10_000 / context.tick : undefined;
-    return `the ${side} a median ${fmt(bps)} bps${ticks === undefined ? '' : ` (${fmt(ticks)} ticks)`} behind the best ${side}`;
+    return `the ${side} a median ${fmt(bps)} bps${ticks === undefined ? '' : ` (${Math.abs(ticks) >= 10 ? ticks.toFixed(0) : String(Number(ticks.toFixed(2)))} ticks)`} behind the best ${side}`;
   };
   const spreads = samples
     .map((sample) => (sample.bestBid !== undefined && sample.bestAsk !== undefined && sample.mid !== undefined && sample.mid > 0 ? ((sample.bestAsk - sample.bestBid) * 10_000) / sample.mid : undefined))

@@ -1,0 +1,44 @@
+/** A small synthetic run (two minutes, two fills) for the report tests. */
+import type { FillRecord } from '../../../src/backtest/session.ts';
+import type { PathSample } from '../../../src/backtest/stats.ts';
+import { summarize, type BacktestSummary } from '../../../src/backtest/summary.ts';
+
+export const START_MS = 1_723_161_600_000;
+
+export const samples: PathSample[] = Array.from({ length: 120 }, (_, i) => {
+  const mid = 2_000 + Math.sin(i / 10) * 2;
+  const pnl = i / 10;
+  return {
+    timeMs: START_MS + (i + 1) * 1_000,
+    mid,
+    bid: mid - 0.5,
+    ask: i % 10 === 0 ? mid + 0.01 : mid + 0.5,
+    bestBid: mid - 0.01,
+    bestAsk: mid + 0.01,
+    inventory: Math.sin(i / 7) * 0.3,
+    pnl,
+    components: { spread: pnl * 0.8, inventory: pnl * 0.3, fees: -pnl * 0.08, gas: -pnl * 0.02 },
+  };
+});
+
+export const fills: FillRecord[] = [
+  { timeMs: START_MS + 5_000, orderId: 'replay-1', side: 'buy', price: 1_999.5, size: 0.1, isMaker: true, feeQuote: 0.02, mid: 2_000 },
+  { timeMs: START_MS + 40_500, orderId: 'replay-2', side: 'sell', price: 2_001.2, size: 0.1, isMaker: false, feeQuote: 0.04, mid: 2_001 },
+];
+
+export function summary(): BacktestSummary {
+  const status = {
+    state: 'stopped' as const,
+    haltReason: undefined,
+    pauseReason: undefined,
+    mid: 2_000,
+    bids: [],
+    asks: [],
+    baseBalance: 1,
+    quoteBalance: 2_000,
+    pnl: { realized: 1, unrealized: 0, total: 1, feesPaid: 0.06, gasPaid: 0, position: 0, averageCost: undefined, volumeBase: 0.2, fills: 2, makerFills: 1, takerFills: 1 },
+    markouts: { meanBps: [1, 2, undefined], counts: [2, 2, 0] },
+    twoSidedUptime: 0.9,
+  };
+  return summarize({ events: 1_000, status, samples, fills, gasQuote: 0, sampleMs: 1_000, wallSeconds: 0.01, startMs: START_MS, endMs: START_MS + 120_000 });
+}
