@@ -156,7 +156,7 @@ const MERGE_HELP: CommandHelp = {
     "Joins the JSON lines of a sweep's shards (`backtest … --sweep … --shard K/N --jsonl FILE`) into the whole sweep and prints exactly what the sweep run in one go prints: the ranked table, and with --json the same last line. Refuses files of different sweeps, missing cells and cells that disagree.",
 };
 
-const MERGE_OPTIONS = {
+export const MERGE_OPTIONS = {
   json: { type: 'boolean', doc: 'print {"sweep":[…]} as the last line, best PnL first' },
   jsonl: { type: 'string', value: 'FILE', doc: 'write the merged JSON lines (one per cell, grid order)' },
   report: { type: 'string', value: 'FILE', doc: 'write the HTML report: ranked table and heatmaps' },

@@ -29,7 +29,7 @@ const HELP: CommandHelp = {
   ],
 };
 
-const OPTIONS = {
+export const BACKTEST_OPTIONS = {
   data: { type: 'string', multiple: true, value: 'FILE', required: true, doc: 'recordings in the replay format, replayed back to back (also as extra arguments)' },
   env: { type: 'string', value: 'FILE', required: true, doc: "a pair's env file: strategy, engine and risk keys (its BASE, QUOTE and account are not used)" },
   strategy: { type: 'string', value: 'NAME', default: "the env file's STRATEGY", doc: 'ladder, avellaneda-stoikov or glft' },
@@ -82,7 +82,7 @@ function parseSets(entries: readonly string[]): Record<string, string> {
   return overrides;
 }
 
-type Values = ReturnType<typeof parseFlags<typeof OPTIONS>>['values'];
+type Values = ReturnType<typeof parseFlags<typeof BACKTEST_OPTIONS>>['values'];
 
 function planFromFlags(values: Values, data: string[], env: string): BacktestPlan {
   const overrides = parseSets(values.set ?? []);
@@ -116,7 +116,7 @@ function planFromFlags(values: Values, data: string[], env: string): BacktestPla
 /** `akira-mm backtest`. */
 export const runBacktestCommand: CommandRunner = async (args, io) => {
   if (args[0] === 'merge') return (await import('./backtest-sweep.ts')).runMerge(args.slice(1), io);
-  const { values, positionals } = parseFlags(args, OPTIONS, HELP);
+  const { values, positionals } = parseFlags(args, BACKTEST_OPTIONS, HELP);
   // `--data a b c`: parseArgs gives the extra files as positionals.
   const data = [...(values.data ?? []), ...positionals];
   if (data.length === 0) throw new UsageError(`--data FILE is required\nusage: ${USAGE}`);
