@@ -57,6 +57,12 @@ export class ReplayClock extends ManualClock {
     return timer !== undefined && timer.dueMs <= timeMs;
   }
 
+  /** Whether a timer is due at the current time (set with delay 0 since time last moved). */
+  hasTimerDueNow(): boolean {
+    const timer = this.top();
+    return timer !== undefined && timer.dueMs <= this.timeMs;
+  }
+
   override advance(deltaMs: number): void {
     this.advanceTo(this.timeMs + deltaMs);
   }

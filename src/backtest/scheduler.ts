@@ -22,6 +22,7 @@ export class EventScheduler {
 
   /** Whether a clock timer is due by a time; the replay clock answers without boxing a number. */
   private readonly isTimerDueBy: (timeMs: number) => boolean;
+  private readonly isTimerDueNow: () => boolean;
 
   constructor(private readonly clock: ManualClock) {
     this.isTimerDueBy =
@@ -31,6 +32,7 @@ export class EventScheduler {
             const due = clock.nextDueMs();
             return due !== undefined && due <= timeMs;
           };
+    this.isTimerDueNow = clock instanceof ReplayClock ? () => clock.hasTimerDueNow() : () => this.isTimerDueBy(clock.nowMs());
   }
 
   /** Schedules a market-data delivery; times must not decrease between calls. */
@@ -60,6 +62,20 @@ export class EventScheduler {
     const orderItem = this.heap[0];
     if (orderItem !== undefined && orderItem.timeMs <= timeMs) return true;
     return this.isTimerDueBy(timeMs);
+  }
+
+  /**
+   * Whether something is due at the clock's current time: what a zero latency or a timer of delay
+   * 0 scheduled while the engine reacted to the last event. Asked before each event of a message
+   * (the time is not passed, so nothing is boxed).
+   */
+  hasDueNow(): boolean {
+    const now = this.clock.nowMs();
+    const marketItem = this.market[this.marketHead];
+    if (marketItem !== undefined && marketItem.timeMs <= now) return true;
+    const orderItem = this.heap[0];
+    if (orderItem !== undefined && orderItem.timeMs <= now) return true;
+    return this.isTimerDueNow();
   }
 
   /** Time of the next scheduled callback or clock timer, if any. */

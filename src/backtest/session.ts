@@ -85,6 +85,16 @@ export class BacktestSession {
     return this.advanceSlowly(timeMs);
   }
 
+  /**
+   * Runs what fell due at the current time since the last event (answers with zero latency,
+   * timers of delay 0), as moving to the same time again would. Undefined when nothing is due,
+   * which is almost always.
+   */
+  runDueNow(): Promise<void> | undefined {
+    if (!this.venue.scheduler.hasDueNow() && !this.needsFlush()) return undefined;
+    return this.advanceSlowly(this.clock.nowMs());
+  }
+
   private advanceSlowly(timeMs: number): Promise<void> | undefined {
     if (this.needsFlush()) return this.flush().then(() => this.venue.scheduler.runUntil(timeMs, this.flushIfActive));
     return this.venue.scheduler.runUntil(timeMs, this.flushIfActive);
