@@ -101,15 +101,18 @@ export function createRecordedEventSource(paths: readonly string[], rules: Ticke
         for (const file of files) {
           const { multiply: pm, divide: pd } = file.scale.price;
           const { multiply: qm, divide: qd } = file.scale.qty;
+          // A quotient of integers below 2^53 is whole exactly when the division is exact (a
+          // remainder of at least 1/divide outweighs the rounding), so no floating-point `%`,
+          // which is a C call per record.
           const toTicks = (value: number, index: number): number => {
-            const scaled = value * pm;
-            if (scaled % pd !== 0) throw new DataError('DATA_RULES_MISMATCH', `${file.path}: record ${index} price ${value} is off the tick`);
-            return scaled / pd;
+            const ticks = (value * pm) / pd;
+            if (!Number.isInteger(ticks)) throw new DataError('DATA_RULES_MISMATCH', `${file.path}: record ${index} price ${value} is off the tick`);
+            return ticks;
           };
           const toLots = (value: number, index: number): number => {
-            const scaled = value * qm;
-            if (scaled % qd !== 0) throw new DataError('DATA_RULES_MISMATCH', `${file.path}: record ${index} size ${value} is off the lot`);
-            return scaled / qd;
+            const lots = (value * qm) / qd;
+            if (!Number.isInteger(lots)) throw new DataError('DATA_RULES_MISMATCH', `${file.path}: record ${index} size ${value} is off the lot`);
+            return lots;
           };
           const before = readBefore;
           // Decodes only the fields the replay reads (decodeRecord has the layout); a record
