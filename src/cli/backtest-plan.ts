@@ -22,32 +22,9 @@ import { buildStrategy } from './daemon.ts';
 import { engineSettingsFromConfig } from './engine-settings.ts';
 import { UsageError } from './io.ts';
 import { validatePairEnv } from './pair-config.ts';
+import { BACKTEST_DEFAULTS } from './backtest-defaults.ts';
 
-/** Every default of the command, in one place (shown by `--help` and docs/data-format.md). */
-export const BACKTEST_DEFAULTS = {
-  /** Conservative: the queue ahead of us shrinks only by trades (hftbacktest's RiskAdverse). */
-  queue: 'risk-averse',
-  /** Order entry and response latency each way, ms. */
-  latencyMs: 25,
-  latencyJitterMs: 0,
-  /** Exchange → engine market-data delay, ms. */
-  feedLatencyMs: 10,
-  seed: 1,
-  /** Base tokens held at start; the same value is held in quote. */
-  initialBase: '1',
-  /** Trade fees in pbips (1000 pbips = 10 bps): set your account's /user/user_info fees. */
-  makerPbips: 100,
-  takerPbips: 200,
-  /** STRK base units per gas step until the recording says otherwise (SPEC §5). */
-  gasPriceFri: '50000000000000',
-  /** Quote tokens per STRK, to charge gas in quote. */
-  strkPrice: '0.15',
-  /**
-   * Fewest decimals a token gets in the replay: a recording's scale can be coarse (LOBSTER sizes
-   * are whole shares), and fees on receipt rounded up to a whole unit would swamp the PnL.
-   */
-  minDecimals: 8,
-} as const;
+export { BACKTEST_DEFAULTS } from './backtest-defaults.ts';
 
 /** Quote currency of a source whose files do not name it (LOBSTER is NASDAQ, in USD). */
 const SOURCE_QUOTE: Readonly<Record<string, string>> = { lobster: 'USD' };

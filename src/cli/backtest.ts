@@ -8,7 +8,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { integerFlag, parseFlags, type CommandHelp } from './args.ts';
-import { BACKTEST_DEFAULTS, executeRun, prepareRun, type BacktestPlan } from './backtest-plan.ts';
+import { BACKTEST_DEFAULTS } from './backtest-defaults.ts';
+import type { BacktestPlan } from './backtest-plan.ts';
 import { UsageError, type CommandRunner } from './io.ts';
 import { startProgress } from './progress.ts';
 import type { BacktestResult } from '../backtest/run.ts';
@@ -137,6 +138,8 @@ export const runBacktestCommand: CommandRunner = async (args, io) => {
     if (values[flag] !== undefined) throw new UsageError(`--${flag} applies to sweeps only: add --sweep KEY=v1,v2`);
   }
 
+  // Loaded only now: `--help` and a usage error cost no engine, strategies or data layer.
+  const { executeRun, prepareRun } = await import('./backtest-plan.ts');
   const progress = startProgress(io, 'replay', 'records');
   const prepared = prepareRun(plan, progress === undefined ? undefined : (done, total) => progress.update(done, total));
   let result: BacktestResult;

@@ -6,8 +6,6 @@
 import { resolve } from 'node:path';
 import { parseFlags, type CommandHelp } from './args.ts';
 import { UsageError, type CommandRunner } from './io.ts';
-import { startLiveRun } from './live.ts';
-import { loadPairFile } from './pair-config.ts';
 
 const USAGE = 'akira-mm run --env FILE [--metrics-host HOST] [--journal FILE]';
 
@@ -26,6 +24,8 @@ export const runRun: CommandRunner = async (args, io) => {
   const { values, positionals } = parseFlags(args, RUN_OPTIONS, HELP);
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${USAGE}`);
   if (values.env === undefined) throw new UsageError(`--env FILE is required\nusage: ${USAGE}`);
+  // Loaded after the flags: `--help` and usage errors do not pay for the engine and the client.
+  const [{ startLiveRun }, { loadPairFile }] = await Promise.all([import('./live.ts'), import('./pair-config.ts')]);
   const config = loadPairFile(resolve(io.cwd, values.env));
   const run = await startLiveRun({
     config,
