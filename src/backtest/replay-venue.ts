@@ -63,8 +63,6 @@ export interface VenueFill {
   readonly isMaker: boolean;
   /** Fee charged on what the fill delivered, valued in quote tokens at the fill price. */
   readonly feeQuote: number;
-  /** Mid of the recorded book at the fill (quote per base); undefined when a side was empty. */
-  readonly mid: number | undefined;
 }
 
 /** Requests our orders made at the venue, counted where the venue receives them. */
@@ -353,9 +351,6 @@ export class ReplayVenue implements Venue {
       feeQuote = unitsToNumber(fee, rules.quoteDecimals);
     }
     if (order.filledLots === lots) this.requests.ordersFilled++;
-    const book = this.exchange.book;
-    const bestBid = book.bestBidPrice();
-    const bestAsk = book.bestAskPrice();
     this.fills.push({
       timeMs: this.clock.nowMs(),
       orderId: order.orderId,
@@ -364,7 +359,6 @@ export class ReplayVenue implements Venue {
       size: unitsToNumber(qtyUnits, rules.baseDecimals),
       isMaker,
       feeQuote,
-      mid: bestBid === undefined || bestAsk === undefined ? undefined : unitsToNumber(BigInt(bestBid + bestAsk) * rules.priceTick, rules.quoteDecimals) / 2,
     });
     if (!isMaker) this.chargeGas(this.options.steps.trade);
     if (this.baseUnits < 0n || this.quoteUnits < 0n) {

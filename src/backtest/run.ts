@@ -3,7 +3,7 @@
  * replayed book has both sides (so its starting balances can be valued), every event is applied
  * in order, and the run ends with the engine's own graceful shutdown (cancel-all).
  */
-import { MmError, OrderBook, monotonicMs, numberToUnits, unitsToNumber, type Side, type Strategy } from '../core/index.ts';
+import { MmError, OrderBook, monotonicMs, numberToUnits, type Side, type Strategy } from '../core/index.ts';
 import type { EngineSettings, EngineStatus } from '../engine/index.ts';
 import type { ReplayVenueOptions, VenueActivity } from './replay-venue.ts';
 import { BacktestSession, type FillRecord } from './session.ts';
@@ -50,8 +50,6 @@ export interface BacktestResult {
   readonly status: EngineStatus;
   /** Orders and cancels the replay venue received. */
   readonly activity: VenueActivity;
-  /** RISK_MAX_INVENTORY_BASE in base tokens, or undefined when no cap is set. */
-  readonly inventoryCapBase: number | undefined;
   /** Path sampling period, ms of simulated time. */
   readonly sampleMs: number;
 }
@@ -164,20 +162,17 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     status,
     samples: finished.samples,
     fills: finished.fills,
-    gasQuote: finished.venue.costs().gasQuote,
     sampleMs,
     wallSeconds,
     startMs: span.startMs,
     endMs: span.lastMs,
   });
-  const capUnits = options.settings.risk.maxInventoryDeviationUnits;
   return {
     summary,
     samples: finished.samples,
     fills: finished.fills,
     status,
     activity: finished.venue.orderActivity(),
-    inventoryCapBase: capUnits > 0n ? unitsToNumber(capUnits, rules.baseDecimals) : undefined,
     sampleMs,
   };
 }

@@ -39,8 +39,6 @@ export class BacktestSession {
   private nextSampleMs: number;
   private seenActivity = 0;
   private startBase = 0;
-  /** Running sums of the fills sampled so far, for the PnL split of each sample. */
-  private readonly fillSums = { counted: 0, spread: 0, fees: 0 };
 
   constructor(private readonly options: SessionOptions) {
     this.clock = new ReplayClock(options.startMs);
@@ -178,7 +176,7 @@ export class BacktestSession {
       bestAsk: this.tickPrice(exchange.book.bestAskPrice()),
       inventory: status.baseBalance - this.startBase,
       pnl: status.pnl.total,
-      components: this.pnlComponents(status),
+      components: pnlComponents(status),
     };
     // One sample per period: a gap in the recording repeats the last state up to the next event.
     while (this.nextSampleMs <= timeMs) {
@@ -192,22 +190,13 @@ export class BacktestSession {
     return priceTicks === undefined ? undefined : unitsToNumber(BigInt(priceTicks) * rules.priceTick, rules.quoteDecimals);
   }
 
-  /**
-   * The PnL split at a sample: spread (each fill's edge against the recorded mid at the fill) and
-   * fees from the exchange's fills, gas as the engine charged it, and inventory as the rest of
-   * the engine's PnL (the position marked to market), so the parts add up to `pnl` exactly.
-   * When the engine reports its own split (issue 9), read it from `status` here instead.
-   */
-  private pnlComponents(status: EngineStatus): PnlComponents {
-    const sums = this.fillSums;
-    const fills = this.venue.fills;
-    for (; sums.counted < fills.length; sums.counted++) {
-      const fill = fills[sums.counted] as FillRecord;
-      const edge = fill.mid === undefined ? 0 : (fill.side === 'buy' ? fill.mid - fill.price : fill.price - fill.mid) * fill.size;
-      sums.spread += edge;
-      sums.fees += fill.feeQuote;
-    }
-    const gas = status.pnl.gasPaid;
-    return { spread: sums.spread, inventory: status.pnl.total - sums.spread + sums.fees + gas, fees: -sums.fees, gas: -gas };
-  }
+}
+
+/**
+ * The engine's PnL split at a sample as signed contributions (fees and gas negative), so the
+ * parts of a sample add up to its total. A hedge term joins here once the engine has one.
+ */
+function pnlComponents(status: EngineStatus): PnlComponents {
+  const split = status.scorecard.pnl;
+  return { spread: split.spread, inventory: split.inventory, fees: -split.fees, gas: -split.gas };
 }

@@ -4,7 +4,7 @@
  * the HTML report's tables are both built from these rows.
  */
 import { formatAmount, formatBps, formatDuration, formatNumber, formatPercent, formatRatio, formatUtc } from './format.ts';
-import { SCORECARD_FIELDS, resolveScorecard, type DerivedScorecard, type ScorecardEntry } from './scorecard.ts';
+import { SCORECARD_FIELDS, scorecardEntries, type ScorecardEntry } from './scorecard.ts';
 import type { BacktestSummary } from './summary.ts';
 
 /** Token names for the units of a summary. */
@@ -56,13 +56,10 @@ export function formatScorecardValue(entry: ScorecardEntry, units: SummaryUnits)
   return formatRatio(entry.value, 1);
 }
 
-/**
- * The scorecard as rows; a figure the report computed (the summary lacks its key) is marked `*`.
- * Keys already among the summary rows (uptime, fees, gas) are left out.
- */
-export function scorecardRows(summary: BacktestSummary, derived: DerivedScorecard, units: SummaryUnits): SummaryRow[] {
+/** The scorecard as rows; keys already among the summary rows (uptime, fees, gas) are left out. */
+export function scorecardRows(summary: BacktestSummary, units: SummaryUnits): SummaryRow[] {
   const shown = new Set(['two_sided_uptime', 'fees_quote', 'gas_quote']);
-  return resolveScorecard(summary, derived)
+  return scorecardEntries(summary)
     .filter((entry) => !shown.has(entry.key))
-    .map((entry) => ({ label: SCORECARD_FIELDS[entry.key].label, text: `${formatScorecardValue(entry, units)}${entry.source === 'report' ? ' *' : ''}` }));
+    .map((entry) => ({ label: SCORECARD_FIELDS[entry.key].label, text: formatScorecardValue(entry, units) }));
 }

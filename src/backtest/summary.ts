@@ -31,6 +31,26 @@ export interface BacktestSummary {
   readonly duration_s: number;
   readonly start_ms: number;
   readonly end_ms: number;
+  /** Scorecard (issue "quoting"): placements and cancel requests sent. */
+  readonly orders_sent: number;
+  readonly cancels_sent: number;
+  /** Orders sent per fill (orders sent when nothing filled). */
+  readonly orders_per_fill: number;
+  /** Base volume filled / base volume of the orders sent. */
+  readonly fill_ratio: number;
+  /** Share of quoting time with both a bid and an ask resting (quote_uptime is the same figure, its older name). */
+  readonly two_sided_uptime: number;
+  /** Share of quoting time with our bid or ask at the best price of the book. */
+  readonly time_at_touch: number;
+  /** Moments |position| went past the inventory cap (must be 0). */
+  readonly cap_breaches: number;
+  /** PnL split, quote tokens: pnl_quote = pnl_spread_quote + pnl_inventory_quote − fees_quote − gas_quote. */
+  readonly pnl_spread_quote: number;
+  readonly pnl_inventory_quote: number;
+  /** Venue actions the outbound budget held back (sent later, or not at all when no longer wanted). */
+  readonly requests_throttled: number;
+  /** The inventory cap the run used (base tokens; 0 = none). */
+  readonly inventory_cap_base: number;
   /** The horizon `sharpe` is stated for: `hour`, or `day` for runs of 3 days and more. */
   readonly sharpe_horizon: 'hour' | 'day';
   /** Sharpe ratio per hour whatever the run's length, to compare runs of different lengths. */
@@ -43,7 +63,6 @@ export interface SummaryInput {
   readonly status: EngineStatus;
   readonly samples: readonly PathSample[];
   readonly fills: readonly FillRecord[];
-  readonly gasQuote: number;
   readonly sampleMs: number;
   readonly wallSeconds: number;
   readonly startMs: number;
@@ -64,6 +83,7 @@ export function summarize(input: SummaryInput): BacktestSummary {
   const { status, samples } = input;
   const pnl = status.pnl;
   const horizon = sharpeHorizon(input.endMs - input.startMs);
+  const card = status.scorecard;
   return {
     events: input.events,
     fills: pnl.fills,
@@ -71,7 +91,7 @@ export function summarize(input: SummaryInput): BacktestSummary {
     taker_fills: pnl.takerFills,
     volume_base: tidy(pnl.volumeBase),
     fees_quote: tidy(pnl.feesPaid),
-    gas_quote: tidy(input.gasQuote),
+    gas_quote: tidy(pnl.gasPaid),
     pnl_quote: tidy(pnl.total),
     max_abs_inventory_base: tidy(maxAbsInventory(samples)),
     inventory_std_base: tidy(standardDeviation(samples.map((sample) => sample.inventory))),
@@ -85,6 +105,17 @@ export function summarize(input: SummaryInput): BacktestSummary {
     duration_s: tidy((input.endMs - input.startMs) / 1000),
     start_ms: input.startMs,
     end_ms: input.endMs,
+    orders_sent: card.ordersSent,
+    cancels_sent: card.cancelsSent,
+    orders_per_fill: tidy(card.ordersPerFill),
+    fill_ratio: tidy(card.fillRatio),
+    two_sided_uptime: tidy(card.twoSidedUptime),
+    time_at_touch: tidy(card.timeAtTouch),
+    cap_breaches: card.capBreaches,
+    pnl_spread_quote: tidy(card.pnl.spread),
+    pnl_inventory_quote: tidy(card.pnl.inventory),
+    requests_throttled: card.throttled,
+    inventory_cap_base: tidy(status.inventoryCap),
     sharpe_horizon: horizon,
     sharpe_hourly: tidy(sharpeRatio(samples, input.sampleMs, HOUR_MS)),
   };

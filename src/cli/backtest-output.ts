@@ -3,9 +3,8 @@
  * scorecard and, when the run traded little, why; and the HTML report from the same figures.
  */
 import { renderReportHtml } from '../backtest/report/html.ts';
-import { fewFillsNote } from '../backtest/report/series.ts';
+import { fewFillsContext, fewFillsNote } from '../backtest/report/series.ts';
 import type { BacktestResult } from '../backtest/run.ts';
-import { deriveScorecard, resolveScorecard, type DerivedScorecard } from '../backtest/scorecard.ts';
 import { formatSummary } from '../backtest/summary.ts';
 import { scorecardRows } from '../backtest/summary-rows.ts';
 import type { PreparedRun } from './backtest-plan.ts';
@@ -19,24 +18,11 @@ export interface RunOutput {
 /** Describes a finished run. */
 export function describeRun(prepared: PreparedRun, result: BacktestResult): RunOutput {
   const { summary, samples } = result;
-  const derived: DerivedScorecard = deriveScorecard({
-    samples,
-    fills: summary.fills,
-    activity: result.activity,
-    twoSidedUptime: summary.quote_uptime,
-    inventoryCapBase: result.inventoryCapBase,
-  });
   const units = prepared.units;
-  const scorecard = scorecardRows(summary, derived, units);
+  const market = { tick: prepared.market.tickValue, lot: prepared.market.lotValue, base: units.base };
+  const scorecard = scorecardRows(summary, units);
   const width = Math.max(...scorecard.map((row) => row.label.length), 0);
-  const computed = resolveScorecard(summary, derived).some((entry) => entry.source === 'report');
-  const note = fewFillsNote(samples, {
-    fills: summary.fills,
-    ordersSent: resolveScorecard(summary, derived).find((entry) => entry.key === 'orders_sent')?.value ?? null,
-    tick: prepared.market.tickValue,
-    lot: prepared.market.lotValue,
-    base: units.base,
-  });
+  const note = fewFillsNote(samples, fewFillsContext(summary, market));
   const text = [
     prepared.title,
     ...prepared.context.map((line) => `  ${line}`),
@@ -45,24 +31,11 @@ export function describeRun(prepared: PreparedRun, result: BacktestResult): RunO
     '',
     'scorecard',
     ...scorecard.map((row) => `  ${row.label.padEnd(width)}  ${row.text}`),
-    ...(computed ? ['  (* computed by the backtest from its orders and 1 s samples: the summary does not carry the key yet)'] : []),
     ...(note === undefined ? [] : ['', note]),
     '',
   ].join('\n');
   return {
     text,
-    html: () =>
-      renderReportHtml({
-        title: prepared.title,
-        summary,
-        samples,
-        fills: result.fills,
-        context: prepared.context,
-        units,
-        derived,
-        inventoryCapBase: result.inventoryCapBase,
-        tick: prepared.market.tickValue,
-        lot: prepared.market.lotValue,
-      }),
+    html: () => renderReportHtml({ title: prepared.title, summary, samples, fills: result.fills, context: prepared.context, units, tick: market.tick, lot: market.lot }),
   };
 }

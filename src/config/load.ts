@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseDotenv } from 'dotenv';
 import { MmError, Secret, formatConfigIssues, getChain, type ChainName, type ConfigIssue } from '../core/index.ts';
-import { ENGINE_KEY_LIST, type EngineConfig } from './engine-keys.ts';
+import { ENGINE_KEY_LIST, checkEngineKeys, type EngineConfig } from './engine-keys.ts';
 import { CONFIG_KEYS, CONFIG_KEY_LIST, type KeySpec } from './keys.ts';
 
 /** Codes raised by `src/config`. */
@@ -121,6 +121,7 @@ export function parsePairConfig(
 
   const engineEntries = ENGINE_KEY_LIST.map((spec) => [spec.key, read(spec)] as const);
   checkTokens(values.chain, values.base, values.quote, issues);
+  issues.push(...checkEngineKeys(Object.fromEntries(engineEntries) as Partial<EngineConfig>, env));
   const feeToken = engineEntries.find(([key]) => key === 'FEE_TOKEN')?.[1];
   if (typeof feeToken === 'string' && values.chain !== undefined && !getChain(values.chain).tokens.has(feeToken)) {
     issues.push({ key: 'FEE_TOKEN', value: feeToken, allowed: `a token of ${values.chain}: ${[...getChain(values.chain).tokens.keys()].join(', ')}` });

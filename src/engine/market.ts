@@ -1,10 +1,14 @@
 /**
- * The engine's picture of the market: the best bid/offer in exact units, and the estimators
- * behind the strategy's `MarketView` (volatility, trade rates, arrival intensity), which the
- * engine owns and feeds (src/core/strategy.ts).
+ * The engine's picture of the market: the best bid/offer in exact units, the fair price (the
+ * pipeline's first stage: `FAIR_PRICE` picks mid or microprice; the reference issue adds a deep
+ * market's), and the estimators behind the strategy's `MarketView` (volatility, trade rates,
+ * arrival intensity), which the engine owns and feeds (src/core/strategy.ts).
  */
-import { unitsToNumber, type BestBidOffer, type GasQuote, type MarketView, type VenueInfo, type VenueTrade } from '../core/index.ts';
+import { numberToUnits, unitsToNumber, type BestBidOffer, type MarketView, type VenueInfo, type VenueTrade } from '../core/index.ts';
 import { MarketEstimators, buildMarketView, type TickerNumbers, type TopLevel } from '../../strategies/index.ts';
+import type { FairPriceSource } from './settings.ts';
+
+const NO_TRADES = { buy: 0, sell: 0 };
 
 /** Tracks the top of book and feeds the estimators. */
 export class MarketTracker {
@@ -15,7 +19,13 @@ export class MarketTracker {
   private readonly estimators: MarketEstimators;
   private readonly ticker: TickerNumbers;
 
-  constructor(private readonly info: VenueInfo) {
+  private fairNumber: number | undefined;
+  private fairIsCurrent = false;
+
+  constructor(
+    private readonly info: VenueInfo,
+    private readonly fairSource: FairPriceSource = 'mid',
+  ) {
     const rules = info.rules;
     this.ticker = {
       tickSize: unitsToNumber(rules.priceTick, rules.quoteDecimals),
@@ -34,6 +44,7 @@ export class MarketTracker {
     this.top = top;
     this.topLevels = undefined;
     this.midIsCurrent = false;
+    this.fairIsCurrent = false;
     const changed =
       previous === undefined ||
       previous.bidPriceUnits !== top.bidPriceUnits ||
@@ -72,15 +83,32 @@ export class MarketTracker {
     return this.midNumber;
   }
 
-  /** The strategy's view at `nowMs`. Gas does not enter the view: the engine prices it itself. */
-  view(nowMs: number, _gas: GasQuote | undefined): MarketView {
-    const top = this.top;
-    // The top as numbers is converted once per book change; requotes between changes reuse it.
-    let levels = this.topLevels;
-    if (levels === undefined && top !== undefined) {
-      levels = { bid: this.level(top.bidPriceUnits, top.bidQtyUnits), ask: this.level(top.askPriceUnits, top.askQtyUnits) };
-      this.topLevels = levels;
+  /**
+   * The fair price every strategy quotes around (quote tokens per base token), or undefined when
+   * the book gives none (a side missing, crossed or locked).
+   */
+  fair(): number | undefined {
+    if (this.fairIsCurrent) return this.fairNumber;
+    if (this.fairSource === 'mid') {
+      this.fairNumber = this.mid();
+    } else {
+      const levels = this.levels();
+      this.fairNumber = buildMarketView({ timeMs: 0, bid: levels?.bid, ask: levels?.ask, ticker: this.ticker, volatility: 0, tradeRate: NO_TRADES, arrival: undefined, fairSource: this.fairSource }).fair;
     }
+    this.fairIsCurrent = true;
+    return this.fairNumber;
+  }
+
+  /** The fair price in quote units (rounded down), for the price band and the `auto` limits. */
+  fairUnits(): bigint | undefined {
+    if (this.fairSource === 'mid') return this.midUnits();
+    const fair = this.fair();
+    return fair === undefined ? undefined : numberToUnits(fair, this.info.rules.quoteDecimals, 'down');
+  }
+
+  /** The strategy's view at `nowMs`, with the fair price and the expected gas per maker fill (quote tokens). */
+  view(nowMs: number, gasPerFill: number): MarketView {
+    const levels = this.levels();
     const values = this.estimators.values(nowMs);
     return buildMarketView({
       timeMs: nowMs,
@@ -90,7 +118,18 @@ export class MarketTracker {
       volatility: values.volatility,
       tradeRate: values.tradeRate,
       arrival: values.arrival,
+      fairSource: this.fairSource,
+      gasPerFill,
     });
+  }
+
+  /** The top as numbers, converted once per book change; requotes between changes reuse it. */
+  private levels(): { readonly bid: TopLevel | undefined; readonly ask: TopLevel | undefined } | undefined {
+    const top = this.top;
+    if (this.topLevels === undefined && top !== undefined) {
+      this.topLevels = { bid: this.level(top.bidPriceUnits, top.bidQtyUnits), ask: this.level(top.askPriceUnits, top.askQtyUnits) };
+    }
+    return this.topLevels;
   }
 
   private level(price: bigint | undefined, qty: bigint): TopLevel | undefined {

@@ -7,13 +7,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { formatAmount, formatBps, formatUtc } from '../format.ts';
-import { SCORECARD_FIELDS, resolveScorecard, type DerivedScorecard } from '../scorecard.ts';
+import { SCORECARD_FIELDS, scorecardEntries } from '../scorecard.ts';
 import type { FillRecord } from '../session.ts';
 import type { PathSample } from '../stats.ts';
 import type { BacktestSummary } from '../summary.ts';
 import { formatScorecardValue, summaryRows, type SummaryUnits } from '../summary-rows.ts';
 import { escapeHtml, pageHtml, tableHtml } from './page.ts';
-import { MARKOUT_HORIZONS_MS, fewFillsNote, fillMarkouts, histogram, touchDistanceBps } from './series.ts';
+import { MARKOUT_HORIZONS_MS, fewFillsContext, fewFillsNote, fillMarkouts, histogram, touchDistanceBps } from './series.ts';
 
 export { fillMarkouts } from './series.ts';
 
@@ -27,10 +27,6 @@ export interface ReportInput {
   readonly context: readonly string[];
   /** Token names; default `base` and `quote`. */
   readonly units?: SummaryUnits;
-  /** Scorecard figures the backtest computed, for keys the summary does not carry yet. */
-  readonly derived?: DerivedScorecard;
-  /** RISK_MAX_INVENTORY_BASE in base tokens (drawn as cap lines); undefined when no cap is set. */
-  readonly inventoryCapBase?: number | undefined;
   /** Price tick (quote tokens) and lot (base tokens) of the run, for the note. */
   readonly tick?: number;
   readonly lot?: number;
@@ -65,17 +61,19 @@ function fillsTable(input: ReportInput, markouts: readonly (number | null)[][], 
 }
 
 function scorecardTable(input: ReportInput, units: SummaryUnits): string {
-  const entries = resolveScorecard(input.summary, input.derived ?? {});
-  const rows = entries.map((entry) => [
+  const rows = scorecardEntries(input.summary).map((entry) => [
     escapeHtml(SCORECARD_FIELDS[entry.key].label),
-    `${escapeHtml(formatScorecardValue(entry, units))}${entry.source === 'report' ? ' *' : ''}`,
+    escapeHtml(formatScorecardValue(entry, units)),
     `<code>${entry.key}</code>`,
     escapeHtml(SCORECARD_FIELDS[entry.key].doc),
   ]);
-  const footnote = entries.some((entry) => entry.source === 'report')
-    ? '<p class="muted">* computed by this report from the replay venue\'s orders and the path sampled every second; the summary does not carry the key yet.</p>'
-    : '';
-  return tableHtml(rows, { className: 'grid' }) + footnote;
+  return tableHtml(rows, { className: 'grid' });
+}
+
+/** The inventory cap the run used (base tokens), or undefined when none was set. */
+function inventoryCap(summary: BacktestSummary): number | undefined {
+  const cap = (summary as Partial<Pick<BacktestSummary, 'inventory_cap_base'>>).inventory_cap_base;
+  return cap !== undefined && cap > 0 ? cap : undefined;
 }
 
 /** The samples the charts draw: every one, or an even thinning down to {@link CHART_POINTS}. */
@@ -106,7 +104,7 @@ export function renderReportHtml(input: ReportInput): string {
     inventory: drawn.map((s) => s.inventory),
     pnl: drawn.map((s) => s.pnl),
     components: hasComponents ? { spread: component('spread'), inventory: component('inventory'), fees: component('fees'), gas: component('gas'), ...hedge } : null,
-    cap: input.inventoryCapBase ?? null,
+    cap: inventoryCap(input.summary) ?? null,
     distance: { bid: drawn.map((s) => touchDistanceBps(s, 'bid')), ask: drawn.map((s) => touchDistanceBps(s, 'ask')) },
     fills: {
       time: input.fills.map((f) => seconds(f.timeMs)),
@@ -118,15 +116,9 @@ export function renderReportHtml(input: ReportInput): string {
     },
     histogram: histogram(markouts[1] ?? []),
   };
-  const note = fewFillsNote(input.samples, {
-    fills: input.summary.fills,
-    ordersSent: resolveScorecard(input.summary, input.derived ?? {}).find((entry) => entry.key === 'orders_sent')?.value ?? null,
-    tick: input.tick ?? 0,
-    lot: input.lot ?? 0,
-    base: units.base,
-  });
+  const note = fewFillsNote(input.samples, fewFillsContext(input.summary, { tick: input.tick ?? 0, lot: input.lot ?? 0, base: units.base }));
   const summaryTable = tableHtml(summaryRows(input.summary, units).map((row) => [escapeHtml(row.label), escapeHtml(row.text)]));
-  const capNote = input.inventoryCapBase === undefined ? ' No inventory cap is set (RISK_MAX_INVENTORY_BASE=0), so no cap lines.' : '';
+  const capNote = inventoryCap(input.summary) === undefined ? ' No inventory cap is set (RISK_MAX_INVENTORY_BASE=0), so no cap lines.' : '';
   const body = `<h1>${escapeHtml(input.title)}</h1>
 <ul class="context">${input.context.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>
 ${note === undefined ? '' : `<div class="note" id="few-fills">${escapeHtml(note)}</div>`}

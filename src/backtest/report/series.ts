@@ -5,7 +5,7 @@
  * browser.
  */
 import type { FillRecord } from '../session.ts';
-import { isQuoting, timeAtTouch } from '../scorecard.ts';
+import { isQuoting } from '../scorecard.ts';
 import type { PathSample } from '../stats.ts';
 
 /** Markout horizons shown per fill, ms. */
@@ -82,11 +82,20 @@ function median(values: readonly number[]): number | undefined {
 export interface FewFillsContext {
   readonly fills: number;
   readonly ordersSent: number | null;
+  /** Share of quoting time with a quote at the touch (the summary's `time_at_touch`). */
+  readonly timeAtTouch: number | null;
   /** Price tick in quote tokens, to state distances in ticks too. */
   readonly tick: number;
   /** Lot in base tokens and the base token's name, for the "no orders" hint. */
   readonly lot: number;
   readonly base: string;
+}
+
+/** The note's context from a summary's keys and the market's tick, lot and base token. */
+export function fewFillsContext(summary: object, market: { readonly tick: number; readonly lot: number; readonly base: string }): FewFillsContext {
+  const record = summary as Readonly<Record<string, unknown>>;
+  const number = (key: string): number | null => (typeof record[key] === 'number' ? (record[key] as number) : null);
+  return { fills: number('fills') ?? 0, ordersSent: number('orders_sent'), timeAtTouch: number('time_at_touch'), ...market };
 }
 
 /** Below this share of quoting time at the touch, the report explains where the quotes were. */
@@ -110,9 +119,8 @@ export function fewFillsNote(samples: readonly PathSample[], context: FewFillsCo
       `is at least the recording's lot (${context.lot} ${context.base}) and that --initial-base covers an order.`
     );
   }
-  const share = timeAtTouch(samples);
-  if (share === null) return context.fills === 0 ? 'Our orders never rested in the book (rejected or cancelled before they arrived), so nothing could fill.' : undefined;
-  if (share >= RARELY_AT_TOUCH) return undefined;
+  const share = context.timeAtTouch;
+  if (share === null || share >= RARELY_AT_TOUCH) return undefined;
   const distance = (side: 'bid' | 'ask'): string => {
     const values = samples.filter(isQuoting).map((sample) => touchDistanceBps(sample, side)).filter((value): value is number => value !== null);
     const bps = median(values);

@@ -1,25 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { renderReportHtml } from '../../../src/backtest/report/html.ts';
-import { deriveScorecard } from '../../../src/backtest/scorecard.ts';
 import { attributesOf, hasBrowser, openInChromium } from './chromium.ts';
 import { START_MS, fills, samples, summary } from './fixture.ts';
 
 const units = { base: 'ETH', quote: 'USDT' };
 
-function report(extraSummary: Record<string, number> = {}): string {
-  const derived = deriveScorecard({ samples, fills: 2, activity: { ordersSent: 40, cancelsSent: 38, ordersFilled: 2 }, twoSidedUptime: 0.9, inventoryCapBase: 0.25 });
-  return renderReportHtml({
-    title: 'ETH/USDT ladder',
-    summary: { ...summary(), ...extraSummary },
-    samples,
-    fills,
-    context: ['data: test'],
-    units,
-    derived,
-    inventoryCapBase: 0.25,
-    tick: 0.01,
-    lot: 0.0001,
-  });
+function report(scorecard: { ordersSent?: number; timeAtTouch?: number } = {}): string {
+  return renderReportHtml({ title: 'ETH/USDT ladder', summary: summary(scorecard), samples, fills, context: ['data: test'], units, tick: 0.01, lot: 0.0001 });
 }
 
 const TIME_CHARTS = ['price', 'pnl', 'inventory', 'distance', 'markouts'];
@@ -44,15 +31,17 @@ describe('the backtest report', () => {
     expect(html).not.toMatch(/<td>1723161600000<\/td>/);
   });
 
-  it('shows the scorecard from the summary where it has the key, and marks figures the report computed', () => {
-    const derivedOnly = report();
-    expect(derivedOnly).toMatch(/<td>orders sent<\/td>|<th>orders sent<\/th>/);
-    expect(derivedOnly).toContain('<td>40 *</td>');
-    expect(derivedOnly).toContain('<td>20 *</td>'); // orders per fill: 40 / 2
-    const fromEngine = report({ orders_sent: 44, orders_per_fill: 22 });
-    expect(fromEngine).toContain('<td>44</td>');
-    expect(fromEngine).toContain('<td>22</td>');
-    expect(fromEngine).not.toContain('<td>40 *</td>');
+  it("shows the engine's scorecard and PnL split from the summary, each with its key and meaning", () => {
+    const html = report({ ordersSent: 44 });
+    expect(html).toContain('<tr><th>orders sent</th><td>44</td><td><code>orders_sent</code></td>');
+    expect(html).toContain('<tr><th>orders per fill</th><td>22</td>');
+    expect(html).toContain('<tr><th>time at the touch</th><td>10.0 %</td>');
+    expect(html).toContain('<tr><th>held by the budget</th><td>3</td>');
+    expect(html).toContain('<tr><th>PnL from spread</th><td>9.6 USDT</td>');
+    expect(html).toContain('<tr><th>PnL from inventory</th><td>3.6 USDT</td>');
+    // Old result lines without the keys show what they have.
+    const { orders_sent: _dropped, ...older } = summary();
+    expect(renderReportHtml({ title: 't', summary: older as never, samples, fills, context: [] })).not.toContain('<code>orders_sent</code>');
   });
 
   it('lists every fill with time, side, price, size, maker or taker, fee and markouts', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fewFillsNote, fillMarkouts, histogram, touchDistanceBps } from '../../../src/backtest/report/series.ts';
-import { deriveScorecard, resolveScorecard, timeAtTouch } from '../../../src/backtest/scorecard.ts';
+import { fewFillsContext, fewFillsNote, fillMarkouts, histogram, touchDistanceBps } from '../../../src/backtest/report/series.ts';
+import { scorecardEntries } from '../../../src/backtest/scorecard.ts';
 import type { PathSample } from '../../../src/backtest/stats.ts';
 import { fills, samples } from './fixture.ts';
 
@@ -30,37 +30,23 @@ describe('report series', () => {
     expect(histogram([]).counts).toEqual([]);
   });
 
-  it('counts time at the touch over the samples where we quoted', () => {
-    expect(timeAtTouch([at({ bid: 99.9 }), at({}), at({ bid: undefined, ask: undefined }), at({ ask: 100.1 })])).toBeCloseTo(2 / 3, 9);
-    expect(timeAtTouch([at({ bid: undefined, ask: undefined })])).toBeNull();
-  });
-
   it('says nothing when quotes were often at the touch, and explains when no order was sent', () => {
-    const context = { fills: 3, ordersSent: 10, tick: 0.1, lot: 1, base: 'AAPL' };
-    expect(fewFillsNote([at({ bid: 99.9 }), at({ ask: 100.1 })], context)).toBeUndefined();
+    const context = { fills: 3, ordersSent: 10, timeAtTouch: 0.05, tick: 0.1, lot: 1, base: 'AAPL' };
+    expect(fewFillsNote([at({}), at({})], { ...context, timeAtTouch: 0.5 })).toBeUndefined();
     expect(fewFillsNote([at({})], { ...context, ordersSent: 0 })).toContain("at least the recording's lot (1 AAPL)");
-    expect(fewFillsNote([at({}), at({})], context)).toMatch(/at the touch only 0.0 % .* the bid a median 90.0 bps \(9 ticks\) behind/);
+    expect(fewFillsNote([at({}), at({})], context)).toMatch(/at the touch only 5.0 % .* the bid a median 90.0 bps \(9 ticks\) behind/);
+    expect(fewFillsContext({ fills: 2, orders_sent: 7, time_at_touch: 0.3 }, { tick: 0.1, lot: 1, base: 'X' })).toEqual({ fills: 2, ordersSent: 7, timeAtTouch: 0.3, tick: 0.1, lot: 1, base: 'X' });
   });
 });
 
 describe('scorecard', () => {
-  it('derives order counts, ratios, time at the touch, cap breaches and the PnL split', () => {
-    const derived = deriveScorecard({ samples, fills: 2, activity: { ordersSent: 40, cancelsSent: 38, ordersFilled: 2 }, twoSidedUptime: 0.9, inventoryCapBase: 0.25 });
-    expect(derived.orders_per_fill).toBe(20);
-    expect(derived.fill_ratio).toBe(0.05);
-    expect(derived.time_at_touch).toBeCloseTo(0.1, 9);
-    expect(derived.cap_breaches).toBe(samples.filter((s) => Math.abs(s.inventory) > 0.25).length);
-    const last = samples[samples.length - 1]!;
-    expect(derived.pnl_spread_quote).toBe(last.components?.spread);
-    expect(deriveScorecard({ samples, fills: 0, activity: { ordersSent: 0, cancelsSent: 0, ordersFilled: 0 }, twoSidedUptime: 0, inventoryCapBase: undefined })).toMatchObject({ orders_per_fill: null, fill_ratio: null, cap_breaches: null });
-  });
-
-  it("prefers the summary's own keys and marks the rest as computed by the report", () => {
-    const entries = resolveScorecard({ orders_sent: 7, fees_quote: 0.5 }, { orders_sent: 40, cancels_sent: 3 });
-    expect(entries.find((e) => e.key === 'orders_sent')).toEqual({ key: 'orders_sent', value: 7, source: 'engine' });
-    expect(entries.find((e) => e.key === 'cancels_sent')).toEqual({ key: 'cancels_sent', value: 3, source: 'report' });
-    expect(entries.find((e) => e.key === 'fees_quote')?.source).toBe('engine');
-    expect(entries.some((e) => e.key === 'time_at_touch')).toBe(false);
+  it('lists the keys a summary carries, in display order', () => {
+    const entries = scorecardEntries({ cancels_sent: 3, orders_sent: 7, fees_quote: 0.5, unrelated: 1 });
+    expect(entries).toEqual([
+      { key: 'orders_sent', value: 7 },
+      { key: 'cancels_sent', value: 3 },
+      { key: 'fees_quote', value: 0.5 },
+    ]);
   });
 
   it('has path components that add up to the PnL of each sample', () => {

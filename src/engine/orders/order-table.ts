@@ -3,7 +3,7 @@
  * (ARCHITECTURE "one owner for each piece of state"). Fills are applied from cumulative amounts,
  * so duplicated or reordered execution reports cannot double-count.
  */
-import { isTerminalStatus, type OrderReport, type OrderStatus, type Side } from '../core/index.ts';
+import { isTerminalStatus, type OrderReport, type OrderStatus, type Side } from '../../core/index.ts';
 
 /** Where an order is in its life from the engine's point of view. */
 export type OrderPhase = 'pending-new' | 'open' | 'pending-cancel' | 'done';
@@ -121,6 +121,21 @@ export class OrderTable {
   /** Every order not yet done (including those being cancelled). */
   live(): TrackedOrder[] {
     return [...this.notDone];
+  }
+
+  /** The orders that could still fill, without copying: resting, unacknowledged and being cancelled. */
+  notDoneOrders(): ReadonlySet<TrackedOrder> {
+    return this.notDone;
+  }
+
+  /** The best price among this side's working orders (highest bid, lowest ask), or undefined. */
+  bestWorkingPrice(side: Side): bigint | undefined {
+    let best: bigint | undefined;
+    for (const order of this.notDone) {
+      if (order.side !== side || (order.phase !== 'open' && order.phase !== 'pending-new')) continue;
+      if (best === undefined || (side === 'buy' ? order.priceUnits > best : order.priceUnits < best)) best = order.priceUnits;
+    }
+    return best;
   }
 
   markOpen(orderId: string): void {

@@ -1,0 +1,448 @@
+/**
+ * The order manager: the only owner of our orders' lives (ARCHITECTURE "one owner"). It turns a
+ * requote's per-side diffs into venue actions within the outbound budget, by priority
+ * (risk-reducing cancels first, then the quotes nearest the touch); gates every placement on the
+ * hard caps counting every order that could still fill; journals intents before they leave;
+ * backs off a side after rejections; and cancels everything, waiting until the venue confirms.
+ * At most one batch of requests is in flight per side: events meanwhile mark the side dirty and
+ * it is requoted once its requests are answered, so bursts coalesce instead of queueing.
+ */
+import type { Clock, Logger, OrderIntent, OrderReport, Side, TickerRules, Timer, Venue } from '../../core/index.ts';
+import { isTerminalStatus } from '../../core/index.ts';
+import type { EngineObserver } from '../observer.ts';
+import { admissibleQuantity, type ExposedOrder, type Holdings, type RiskLimits } from '../pipeline/caps.ts';
+import type { LiveQuote, QuoteDiff, RoundedQuote } from '../pipeline/diff.ts';
+import type { Touch } from '../pipeline/ticks.ts';
+import type { OutboundBudget } from '../settings.ts';
+import { TokenBucket } from './budget.ts';
+import type { Journal } from './journal.ts';
+import { OrderTable, type TrackedOrder } from './order-table.ts';
+
+/** What one side of a requote wants done. */
+export interface SidePlan {
+  readonly side: Side;
+  readonly diff: QuoteDiff;
+  /** Every quote the side wants now (kept or placed), to tell a risk-reducing cancel from a refresh. */
+  readonly wanted: readonly RoundedQuote[];
+}
+
+/** What the placement gate and the priorities read, as of this requote. */
+export interface ExecutionContext {
+  readonly holdings: Holdings;
+  readonly limits: RiskLimits;
+  readonly touch: Touch;
+}
+
+/** Callbacks into the engine. */
+export interface OrderManagerHooks {
+  /** False once quoting stopped: a placement signed meanwhile is dropped. */
+  isQuoting(): boolean;
+  /** A side's requests are all answered and something asked for it meanwhile: requote. */
+  onSideSettled(side: Side): void;
+  /** Time or the budget alone may change the diff now (tokens refilled): requote. */
+  onWake(): void;
+  /** A request's outcome is unknown: heal from the venue's records. */
+  onUnknownOutcome(): void;
+}
+
+/** Counts for the scorecard. */
+export interface OrderStats {
+  /** Placements sent to the venue. */
+  readonly ordersSent: number;
+  /** Cancel requests sent (single cancels and cancel-alls). */
+  readonly cancelsSent: number;
+  /** Base units of all placements sent. */
+  readonly placedQtyUnits: bigint;
+  /** Requests the outbound budget held back (each distinct one once per stretch of throttling). */
+  readonly throttled: number;
+  /** Placements the caps gate shrank to nothing (waiting for a cancel to land). */
+  readonly gated: number;
+  /** Placements the venue refused (post-only would cross, balance, …). */
+  readonly rejected: number;
+}
+
+/** Everything the manager needs. */
+export interface OrderManagerOptions {
+  readonly venue: Venue;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly journal: Journal;
+  readonly observer: EngineObserver;
+  readonly budget: OutboundBudget;
+  readonly hooks: OrderManagerHooks;
+}
+
+/**
+ * One unit of work a requote wants sent, with what ranks it: a risk-reducing cancel alone, a
+ * refresh (a cancel and its replacement together, all or nothing), a new quote, or the cancel of
+ * an order nobody wants any more.
+ */
+export interface Action {
+  readonly side: Side;
+  readonly cancel?: LiveQuote;
+  readonly place?: RoundedQuote;
+  /**
+   * 0: a cancel that reduces risk (the order is more aggressive than anything its side wants, or
+   * its side wants nothing): it may spend the tokens reserved for cancels. 1: a placement or a
+   * refresh. 2: the cancel of a passive order nobody wants. Lower goes first.
+   */
+  readonly group: 0 | 1 | 2;
+  /** Behind the touch, quote units (0 at or inside it); nearer goes first within a group. */
+  readonly distance: bigint;
+  readonly level: number;
+}
+
+const SIDES: readonly Side[] = ['buy', 'sell'];
+/** The matcher result of a post-only order that would have taken liquidity (SPEC §6). */
+const POST_ONLY_CROSSED = 'FAILED_VALIDATION';
+/** After rejections a side waits before placing again: 1 s, doubling up to this. */
+const MAX_REJECT_BACKOFF_MS = 30_000;
+
+/** Our orders and the requests that change them. */
+export class OrderManager {
+  readonly table = new OrderTable();
+  private readonly budget: TokenBucket;
+  private readonly inFlight = new Set<Side>();
+  private readonly dirty = new Set<Side>();
+  private readonly rejectBackoff = { buy: { untilMs: 0, streak: 0 }, sell: { untilMs: 0, streak: 0 } };
+  /** Placements between the gate and the table (being signed): they count as exposure too. */
+  private readonly reserved = new Set<ExposedOrder>();
+  private wakeTimer: Timer | undefined;
+  /** The requests held back since the budget last let everything through: each is counted once. */
+  private readonly heldKeys = new Set<string>();
+  private rules: TickerRules | undefined;
+  private counts = { ordersSent: 0, cancelsSent: 0, placedQtyUnits: 0n, throttled: 0, gated: 0, rejected: 0 };
+
+  constructor(private readonly options: OrderManagerOptions) {
+    this.budget = new TokenBucket(options.budget, options.clock);
+  }
+
+  /** The pair's rules (known once the venue is connected). */
+  setRules(rules: TickerRules): void {
+    this.rules = rules;
+  }
+
+  /** True while this side has requests without an answer. */
+  isBusy(side: Side): boolean {
+    return this.inFlight.has(side);
+  }
+
+  /** Asks for a requote of this side once its requests are answered. */
+  markDirty(side: Side): void {
+    this.dirty.add(side);
+  }
+
+  /** Until when this side places nothing after rejections (ms on the clock; 0 = not backing off). */
+  backoffUntilMs(side: Side): number {
+    return this.rejectBackoff[side].untilMs;
+  }
+
+  /** True while any request of ours is unanswered. */
+  hasWorkInFlight(): boolean {
+    return this.inFlight.size > 0;
+  }
+
+  stats(): OrderStats {
+    return { ...this.counts };
+  }
+
+  /** Stops the wake-up timer; idempotent. */
+  stop(): void {
+    this.wakeTimer?.cancel();
+    this.wakeTimer = undefined;
+  }
+
+  /**
+   * Sends what the plans ask for, as far as the budget allows: cancels before placements, the
+   * cancels that reduce risk first, then the placements nearest the touch. What the budget holds
+   * back is counted and retried when tokens return; a side with admitted requests is busy until
+   * they are answered.
+   */
+  execute(plans: readonly SidePlan[], context: ExecutionContext): void {
+    const actions = rankActions(plans, context);
+    const admitted: Record<Side, { cancels: LiveQuote[]; places: RoundedQuote[] }> = { buy: { cancels: [], places: [] }, sell: { cancels: [], places: [] } };
+    let held = 0;
+    let newlyHeld = 0;
+    let heldKind: 'cancel' | 'place' = 'place';
+    for (const action of actions) {
+      const kind = action.group === 0 ? 'cancel' : 'place';
+      const cost = (action.cancel === undefined ? 0 : 1) + (action.place === undefined ? 0 : 1);
+      if (!this.budget.tryTake(kind, cost)) {
+        if (held === 0) heldKind = kind;
+        held += cost;
+        newlyHeld += this.noteHeld(action);
+        continue;
+      }
+      if (action.cancel !== undefined) admitted[action.side].cancels.push(action.cancel);
+      if (action.place !== undefined) admitted[action.side].places.push(action.place);
+    }
+    if (held > 0) {
+      if (newlyHeld > 0) {
+        this.counts.throttled += newlyHeld;
+        this.options.observer.requestsThrottled?.(newlyHeld);
+      }
+      this.scheduleWake(this.budget.msUntilAvailable(heldKind));
+    } else {
+      this.heldKeys.clear();
+    }
+    for (const side of SIDES) {
+      const { cancels, places } = admitted[side];
+      if (cancels.length === 0 && places.length === 0) continue;
+      this.inFlight.add(side);
+      void this.run(cancels, places, context).finally(() => {
+        this.inFlight.delete(side);
+        if (this.dirty.delete(side)) this.options.hooks.onSideSettled(side);
+      });
+    }
+  }
+
+  /** Cancels one order outside a requote (healing found it unknown, or it must go now): no budget wait. */
+  cancelNow(orderId: string): void {
+    const { clock, journal, venue } = this.options;
+    this.table.markCancelling(orderId, clock.nowMs());
+    journal.append({ t: 'cancel', orderId, timeMs: clock.nowMs() });
+    this.budget.takeAnyway();
+    this.counts.cancelsSent++;
+    void venue.cancelOrder(orderId).catch(() => undefined);
+  }
+
+  /**
+   * Cancel-all, then wait until the venue lists nothing of ours; true when confirmed in time.
+   * Safety actions go whatever the budget. `applyReport` is the engine's report handler (fills
+   * found while waiting are booked).
+   */
+  async cancelEverything(reason: string, timeoutMs: number, applyReport: (report: OrderReport) => void): Promise<boolean> {
+    this.budget.takeAnyway();
+    this.counts.cancelsSent++;
+    const outcome = await this.options.venue.cancelAll();
+    this.options.logger.info({ reason, outcome }, 'cancel-all sent');
+    for (const order of this.table.live()) this.table.markCancelling(order.orderId, this.options.clock.nowMs());
+    return this.waitUntilNoOpenOrders(timeoutMs, applyReport);
+  }
+
+  /** Polls the venue (backing off to 1 s) until it lists none of our orders and every order we know is final. */
+  async waitUntilNoOpenOrders(timeoutMs: number, applyReport: (report: OrderReport) => void): Promise<boolean> {
+    const { clock, venue, logger } = this.options;
+    const deadline = clock.nowMs() + timeoutMs;
+    let delayMs = 50;
+    for (;;) {
+      // A failed listing is not an empty one: the orders may still rest (exchange restarting).
+      // Treating it as empty marked live orders cancelled, and their later fills went missing.
+      let open: OrderReport[] | undefined;
+      try {
+        open = await venue.fetchOpenOrders();
+      } catch (error) {
+        logger.warn({ err: error }, 'could not list open orders');
+      }
+      if (open !== undefined) {
+        for (const report of open) applyReport(report);
+        if (open.length === 0 && (await this.settleUnlisted(applyReport))) return true;
+      }
+      if (clock.nowMs() >= deadline) return false;
+      if (open === undefined || open.length > 0) {
+        this.budget.takeAnyway();
+        this.counts.cancelsSent++;
+        await venue.cancelAll().catch(() => undefined);
+      }
+      await new Promise<void>((resolve) => clock.setTimeout(resolve, delayMs));
+      delayMs = Math.min(1_000, delayMs * 2);
+    }
+  }
+
+  /** Every order we think is live but the venue no longer lists gets its final state; false if a lookup failed. */
+  private async settleUnlisted(applyReport: (report: OrderReport) => void): Promise<boolean> {
+    let settled = true;
+    for (const order of this.table.live()) {
+      let final: OrderReport | undefined;
+      try {
+        final = await this.options.venue.fetchOrder(order.orderId);
+      } catch {
+        settled = false;
+        continue;
+      }
+      if (final !== undefined) applyReport(final);
+      if (final === undefined || isTerminalStatus(final.status)) this.table.markDone(order.orderId, final?.status ?? 'CANCELLED');
+    }
+    return settled;
+  }
+
+  /** Every order of ours that could still fill, with placements being signed, for the caps gate. */
+  private *exposedOrders(): Generator<ExposedOrder> {
+    for (const order of this.table.notDoneOrders()) {
+      yield { side: order.side, priceUnits: order.priceUnits, remainingUnits: order.qtyUnits - order.filledQtyUnits };
+    }
+    yield* this.reserved;
+  }
+
+  private async run(cancels: readonly LiveQuote[], places: readonly RoundedQuote[], context: ExecutionContext): Promise<void> {
+    const now = this.options.clock.nowMs();
+    const requests = cancels.map((order) => this.cancel(order, now));
+    for (const quote of places) requests.push(this.place(quote, context));
+    await Promise.all(requests);
+  }
+
+  private async cancel(order: LiveQuote, nowMs: number): Promise<void> {
+    const { journal, venue, observer, logger, hooks } = this.options;
+    this.table.markCancelling(order.orderId, nowMs);
+    journal.append({ t: 'cancel', orderId: order.orderId, timeMs: nowMs });
+    this.counts.cancelsSent++;
+    const outcome = await venue.cancelOrder(order.orderId);
+    if (outcome.kind === 'accepted') {
+      observer.orderCancelled?.(order.side);
+      return;
+    }
+    logger.warn({ orderId: order.orderId, outcome }, 'cancel not confirmed; healing will settle it');
+    hooks.onUnknownOutcome();
+  }
+
+  private async place(quote: RoundedQuote, context: ExecutionContext): Promise<void> {
+    const { clock, journal, venue, observer, logger, hooks } = this.options;
+    const rules = this.rules;
+    if (rules === undefined) return;
+    if (clock.nowMs() < this.rejectBackoff[quote.side].untilMs) return;
+    // The hard caps: if this and every order that could still fill (the cancels just sent
+    // included: they may not take) filled at once, position, notional and funds stay inside.
+    const qtyUnits = admissibleQuantity(quote, this.exposedOrders(), context.holdings, context.limits, rules);
+    if (qtyUnits === 0n) {
+      this.counts.gated++;
+      return;
+    }
+    const reservation: ExposedOrder = { side: quote.side, priceUnits: quote.priceUnits, remainingUnits: qtyUnits };
+    this.reserved.add(reservation);
+    const intent: OrderIntent = { side: quote.side, priceUnits: quote.priceUnits, qtyUnits, postOnly: true };
+    let signed;
+    try {
+      signed = await venue.signOrder(intent);
+    } finally {
+      this.reserved.delete(reservation);
+    }
+    if (!hooks.isQuoting()) return;
+    this.table.addPending(signed.orderId, intent.side, intent.priceUnits, intent.qtyUnits, clock.nowMs());
+    journal.append({ t: 'intent', orderId: signed.orderId, side: intent.side, price: intent.priceUnits.toString(), qty: intent.qtyUnits.toString(), timeMs: clock.nowMs() });
+    this.counts.ordersSent++;
+    this.counts.placedQtyUnits += intent.qtyUnits;
+    const outcome = await venue.submitOrder(signed);
+    journal.append({ t: 'ack', orderId: outcome.orderId, outcome: outcome.kind, timeMs: clock.nowMs() });
+    switch (outcome.kind) {
+      case 'accepted':
+        this.table.markOpen(outcome.orderId);
+        this.rejectBackoff[intent.side].streak = 0;
+        observer.orderPlaced?.(intent.side);
+        return;
+      case 'rejected': {
+        this.counts.rejected++;
+        this.table.markDone(outcome.orderId, 'NOT_PROCESSED');
+        // A post-only order that would have crossed lost a race with the book: requote at once
+        // (the touch clamp places it right). Anything else may repeat (balance, rules): back off.
+        if (outcome.reason === POST_ONLY_CROSSED) {
+          observer.orderRejected?.(intent.side, outcome.reason);
+          return;
+        }
+        const backoff = this.rejectBackoff[intent.side];
+        backoff.streak++;
+        backoff.untilMs = clock.nowMs() + Math.min(MAX_REJECT_BACKOFF_MS, 1_000 * 2 ** (backoff.streak - 1));
+        observer.orderRejected?.(intent.side, outcome.reason);
+        logger.warn({ orderId: outcome.orderId, reason: outcome.reason, side: intent.side, retryInMs: backoff.untilMs - clock.nowMs() }, 'order rejected');
+        return;
+      }
+      case 'unknown':
+        // The venue may or may not have it: keep it as pending and let healing find out.
+        logger.warn({ orderId: outcome.orderId, reason: outcome.reason }, 'placement outcome unknown; healing');
+        hooks.onUnknownOutcome();
+        return;
+    }
+  }
+
+  /** Remembers a held-back action; 1 when it is new in this stretch of throttling (requotes re-plan the same ones). */
+  private noteHeld(action: Action): number {
+    let count = 0;
+    for (const key of [action.cancel === undefined ? undefined : `c:${action.cancel.orderId}`, action.place === undefined ? undefined : `p:${action.side}:${action.place.priceUnits}:${action.place.qtyUnits}`]) {
+      if (key === undefined || this.heldKeys.has(key)) continue;
+      this.heldKeys.add(key);
+      count++;
+    }
+    return count;
+  }
+
+  private scheduleWake(afterMs: number): void {
+    if (this.wakeTimer !== undefined) return;
+    this.wakeTimer = this.options.clock.setTimeout(() => {
+      this.wakeTimer = undefined;
+      this.options.hooks.onWake();
+    }, Math.max(1, afterMs));
+  }
+}
+
+/** A live order in the shape the diff reads. */
+export function toLiveQuote(order: TrackedOrder): LiveQuote {
+  return {
+    orderId: order.orderId,
+    side: order.side,
+    priceUnits: order.priceUnits,
+    remainingUnits: order.qtyUnits - order.filledQtyUnits,
+    filledUnits: order.filledQtyUnits,
+    createdAtMs: order.createdAtMs,
+  };
+}
+
+/**
+ * Turns the plans into actions and orders them by priority. A cancel reduces risk when its order
+ * is more aggressive than anything its side wants (or the side wants nothing): those go first,
+ * nearest the touch first. Then placements, each paired with the cancel of the order it replaces
+ * (nearest the touch with nearest): a refresh goes whole or not at all, so a side is never left
+ * bare because its cancel got a token and its replacement did not. Cancels of passive orders
+ * nobody wants go last.
+ */
+export function rankActions(plans: readonly SidePlan[], context: ExecutionContext): Action[] {
+  const actions: Action[] = [];
+  for (const plan of plans) {
+    const { side } = plan;
+    const limit = mostAggressiveWanted(side, plan.wanted);
+    const refreshCancels: LiveQuote[] = [];
+    for (const order of plan.diff.cancel) {
+      const risky = limit === undefined || (side === 'buy' ? order.priceUnits > limit : order.priceUnits < limit);
+      if (risky) actions.push({ side, cancel: order, group: 0, distance: distanceFromTouch(side, order.priceUnits, context.touch), level: 0 });
+      else refreshCancels.push(order);
+    }
+    const byDistance = (a: bigint, b: bigint): number => (a < b ? -1 : a > b ? 1 : 0);
+    refreshCancels.sort((a, b) => byDistance(distanceFromTouch(side, a.priceUnits, context.touch), distanceFromTouch(side, b.priceUnits, context.touch)));
+    const places = [...plan.diff.place].sort((a, b) => a.level - b.level || byDistance(distanceFromTouch(side, a.priceUnits, context.touch), distanceFromTouch(side, b.priceUnits, context.touch)));
+    places.forEach((quote, i) => {
+      const cancel = refreshCancels[i];
+      const distance = distanceFromTouch(side, quote.priceUnits, context.touch);
+      actions.push(cancel === undefined ? { side, place: quote, group: 1, distance, level: quote.level } : { side, cancel, place: quote, group: 1, distance, level: quote.level });
+    });
+    for (const order of refreshCancels.slice(places.length)) {
+      actions.push({ side, cancel: order, group: 2, distance: distanceFromTouch(side, order.priceUnits, context.touch), level: 0 });
+    }
+  }
+  if (actions.length > 1) actions.sort(compareActions);
+  return actions;
+}
+
+/** The highest price a side's wanted bids reach (lowest for asks), counting each quote's aggressive band. */
+function mostAggressiveWanted(side: Side, wanted: readonly RoundedQuote[]): bigint | undefined {
+  let limit: bigint | undefined;
+  for (const quote of wanted) {
+    if (quote.side !== side) continue;
+    const band = quote.aggressiveToleranceUnits ?? 0n;
+    const edge = side === 'buy' ? quote.priceUnits + band : quote.priceUnits - band;
+    if (limit === undefined || (side === 'buy' ? edge > limit : edge < limit)) limit = edge;
+  }
+  return limit;
+}
+
+function compareActions(a: Action, b: Action): number {
+  if (a.group !== b.group) return a.group - b.group;
+  if (a.level !== b.level) return a.level - b.level;
+  if (a.distance !== b.distance) return a.distance < b.distance ? -1 : 1;
+  return 0;
+}
+
+/** How far behind the touch a price sits on its side (0 at or inside it). */
+function distanceFromTouch(side: Side, priceUnits: bigint, touch: Touch): bigint {
+  const best = side === 'buy' ? touch.bestBidUnits : touch.bestAskUnits;
+  if (best === undefined) return 0n;
+  const behind = side === 'buy' ? best - priceUnits : priceUnits - best;
+  return behind > 0n ? behind : 0n;
+}
