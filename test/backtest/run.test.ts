@@ -89,6 +89,14 @@ describe('runBacktest', () => {
     expect(s.quote_uptime).toBeGreaterThan(0.5);
     expect(s.max_abs_inventory_base).toBeLessThanOrEqual(0.5 + 0.05);
     expect(result.samples.length).toBeGreaterThan(100);
+    // The engine's counts agree with what the replay venue received and filled, counted apart.
+    expect(result.activity.ordersSent).toBe(s.orders_sent);
+    expect(result.activity.cancelsSent).toBe(s.cancels_sent);
+    expect(result.fills).toHaveLength(s.fills);
+    // Each sample's PnL split adds up to the engine's split total at that moment.
+    const last = result.samples[result.samples.length - 1];
+    expect(last?.components?.spread).toBeCloseTo(s.pnl_spread_quote, 6);
+    expect(s.sharpe_horizon).toBe('hour');
   });
 
   it('splits PnL into spread, inventory, fees and gas that sum to the total, against the ledger\'s own average-cost PnL', async () => {
