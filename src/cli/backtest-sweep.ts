@@ -117,18 +117,17 @@ export async function runSweep(io: CliIo, plan: BacktestPlan, sweepTexts: readon
   const grid = sweepGrid(axes);
   const indexes = options.shard === undefined ? grid.map((_, i) => i) : shardCells(grid.length, options.shard);
   // Every cell of the grid is checked first, so a bad value fails in a second on every shard alike.
-  let first: ReturnType<typeof prepareRun> | undefined;
-  const plans = grid.map((cell) => {
+  const checked = grid.map((cell) => {
     try {
       const cellPlan = planForCell(plan, cell);
-      const prepared = prepareRun(cellPlan);
-      first ??= prepared;
-      return cellPlan;
+      return { plan: cellPlan, prepared: prepareRun(cellPlan) };
     } catch (error) {
       if (error instanceof UsageError) throw new UsageError(`--sweep ${Object.entries(cell).map(([k, v]) => `${k}=${v}`).join(' ')}: ${error.message}`);
       throw error;
     }
   });
+  const plans = checked.map((cell) => cell.plan);
+  const described = (checked[0] as (typeof checked)[number]).prepared;
   const jobs = indexes.map((i) => plans[i] as BacktestPlan);
   const progress = startProgress(io, 'sweep', 'runs');
   let done = 0;
@@ -142,10 +141,10 @@ export async function runSweep(io: CliIo, plan: BacktestPlan, sweepTexts: readon
     progress?.stop();
   }
   const shardText = options.shard === undefined ? '' : ` (shard ${options.shard.index}/${options.shard.count}: ${indexes.length} of ${grid.length} cells)`;
-  const prepared = first as unknown as ReturnType<typeof prepareRun>;
   emitSweep(io, { sweepId: planFingerprint(plan, axes), axes, cells: grid, total: grid.length, indexes, summaries }, options, {
-    title: `akira-mm backtest sweep${shardText}: ${prepared.title.replace('akira-mm backtest: ', '')}`,
-    context: [...prepared.context.filter((line) => !line.startsWith('set: ')), ...axes.map((axis) => `sweep: ${axis.key} = ${axis.values.join(', ')}`)],
+    title: `akira-mm backtest sweep${shardText}: ${described.title.replace('akira-mm backtest: ', '')}`,
+    // The first cell's context, less the lines of its swept values: the axes say those.
+    context: [...described.context.filter((line) => !axes.some((axis) => line.startsWith(`set: ${axis.key}=`))), ...axes.map((axis) => `sweep: ${axis.key} = ${axis.values.join(', ')}`)],
   });
   return 0;
 }
