@@ -5,13 +5,13 @@
  */
 
 /**
- * Cumulative PnL of a run split by where it came from, in quote tokens, each a signed
- * contribution: the parts add up to the total PnL (fees and gas are ≤ 0).
+ * Cumulative PnL of a run split by where it came from (the engine's scorecard split), in quote
+ * tokens, each a signed contribution: the parts add up to the split's total (fees and gas ≤ 0).
  */
 export interface PnlComponents {
   /** Edge of each fill against the fair price (mid) at the fill. */
   readonly spread: number;
-  /** The carried position marked to market (what is left of the PnL after the other parts). */
+  /** The position carried between fills, marked to market. */
   readonly inventory: number;
   /** Trading fees paid, as a negative number. */
   readonly fees: number;
