@@ -91,11 +91,14 @@ export class ReplayVenue implements Venue {
   private feesQuoteUnits = 0n;
   private gasPriceUnits: bigint;
   private nextOrderId = 1;
-  private readonly lastLocalTop: { bid: number | undefined; bidQty: number; ask: number | undefined; askQty: number } = {
+  /** The top last published, with its prices in base units: most changes are of size only, and a price's BigInt is reused then. */
+  private readonly lastLocalTop: { bid: number | undefined; bidQty: number; ask: number | undefined; askQty: number; bidUnits: bigint | undefined; askUnits: bigint | undefined } = {
     bid: undefined,
     bidQty: 0,
     ask: undefined,
     askQty: 0,
+    bidUnits: undefined,
+    askUnits: undefined,
   };
   private readonly pendingAcks = new Map<string, (outcome: PlaceOutcome) => void>();
   private messageOpen = false;
@@ -306,15 +309,17 @@ export class ReplayVenue implements Venue {
     const askQty = ask === undefined ? 0 : book.sizeAt('sell', ask);
     const last = this.lastLocalTop;
     if (bid === last.bid && ask === last.ask && bidQty === last.bidQty && askQty === last.askQty) return;
+    const rules = this.options.rules;
+    if (bid !== last.bid) last.bidUnits = bid === undefined ? undefined : BigInt(bid) * rules.priceTick;
+    if (ask !== last.ask) last.askUnits = ask === undefined ? undefined : BigInt(ask) * rules.priceTick;
     last.bid = bid;
     last.ask = ask;
     last.bidQty = bidQty;
     last.askQty = askQty;
-    const rules = this.options.rules;
     const top: BestBidOffer = {
-      bidPriceUnits: bid === undefined ? undefined : BigInt(bid) * rules.priceTick,
+      bidPriceUnits: last.bidUnits,
       bidQtyUnits: BigInt(bidQty) * rules.qtyStep,
-      askPriceUnits: ask === undefined ? undefined : BigInt(ask) * rules.priceTick,
+      askPriceUnits: last.askUnits,
       askQtyUnits: BigInt(askQty) * rules.qtyStep,
       timeMs: this.clock.nowMs(),
     };
