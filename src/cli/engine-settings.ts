@@ -28,6 +28,7 @@ export function engineSettingsFromConfig(engine: EngineConfig, decimals: PairDec
     ...DEFAULT_ENGINE_SETTINGS,
     inventoryTarget,
     fairPrice: engine.FAIR_PRICE,
+    fairHoldMs: engine.FAIR_HOLD_MS,
     requoteTolerance: {
       ...DEFAULT_ENGINE_SETTINGS.requoteTolerance,
       aggressiveEdgeFraction: engine.REQUOTE_AGGRESSIVE_TOLERANCE_PCT.value / 100,

@@ -150,6 +150,7 @@ export class MarketMaker {
         onSideSettled: () => this.requote(),
         onWake: () => this.requote(),
         onUnknownOutcome: () => void this.reconciler.heal(),
+        onOrdersChanged: () => this.sampleScorecard(),
       },
     });
     this.safety = new Safety({
@@ -187,7 +188,7 @@ export class MarketMaker {
     this.info = info;
     this.rules = info.rules;
     this.tickSize = tickSizeNumber(info.rules);
-    this.market = new MarketTracker(info, this.settings.fairPrice);
+    this.market = new MarketTracker(info, this.settings.fairPrice, this.settings.fairHoldMs, () => this.clock.nowMs());
     this.ledger = new Ledger({
       baseDecimals: info.rules.baseDecimals,
       quoteDecimals: info.rules.quoteDecimals,

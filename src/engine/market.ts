@@ -20,11 +20,25 @@ export class MarketTracker {
   private readonly ticker: TickerNumbers;
 
   private fairNumber: number | undefined;
+  private fairUnitsValue: bigint | undefined;
   private fairIsCurrent = false;
+  /** The last fair price the book gave: it outlives a flicker of the book for `fairHoldMs`. */
+  private lastFair: { readonly value: number; readonly units: bigint } | undefined;
+  /** When the book stopped giving a fair price (undefined while it gives one). */
+  private fairLostAtMs: number | undefined;
 
+  /**
+   * @param fairSource which of the book's prices is fair (FAIR_PRICE).
+   * @param fairHoldMs how long the last fair price stands when the book stops giving one (a side
+   *   empty for a moment, e.g. while the only other maker re-quotes): quotes stay put instead of
+   *   being pulled and re-placed. 0 = none.
+   * @param nowMs the engine's clock (the hold ends on time, not on the next book event).
+   */
   constructor(
     private readonly info: VenueInfo,
     private readonly fairSource: FairPriceSource = 'mid',
+    private readonly fairHoldMs = 0,
+    private readonly nowMs: () => number = () => this.top?.timeMs ?? 0,
   ) {
     const rules = info.rules;
     this.ticker = {
@@ -52,6 +66,8 @@ export class MarketTracker {
       previous.bidQtyUnits !== top.bidQtyUnits ||
       previous.askQtyUnits !== top.askQtyUnits;
     if (changed) this.estimators.onMid(top.timeMs, this.mid());
+    // The hold counts from the moment the book stopped giving a fair price, not from the next time one is asked for.
+    if (this.fairHoldMs > 0) this.computeFair();
     return changed;
   }
 
@@ -88,22 +104,44 @@ export class MarketTracker {
    * the book gives none (a side missing, crossed or locked).
    */
   fair(): number | undefined {
-    if (this.fairIsCurrent) return this.fairNumber;
-    if (this.fairSource === 'mid') {
-      this.fairNumber = this.mid();
-    } else {
-      const levels = this.levels();
-      this.fairNumber = buildMarketView({ timeMs: 0, bid: levels?.bid, ask: levels?.ask, ticker: this.ticker, volatility: 0, tradeRate: NO_TRADES, arrival: undefined, fairSource: this.fairSource }).fair;
-    }
-    this.fairIsCurrent = true;
+    if (!this.fairIsCurrent) this.computeFair();
     return this.fairNumber;
   }
 
   /** The fair price in quote units (rounded down), for the price band and the `auto` limits. */
   fairUnits(): bigint | undefined {
-    if (this.fairSource === 'mid') return this.midUnits();
-    const fair = this.fair();
-    return fair === undefined ? undefined : numberToUnits(fair, this.info.rules.quoteDecimals, 'down');
+    if (!this.fairIsCurrent) this.computeFair();
+    return this.fairUnitsValue;
+  }
+
+  private computeFair(): void {
+    let fair: number | undefined;
+    let units: bigint | undefined;
+    if (this.fairSource === 'mid') {
+      fair = this.mid();
+      units = this.midUnits();
+    } else {
+      const levels = this.levels();
+      fair = buildMarketView({ timeMs: 0, bid: levels?.bid, ask: levels?.ask, ticker: this.ticker, volatility: 0, tradeRate: NO_TRADES, arrival: undefined, fairSource: this.fairSource }).fair;
+      units = fair === undefined ? undefined : numberToUnits(fair, this.info.rules.quoteDecimals, 'down');
+    }
+    const nowMs = this.nowMs();
+    let isHeld = false;
+    if (fair !== undefined && units !== undefined) {
+      this.lastFair = { value: fair, units };
+      this.fairLostAtMs = undefined;
+    } else if (this.lastFair !== undefined) {
+      this.fairLostAtMs ??= nowMs;
+      if (nowMs - this.fairLostAtMs <= this.fairHoldMs) {
+        fair = this.lastFair.value;
+        units = this.lastFair.units;
+        isHeld = true;
+      }
+    }
+    this.fairNumber = fair;
+    this.fairUnitsValue = units;
+    // A held price expires with time: it is looked at again on every call, not cached.
+    this.fairIsCurrent = !isHeld;
   }
 
   /** The strategy's view at `nowMs`, with the fair price and the expected gas per maker fill (quote tokens). */
@@ -118,7 +156,7 @@ export class MarketTracker {
       volatility: values.volatility,
       tradeRate: values.tradeRate,
       arrival: values.arrival,
-      fairSource: this.fairSource,
+      fair: this.fair() ?? null,
       gasPerFill,
     });
   }

@@ -55,6 +55,11 @@ export interface OutboundBudget {
 export interface EngineSettings {
   readonly inventoryTarget: InventoryTarget;
   readonly fairPrice: FairPriceSource;
+  /**
+   * How long the last fair price stands when the book stops giving one (a side empty for a
+   * moment): quotes stay put instead of being pulled and re-placed; 0 = pull at once.
+   */
+  readonly fairHoldMs: number;
   readonly requoteTolerance: RequoteTolerance;
   /** Orders older than this are replaced even inside the band; 0 = never. */
   readonly maxOrderAgeMs: number;
@@ -83,6 +88,7 @@ export interface EngineSettings {
 export const DEFAULT_ENGINE_SETTINGS: EngineSettings = {
   inventoryTarget: { kind: 'start' },
   fairPrice: 'mid',
+  fairHoldMs: 500,
   requoteTolerance: { aggressiveEdgeFraction: 0.1, ticks: 0, bps: 'auto', fractionOfDistance: 0.5, sizeFraction: 0.1 },
   maxOrderAgeMs: 300_000,
   minEdgeBps: 0,

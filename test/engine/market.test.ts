@@ -34,3 +34,31 @@ describe('the fair price stage', () => {
     expect(market.view(1, 0.25).gasPerFill).toBe(0.25);
   });
 });
+
+describe('the fair price through a flicker of the book', () => {
+  it('keeps the last fair price for FAIR_HOLD_MS after the book stops giving one, then lets it go', () => {
+    let now = 0;
+    const market = new MarketTracker(info, 'mid', 500, () => now);
+    market.onTopOfBook(top(2000, 1, 2000.4, 1));
+    now = 5_000; // a quiet book for a while: the hold counts from the moment the price is lost
+    market.onTopOfBook({ ...top(2000, 1, 2000.4, 1), bidPriceUnits: undefined, askPriceUnits: undefined, timeMs: now });
+    expect(market.mid()).toBeUndefined();
+    expect(market.fair()).toBeCloseTo(2000.2, 9);
+    expect(market.fairUnits()).toBe(usdc(2000.2));
+    expect(market.view(now, 0).fair).toBeCloseTo(2000.2, 9);
+    now = 5_500;
+    expect(market.fair()).toBeCloseTo(2000.2, 9);
+    now = 5_501;
+    expect(market.fair()).toBeUndefined();
+    // A new two-sided book gives a fresh price at once.
+    market.onTopOfBook({ ...top(2001, 1, 2001.4, 1), timeMs: now });
+    expect(market.fair()).toBeCloseTo(2001.2, 9);
+  });
+
+  it('holds nothing with FAIR_HOLD_MS=0', () => {
+    const market = new MarketTracker(info, 'mid', 0, () => 0);
+    market.onTopOfBook(top(2000, 1, 2000.4, 1));
+    market.onTopOfBook({ ...top(2000, 1, 2000.4, 1), askPriceUnits: undefined });
+    expect(market.fair()).toBeUndefined();
+  });
+});

@@ -7,7 +7,7 @@
  * At most one batch of requests is in flight per side: events meanwhile mark the side dirty and
  * it is requoted once its requests are answered, so bursts coalesce instead of queueing.
  */
-import type { Clock, Logger, OrderIntent, OrderReport, Side, TickerRules, Timer, Venue } from '../../core/index.ts';
+import type { Clock, Logger, OrderIntent, OrderReport, Side, SignedOrder, TickerRules, Timer, Venue } from '../../core/index.ts';
 import { isTerminalStatus } from '../../core/index.ts';
 import type { EngineObserver } from '../observer.ts';
 import { admissibleQuantity, type ExposedOrder, type Holdings, type RiskLimits } from '../pipeline/caps.ts';
@@ -43,6 +43,8 @@ export interface OrderManagerHooks {
   onWake(): void;
   /** A request's outcome is unknown: heal from the venue's records. */
   onUnknownOutcome(): void;
+  /** What rests changed outside a requote (placements signed and recorded, cancels sent): the scorecard samples it. */
+  onOrdersChanged(): void;
 }
 
 /** Counts for the scorecard. */
@@ -70,6 +72,15 @@ export interface OrderManagerOptions {
   readonly observer: EngineObserver;
   readonly budget: OutboundBudget;
   readonly hooks: OrderManagerHooks;
+}
+
+/** What one side sends in one go. */
+interface SideBatch {
+  /** Cancels that reduce risk: they leave at once. */
+  readonly urgent: LiveQuote[];
+  /** Cancels of orders being replaced or no longer wanted: they leave once the replacements are signed. */
+  readonly refresh: LiveQuote[];
+  readonly places: RoundedQuote[];
 }
 
 /**
@@ -160,7 +171,7 @@ export class OrderManager {
    */
   execute(plans: readonly SidePlan[], context: ExecutionContext): void {
     const actions = rankActions(plans, context);
-    const admitted: Record<Side, { cancels: LiveQuote[]; places: RoundedQuote[] }> = { buy: { cancels: [], places: [] }, sell: { cancels: [], places: [] } };
+    const admitted: Record<Side, SideBatch> = { buy: { urgent: [], refresh: [], places: [] }, sell: { urgent: [], refresh: [], places: [] } };
     let held = 0;
     let newlyHeld = 0;
     let heldKind: 'cancel' | 'place' = 'place';
@@ -173,8 +184,9 @@ export class OrderManager {
         newlyHeld += this.noteHeld(action);
         continue;
       }
-      if (action.cancel !== undefined) admitted[action.side].cancels.push(action.cancel);
-      if (action.place !== undefined) admitted[action.side].places.push(action.place);
+      const batch = admitted[action.side];
+      if (action.cancel !== undefined) (action.group === 0 ? batch.urgent : batch.refresh).push(action.cancel);
+      if (action.place !== undefined) batch.places.push(action.place);
     }
     if (held > 0) {
       if (newlyHeld > 0) {
@@ -186,10 +198,10 @@ export class OrderManager {
       this.heldKeys.clear();
     }
     for (const side of SIDES) {
-      const { cancels, places } = admitted[side];
-      if (cancels.length === 0 && places.length === 0) continue;
+      const batch = admitted[side];
+      if (batch.urgent.length === 0 && batch.refresh.length === 0 && batch.places.length === 0) continue;
       this.inFlight.add(side);
-      void this.run(cancels, places, context).finally(() => {
+      void this.run(batch, context).finally(() => {
         this.inFlight.delete(side);
         if (this.dirty.delete(side)) this.options.hooks.onSideSettled(side);
       });
@@ -274,10 +286,18 @@ export class OrderManager {
     yield* this.reserved;
   }
 
-  private async run(cancels: readonly LiveQuote[], places: readonly RoundedQuote[], context: ExecutionContext): Promise<void> {
-    const now = this.options.clock.nowMs();
-    const requests = cancels.map((order) => this.cancel(order, now));
-    for (const quote of places) requests.push(this.place(quote, context));
+  /**
+   * Sends one side's batch. Risk-reducing cancels leave at once; a refresh's cancel waits for its
+   * replacement to be signed (usually pre-signed: no wait), so the old quote is never pulled
+   * before the new one can go: the side is not left bare for a signature's time.
+   */
+  private async run(batch: SideBatch, context: ExecutionContext): Promise<void> {
+    const clock = this.options.clock;
+    const requests = batch.urgent.map((order) => this.cancel(order, clock.nowMs()));
+    const signed = await Promise.all(batch.places.map((quote) => this.prepare(quote, context)));
+    for (const order of batch.refresh) requests.push(this.cancel(order, clock.nowMs()));
+    for (const order of signed) if (order !== undefined) requests.push(this.submit(order));
+    this.options.hooks.onOrdersChanged();
     await Promise.all(requests);
   }
 
@@ -295,17 +315,21 @@ export class OrderManager {
     hooks.onUnknownOutcome();
   }
 
-  private async place(quote: RoundedQuote, context: ExecutionContext): Promise<void> {
-    const { clock, journal, venue, observer, logger, hooks } = this.options;
+  /**
+   * Gates and signs a placement and records it (table and journal) before anything is sent;
+   * undefined when the caps leave nothing to place or quoting stopped meanwhile.
+   */
+  private async prepare(quote: RoundedQuote, context: ExecutionContext): Promise<SignedOrder | undefined> {
+    const { clock, journal, venue, hooks } = this.options;
     const rules = this.rules;
-    if (rules === undefined) return;
-    if (clock.nowMs() < this.rejectBackoff[quote.side].untilMs) return;
+    if (rules === undefined) return undefined;
+    if (clock.nowMs() < this.rejectBackoff[quote.side].untilMs) return undefined;
     // The hard caps: if this and every order that could still fill (the cancels just sent
     // included: they may not take) filled at once, position, notional and funds stay inside.
     const qtyUnits = admissibleQuantity(quote, this.exposedOrders(), context.holdings, context.limits, rules);
     if (qtyUnits === 0n) {
       this.counts.gated++;
-      return;
+      return undefined;
     }
     const reservation: ExposedOrder = { side: quote.side, priceUnits: quote.priceUnits, remainingUnits: qtyUnits };
     this.reserved.add(reservation);
@@ -316,9 +340,16 @@ export class OrderManager {
     } finally {
       this.reserved.delete(reservation);
     }
-    if (!hooks.isQuoting()) return;
+    if (!hooks.isQuoting()) return undefined;
     this.table.addPending(signed.orderId, intent.side, intent.priceUnits, intent.qtyUnits, clock.nowMs());
     journal.append({ t: 'intent', orderId: signed.orderId, side: intent.side, price: intent.priceUnits.toString(), qty: intent.qtyUnits.toString(), timeMs: clock.nowMs() });
+    return signed;
+  }
+
+  /** Sends a prepared placement and acts on the answer. */
+  private async submit(signed: SignedOrder): Promise<void> {
+    const { clock, journal, venue, observer, logger, hooks } = this.options;
+    const intent = signed.intent;
     this.counts.ordersSent++;
     this.counts.placedQtyUnits += intent.qtyUnits;
     const outcome = await venue.submitOrder(signed);
