@@ -7,7 +7,6 @@ import { startSim } from './src/sim/index.ts';
 import { startLiveRun } from './src/cli/live.ts';
 import { validatePairEnv } from './src/cli/pair-config.ts';
 import { silentIo } from './test/integration/support.ts';
-(globalThis as any).DIAG = true;
 const sim = await startSim({ port: 0, seed: 0, chain: 'mainnet', flow: true });
 const account = sim.accounts[0]!;
 const config = validatePairEnv({ BASE: 'ETH', QUOTE: 'USDC', CHAIN: 'mainnet', STRATEGY: process.argv[2] ?? 'ladder', LADDER_LEVELS: '2', LADDER_ORDER_SIZE: '0.05', LADDER_BID_SPREAD_BPS: '4', LADDER_ASK_SPREAD_BPS: '4', LADDER_INVENTORY_SKEW: 'on', LOG_LEVEL: 'silent', EXCHANGE_HTTP_URL: sim.httpUrl, EXCHANGE_WS_URL: sim.wsUrl, TRADING_ACCOUNT: feltToHex(account.address), SIGNER_PRIVATE_KEY: feltToHex(account.privateKey!), METRICS_PORT: '0' }, 'diag');
