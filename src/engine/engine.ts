@@ -18,13 +18,10 @@ import {
   type BestBidOffer,
   type Clock,
   type DesiredQuote,
-  type GasQuote,
-  type InventoryView,
   type Logger,
   type OrderIntent,
   type OrderReport,
   type ResyncReason,
-  type Side,
   type Strategy,
   type TickerRules,
   type Timer,
@@ -32,21 +29,24 @@ import {
   type VenueInfo,
   type VenueListener,
 } from '../core/index.ts';
-import { Ledger, type PnlSnapshot } from './ledger.ts';
+import { Costs } from './costs.ts';
+import { Ledger } from './ledger.ts';
 import { MarketTracker } from './market.ts';
-import { MarkoutTracker, type MarkoutSummary } from './markouts.ts';
+import { MarkoutTracker } from './markouts.ts';
 import type { EngineObserver } from './observer.ts';
 import { NullJournal, type Journal } from './orders/journal.ts';
-import { OrderManager, toLiveQuote, type ExecutionContext, type OrderStats, type SidePlan } from './orders/order-manager.ts';
-import { isOverInventoryCap, resolveRiskLimits, type Holdings, type RiskLimits } from './pipeline/caps.ts';
-import { diffQuotes, type RoundedQuote } from './pipeline/diff.ts';
-import { gasCostQuote, keepReplacementsThatPay, type EdgeContext } from './pipeline/edge.ts';
+import { OrderManager } from './orders/order-manager.ts';
+import { isOverInventoryCap, resolveRiskLimits, type RiskLimits } from './pipeline/caps.ts';
+import type { RoundedQuote } from './pipeline/diff.ts';
 import { QuotePipeline } from './pipeline/quote-pipeline.ts';
 import { tickSizeNumber, type Touch } from './pipeline/ticks.ts';
+import { Position } from './position.ts';
 import { Reconciler } from './reconciler.ts';
-import { Safety, type EngineState, type HaltReason } from './safety/safety.ts';
-import { Scorecard, type PnlSplit, type QuotingScores } from './scorecard.ts';
+import { Safety, type HaltReason } from './safety/safety.ts';
+import { Scorecard } from './scorecard.ts';
 import type { EngineSettings } from './settings.ts';
+import { SidePlanner } from './side-planner.ts';
+import { scorecardSnapshot, workingQuotes, type EngineStatus } from './status.ts';
 
 /** Collaborators and settings of an engine. */
 export interface EngineOptions {
@@ -60,40 +60,6 @@ export interface EngineOptions {
   readonly journal?: Journal;
 }
 
-/** The scorecard: what a venue's market-maker programme and a desk judge quoting by. */
-export interface ScorecardSnapshot extends QuotingScores, OrderStats {
-  readonly fills: number;
-  /** Orders sent per fill (orders sent while nothing filled). */
-  readonly ordersPerFill: number;
-  /** Base volume filled / base volume of the orders sent (0 before any order). */
-  readonly fillRatio: number;
-  readonly pnl: PnlSplit;
-}
-
-/** A snapshot of what the engine is doing, for the status line, /health and reports. */
-export interface EngineStatus {
-  readonly state: EngineState;
-  readonly haltReason: HaltReason | undefined;
-  readonly pauseReason: string | undefined;
-  readonly mid: number | undefined;
-  /** The fair price the strategy quotes around (quote per base). */
-  readonly fair: number | undefined;
-  readonly bids: readonly { price: number; size: number }[];
-  readonly asks: readonly { price: number; size: number }[];
-  readonly baseBalance: number;
-  readonly quoteBalance: number;
-  /** Base held minus the inventory target, base tokens (what skew and caps measure). */
-  readonly position: number;
-  /** The inventory cap (base tokens, 0 = none) once the limits are resolved. */
-  readonly inventoryCap: number;
-  readonly pnl: PnlSnapshot;
-  readonly markouts: MarkoutSummary;
-  /** Fraction of quoting time with both a bid and an ask resting. */
-  readonly twoSidedUptime: number;
-  readonly scorecard: ScorecardSnapshot;
-}
-
-const SIDES: readonly Side[] = ['buy', 'sell'];
 const NO_QUOTES: RoundedQuote[] = [];
 
 /** The daemon's brain. `start()` once, `stop()` to cancel everything and leave. */
@@ -111,23 +77,15 @@ export class MarketMaker {
   private readonly markouts = new MarkoutTracker();
   private readonly scorecard = new Scorecard();
   private readonly pipeline = new QuotePipeline();
-  private info: VenueInfo | undefined;
-  private rules: TickerRules | undefined;
-  private tickSize = 0;
+  private readonly planner: SidePlanner;
+  /** What start-up learns: the pair's rules and costs, the market, the books. */
+  private pair: { readonly info: VenueInfo; readonly rules: TickerRules; readonly tickSize: number; readonly costs: Costs } | undefined;
   private market: MarketTracker | undefined;
   private ledger: Ledger | undefined;
-  private gas: GasQuote | undefined;
+  private position: Position | undefined;
   private limits: RiskLimits | undefined;
-  private startBaseUnits = 0n;
   private timers: Timer[] = [];
   private requoteTriggerMs: number | undefined;
-  private balanceNumbers = { baseUnits: 0n, base: 0, quoteUnits: 0n, quote: 0, targetUnits: 0n, target: 0 };
-  private edgeContextCache: EdgeContext | undefined;
-  /** Per side, what its last empty diff read; see `requote`. */
-  private readonly quietSides: Record<Side, { desired: readonly RoundedQuote[]; ordersVersion: number; untilMs: number } | undefined> = {
-    buy: undefined,
-    sell: undefined,
-  };
 
   constructor(options: EngineOptions) {
     this.venue = options.venue;
@@ -173,39 +131,36 @@ export class MarketMaker {
       observer: this.observer,
       orders: this.orders,
       settings: this.settings,
-      rules: () => this.rules,
+      rules: () => this.pair?.rules,
       ledger: () => this.ledger,
       applyReport,
       isStarting: () => this.safety.state === 'starting',
       onDrift: (message) => void this.halt('ENGINE_INVARIANT', message),
       afterHeal: () => this.requote(),
     });
+    this.planner = new SidePlanner(this.orders, this.settings);
   }
 
   /** Connects, applies the startup-order policy, takes the starting balances and begins quoting. */
   async start(): Promise<void> {
     const info = await this.venue.start(this.listener());
-    this.info = info;
-    this.rules = info.rules;
-    this.tickSize = tickSizeNumber(info.rules);
+    const rules = info.rules;
+    this.pair = { info, rules, tickSize: tickSizeNumber(rules), costs: new Costs(info, this.venue, this.settings.conversionMargin) };
     this.market = new MarketTracker(info, this.settings.fairPrice, this.settings.fairHoldMs, () => this.clock.nowMs());
-    this.ledger = new Ledger({
-      baseDecimals: info.rules.baseDecimals,
-      quoteDecimals: info.rules.quoteDecimals,
-      makerFeePbips: info.makerFeePbips,
-      takerFeePbips: info.takerFeePbips,
-    });
-    this.orders.setRules(info.rules);
+    const ledger = new Ledger({ baseDecimals: rules.baseDecimals, quoteDecimals: rules.quoteDecimals, makerFeePbips: info.makerFeePbips, takerFeePbips: info.takerFeePbips });
+    this.ledger = ledger;
+    this.orders.setRules(rules);
     await this.reconciler.recoverFromJournal();
     await this.reconciler.applyStartupPolicy();
     this.journal.append({ t: 'start', timeMs: this.clock.nowMs() });
     const account = await this.venue.fetchAccount();
-    this.startBaseUnits = account.balances.get(info.rules.base)?.total ?? 0n;
-    this.ledger.reset(this.startBaseUnits, account.balances.get(info.rules.quote)?.total ?? 0n);
+    const startBaseUnits = account.balances.get(rules.base)?.total ?? 0n;
+    ledger.reset(startBaseUnits, account.balances.get(rules.quote)?.total ?? 0n);
+    this.position = new Position(ledger, rules, this.settings.inventoryTarget, startBaseUnits);
     this.safety.begin();
     this.sampleScorecard();
     this.startTimers();
-    this.logger.info({ pair: `${info.rules.base}/${info.rules.quote}`, strategy: this.strategy.name, state: this.safety.state }, 'engine started');
+    this.logger.info({ pair: `${rules.base}/${rules.quote}`, strategy: this.strategy.name, state: this.safety.state }, 'engine started');
     this.requote();
   }
 
@@ -237,24 +192,23 @@ export class MarketMaker {
   status(): EngineStatus {
     const mid = this.market?.mid();
     const fair = this.market?.fair();
-    const rules = this.rules;
+    const rules = this.pair?.rules;
     const balances = this.ledger?.balances();
     this.sampleScorecard();
     const baseBalance = balances === undefined || rules === undefined ? 0 : unitsToNumber(balances.baseUnits, rules.baseDecimals);
-    const target = rules === undefined || balances === undefined ? 0 : unitsToNumber(this.targetUnits(fair), rules.baseDecimals);
     const pnl = this.ledger?.pnl(fair ?? mid) ?? new Ledger({ baseDecimals: 0, quoteDecimals: 0, makerFeePbips: 0, takerFeePbips: 0 }).pnl(undefined);
-    const scorecard = this.scorecardSnapshot(pnl);
+    const scorecard = scorecardSnapshot(this.scorecard, this.orders.stats(), pnl, rules);
     return {
       state: this.safety.state,
       haltReason: this.safety.haltReason,
       pauseReason: this.safety.pauseReason,
       mid,
       fair,
-      bids: this.workingQuotes('buy'),
-      asks: this.workingQuotes('sell'),
+      bids: workingQuotes(this.orders.table, 'buy', rules),
+      asks: workingQuotes(this.orders.table, 'sell', rules),
       baseBalance,
       quoteBalance: balances === undefined || rules === undefined ? 0 : unitsToNumber(balances.quoteUnits, rules.quoteDecimals),
-      position: baseBalance - target,
+      position: this.position?.positionBase(fair) ?? 0,
       inventoryCap: this.limits === undefined || rules === undefined ? 0 : unitsToNumber(this.limits.maxInventoryDeviationUnits, rules.baseDecimals),
       pnl,
       markouts: this.markouts.summary(),
@@ -273,33 +227,6 @@ export class MarketMaker {
     return this.orders.hasWorkInFlight() || this.reconciler.isHealing();
   }
 
-  private scorecardSnapshot(pnl: PnlSnapshot): ScorecardSnapshot {
-    const stats = this.orders.stats();
-    const rules = this.rules;
-    const placed = rules === undefined ? 0 : unitsToNumber(stats.placedQtyUnits, rules.baseDecimals);
-    return {
-      ...this.scorecard.scores(),
-      ...stats,
-      fills: pnl.fills,
-      ordersPerFill: pnl.fills === 0 ? stats.ordersSent : stats.ordersSent / pnl.fills,
-      fillRatio: placed > 0 ? pnl.volumeBase / placed : 0,
-      pnl: this.scorecard.pnl(),
-    };
-  }
-
-  /** This side's working orders as numbers, best first. */
-  private workingQuotes(side: Side): { price: number; size: number }[] {
-    const rules = this.rules;
-    if (rules === undefined) return [];
-    return this.orders.table
-      .working(side)
-      .map((order) => ({
-        price: unitsToNumber(order.priceUnits, rules.quoteDecimals),
-        size: unitsToNumber(order.qtyUnits - order.filledQtyUnits, rules.baseDecimals),
-      }))
-      .sort((a, b) => (side === 'buy' ? b.price - a.price : a.price - b.price));
-  }
-
   // ── venue events ──────────────────────────────────────────────────────────────────────────
 
   private listener(): VenueListener {
@@ -310,9 +237,7 @@ export class MarketMaker {
         this.market?.onTrade(trade);
       },
       onOrderReport: (report) => this.applyReport(report),
-      onGasQuote: (quote) => {
-        this.gas = quote;
-      },
+      onGasQuote: (quote) => this.pair?.costs.onGasQuote(quote),
       onResync: (reason) => this.onResync(reason),
       onFeedStatus: (isUp) => (isUp ? this.safety.clear('feed down') : this.safety.pause('feed down')),
     };
@@ -346,7 +271,7 @@ export class MarketMaker {
       return;
     }
     const ledger = this.ledger;
-    const rules = this.rules;
+    const rules = this.pair?.rules;
     if (effect.fill !== undefined && ledger !== undefined && rules !== undefined) {
       const fillEffect = ledger.applyFill(effect.fill);
       const price = unitsToNumber(effect.fill.priceUnits, rules.quoteDecimals);
@@ -354,7 +279,9 @@ export class MarketMaker {
       this.scorecard.addFill(fillEffect, unitsToNumber(fillEffect.baseDeltaUnits, rules.baseDecimals), unitsToNumber(fillEffect.quoteDeltaUnits, rules.quoteDecimals), price);
       if (!effect.fill.isMaker) this.chargeTakerGas();
       this.observer.fill?.(effect.fill, fillEffect);
-      if (this.limits !== undefined) this.scorecard.checkCap(isOverInventoryCap(ledger.balances().baseUnits, this.targetUnits(this.market?.fair()), this.limits));
+      if (this.limits !== undefined && this.position !== undefined) {
+        this.scorecard.checkCap(isOverInventoryCap(ledger.balances().baseUnits, this.position.targetUnits(this.market?.fair()), this.limits));
+      }
       this.checkDrawdown();
     }
     if (effect.becameDone) this.journal.append({ t: 'done', orderId: report.orderId, status: report.status, timeMs: this.clock.nowMs() });
@@ -373,39 +300,14 @@ export class MarketMaker {
   /** Computes desired quotes and sends the difference, side by side, within the budget. */
   private requote(): void {
     const market = this.market;
-    if (!this.safety.isQuoting() || this.info === undefined || market === undefined || this.ledger === undefined) return;
+    const pair = this.pair;
+    if (!this.safety.isQuoting() || pair === undefined || market === undefined) return;
     const desired = this.desiredQuotes();
     const nowMs = this.clock.nowMs();
-    const plans: SidePlan[] = [];
-    for (const side of SIDES) {
-      if (this.orders.isBusy(side)) {
-        this.orders.markDirty(side);
-        continue;
-      }
-      // The diff reads the desired quotes, this side's orders and the time (order age, reject
-      // backoff): with the same quotes (the pipeline's memo hands back the same array), no order
-      // change and no deadline passed, it is as empty as last time.
-      const quiet = this.quietSides[side];
-      if (quiet !== undefined && quiet.desired === desired && quiet.ordersVersion === this.orders.table.version && nowMs < quiet.untilMs) continue;
-      this.quietSides[side] = undefined;
-      const wanted = desired.filter((quote) => quote.side === side);
-      const bandDiff = diffQuotes(
-        wanted,
-        this.orders.table.working(side).map(toLiveQuote),
-        { toleranceSizeFraction: this.settings.requoteTolerance.sizeFraction, maxOrderAgeMs: this.settings.maxOrderAgeMs, nowMs },
-      );
-      const fair = market.fair();
-      const paying = fair === undefined ? bandDiff : keepReplacementsThatPay(bandDiff, fair, this.settings.minEdgeBps, this.edgeContext());
-      const diff = nowMs < this.orders.backoffUntilMs(side) ? { ...paying, place: [] } : paying;
-      if (diff.cancel.length === 0 && diff.place.length === 0) {
-        this.quietSides[side] = { desired, ordersVersion: this.orders.table.version, untilMs: this.quietUntilMs(side, nowMs) };
-        continue;
-      }
-      plans.push({ side, diff, wanted });
-    }
-    if (plans.length > 0) {
+    const plans = this.planner.plan(desired, nowMs, market.fair(), () => pair.costs.edgeContext());
+    if (plans.length > 0 && this.limits !== undefined && this.position !== undefined) {
       const triggeredAtMs = this.requoteTriggerMs ?? nowMs;
-      this.orders.execute(plans, this.executionContext());
+      this.orders.execute(plans, { holdings: this.position.holdings(market.fair()), limits: this.limits, touch: this.touch() });
       this.observer.requoteLatency?.(this.clock.nowMs() - triggeredAtMs);
     }
     this.requoteTriggerMs = undefined;
@@ -413,28 +315,18 @@ export class MarketMaker {
     this.sampleScorecard();
   }
 
-  /** When the time alone could change this side's diff: an order reaching its maximum age, or the reject backoff ending. */
-  private quietUntilMs(side: Side, nowMs: number): number {
-    let untilMs = Number.POSITIVE_INFINITY;
-    const backoffUntilMs = this.orders.backoffUntilMs(side);
-    if (nowMs < backoffUntilMs) untilMs = backoffUntilMs;
-    if (this.settings.maxOrderAgeMs > 0) {
-      for (const order of this.orders.table.working(side)) untilMs = Math.min(untilMs, order.createdAtMs + this.settings.maxOrderAgeMs);
-    }
-    return untilMs;
-  }
-
   /** View → fair → strategy → pipeline: the quotes that should rest now. */
   private desiredQuotes(): RoundedQuote[] {
     const market = this.market;
-    const rules = this.rules;
-    if (rules === undefined || market === undefined || this.ledger === undefined) return NO_QUOTES;
-    const view = market.view(this.clock.nowMs(), this.gasPerFill());
+    const pair = this.pair;
+    const position = this.position;
+    if (pair === undefined || market === undefined || position === undefined) return NO_QUOTES;
+    const view = market.view(this.clock.nowMs(), pair.costs.gasPerFill());
     const fair = view.fair;
     const fairUnits = market.fairUnits();
     const limits = this.resolveLimits();
     if (fair === undefined || fairUnits === undefined || limits === undefined) return NO_QUOTES;
-    const inventory = this.inventoryView(fair);
+    const inventory = position.inventoryView(fair);
     let raw: DesiredQuote[];
     try {
       raw = this.strategy.quote(view, inventory);
@@ -453,19 +345,19 @@ export class MarketMaker {
       fair,
       fairUnits,
       touch: this.touch(),
-      rules,
-      tickSize: this.tickSize,
-      holdings: this.holdings(fair),
+      rules: pair.rules,
+      tickSize: pair.tickSize,
+      holdings: position.holdings(fair),
       limits,
       minEdgeBps: this.settings.minEdgeBps,
-      edge: this.edgeContext(),
+      edge: pair.costs.edgeContext(),
       tolerance: this.settings.requoteTolerance,
     });
   }
 
   /** Asks the venue to pre-sign the orders a requote is likely to need next. */
   private prepareNeighbours(desired: readonly RoundedQuote[]): void {
-    const rules = this.rules;
+    const rules = this.pair?.rules;
     if (rules === undefined || this.settings.presignTicks <= 0 || desired.length === 0) return;
     const intents: OrderIntent[] = [];
     for (const quote of desired) {
@@ -483,64 +375,10 @@ export class MarketMaker {
     return { bestBidUnits: this.market?.bestBidUnits(), bestAskUnits: this.market?.bestAskUnits() };
   }
 
-  private holdings(fair: number | undefined): Holdings {
-    const balances = this.ledger?.balances() ?? { baseUnits: 0n, quoteUnits: 0n };
-    return { baseUnits: balances.baseUnits, quoteUnits: balances.quoteUnits, targetUnits: this.targetUnits(fair) };
-  }
-
-  private executionContext(): ExecutionContext {
-    const limits = this.limits;
-    return { holdings: this.holdings(this.market?.fair()), limits: limits as RiskLimits, touch: this.touch() };
-  }
-
-  /** The inventory target in base units: position = base held − this. */
-  private targetUnits(fair: number | undefined): bigint {
-    const target = this.settings.inventoryTarget;
-    if (target.kind === 'start') return this.startBaseUnits;
-    if (target.kind === 'base') return target.units;
-    const rules = this.rules;
-    const ledger = this.ledger;
-    if (rules === undefined || ledger === undefined || fair === undefined || !(fair > 0)) return this.startBaseUnits;
-    const { base, quote } = this.balanceAsNumbers();
-    const targetBase = ((base * fair + quote) * target.fraction) / fair;
-    return targetBase > 0 && Number.isFinite(targetBase) ? numberToUnits(targetBase, rules.baseDecimals, 'down') : 0n;
-  }
-
-  private inventoryView(fair: number): InventoryView {
-    const ledger = this.ledger;
-    const rules = this.rules;
-    if (ledger === undefined || rules === undefined) return { base: 0, quote: 0, targetBase: 0, lastFill: undefined };
-    const { base, quote } = this.balanceAsNumbers();
-    const cached = this.balanceNumbers;
-    const targetUnits = this.targetUnits(fair);
-    if (cached.targetUnits !== targetUnits) {
-      cached.targetUnits = targetUnits;
-      cached.target = unitsToNumber(targetUnits, rules.baseDecimals);
-    }
-    return { base, quote, targetBase: cached.target, lastFill: ledger.lastFill() };
-  }
-
-  /** Balances as numbers; they change on fills only, and converting 18-decimal amounts is the slow, exact kind. */
-  private balanceAsNumbers(): { base: number; quote: number } {
-    const cached = this.balanceNumbers;
-    const rules = this.rules;
-    const balances = this.ledger?.balances();
-    if (rules === undefined || balances === undefined) return cached;
-    if (cached.baseUnits !== balances.baseUnits) {
-      cached.baseUnits = balances.baseUnits;
-      cached.base = unitsToNumber(balances.baseUnits, rules.baseDecimals);
-    }
-    if (cached.quoteUnits !== balances.quoteUnits) {
-      cached.quoteUnits = balances.quoteUnits;
-      cached.quote = unitsToNumber(balances.quoteUnits, rules.quoteDecimals);
-    }
-    return cached;
-  }
-
   /** The risk limits with `auto` resolved once the first fair price is known. */
   private resolveLimits(): RiskLimits | undefined {
     if (this.limits !== undefined) return this.limits;
-    const rules = this.rules;
+    const rules = this.pair?.rules;
     const fairUnits = this.market?.fairUnits();
     if (rules === undefined || fairUnits === undefined) return undefined;
     const size = this.strategy.orderSize;
@@ -556,31 +394,6 @@ export class MarketMaker {
       'risk limits in force (0 = off)',
     );
     return this.limits;
-  }
-
-  private edgeContext(): EdgeContext {
-    const info = this.info as VenueInfo;
-    // Built once per gas quote: requotes ask for it several times each.
-    const gas = this.gas;
-    if (gas !== undefined && this.edgeContextCache?.gas === gas) return this.edgeContextCache;
-    const context: EdgeContext = {
-      rules: info.rules,
-      makerFeePbips: info.makerFeePbips,
-      steps: info.steps,
-      gas: gas ?? this.venue.gasQuote(),
-      conversionMargin: this.settings.conversionMargin,
-    };
-    if (gas !== undefined) this.edgeContextCache = context;
-    return context;
-  }
-
-  /**
-   * Gas a maker fill is expected to cost (quote tokens): the venue charges makers no trade gas;
-   * where cancels pay gas, the cancel of the requote a fill causes.
-   */
-  private gasPerFill(): number {
-    const info = this.info;
-    return info === undefined || info.steps.cancel <= 0 ? 0 : gasCostQuote(info.steps.cancel, this.edgeContext());
   }
 
   // ── safety ────────────────────────────────────────────────────────────────────────────────
@@ -609,8 +422,8 @@ export class MarketMaker {
   }
 
   private chargeTakerGas(): void {
-    if (this.info === undefined) return;
-    const cost = gasCostQuote(this.info.steps.trade, this.edgeContext());
+    if (this.pair === undefined) return;
+    const cost = this.pair.costs.takerGas();
     this.ledger?.applyGas(cost);
     this.scorecard.addGas(cost);
     this.observer.gasSpent?.(cost);

@@ -1,5 +1,6 @@
 /** Public surface of `src/engine`: the market-making engine over the Venue port. */
-export { MarketMaker, type EngineOptions, type EngineStatus, type ScorecardSnapshot } from './engine.ts';
+export { MarketMaker, type EngineOptions } from './engine.ts';
+export type { EngineStatus, ScorecardSnapshot } from './status.ts';
 export {
   DEFAULT_ENGINE_SETTINGS,
   type EngineSettings,
@@ -27,13 +28,14 @@ export { filterByEdge, gasCostQuote, isReplacementWorthIt, keepReplacementsThatP
 export { quotePriceInTicks, quotesToTicks, roundPriceToTick, tickSizeNumber, type Touch } from './pipeline/ticks.ts';
 export { QuotePipeline, runQuotePipeline, sameDesiredQuotes, type PipelineInput } from './pipeline/quote-pipeline.ts';
 export { TokenBucket } from './orders/budget.ts';
-export { OrderManager, rankActions, toLiveQuote, type Action, type ExecutionContext, type OrderStats, type SidePlan } from './orders/order-manager.ts';
+export { OrderManager, type OrderStats } from './orders/order-manager.ts';
+export { rankActions, type Action, type ExecutionContext, type SidePlan } from './orders/priorities.ts';
 export { DrawdownGuard } from './safety/drawdown.ts';
 export { Safety, type EngineState, type HaltReason, type PauseReason } from './safety/safety.ts';
 export { Scorecard, type PnlSplit, type QuotingSample, type QuotingScores } from './scorecard.ts';
 export { Ledger, feeOnReceipt, fillEffect, type FillEffect, type LedgerOptions, type PnlSnapshot } from './ledger.ts';
 export { MarkoutTracker, MARKOUT_HORIZONS_MS, type MarkoutSummary } from './markouts.ts';
-export { OrderTable, type FillIncrement, type TrackedOrder } from './orders/order-table.ts';
+export { OrderTable, toLiveQuote, type FillIncrement, type TrackedOrder } from './orders/order-table.ts';
 export { combineObservers, type EngineObserver } from './observer.ts';
 export { createEngineMetrics, type EngineMetrics, type MetricsContext } from './metrics.ts';
 export { startMetricsServer, type MetricsServer } from './metrics-server.ts';

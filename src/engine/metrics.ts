@@ -5,7 +5,7 @@
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { unitsToNumber, type Side } from '../core/index.ts';
-import type { EngineStatus } from './engine.ts';
+import type { EngineStatus } from './status.ts';
 import type { EngineObserver } from './observer.ts';
 
 /** Token decimals, to report drift in tokens. */

@@ -6,22 +6,33 @@ import { eth, usdc } from './fixtures.ts';
 const budget = { ratePerS: 10, burst: 20, reservedForCancels: 2 };
 
 describe('the outbound token bucket', () => {
-  it('lets a burst through, then the sustained rate, and keeps a reserve that only cancels may spend', () => {
+  it('lets a burst through, then the sustained rate, in tiers: deep levels stop first, the front next, risk-reducing cancels last', () => {
     const clock = new ManualClock(0);
     const bucket = new TokenBucket(budget, clock);
-    let placed = 0;
-    while (bucket.tryTake('place')) placed++;
-    expect(placed).toBe(18);
-    expect(bucket.tryTake('cancel')).toBe(true);
-    expect(bucket.tryTake('cancel')).toBe(true);
-    expect(bucket.tryTake('cancel')).toBe(false);
-    // Placements wait for the reserve to refill first: 3 tokens at 10/s.
-    expect(bucket.msUntilAvailable('place')).toBe(300);
-    expect(bucket.msUntilAvailable('cancel')).toBe(100);
+    let back = 0;
+    while (bucket.tryTake('back')) back++;
+    expect(back).toBe(13); // stops at the reserve (2) plus a quarter of the bucket (5)
+    let front = 0;
+    while (bucket.tryTake('front')) front++;
+    expect(front).toBe(5); // stops at the reserve kept for risk-reducing cancels
+    expect(bucket.tryTake('risk')).toBe(true);
+    expect(bucket.tryTake('risk')).toBe(true);
+    expect(bucket.tryTake('risk')).toBe(false);
+    // The front waits for the reserve to refill first: 3 tokens at 10/s; risk for one.
+    expect(bucket.msUntilAvailable('front')).toBe(300);
+    expect(bucket.msUntilAvailable('risk')).toBe(100);
+    expect(bucket.msUntilAvailable('back')).toBe(800);
     clock.advanceTo(1_000);
     let more = 0;
-    while (bucket.tryTake('place')) more++;
+    while (bucket.tryTake('front')) more++;
     expect(more).toBe(8); // 10 refilled, 2 kept for cancels
+  });
+
+  it('lets a refresh (two tokens) go whole or not at all', () => {
+    const bucket = new TokenBucket({ ratePerS: 10, burst: 4, reservedForCancels: 1 }, new ManualClock(0));
+    expect(bucket.tryTake('front', 2)).toBe(true);
+    expect(bucket.tryTake('front', 2)).toBe(false);
+    expect(bucket.available()).toBe(2);
   });
 
   it('never lets more than burst + rate·t actions through in any window', () => {
@@ -30,7 +41,7 @@ describe('the outbound token bucket', () => {
     let sent = 0;
     for (let ms = 0; ms <= 10_000; ms += 7) {
       clock.advanceTo(ms);
-      while (bucket.tryTake(ms % 2 === 0 ? 'place' : 'cancel')) sent++;
+      while (bucket.tryTake(ms % 3 === 0 ? 'back' : ms % 3 === 1 ? 'front' : 'risk')) sent++;
     }
     expect(sent).toBeLessThanOrEqual(20 + 10 * 10);
     expect(sent).toBeGreaterThanOrEqual(10 * 10);
@@ -39,18 +50,18 @@ describe('the outbound token bucket', () => {
   it('lets safety actions through whatever the budget, paying the debt back later', () => {
     const clock = new ManualClock(0);
     const bucket = new TokenBucket({ ...budget, burst: 1, reservedForCancels: 0 }, clock);
-    expect(bucket.tryTake('cancel')).toBe(true);
+    expect(bucket.tryTake('risk')).toBe(true);
     bucket.takeAnyway();
     expect(bucket.available()).toBe(-1);
     clock.advanceTo(150);
-    expect(bucket.tryTake('cancel')).toBe(false);
+    expect(bucket.tryTake('risk')).toBe(false);
     clock.advanceTo(200);
-    expect(bucket.tryTake('cancel')).toBe(true);
+    expect(bucket.tryTake('risk')).toBe(true);
   });
 
   it('is unlimited at rate 0', () => {
     const bucket = new TokenBucket({ ...budget, ratePerS: 0 }, new ManualClock(0));
-    for (let i = 0; i < 1_000; i++) expect(bucket.tryTake('place')).toBe(true);
+    for (let i = 0; i < 1_000; i++) expect(bucket.tryTake('back')).toBe(true);
   });
 });
 

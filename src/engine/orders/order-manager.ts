@@ -8,30 +8,15 @@
  * it is requoted once its requests are answered, so bursts coalesce instead of queueing.
  */
 import type { Clock, Logger, OrderIntent, OrderReport, Side, SignedOrder, TickerRules, Timer, Venue } from '../../core/index.ts';
-import { isTerminalStatus } from '../../core/index.ts';
 import type { EngineObserver } from '../observer.ts';
-import { admissibleQuantity, type ExposedOrder, type Holdings, type RiskLimits } from '../pipeline/caps.ts';
-import type { LiveQuote, QuoteDiff, RoundedQuote } from '../pipeline/diff.ts';
-import type { Touch } from '../pipeline/ticks.ts';
+import { admissibleQuantity, type ExposedOrder } from '../pipeline/caps.ts';
+import type { LiveQuote, RoundedQuote } from '../pipeline/diff.ts';
 import type { OutboundBudget } from '../settings.ts';
-import { TokenBucket } from './budget.ts';
+import { TokenBucket, type ActionKind } from './budget.ts';
 import type { Journal } from './journal.ts';
-import { OrderTable, type TrackedOrder } from './order-table.ts';
-
-/** What one side of a requote wants done. */
-export interface SidePlan {
-  readonly side: Side;
-  readonly diff: QuoteDiff;
-  /** Every quote the side wants now (kept or placed), to tell a risk-reducing cancel from a refresh. */
-  readonly wanted: readonly RoundedQuote[];
-}
-
-/** What the placement gate and the priorities read, as of this requote. */
-export interface ExecutionContext {
-  readonly holdings: Holdings;
-  readonly limits: RiskLimits;
-  readonly touch: Touch;
-}
+import { OrderTable } from './order-table.ts';
+import { rankActions, type Action, type ExecutionContext, type SidePlan } from './priorities.ts';
+import { confirmNothingRests } from './confirm.ts';
 
 /** Callbacks into the engine. */
 export interface OrderManagerHooks {
@@ -71,6 +56,8 @@ export interface OrderManagerOptions {
   readonly journal: Journal;
   readonly observer: EngineObserver;
   readonly budget: OutboundBudget;
+  /** The account's bucket, shared by every pair on it (the venue limits per trader); default one of our own. */
+  readonly bucket?: TokenBucket;
   readonly hooks: OrderManagerHooks;
 }
 
@@ -83,27 +70,8 @@ interface SideBatch {
   readonly places: RoundedQuote[];
 }
 
-/**
- * One unit of work a requote wants sent, with what ranks it: a risk-reducing cancel alone, a
- * refresh (a cancel and its replacement together, all or nothing), a new quote, or the cancel of
- * an order nobody wants any more.
- */
-export interface Action {
-  readonly side: Side;
-  readonly cancel?: LiveQuote;
-  readonly place?: RoundedQuote;
-  /**
-   * 0: a cancel that reduces risk (the order is more aggressive than anything its side wants, or
-   * its side wants nothing): it may spend the tokens reserved for cancels. 1: a placement or a
-   * refresh. 2: the cancel of a passive order nobody wants. Lower goes first.
-   */
-  readonly group: 0 | 1 | 2;
-  /** Behind the touch, quote units (0 at or inside it); nearer goes first within a group. */
-  readonly distance: bigint;
-  readonly level: number;
-}
-
 const SIDES: readonly Side[] = ['buy', 'sell'];
+const URGENCY: Readonly<Record<ActionKind, number>> = { risk: 0, front: 1, back: 2 };
 /** The matcher result of a post-only order that would have taken liquidity (SPEC §6). */
 const POST_ONLY_CROSSED = 'FAILED_VALIDATION';
 /** After rejections a side waits before placing again: 1 s, doubling up to this. */
@@ -125,7 +93,7 @@ export class OrderManager {
   private counts = { ordersSent: 0, cancelsSent: 0, placedQtyUnits: 0n, throttled: 0, gated: 0, rejected: 0 };
 
   constructor(private readonly options: OrderManagerOptions) {
-    this.budget = new TokenBucket(options.budget, options.clock);
+    this.budget = options.bucket ?? new TokenBucket(options.budget, options.clock);
   }
 
   /** The pair's rules (known once the venue is connected). */
@@ -174,12 +142,13 @@ export class OrderManager {
     const admitted: Record<Side, SideBatch> = { buy: { urgent: [], refresh: [], places: [] }, sell: { urgent: [], refresh: [], places: [] } };
     let held = 0;
     let newlyHeld = 0;
-    let heldKind: 'cancel' | 'place' = 'place';
+    let heldKind: ActionKind = 'back';
     for (const action of actions) {
-      const kind = action.group === 0 ? 'cancel' : 'place';
+      const kind: ActionKind = action.group === 0 ? 'risk' : action.group === 1 && action.level === 0 ? 'front' : 'back';
       const cost = (action.cancel === undefined ? 0 : 1) + (action.place === undefined ? 0 : 1);
       if (!this.budget.tryTake(kind, cost)) {
-        if (held === 0) heldKind = kind;
+        // Wake for the most urgent kind held (risk before front before back).
+        if (held === 0 || URGENCY[kind] < URGENCY[heldKind]) heldKind = kind;
         held += cost;
         newlyHeld += this.noteHeld(action);
         continue;
@@ -232,50 +201,21 @@ export class OrderManager {
     return this.waitUntilNoOpenOrders(timeoutMs, applyReport);
   }
 
-  /** Polls the venue (backing off to 1 s) until it lists none of our orders and every order we know is final. */
-  async waitUntilNoOpenOrders(timeoutMs: number, applyReport: (report: OrderReport) => void): Promise<boolean> {
-    const { clock, venue, logger } = this.options;
-    const deadline = clock.nowMs() + timeoutMs;
-    let delayMs = 50;
-    for (;;) {
-      // A failed listing is not an empty one: the orders may still rest (exchange restarting).
-      // Treating it as empty marked live orders cancelled, and their later fills went missing.
-      let open: OrderReport[] | undefined;
-      try {
-        open = await venue.fetchOpenOrders();
-      } catch (error) {
-        logger.warn({ err: error }, 'could not list open orders');
-      }
-      if (open !== undefined) {
-        for (const report of open) applyReport(report);
-        if (open.length === 0 && (await this.settleUnlisted(applyReport))) return true;
-      }
-      if (clock.nowMs() >= deadline) return false;
-      if (open === undefined || open.length > 0) {
+  /** Polls the venue until it lists none of our orders and every order we know is final (see `confirmNothingRests`). */
+  waitUntilNoOpenOrders(timeoutMs: number, applyReport: (report: OrderReport) => void): Promise<boolean> {
+    return confirmNothingRests({
+      venue: this.options.venue,
+      clock: this.options.clock,
+      logger: this.options.logger,
+      table: this.table,
+      timeoutMs,
+      applyReport,
+      resendCancelAll: async () => {
         this.budget.takeAnyway();
         this.counts.cancelsSent++;
-        await venue.cancelAll().catch(() => undefined);
-      }
-      await new Promise<void>((resolve) => clock.setTimeout(resolve, delayMs));
-      delayMs = Math.min(1_000, delayMs * 2);
-    }
-  }
-
-  /** Every order we think is live but the venue no longer lists gets its final state; false if a lookup failed. */
-  private async settleUnlisted(applyReport: (report: OrderReport) => void): Promise<boolean> {
-    let settled = true;
-    for (const order of this.table.live()) {
-      let final: OrderReport | undefined;
-      try {
-        final = await this.options.venue.fetchOrder(order.orderId);
-      } catch {
-        settled = false;
-        continue;
-      }
-      if (final !== undefined) applyReport(final);
-      if (final === undefined || isTerminalStatus(final.status)) this.table.markDone(order.orderId, final?.status ?? 'CANCELLED');
-    }
-    return settled;
+        await this.options.venue.cancelAll().catch(() => undefined);
+      },
+    });
   }
 
   /** Every order of ours that could still fill, with placements being signed, for the caps gate. */
@@ -402,78 +342,4 @@ export class OrderManager {
       this.options.hooks.onWake();
     }, Math.max(1, afterMs));
   }
-}
-
-/** A live order in the shape the diff reads. */
-export function toLiveQuote(order: TrackedOrder): LiveQuote {
-  return {
-    orderId: order.orderId,
-    side: order.side,
-    priceUnits: order.priceUnits,
-    remainingUnits: order.qtyUnits - order.filledQtyUnits,
-    filledUnits: order.filledQtyUnits,
-    createdAtMs: order.createdAtMs,
-  };
-}
-
-/**
- * Turns the plans into actions and orders them by priority. A cancel reduces risk when its order
- * is more aggressive than anything its side wants (or the side wants nothing): those go first,
- * nearest the touch first. Then placements, each paired with the cancel of the order it replaces
- * (nearest the touch with nearest): a refresh goes whole or not at all, so a side is never left
- * bare because its cancel got a token and its replacement did not. Cancels of passive orders
- * nobody wants go last.
- */
-export function rankActions(plans: readonly SidePlan[], context: ExecutionContext): Action[] {
-  const actions: Action[] = [];
-  for (const plan of plans) {
-    const { side } = plan;
-    const limit = mostAggressiveWanted(side, plan.wanted);
-    const refreshCancels: LiveQuote[] = [];
-    for (const order of plan.diff.cancel) {
-      const risky = limit === undefined || (side === 'buy' ? order.priceUnits > limit : order.priceUnits < limit);
-      if (risky) actions.push({ side, cancel: order, group: 0, distance: distanceFromTouch(side, order.priceUnits, context.touch), level: 0 });
-      else refreshCancels.push(order);
-    }
-    const byDistance = (a: bigint, b: bigint): number => (a < b ? -1 : a > b ? 1 : 0);
-    refreshCancels.sort((a, b) => byDistance(distanceFromTouch(side, a.priceUnits, context.touch), distanceFromTouch(side, b.priceUnits, context.touch)));
-    const places = [...plan.diff.place].sort((a, b) => a.level - b.level || byDistance(distanceFromTouch(side, a.priceUnits, context.touch), distanceFromTouch(side, b.priceUnits, context.touch)));
-    places.forEach((quote, i) => {
-      const cancel = refreshCancels[i];
-      const distance = distanceFromTouch(side, quote.priceUnits, context.touch);
-      actions.push(cancel === undefined ? { side, place: quote, group: 1, distance, level: quote.level } : { side, cancel, place: quote, group: 1, distance, level: quote.level });
-    });
-    for (const order of refreshCancels.slice(places.length)) {
-      actions.push({ side, cancel: order, group: 2, distance: distanceFromTouch(side, order.priceUnits, context.touch), level: 0 });
-    }
-  }
-  if (actions.length > 1) actions.sort(compareActions);
-  return actions;
-}
-
-/** The highest price a side's wanted bids reach (lowest for asks), counting each quote's aggressive band. */
-function mostAggressiveWanted(side: Side, wanted: readonly RoundedQuote[]): bigint | undefined {
-  let limit: bigint | undefined;
-  for (const quote of wanted) {
-    if (quote.side !== side) continue;
-    const band = quote.aggressiveToleranceUnits ?? 0n;
-    const edge = side === 'buy' ? quote.priceUnits + band : quote.priceUnits - band;
-    if (limit === undefined || (side === 'buy' ? edge > limit : edge < limit)) limit = edge;
-  }
-  return limit;
-}
-
-function compareActions(a: Action, b: Action): number {
-  if (a.group !== b.group) return a.group - b.group;
-  if (a.level !== b.level) return a.level - b.level;
-  if (a.distance !== b.distance) return a.distance < b.distance ? -1 : 1;
-  return 0;
-}
-
-/** How far behind the touch a price sits on its side (0 at or inside it). */
-function distanceFromTouch(side: Side, priceUnits: bigint, touch: Touch): bigint {
-  const best = side === 'buy' ? touch.bestBidUnits : touch.bestAskUnits;
-  if (best === undefined) return 0n;
-  const behind = side === 'buy' ? best - priceUnits : priceUnits - best;
-  return behind > 0n ? behind : 0n;
 }

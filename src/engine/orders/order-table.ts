@@ -4,6 +4,7 @@
  * so duplicated or reordered execution reports cannot double-count.
  */
 import { isTerminalStatus, type OrderReport, type OrderStatus, type Side } from '../../core/index.ts';
+import type { LiveQuote } from '../pipeline/diff.ts';
 
 /** Where an order is in its life from the engine's point of view. */
 export type OrderPhase = 'pending-new' | 'open' | 'pending-cancel' | 'done';
@@ -221,4 +222,16 @@ export class OrderTable {
     order.phase = 'done';
     this.notDone.delete(order);
   }
+}
+
+/** A tracked order in the shape the diff reads. */
+export function toLiveQuote(order: TrackedOrder): LiveQuote {
+  return {
+    orderId: order.orderId,
+    side: order.side,
+    priceUnits: order.priceUnits,
+    remainingUnits: order.qtyUnits - order.filledQtyUnits,
+    filledUnits: order.filledQtyUnits,
+    createdAtMs: order.createdAtMs,
+  };
 }
