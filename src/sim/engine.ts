@@ -6,7 +6,7 @@
  * Increase-nonce waits `nonceDelayMs` before it joins the queue, as the real rollup does.
  */
 import type { ChainInfo, Clock, Logger, Side, Timer } from '../core/index.ts';
-import { feltToHex } from '../exchange/wire/fields.ts';
+import { addressToHex, feltToHex } from '../exchange/wire/fields.ts';
 import type { CancelAllRequest, CancelRequest, IncreaseNonceRequest, OrderRequest, WithdrawRequest } from '../exchange/wire/requests.ts';
 import { reject } from './errors.ts';
 import type { EngineListener } from './events.ts';
@@ -317,7 +317,7 @@ export class Engine {
     for (const order of this.ordersByAccount.get(request.maker) ?? []) {
       if (order.market === market && !isFinal(order) && order.status !== 'ACC') this.matcher.finish(order, 'CANCELLED', undefined);
     }
-    this.deps.listener.onAccountReport({ account: request.maker, market, result: { cancel_ticker_hash: feltToHex(hash) } });
+    this.deps.listener.onAccountReport({ account: request.maker, market, result: { cancel_ticker_hash: addressToHex(hash) } });
   }
 
   private processNonce(request: IncreaseNonceRequest, hash: bigint, lockedGas: bigint): void {

@@ -22,6 +22,8 @@ import { fundDevAccounts, type SimAccount } from './accounts.ts';
 import { AuthService } from './auth.ts';
 import type { VenueContext } from './context.ts';
 import { Engine } from './engine.ts';
+import { FastSignKeys, fastSignRoutes } from './fast-sign.ts';
+import { RateLimiter } from './rate-limit.ts';
 import type { EngineListener } from './events.ts';
 import { FaultController, type FaultSettings } from './faults.ts';
 import { DEFAULT_FLOW, SyntheticFlow, type FlowOptions } from './flow.ts';
@@ -41,7 +43,7 @@ import { createInlineChecker } from './signatures/inline.ts';
 import type { SignatureChecker } from './signatures/jobs.ts';
 import { createWorkerPoolChecker } from './signatures/pool.ts';
 import { WsHub } from './ws-hub.ts';
-import { feltToHex } from '../exchange/wire/fields.ts';
+import { addressToHex } from '../exchange/wire/fields.ts';
 
 /** Options of {@link startSim}; every one has a default. */
 export interface SimOptions {
@@ -158,9 +160,11 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
   const marketData: MarketData = new MarketData({ clock, hub, faults, book: (market) => engine.book(market) });
   const listener: EngineListener = {
     onExecution: (event) => {
+      // The event's stream is "fills", not the subscription name: both SDKs route private events
+      // only on `stream == "fills"` and find the subscriber by `client` (docs/venue.md).
       hub.publishReport(event.order.account, {
-        stream: `fills_${feltToHex(event.order.account)}`,
-        client: feltToHex(event.order.account),
+        stream: 'fills',
+        client: addressToHex(event.order.account),
         pair: wsPair(event.order.market),
         result: formatExecutionReport(event),
       });
@@ -168,8 +172,8 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
     onTrade: (event) => marketData.onTrade(event),
     onAccountReport: (event) => {
       hub.publishReport(event.account, {
-        stream: `fills_${feltToHex(event.account)}`,
-        client: feltToHex(event.account),
+        stream: 'fills',
+        client: addressToHex(event.account),
         ...(event.market === undefined ? {} : { pair: wsPair(event.market) }),
         result: event.result,
       });
@@ -196,8 +200,15 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
     sequencer: new Sequencer(),
     routerPrivateKey,
     routerSigner: starkKeyOf(routerPrivateKey),
+    fastSign: new FastSignKeys(clock, rng.fork('fast-sign')),
+    rateLimiter: new RateLimiter(clock, settings.rateLimit),
   };
-  const routes = new Map<string, Route>([...infoRoutes(venue), ...userRoutes(venue), ...actionRoutes(venue)]);
+  const routes = new Map<string, Route>([
+    ...infoRoutes(venue),
+    ...userRoutes(venue),
+    ...actionRoutes(venue),
+    ...fastSignRoutes(venue, venue.fastSign),
+  ]);
   const server = createServer({ keepAlive: true }, createRequestHandler({ routes, auth, faults, clock, logger, maxBodyBytes: settings.maxBodyBytes }));
   server.on('upgrade', (request, socket, head) => {
     const url = new URL(request.url ?? '/', 'http://sim');

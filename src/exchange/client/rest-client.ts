@@ -6,7 +6,7 @@
  * a 5xx: the caller resolves them by the locally computed hash (`resolve.ts`).
  */
 import { sleep, type ChainInfo, type Clock, type Logger, type Pair, type Rng, type TokenInfo, Secret, getToken } from '../../core/index.ts';
-import { WireError, feltToHex, type StarkSignature } from '../wire/fields.ts';
+import { WireError, addressToHex, type StarkSignature } from '../wire/fields.ts';
 import {
   formatCancelAllBody,
   formatCancelBody,
@@ -154,7 +154,7 @@ export class RestClient {
       {
         method: 'GET',
         path: '/sign/request_sign_data',
-        query: { user: feltToHex(this.#signer.starkKey), account: feltToHex(this.account) },
+        query: { user: addressToHex(this.#signer.starkKey), account: addressToHex(this.account) },
         auth: false,
       },
       (result, rawText) => {
@@ -199,7 +199,7 @@ export class RestClient {
 
   /** #6: nonce, balances and fees of our account. */
   userInfo(): Promise<UserInfo> {
-    return this.#get('/user/user_info', { trading_account: feltToHex(this.account) }, (result) => parseUserInfo(result, this.chain));
+    return this.#get('/user/user_info', { trading_account: addressToHex(this.account) }, (result) => parseUserInfo(result, this.chain));
   }
 
   /** #7: a listen key for the WS stream; calling again prolongs it (REFERENCE §3.1). */
@@ -241,14 +241,15 @@ export class RestClient {
   /** #13: a page of our orders, newest first. */
   orders(query: OrdersQuery): Promise<OrdersPage> {
     const params: Record<string, string> = {
-      trading_account: feltToHex(this.account),
+      trading_account: addressToHex(this.account),
       mode: modeParam(query.mode),
       limit: String(Math.min(20, query.limit ?? 20)),
       offset: String(query.offset ?? 0),
-      active: query.active ? '1' : '0',
+      // akira-js getOrders puts the booleans as they are: true|false here, unlike /user/order (docs/venue.md).
+      active: String(query.active),
     };
     if (query.cursor !== undefined) params.cursor = query.cursor;
-    if (query.toEcosystemBook !== undefined) params.to_ecosystem_book = query.toEcosystemBook ? '1' : '0';
+    if (query.toEcosystemBook !== undefined) params.to_ecosystem_book = String(query.toEcosystemBook);
     return this.#get('/user/orders', params, (result) => parseOrdersPage(result, this.chain));
   }
 
@@ -298,7 +299,7 @@ export class RestClient {
       const challenge = await this.requestSignData();
       const { signature } = this.#signer.signLogin(BigInt(challenge));
       const jwt = await this.auth(challenge, signature);
-      this.#logger.info({ account: feltToHex(this.account) }, 'logged in');
+      this.#logger.info({ account: addressToHex(this.account) }, 'logged in');
       return jwt;
     } catch (error) {
       if (error instanceof ExchangeError && error.code === 'EXCHANGE_NETWORK') throw error;
@@ -392,6 +393,7 @@ export class RestClient {
   }
 }
 
+/** akira-js getBBO/getSnapshot send `+to_ecosystem_book` (1|0), python_akira `int(bool)` (docs/venue.md). */
 function bookQuery(pair: Pair, toEcosystemBook: boolean): Record<string, string> {
   return { base: pair.base, quote: pair.quote, to_ecosystem_book: toEcosystemBook ? '1' : '0' };
 }
@@ -400,10 +402,11 @@ function modeParam(mode: OrderMode | undefined): string {
   return mode === 'reduced' ? '2' : '1';
 }
 
+/** `/user/order(_router)`: both SDKs send `active` as 1|0 here (akira-js getOrder, python_akira get_order). */
 function orderQuery(orderHash: bigint, account: bigint, options: { active: boolean; mode?: OrderMode }): Record<string, string> {
   return {
-    order_hash: feltToHex(orderHash),
-    trading_account: feltToHex(account),
+    order_hash: addressToHex(orderHash),
+    trading_account: addressToHex(account),
     mode: modeParam(options.mode),
     active: options.active ? '1' : '0',
   };

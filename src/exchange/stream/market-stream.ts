@@ -8,7 +8,7 @@
  */
 import { WebSocket } from 'ws';
 import { type Clock, type Logger, type Pair, type Rng, type Secret, type Timer, type ChainInfo } from '../../core/index.ts';
-import { WireError, feltToHex } from '../wire/fields.ts';
+import { WireError, addressToHex } from '../wire/fields.ts';
 import { backoffDelayMs, type BackoffPolicy } from '../client/backoff.ts';
 import { ExchangeError } from '../client/errors.ts';
 import { parseFrame, subscriptionMessage, topicKey, type StreamEvent, type Topic } from './messages.ts';
@@ -175,7 +175,7 @@ export class MarketStream {
     const key = await this.#options.keys.listenKey();
     const url = new URL(this.#options.url);
     url.searchParams.set('listenKey', key.reveal());
-    url.searchParams.set('signer', feltToHex(this.#options.signerKey));
+    url.searchParams.set('signer', addressToHex(this.#options.signerKey));
     const socket = new WebSocket(url.toString(), { handshakeTimeout: this.#timing.connectTimeoutMs });
     this.#socket = socket;
     await new Promise<void>((resolve, reject) => {

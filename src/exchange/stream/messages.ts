@@ -6,7 +6,7 @@
  * Parsing throws `WireError` naming the field; the stream logs and skips such frames.
  */
 import { MATCHER_RESULTS, type ChainInfo, type MatcherResult, type OrderStatus, type Pair } from '../../core/index.ts';
-import { FieldReader, WireError, feltToHex, parseFelt } from '../wire/fields.ts';
+import { FieldReader, WireError, addressToHex, feltToHex, parseFelt } from '../wire/fields.ts';
 import { parseLevels, parseLevelTuple, parseOrderStatus, parsePairField, type PriceLevel, type TokenPair } from '../client/responses.ts';
 import type { BookDelta } from '../book/index.ts';
 
@@ -32,9 +32,12 @@ export function topicKey(topic: Topic): string {
   return `${topic.kind}:${topic.pair.base}-${topic.pair.quote}:${topic.ecosystem ? 'eco' : 'router'}`;
 }
 
-/** The subscribe/unsubscribe request of REFERENCE §3.2 (note `ecosystem_book`, not `to_…`). */
+/**
+ * The subscribe/unsubscribe request of REFERENCE §3.2 (note `ecosystem_book`, not `to_…`). The
+ * fills stream names the account zero-padded, as python_akira `subscribe_fills` does.
+ */
 export function subscriptionMessage(topic: Topic, id: number, action: 'subscribe' | 'unsubscribe'): Record<string, unknown> {
-  if (topic.kind === 'fills') return { action, id, stream: `fills_${feltToHex(topic.account)}` };
+  if (topic.kind === 'fills') return { action, id, stream: `fills_${addressToHex(topic.account)}` };
   return { action, id, stream: topic.kind, ticker: { base: topic.pair.base, quote: topic.pair.quote, ecosystem_book: topic.ecosystem } };
 }
 

@@ -79,7 +79,7 @@ describe('live venue against a loopback exchange', () => {
       takerFeePbips: 1000,
       steps: { trade: 150, cancel: 0, nonce: 100, withdraw: 150 },
     });
-    expect(venue.subscriptions().sort()).toEqual(['bbo:ETH-USDC:eco', 'fills_0xacc0', 'snap:ETH-USDC:eco', 'trade:ETH-USDC:eco']);
+    expect(venue.subscriptions().sort()).toEqual(['bbo:ETH-USDC:eco', 'fills_0x000000000000000000000000000000000000000000000000000000000000acc0', 'snap:ETH-USDC:eco', 'trade:ETH-USDC:eco']);
     expect(recorded.feed).toEqual([true]);
     expect(recorded.gas[0]).toMatchObject({ gasPriceUnits: 1_000_000_000n, quotePerStrk: 0.55 });
     await eventually(() => live.book()?.isSynced());
@@ -91,12 +91,12 @@ describe('live venue against a loopback exchange', () => {
     const orderId = await placed(live, clock);
     const body = venue.seen('POST /place_order')[0]?.body as Record<string, unknown>;
     expect(body).toMatchObject({
-      maker: '0xacc0',
+      maker: '0x000000000000000000000000000000000000000000000000000000000000acc0',
       price: '2999.99',
       qty: { base_qty: '0.1', quote_qty: '0' },
       ticker: ['ETH', 'USDC'],
       fee: {
-        trade_fee: { recipient: CHAIN.feeRecipient.replace(/^0x0+/, '0x'), maker_pbips: 200, taker_pbips: 1000 },
+        trade_fee: { recipient: CHAIN.feeRecipient, maker_pbips: 200, taker_pbips: 1000 },
         gas_fee: { gas_per_action: 150, fee_token: 'STRK', max_gas_price: '0.00000000125', conversion_rate: ['1', '1'] },
       },
       constraints: { created_at: Math.floor(START_MS / 1000), nonce: 3, duration_valid: 3600, number_of_swaps_allowed: 0, stp: 0 },
@@ -114,7 +114,7 @@ describe('live venue against a loopback exchange', () => {
     const hash = orderId.slice(2);
     venue.fill(hash, '0.03', '0.03', 'PARTIALLY_FILLED');
     venue.fill(hash, '0.03', '0.03', 'PARTIALLY_FILLED');
-    venue.push('fills_0xacc0', venue.executionReport(hash, { fillBase: '0', accBase: '0', status: 'OPEN' }));
+    venue.push('fills_0x000000000000000000000000000000000000000000000000000000000000acc0', venue.executionReport(hash, { fillBase: '0', accBase: '0', status: 'OPEN' }));
     venue.fill(hash, '0.07', '0.1', 'FILLED', '2999.99');
     await eventually(() => recorded.reports.length >= 2 && recorded.reports.at(-1)?.status === 'FILLED');
     expect(recorded.reports.map((r) => [r.status, r.filledQtyUnits, r.lastFillPriceUnits])).toEqual([
@@ -213,7 +213,7 @@ describe('live venue against a loopback exchange', () => {
     const { venue, live, clock } = await setup();
     const orderId = await placed(live, clock);
     expect(await drive(clock, live.cancelOrder(orderId), 0)).toEqual({ kind: 'accepted' });
-    expect(venue.seen('POST /cancel_order')[0]?.body).toMatchObject({ maker: '0xacc0', order_hash: orderId, sign_scheme: 'ecdsa curve' });
+    expect(venue.seen('POST /cancel_order')[0]?.body).toMatchObject({ maker: '0x000000000000000000000000000000000000000000000000000000000000acc0', order_hash: `0x${orderId.slice(2).padStart(64, '0')}`, sign_scheme: 'ecdsa curve' });
     expect(await drive(clock, live.cancelOrder('0xdead'), 0)).toEqual({ kind: 'rejected', reason: 'NO_ORDERS_WITH_THIS_ID' });
     expect(await drive(clock, live.cancelOrder('not-a-hash'), 0)).toMatchObject({ kind: 'rejected' });
   });
