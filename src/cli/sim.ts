@@ -6,13 +6,13 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { CHAIN_NAMES, createLogger, getChain, isChainName } from '../core/index.ts';
-import { NO_FAULTS, describeAccounts, parseAccountsFile, startSim, type FaultSettings, type SimAccount } from '../sim/index.ts';
+import { DEFAULT_RATE_LIMIT, NO_FAULTS, NO_RATE_LIMIT, describeAccounts, parseAccountsFile, startSim, type FaultSettings, type RateLimitSettings, type SimAccount } from '../sim/index.ts';
 import { integerFlag, parseFlags } from './args.ts';
 import { UsageError, type CommandRunner } from './io.ts';
 
 const USAGE =
   'akira-mm sim [--port N] [--host H] [--chain mainnet|sepolia] [--accounts FILE] [--seed N] [--dev-accounts N] [--no-flow] ' +
-  '[--withdraw-hash snip12|poseidon] [--fault KEY=VALUE]...';
+  '[--withdraw-hash snip12|poseidon] [--fault KEY=VALUE]... [--rate-limit PER_SECOND[:BURST]|off]';
 
 const OPTIONS = {
   port: { type: 'string' },
@@ -24,6 +24,7 @@ const OPTIONS = {
   'no-flow': { type: 'boolean' },
   'withdraw-hash': { type: 'string' },
   fault: { type: 'string', multiple: true },
+  'rate-limit': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -50,6 +51,20 @@ function parseFaults(values: readonly string[]): Partial<FaultSettings> {
     }
   }
   return faults as Partial<FaultSettings>;
+}
+
+/**
+ * `--rate-limit 20:40` → 20 state-changing requests per second per account, bursts of 40 (the
+ * default); `--rate-limit off` switches the venue's 429s off.
+ */
+function parseRateLimit(value: string | undefined): RateLimitSettings {
+  if (value === undefined) return DEFAULT_RATE_LIMIT;
+  if (value === 'off') return NO_RATE_LIMIT;
+  const match = /^(\d+(?:\.\d+)?)(?::(\d+))?$/.exec(value);
+  const perSecond = Number(match?.[1]);
+  const burst = match?.[2] === undefined ? Math.max(1, Math.ceil(perSecond * 2)) : Number(match[2]);
+  if (match === null || !(perSecond > 0) || burst < 1) throw new UsageError(`--rate-limit ${value}: expected PER_SECOND[:BURST] (e.g. 20:40) or off`);
+  return { perSecond, burst };
 }
 
 export const runSim: CommandRunner = async (args, io) => {
@@ -93,6 +108,7 @@ export const runSim: CommandRunner = async (args, io) => {
     withdrawHash,
     faults,
     logger,
+    settings: { rateLimit: parseRateLimit(values['rate-limit']) },
     ...(accounts === undefined ? {} : { accounts }),
   });
   io.stdout.write(`Accounts (${chainName}):\n${describeAccounts(sim.accounts, chain)}`);

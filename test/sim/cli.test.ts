@@ -42,6 +42,9 @@ describe('akira-mm sim', () => {
     expect(port.stderr).toMatch(/--port=70000/);
     const fault = await runCli(['sim', '--fault', 'httpErrorRate=2']);
     expect(fault.stderr).toMatch(/httpErrorRate=2/);
+    const rate = await runCli(['sim', '--rate-limit', 'fast']);
+    expect(rate.code).toBe(2);
+    expect(rate.stderr).toMatch(/--rate-limit fast: expected PER_SECOND\[:BURST\]/);
   });
 
   it('names the entry and field of a bad accounts file', async () => {

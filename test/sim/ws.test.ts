@@ -80,13 +80,14 @@ describe('WebSocket streams', () => {
   });
 
   it('refuses an upgrade whose signer is missing, unpadded or not the listen key’s (both SDKs send the padded key)', async () => {
-    t = await startTestSim();
-    await t.login(0);
-    const key = (await t.get('/user/listen_key', {}, t.accounts[0]?.jwt)).body.result as string;
-    const starkKey = t.accounts[0]?.signer.starkKey ?? 0n;
+    const test = await startTestSim();
+    t = test;
+    await test.login(0);
+    const key = (await test.get('/user/listen_key', {}, test.accounts[0]?.jwt)).body.result as string;
+    const starkKey = test.accounts[0]?.signer.starkKey ?? 0n;
     const statusOf = (query: string): Promise<number> =>
       new Promise((resolve) => {
-        const socket = new WebSocket(`${t.sim.wsUrl}?listenKey=${key}${query}`);
+        const socket = new WebSocket(`${test.sim.wsUrl}?listenKey=${key}${query}`);
         socket.once('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
         socket.once('open', () => {
           socket.close();
@@ -95,7 +96,7 @@ describe('WebSocket streams', () => {
       });
     expect(await statusOf('')).toBe(401);
     expect(await statusOf(`&signer=0x${starkKey.toString(16)}`)).toBe(starkKey.toString(16).length === 64 ? 101 : 401);
-    expect(await statusOf(`&signer=${addressToHex(t.accounts[1]?.signer.starkKey ?? 0n)}`)).toBe(401);
+    expect(await statusOf(`&signer=${addressToHex(test.accounts[1]?.signer.starkKey ?? 0n)}`)).toBe(401);
     expect(await statusOf(`&signer=${addressToHex(starkKey)}`)).toBe(101);
   });
 
