@@ -9,12 +9,15 @@
  *   cache, registered before sending so a fill that beats the HTTP answer is known, POSTed once;
  *   an unknown outcome is settled by querying the hash (SPEC §2).
  * - reports: execution reports merged with cumulative amounts (duplicates and reordering
- *   dropped); after every reconnect the engine is told it may have missed fills.
+ *   dropped); after every reconnect, and whenever a private frame could not be read, the engine
+ *   is told it may have missed fills. Oddities read past are counted (`wireAnomalies()`).
+ * - cancels and queued actions (cancel-all, increase-nonce, withdraw) live in account-actions:
+ *   fast-sign cancels, and confirmation of the effect after a 200; `fail` reports reach the
+ *   engine as alerts.
  */
 import {
   MmError,
   getToken,
-  isTerminalStatus,
   type AccountState,
   type CancelOutcome,
   type ChainInfo,
@@ -31,18 +34,24 @@ import {
   type TokenBalance,
   type TokenInfo,
   type Venue,
+  type VenueAlert,
   type VenueInfo,
   type VenueListener,
 } from '../../core/index.ts';
 import { ExchangeError, postResolved, type RestClient, type StepsSpec, type VenueOrder } from '../client/index.ts';
 import type { ExecutionReport, MarketStream, StreamTiming } from '../stream/index.ts';
+import { WireAnomalyCounter, type WireAnomalyKind } from '../wire/anomalies.ts';
+import { addressToHex } from '../wire/fields.ts';
+import { AccountActions, DEFAULT_CONFIRM, reasonOf, type ConfirmSettings, type WithdrawOutcome } from './account-actions.ts';
+import { FastSignSession, type FastSignSigner } from './fast-sign-session.ts';
+import { PendingReports, failReason, type ActionReport } from './queued-actions.ts';
 import { GasTracker } from '../gas/index.ts';
 import { MarketFeed, findFeeBook } from './market-feed.ts';
 import { listOpenOrders } from './open-orders.ts';
 import { resolvePairSetup } from './pair-setup.ts';
 import type { LocalBook } from '../book/index.ts';
 import type { CancelRequest, OrderRequest } from '../wire/requests.ts';
-import { buildOrderRequest, intentProblem, SIGN_SCHEME } from './order-builder.ts';
+import { buildOrderRequest, intentProblem } from './order-builder.ts';
 import { OrderTracker, hashOfOrderId, orderIdOf } from './order-tracker.ts';
 import { PresignCache, type PresignValidity, type SignedRequest } from './presign-cache.ts';
 import type { BatchOrderSigner, VenueSigner } from './signer-port.ts';
@@ -80,6 +89,8 @@ export interface LiveVenueSettings {
    * top of book at start and after reconnects. Default 5 000; 0 disables.
    */
   readonly topOfBookRefreshMs?: number;
+  /** Bounds of the cancel-all / nonce / withdraw confirmations. Default {@link DEFAULT_CONFIRM}. */
+  readonly confirm?: ConfirmSettings;
 }
 
 /** Collaborators of a live venue. */
@@ -91,6 +102,10 @@ export interface LiveVenueDeps {
   readonly clock: Clock;
   readonly rng: Rng;
   readonly logger: Logger;
+  /** Signs fast-sign challenges: given, FAST_CANCEL is on (a key at start, cancels without signatures). */
+  readonly fastSignSigner?: FastSignSigner;
+  /** Counts oddities read past; default one of its own (see `wireAnomalies()`). */
+  readonly anomalies?: WireAnomalyCounter;
 }
 
 const REPORT_RETENTION_MS = 15 * 60_000;
@@ -118,6 +133,10 @@ export class LiveVenue implements Venue {
   #nonce = 0;
   #presigning = false;
   #stopped = false;
+  readonly #anomalies: WireAnomalyCounter;
+  readonly #reports = new PendingReports();
+  readonly #fastSign: FastSignSession | undefined;
+  readonly #actions: AccountActions;
 
   constructor(settings: LiveVenueSettings, deps: LiveVenueDeps) {
     this.#settings = settings;
@@ -126,6 +145,42 @@ export class LiveVenue implements Venue {
     this.#quote = getToken(settings.chain, settings.pair.quote);
     this.#feeToken = getToken(settings.chain, settings.feeToken);
     this.#presigned = new PresignCache(settings.presign ?? { maxEntries: 256, maxAgeMs: 20_000 });
+    this.#anomalies = deps.anomalies ?? new WireAnomalyCounter(deps.logger);
+    this.#fastSign =
+      deps.fastSignSigner === undefined ? undefined : new FastSignSession({ rest: deps.rest, signer: deps.fastSignSigner, clock: deps.clock, logger: deps.logger });
+    this.#actions = new AccountActions({
+      account: settings.account,
+      pair: settings.pair,
+      base: this.#base,
+      quote: this.#quote,
+      ecosystemBook: settings.ecosystemBook,
+      rest: deps.rest,
+      signer: deps.signer,
+      clock: deps.clock,
+      rng: deps.rng,
+      logger: deps.logger,
+      tracker: this.#tracker,
+      reports: this.#reports,
+      confirm: settings.confirm ?? DEFAULT_CONFIRM,
+      fastSign: this.#fastSign,
+      gas: () => this.#requireGas(),
+      steps: () => this.#requireSteps(),
+      nonce: () => this.#nonce,
+      onNonceRaised: (nonce) => {
+        if (nonce <= this.#nonce) return;
+        this.#nonce = nonce;
+        // The old pre-signed orders carry the old nonce: dead.
+        this.#presigned.clear();
+      },
+      alert: (alert) => this.#emit((l) => l.onVenueAlert?.(alert)),
+      salt: () => this.#salt(),
+      findOrder: (hash) => this.#findOrder(hash),
+      takeCancelSignature: (orderId) => {
+        const ready = this.#cancelSignatures.get(orderId);
+        this.#cancelSignatures.delete(orderId);
+        return ready;
+      },
+    });
   }
 
   // ── lifecycle ────────────────────────────────────────────────────────────────────────────
@@ -179,6 +234,7 @@ export class LiveVenue implements Venue {
       keepBook: this.#settings.keepBook !== false,
       topOfBookRefreshMs: this.#settings.topOfBookRefreshMs ?? 5_000,
       ...(this.#settings.streamTiming === undefined ? {} : { streamTiming: this.#settings.streamTiming }),
+      anomalies: (kind, field, detail) => this.#onStreamAnomaly(kind, field, detail),
       rest,
       clock: this.#deps.clock,
       rng: this.#deps.rng,
@@ -192,9 +248,12 @@ export class LiveVenue implements Venue {
         onFeedStatus: (isUp) => this.#emit((l) => l.onFeedStatus(isUp)),
         // Fills sent while we were away are not replayed (MM-NOTES §4): heal from REST.
         onReconnected: () => this.#emit((l) => l.onResync('reconnected')),
+        onPrivateReport: (report) => this.#onPrivateReport(report),
+        onUnreadableFill: () => this.#emit((l) => l.onResync('missed-fills')),
       },
     });
     await this.#feed.start();
+    await this.#fastSign?.start();
     logger.info({ pair: `${this.#base.symbol}/${this.#quote.symbol}`, nonce: this.#nonce, ...this.#fees }, 'live venue started');
     return {
       rules: this.#rules,
@@ -208,6 +267,7 @@ export class LiveVenue implements Venue {
   async stop(): Promise<void> {
     if (this.#stopped) return;
     this.#stopped = true;
+    this.#fastSign?.stop();
     this.#gas?.stop();
     await this.#feed?.stop();
     await this.#deps.batchSigner?.close();
@@ -290,27 +350,19 @@ export class LiveVenue implements Venue {
   async cancelOrder(orderId: string): Promise<CancelOutcome> {
     const hash = hashOfOrderId(orderId);
     if (hash === undefined) return { kind: 'rejected', reason: `EXCHANGE_BAD_REQUEST: ${orderId} is not an order hash` };
-    const { rest } = this.#deps;
-    const signed = this.#takeCancelSignature(orderId, hash);
-    const outcome = await postResolved(
-      () => rest.cancelOrder(signed.request),
-      async () => {
-        const found = await this.#findOrder(hash);
-        return found !== undefined && (found.status === 'SCHEDULED_TO_CANCEL' || isTerminalStatus(found.status));
-      },
-      { clock: this.#deps.clock, rng: this.#deps.rng },
-    );
-    return toCancelOutcome(outcome);
+    return this.#actions.cancelOrder(orderId, hash);
   }
 
   /**
    * Signs the cancel of an order just placed, in idle time: a requote then pulls the old quote
-   * without a signature in the hot path, where it would delay the new quote going out.
+   * without a signature in the hot path, where it would delay the new quote going out. Not
+   * needed while a fast-sign key is held (such cancels carry no signature).
    */
   #scheduleCancelSignature(orderId: string, hash: bigint): void {
+    if (this.#fastSign?.key() !== undefined) return;
     this.#deps.clock.setTimeout(() => {
       if (this.#stopped || this.#cancelSignatures.has(orderId) || !this.#tracker.has(orderId)) return;
-      this.#cancelSignatures.set(orderId, this.#signCancel(hash));
+      this.#cancelSignatures.set(orderId, this.#actions.signCancel(hash));
       while (this.#cancelSignatures.size > MAX_UNSENT_ORDERS) {
         const oldest = this.#cancelSignatures.keys().next().value;
         if (oldest === undefined) break;
@@ -319,63 +371,22 @@ export class LiveVenue implements Venue {
     }, 0, { unref: true });
   }
 
-  #takeCancelSignature(orderId: string, hash: bigint): SignedRequest<CancelRequest> {
-    const ready = this.#cancelSignatures.get(orderId);
-    this.#cancelSignatures.delete(orderId);
-    return ready ?? this.#signCancel(hash);
+  /** Cancels every order of ours on this pair; `accepted` once the venue lists none of them. */
+  cancelAll(): Promise<CancelOutcome> {
+    return this.#actions.cancelAll();
   }
 
-  #signCancel(hash: bigint): SignedRequest<CancelRequest> {
-    return this.#deps.signer.signCancel({ maker: this.#settings.account, orderHash: hash, salt: this.#salt(), signScheme: SIGN_SCHEME });
+  /** Raises our nonce on chain; `accepted` once the venue's `user_info` shows it. */
+  increaseNonce(): Promise<CancelOutcome> {
+    return this.#actions.increaseNonce();
   }
 
-  async cancelAll(): Promise<CancelOutcome> {
-    const { signer, rest } = this.#deps;
-    const signed = signer.signCancelAll({
-      maker: this.#settings.account,
-      salt: this.#salt(),
-      base: this.#base,
-      quote: this.#quote,
-      toEcosystemBook: this.#settings.ecosystemBook,
-      signScheme: SIGN_SCHEME,
-    });
-    const outcome = await postResolved(
-      () => rest.cancelAll(signed.request),
-      async () => (await this.fetchOpenOrders()).length === 0,
-      { clock: this.#deps.clock, rng: this.#deps.rng },
-    );
-    return toCancelOutcome(outcome);
-  }
-
-  async increaseNonce(): Promise<CancelOutcome> {
-    const { signer, rest } = this.#deps;
-    const gas = this.#requireGas();
-    await gas.ensureFresh();
-    let newNonce: number;
-    try {
-      // The venue's nonce, not only ours: another process may have raised it already.
-      newNonce = Math.max((await rest.userInfo()).nonce, this.#nonce) + 1;
-    } catch (error) {
-      return { kind: 'rejected', reason: `nonce unknown, nothing sent: ${reasonOf(error)}` };
-    }
-    const signed = signer.signIncreaseNonce({
-      maker: this.#settings.account,
-      newNonce,
-      salt: this.#salt(),
-      gasFee: gas.gasFee(this.#requireSteps().nonce),
-      signScheme: SIGN_SCHEME,
-    });
-    const outcome = await postResolved(
-      () => rest.increaseNonce(signed.request),
-      async () => (await rest.userInfo()).nonce >= newNonce,
-      { clock: this.#deps.clock, rng: this.#deps.rng },
-    );
-    if (outcome.kind === 'accepted') {
-      // Orders signed from now on must carry the new nonce; the old pre-signed ones are dead.
-      this.#nonce = newNonce;
-      this.#presigned.clear();
-    }
-    return toCancelOutcome(outcome);
+  /**
+   * Withdraws `amount` base units of `symbol` to `receiver` (default the trading account), gas
+   * paid in FEE_TOKEN; `accepted` once paid out. Not part of the engine's port.
+   */
+  withdraw(symbol: string, amount: bigint, receiver?: bigint): Promise<WithdrawOutcome> {
+    return this.#actions.withdraw(getToken(this.#settings.chain, symbol), amount, receiver);
   }
 
   // ── reads ────────────────────────────────────────────────────────────────────────────────
@@ -429,12 +440,49 @@ export class LiveVenue implements Venue {
     return { size: this.#presigned.size, ...this.#presigned.stats };
   }
 
+  /** Oddities in what the venue sent that were read past, by kind (`akira_mm_wire_anomalies_total`). */
+  wireAnomalies(): ReadonlyMap<WireAnomalyKind, number> {
+    return this.#anomalies.counts();
+  }
+
+  /** Fast-sign keys issued, renewal failures and refusals (undefined when FAST_CANCEL is off). */
+  fastSignStats(): FastSignSession['stats'] | undefined {
+    return this.#fastSign?.stats;
+  }
+
   /** Stream counters (reconnects, malformed frames …) for metrics. */
   streamStats(): MarketStream['stats'] | undefined {
     return this.#feed?.stats;
   }
 
   // ── helpers ──────────────────────────────────────────────────────────────────────────────
+
+  #onStreamAnomaly(kind: WireAnomalyKind, field: string, detail: string): void {
+    this.#anomalies.sink(kind, field, detail);
+    // A report whose status we cannot read still carried its fills; REST says where the order is.
+    if (kind === 'unknown_status') this.#emit((l) => l.onResync('missed-fills'));
+  }
+
+  /**
+   * A fail / settled / cancel-all report. One that an action is waiting for settles it; a `fail`
+   * nobody waits for (a placement or a single cancel the venue dropped after its 200) becomes an
+   * alert and a heal, since our view of that order is now wrong.
+   */
+  #onPrivateReport(report: ActionReport): void {
+    if (this.#reports.deliver(report) || report.type !== 'fail') return;
+    const hashes = [report.report.entityHash, report.report.requestHash].filter((hash): hash is bigint => hash !== undefined);
+    const orderHash = hashes.find((hash) => this.#tracker.has(orderIdOf(hash)));
+    const alert: VenueAlert = {
+      kind: 'request-failed',
+      action: orderHash === undefined ? 'unknown' : actionOfReport(report.report.reportType),
+      requestHash: addressToHex(hashes[0] ?? 0n),
+      orderId: orderHash === undefined ? undefined : orderIdOf(orderHash),
+      reason: failReason(report.report),
+      timeMs: this.#deps.clock.nowMs(),
+    };
+    this.#emit((l) => l.onVenueAlert?.(alert));
+    this.#emit((l) => l.onResync('missed-fills'));
+  }
 
   #onExecution(report: ExecutionReport): void {
     const merged = this.#tracker.onExecution(report, this.#deps.clock.nowMs());
@@ -528,16 +576,15 @@ export class LiveVenue implements Venue {
 }
 
 
-function reasonOf(error: unknown): string {
-  if (error instanceof ExchangeError) return error.venueErrorName ?? error.venueError ?? `${error.code}: ${error.message}`;
-  return describe(error);
+/** The action a fail report's `report_type` names, as far as it says (types are not published). */
+function actionOfReport(reportType: string): VenueAlert['action'] {
+  const type = reportType.toUpperCase();
+  if (type.includes('CANCEL_ALL')) return 'cancel-all';
+  if (type.includes('CANCEL')) return 'cancel';
+  if (type.includes('NONCE')) return 'increase-nonce';
+  if (type.includes('WITHDRAW')) return 'withdraw';
+  return 'place';
 }
-
-function toCancelOutcome(outcome: { kind: 'accepted' } | { kind: 'rejected'; error: ExchangeError } | { kind: 'unknown'; error: unknown }): CancelOutcome {
-  if (outcome.kind === 'accepted') return { kind: 'accepted' };
-  return { kind: outcome.kind, reason: reasonOf(outcome.error) };
-}
-
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
