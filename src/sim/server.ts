@@ -180,7 +180,7 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
     },
     onBooksChanged: (changes) => marketData.onBooksChanged(changes),
   };
-  const engine = new Engine({ chain, settings, clock, ledger, markets, listener, logger, gasPriceFri: () => prices.gasPriceFri() });
+  const engine = new Engine({ chain, settings, clock, ledger, markets, listener, logger, gasPriceFri: () => prices.gasPriceFri(), queuedActionFault: () => faults.queuedActionFault() });
 
   const withdrawHash = options.withdrawHash ?? 'snip12';
   const workers = options.signatureWorkers ?? Math.min(2, availableParallelism());

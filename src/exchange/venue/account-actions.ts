@@ -25,13 +25,13 @@ import {
 import { ExchangeError, postResolved, type PostOutcome, type RestClient, type StepsSpec, type VenueOrder } from '../client/index.ts';
 import type { GasTracker } from '../gas/index.ts';
 import { addressToHex } from '../wire/fields.ts';
-import type { CancelRequest } from '../wire/requests.ts';
+import type { CancelAllRequest, CancelRequest } from '../wire/requests.ts';
 import type { FastSignSession } from './fast-sign-session.ts';
 import { listOpenOrders } from './open-orders.ts';
 import { SIGN_SCHEME } from './order-builder.ts';
 import { orderIdOf, type OrderTracker } from './order-tracker.ts';
 import type { SignedRequest } from './presign-cache.ts';
-import { confirmEffect, type ConfirmTiming, type Confirmation, type PendingReports } from './queued-actions.ts';
+import { ActionWaiters, confirmEffect, type ConfirmTiming, type Confirmation, type PendingReports } from './queued-actions.ts';
 import type { VenueSigner } from './signer-port.ts';
 
 /** Bounds of the confirmations; defaults in {@link DEFAULT_CONFIRM}. */
@@ -70,6 +70,8 @@ export interface AccountActionsDeps {
   readonly reports: PendingReports;
   readonly confirm: ConfirmSettings;
   readonly fastSign: FastSignSession | undefined;
+  /** The SNIP-12 hash of a cancel-all (to wait for its report before sending it). */
+  hashCancelAll(request: CancelAllRequest): bigint;
   gas(): GasTracker;
   steps(): StepsSpec;
   /** Our nonce as we sign it; raised by a confirmed increase. */
@@ -85,6 +87,8 @@ export interface AccountActionsDeps {
 /** Cancels and queued account actions of one live venue. */
 export class AccountActions {
   readonly #deps: AccountActionsDeps;
+  /** Cancels (single and all) sent with the fast-sign key, and signed ones. */
+  readonly stats = { fastCancels: 0, signedCancels: 0 };
 
   constructor(deps: AccountActionsDeps) {
     this.#deps = deps;
@@ -100,11 +104,13 @@ export class AccountActions {
     const fastKey = this.#deps.fastSign?.key();
     if (fastKey !== undefined) {
       const request: CancelRequest = { maker: this.#deps.account, orderHash: hash, salt: this.#deps.salt(), signScheme: SIGN_SCHEME };
+      this.stats.fastCancels++;
       const outcome = await this.#post(() => rest.cancelOrderFast(request, fastKey), lookup);
       if (!isRefusedKey(outcome)) return toCancelOutcome(outcome);
       this.#deps.fastSign?.refused(fastKey);
     }
     const signed = this.#deps.takeCancelSignature(orderId) ?? this.signCancel(hash);
+    this.stats.signedCancels++;
     return toCancelOutcome(await this.#post(() => rest.cancelOrder(signed.request), lookup));
   }
 
@@ -117,29 +123,39 @@ export class AccountActions {
   async cancelAll(): Promise<CancelOutcome> {
     const { tracker, rest, pair, ecosystemBook } = this.#deps;
     const mark = tracker.sendMark();
-    const sent = await this.#sendCancelAll();
-    if (sent.kind !== 'accepted') return toCancelOutcome(sent);
-    const hash = sent.value;
+    const waiters = new ActionWaiters(this.#deps.reports);
+    const sent = await this.#sendCancelAll(waiters);
+    if (sent.kind !== 'accepted' || sent.value === undefined) {
+      waiters.stop();
+      return toCancelOutcome(sent);
+    }
     // Done when every order still listed was sent after the cancel-all (the engine may requote meanwhile).
     const isDone = async (): Promise<boolean> =>
       (await listOpenOrders(rest, pair, ecosystemBook)).every((order) => order.hash !== undefined && tracker.sentAfter(orderIdOf(order.hash), mark));
-    const confirmation = await this.#confirm('cancel-all', hash, this.#deps.confirm.cancelAll, isDone, async () => {
-      this.#deps.logger.warn('cancel-all not confirmed yet; sending it again');
-      await this.#sendCancelAll();
+    const confirmation = await confirmEffect({
+      clock: this.#deps.clock,
+      timing: this.#deps.confirm.cancelAll,
+      isDone,
+      report: waiters.report,
+      onHalfway: async () => {
+        this.#deps.logger.warn('cancel-all not confirmed yet; sending it again');
+        await this.#sendCancelAll(waiters);
+      },
     });
-    return confirmation;
+    waiters.stop();
+    return this.#finish('cancel-all', sent.value, confirmation);
   }
 
   /** The on-chain kill switch, confirmed by the venue's nonce. */
   async increaseNonce(): Promise<CancelOutcome> {
-    const first = await this.#increaseNonceOnce();
-    if (first.kind === 'rejected' && first.reason === 'WRONG_MAX_GAS_PRICE') {
-      // The gas price rose past our maximum while queued: once more at today's price.
+    let attempt = await this.#increaseNonceOnce();
+    if (attempt.kind === 'sent' && attempt.confirmation.kind === 'failed' && attempt.confirmation.reason === 'WRONG_MAX_GAS_PRICE') {
+      // The gas price rose past our maximum while it was queued: once more at today's price.
       this.#deps.logger.warn('nonce increase failed on its gas price; sending it again with fresh gas');
       await this.#deps.gas().refresh();
-      return this.#increaseNonceOnce();
+      attempt = await this.#increaseNonceOnce();
     }
-    return first;
+    return attempt.kind === 'not-sent' ? attempt.outcome : this.#finish('increase-nonce', attempt.hash, attempt.confirmation);
   }
 
   /**
@@ -182,7 +198,7 @@ export class AccountActions {
     return { ...result, requestHash: addressToHex(signed.hash) };
   }
 
-  async #increaseNonceOnce(): Promise<CancelOutcome> {
+  async #increaseNonceOnce(): Promise<{ kind: 'not-sent'; outcome: CancelOutcome } | { kind: 'sent'; hash: bigint; confirmation: Confirmation }> {
     const { signer, rest } = this.#deps;
     const gas = this.#deps.gas();
     await gas.ensureFresh();
@@ -191,7 +207,7 @@ export class AccountActions {
       // The venue's nonce, not only ours: another process may have raised it already.
       newNonce = Math.max((await rest.userInfo()).nonce, this.#deps.nonce()) + 1;
     } catch (error) {
-      return { kind: 'rejected', reason: `nonce unknown, nothing sent: ${reasonOf(error)}` };
+      return { kind: 'not-sent', outcome: { kind: 'rejected', reason: `nonce unknown, nothing sent: ${reasonOf(error)}` } };
     }
     const signed = signer.signIncreaseNonce({
       maker: this.#deps.account,
@@ -205,19 +221,19 @@ export class AccountActions {
     const outcome = await this.#post(() => rest.increaseNonce(signed.request), isRaised);
     if (outcome.kind !== 'accepted') {
       waiter.stop();
-      return toCancelOutcome(outcome);
+      return { kind: 'not-sent', outcome: toCancelOutcome(outcome) };
     }
     // Orders signed from now on must carry the new nonce, whatever the confirmation says.
     this.#deps.onNonceRaised(newNonce);
     const confirmation = await confirmEffect({ clock: this.#deps.clock, timing: this.#deps.confirm.nonce, isDone: isRaised, report: waiter.report });
     waiter.stop();
-    return this.#finish('increase-nonce', signed.hash, confirmation);
+    return { kind: 'sent', hash: signed.hash, confirmation };
   }
 
-  /** Sends one cancel-all (fast key when held); `value` is the request hash. */
-  async #sendCancelAll(): Promise<PostOutcome<bigint>> {
+  /** Sends one cancel-all (fast key when held), waiting for its report; `value` is its hash. */
+  async #sendCancelAll(waiters: ActionWaiters): Promise<PostOutcome<bigint>> {
     const { rest } = this.#deps;
-    const request = {
+    const request: CancelAllRequest = {
       maker: this.#deps.account,
       salt: this.#deps.salt(),
       base: this.#deps.base,
@@ -225,35 +241,25 @@ export class AccountActions {
       toEcosystemBook: this.#deps.ecosystemBook,
       signScheme: SIGN_SCHEME,
     };
+    const hash = this.#deps.hashCancelAll(request);
+    waiters.add(hash);
     const noLookup = async (): Promise<undefined> => undefined;
     const fastKey = this.#deps.fastSign?.key();
     if (fastKey !== undefined) {
+      this.stats.fastCancels++;
       const outcome = await this.#post(() => rest.cancelAllFast(request, fastKey), noLookup);
-      if (!isRefusedKey(outcome)) return outcome;
+      if (!isRefusedKey(outcome)) return withHash(outcome, hash);
       this.#deps.fastSign?.refused(fastKey);
     }
     const signed = this.#deps.signer.signCancelAll(request);
-    const outcome = await this.#post(() => rest.cancelAll(signed.request), noLookup);
-    // An unreadable answer still means the venue may have it: the confirmation below decides.
-    return outcome.kind === 'accepted' ? { kind: 'accepted', value: outcome.value ?? signed.hash } : outcome;
-  }
-
-  async #confirm(action: VenueAction, hash: bigint | undefined, timing: ConfirmTiming, isDone: () => Promise<boolean>, onHalfway?: () => Promise<void>): Promise<CancelOutcome> {
-    const waiter = hash === undefined ? undefined : this.#deps.reports.wait(hash);
-    const confirmation = await confirmEffect({
-      clock: this.#deps.clock,
-      timing,
-      isDone,
-      report: waiter?.report ?? new Promise(() => undefined),
-      ...(onHalfway === undefined ? {} : { onHalfway }),
-    });
-    waiter?.stop();
-    return this.#finish(action, hash, confirmation);
+    this.stats.signedCancels++;
+    // An unreadable answer still means the venue may have it: the confirmation decides.
+    return withHash(await this.#post(() => rest.cancelAll(signed.request), noLookup), hash);
   }
 
   /** Turns a confirmation into the port's outcome, alerting the engine when it is not good. */
-  #finish(action: VenueAction, hash: bigint | undefined, confirmation: Confirmation): CancelOutcome {
-    const requestHash = hash === undefined ? 'unknown' : addressToHex(hash);
+  #finish(action: VenueAction, hash: bigint, confirmation: Confirmation): CancelOutcome {
+    const requestHash = addressToHex(hash);
     const timeMs = this.#deps.clock.nowMs();
     switch (confirmation.kind) {
       case 'confirmed':
@@ -274,6 +280,11 @@ export class AccountActions {
   #post<T>(send: () => Promise<T>, lookup: () => Promise<boolean | undefined>): Promise<PostOutcome<T>> {
     return postResolved(send, lookup, { clock: this.#deps.clock, rng: this.#deps.rng });
   }
+}
+
+/** The outcome of a request whose hash we computed: `value` is that hash. */
+function withHash(outcome: PostOutcome<bigint>, hash: bigint): PostOutcome<bigint> {
+  return outcome.kind === 'accepted' ? { kind: 'accepted', value: hash } : outcome;
 }
 
 /** A fast-signed request the venue refused for its key (then we sign and send again). */

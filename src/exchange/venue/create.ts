@@ -9,6 +9,7 @@ import { RestClient, fastSignMessageHash, type HttpOptions } from '../client/ind
 import { Signer, SigningPool, parsePrivateKey, signHash } from '../signer/index.ts';
 import type { StreamTiming } from '../stream/index.ts';
 import { WireAnomalyCounter } from '../wire/anomalies.ts';
+import type { ConfirmSettings } from './account-actions.ts';
 import type { FastSignSigner } from './fast-sign-session.ts';
 import { LiveVenue } from './live-venue.ts';
 
@@ -48,6 +49,8 @@ export interface LiveVenueConfig {
   readonly contracts?: ContractOverrides;
   /** [FAST_CANCEL] obtain a fast-sign key at start and cancel without signatures. Default false. */
   readonly fastCancel?: boolean;
+  /** Bounds of the queued-action confirmations (tests shorten them). Default DEFAULT_CONFIRM. */
+  readonly confirm?: ConfirmSettings;
   /** Signing worker threads; 0 signs inline only (no pre-signing). Default 2. */
   readonly signingWorkers?: number;
   readonly http?: HttpOptions;
@@ -117,6 +120,7 @@ export function createLiveVenue(config: LiveVenueConfig, deps: { clock: Clock; r
       conversionMarginBps: config.conversionMarginBps,
       orderTtlS: config.orderTtlS,
       wsUrl: config.wsUrl,
+      ...(config.confirm === undefined ? {} : { confirm: config.confirm }),
       ...(config.streamTiming === undefined ? {} : { streamTiming: config.streamTiming }),
     },
     {

@@ -55,6 +55,7 @@ import { buildOrderRequest, intentProblem } from './order-builder.ts';
 import { OrderTracker, hashOfOrderId, orderIdOf } from './order-tracker.ts';
 import { PresignCache, type PresignValidity, type SignedRequest } from './presign-cache.ts';
 import type { BatchOrderSigner, VenueSigner } from './signer-port.ts';
+import { createMessageHasher } from '../signer/index.ts';
 
 /** Settings of a live venue (from the pair's env file). */
 export interface LiveVenueSettings {
@@ -146,6 +147,8 @@ export class LiveVenue implements Venue {
     this.#feeToken = getToken(settings.chain, settings.feeToken);
     this.#presigned = new PresignCache(settings.presign ?? { maxEntries: 256, maxAgeMs: 20_000 });
     this.#anomalies = deps.anomalies ?? new WireAnomalyCounter(deps.logger);
+    // Cancel-all hashes are computed before sending, to catch the venue's report on them.
+    const hasher = createMessageHasher(settings.chain);
     this.#fastSign =
       deps.fastSignSigner === undefined ? undefined : new FastSignSession({ rest: deps.rest, signer: deps.fastSignSigner, clock: deps.clock, logger: deps.logger });
     this.#actions = new AccountActions({
@@ -163,6 +166,7 @@ export class LiveVenue implements Venue {
       reports: this.#reports,
       confirm: settings.confirm ?? DEFAULT_CONFIRM,
       fastSign: this.#fastSign,
+      hashCancelAll: (request) => hasher.cancelAll(request),
       gas: () => this.#requireGas(),
       steps: () => this.#requireSteps(),
       nonce: () => this.#nonce,
@@ -443,6 +447,11 @@ export class LiveVenue implements Venue {
   /** Oddities in what the venue sent that were read past, by kind (`akira_mm_wire_anomalies_total`). */
   wireAnomalies(): ReadonlyMap<WireAnomalyKind, number> {
     return this.#anomalies.counts();
+  }
+
+  /** Cancels sent with the fast-sign key and signed ones. */
+  cancelStats(): AccountActions['stats'] {
+    return this.#actions.stats;
   }
 
   /** Fast-sign keys issued, renewal failures and refusals (undefined when FAST_CANCEL is off). */

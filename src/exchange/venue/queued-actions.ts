@@ -51,6 +51,35 @@ export class PendingReports {
   }
 }
 
+/**
+ * The reports of one action that may be sent more than once (a retried cancel-all): waits on
+ * every hash added, and `report` settles with the first report on any of them. Hashes are added
+ * before their request is sent, so a report that beats the HTTP answer is not missed.
+ */
+export class ActionWaiters {
+  readonly #pending: PendingReports;
+  readonly #stops: Array<() => void> = [];
+  #resolve: (report: ActionReport) => void = () => undefined;
+  readonly report: Promise<ActionReport>;
+
+  constructor(pending: PendingReports) {
+    this.#pending = pending;
+    this.report = new Promise((resolve) => {
+      this.#resolve = resolve;
+    });
+  }
+
+  add(hash: bigint): void {
+    const waiter = this.#pending.wait(hash);
+    this.#stops.push(waiter.stop);
+    void waiter.report.then(this.#resolve);
+  }
+
+  stop(): void {
+    for (const stop of this.#stops) stop();
+  }
+}
+
 /** How long and how often an effect is looked for. */
 export interface ConfirmTiming {
   /** Give up after this long, ms. */
