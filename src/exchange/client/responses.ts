@@ -335,7 +335,8 @@ export function parseOrdersPage(result: unknown, chain: ChainInfo, sink?: Anomal
   }
   const orders: VenueOrder[] = [];
   let skipped = 0;
-  items.forEach((item, index) => {
+  items.forEach((wrapped, index) => {
+    const item = unwrapOrder(wrapped, `result.data[${index}]`, sink);
     try {
       orders.push(parseVenueOrder(item, chain, `result.data[${index}]`, sink));
     } catch (error) {
@@ -344,6 +345,16 @@ export function parseOrdersPage(result: unknown, chain: ChainInfo, sink?: Anomal
     }
   });
   return { orders, cursor, skipped };
+}
+
+/** An order item `{"result": {…}}` (the swagger's `/user/orders` example) is the order inside. */
+function unwrapOrder(item: unknown, field: string, sink: AnomalySink | undefined): unknown {
+  if (sink === undefined || typeof item !== 'object' || item === null) return item;
+  const record = item as Record<string, unknown>;
+  const keys = Object.keys(record);
+  if (keys.length !== 1 || keys[0] !== 'result') return item;
+  sink('wrapped_order', field, 'order item wrapped in {"result": …}');
+  return record['result'];
 }
 
 /**

@@ -233,6 +233,9 @@ function readFills(frame: FieldReader, result: FieldReader, context: ParseContex
       },
     };
   }
+  // python_akira's last branch reads `cancel_ticker_hash` unconditionally: without it the frame is
+  // no report we know, maybe a broken execution report, so it must not pass as a cancel-all.
+  if (!result.has('cancel_ticker_hash')) throw new WireError(result.path('cancel_ticker_hash'), 'a private report needs hash, report_type, tx_hash or cancel_ticker_hash');
   return {
     type: 'cancel-all',
     report: {

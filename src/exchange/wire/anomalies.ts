@@ -22,6 +22,8 @@ export type WireAnomalyKind =
   | 'numeric_msg_id'
   /** A private event whose `stream` is the subscription name `fills_<account>`, not `fills`. */
   | 'fills_stream_name'
+  /** A `/user/orders` item wrapped in `{"result": …}`, as the swagger's example shows: unwrapped. */
+  | 'wrapped_order'
   /** A private frame without the fields a fill needs: skipped, and a heal is asked for at once. */
   | 'unreadable_fill'
   /** Any other frame that could not be read (market data, acks): skipped. */
@@ -36,6 +38,7 @@ export const WIRE_ANOMALY_KINDS: readonly WireAnomalyKind[] = [
   'empty_conversion_rate',
   'numeric_msg_id',
   'fills_stream_name',
+  'wrapped_order',
   'unreadable_fill',
   'unreadable_frame',
 ];

@@ -1,74 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createRng, createSilentLogger, ManualClock, type OrderReport, type ResyncReason, type VenueListener, type BestBidOffer, type VenueTrade, type GasQuote } from '../../../src/core/index.ts';
-import { RestClient } from '../../../src/exchange/client/index.ts';
-import { LiveVenue, type LiveVenueSettings } from '../../../src/exchange/venue/index.ts';
-import { LoopbackVenue } from '../support/loopback-venue.ts';
-import { ACCOUNT, CHAIN, drive, eventually } from '../support/helpers.ts';
-import { FakeBatchSigner, FakeSigner } from '../support/fake-signer.ts';
+import { describe, expect, it } from 'vitest';
+import { CHAIN, drive, eventually } from '../support/helpers.ts';
+import { START_MS, intent, placed, setup, stopAfterEach } from '../support/live-setup.ts';
 
-const START_MS = 1_700_000_123_456;
-const intent = { side: 'buy' as const, priceUnits: 2999_990000n, qtyUnits: 10n ** 17n, postOnly: true };
-
-interface Recorded {
-  tops: BestBidOffer[];
-  trades: VenueTrade[];
-  reports: OrderReport[];
-  gas: GasQuote[];
-  resyncs: ResyncReason[];
-  feed: boolean[];
-}
-
-let loopback: LoopbackVenue | undefined;
-let live: LiveVenue | undefined;
-
-afterEach(async () => {
-  await live?.stop();
-  await loopback?.stop();
-  live = undefined;
-  loopback = undefined;
-});
-
-async function setup(options: { batch?: boolean; settings?: Partial<LiveVenueSettings> } = {}) {
-  loopback = await new LoopbackVenue().start();
-  const clock = new ManualClock(START_MS);
-  const signer = new FakeSigner();
-  const logger = createSilentLogger();
-  const rest = new RestClient({ baseUrl: loopback.httpUrl, chain: CHAIN, account: ACCOUNT, signer, clock, rng: createRng(1), logger });
-  live = new LiveVenue(
-    {
-      chain: CHAIN,
-      account: ACCOUNT,
-      pair: { base: 'ETH', quote: 'USDC' },
-      ecosystemBook: true,
-      feeToken: 'STRK',
-      gasPriceMultiplier: 1.25,
-      gasRefreshMs: 30_000,
-      conversionMarginBps: 50,
-      orderTtlS: 3600,
-      wsUrl: loopback.wsUrl,
-      ...options.settings,
-    },
-    { rest, signer, clock, rng: createRng(9), logger, ...(options.batch === true ? { batchSigner: new FakeBatchSigner(signer) } : {}) },
-  );
-  const recorded: Recorded = { tops: [], trades: [], reports: [], gas: [], resyncs: [], feed: [] };
-  const listener: VenueListener = {
-    onTopOfBook: (top) => recorded.tops.push(top),
-    onTrade: (trade) => recorded.trades.push(trade),
-    onOrderReport: (report) => recorded.reports.push(report),
-    onGasQuote: (quote) => recorded.gas.push(quote),
-    onResync: (reason) => recorded.resyncs.push(reason),
-    onFeedStatus: (isUp) => recorded.feed.push(isUp),
-  };
-  const info = await drive(clock, live.start(listener), 0);
-  return { venue: loopback, live, clock, signer, recorded, info };
-}
-
-async function placed(live: LiveVenue, clock: ManualClock, order = intent): Promise<string> {
-  const signed = await drive(clock, live.signOrder(order), 0);
-  const outcome = await drive(clock, live.submitOrder(signed), 0);
-  expect(outcome).toEqual({ kind: 'accepted', orderId: signed.orderId });
-  return signed.orderId;
-}
+stopAfterEach();
 
 describe('live venue against a loopback exchange', () => {
   it('starts with the pair rules, our fees and the gas steps, streams subscribed and the book synced', async () => {
