@@ -6,14 +6,31 @@
 import { randomBytes } from 'node:crypto';
 import type { PairConfig } from '../config/index.ts';
 import { LiveClock, createLogger, createRng, getChain, getToken, type Logger } from '../core/index.ts';
-import { createLiveVenue, type LiveVenue } from '../exchange/index.ts';
+import { WIRE_ANOMALY_KINDS, createLiveVenue, type LiveVenue } from '../exchange/index.ts';
 import { startDaemon, type RunningDaemon } from './daemon.ts';
 import { engineSettingsFromConfig } from './engine-settings.ts';
 import type { CliIo } from './io.ts';
-import { Gauge, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 
-/** Pre-signing effectiveness: a miss means a requote signed in the hot path. */
+/**
+ * Pre-signing effectiveness (a miss means a requote signed in the hot path), and what the venue
+ * sent that the client read past (issue 11 item 3), by kind.
+ */
 function registerVenueMetrics(registry: Registry, venue: LiveVenue): void {
+  const reported = new Map<string, number>();
+  new Counter({
+    name: 'akira_mm_wire_anomalies_total',
+    help: 'Oddities in venue messages read past instead of dropping the message (extra decimals, unknown enum values, unreadable frames …)',
+    labelNames: ['kind'],
+    registers: [registry],
+    collect() {
+      for (const kind of WIRE_ANOMALY_KINDS) {
+        const count = venue.wireAnomalies().get(kind) ?? 0;
+        this.inc({ kind }, count - (reported.get(kind) ?? 0));
+        reported.set(kind, count);
+      }
+    },
+  });
   const stats = (): ReturnType<LiveVenue['presignStats']> => venue.presignStats();
   new Gauge({ name: 'akira_mm_presign_hits_total', help: 'Orders sent pre-signed', registers: [registry], collect() { this.set(stats().hits); } });
   new Gauge({ name: 'akira_mm_presign_misses_total', help: 'Orders signed in the hot path (no pre-signed match)', registers: [registry], collect() { this.set(stats().misses); } });
@@ -46,6 +63,9 @@ export async function startLiveRun(options: LiveRunOptions): Promise<LiveRun> {
   // Salts must be unpredictable on a real venue: the live RNG is seeded from the OS, once.
   const rng = createRng(randomBytes(4).readUInt32LE(0));
   const chain = getChain(config.chain);
+  if (config.starknetRpcUrl === undefined) {
+    logger.warn({ chain: config.chain }, 'STARKNET_RPC_URL is not set: the fee recipient and contract addresses signed into every order are not checked against the chain (`akira-mm preflight` says which are verified)');
+  }
   const venue = createLiveVenue(
     {
       httpUrl: config.exchangeHttpUrl,
@@ -62,6 +82,9 @@ export async function startLiveRun(options: LiveRunOptions): Promise<LiveRun> {
       conversionMarginBps: config.engine.CONVERSION_MARGIN_BPS.value,
       orderTtlS: config.engine.ORDER_TTL_S,
       withdrawHash: config.withdrawHash,
+      contracts: config.contracts,
+      fastCancel: config.fastCancel,
+      ...(config.starknetRpcUrl === undefined ? {} : { starknetRpcUrl: config.starknetRpcUrl }),
       ...(options.signingWorkers === undefined ? {} : { signingWorkers: options.signingWorkers }),
     },
     { clock, rng, logger },

@@ -12,7 +12,7 @@ import { UsageError, type CommandRunner } from './io.ts';
 
 const USAGE =
   'akira-mm sim [--port N] [--host H] [--chain mainnet|sepolia] [--accounts FILE] [--seed N] [--dev-accounts N] [--no-flow] ' +
-  '[--withdraw-hash snip12|poseidon] [--fault KEY=VALUE]... [--rate-limit PER_SECOND[:BURST]|off]';
+  '[--withdraw-hash snip12|poseidon] [--fault KEY=VALUE]... [--rate-limit PER_SECOND[:BURST]|off] [--rpc-port N]';
 
 const OPTIONS = {
   port: { type: 'string' },
@@ -25,6 +25,7 @@ const OPTIONS = {
   'withdraw-hash': { type: 'string' },
   fault: { type: 'string', multiple: true },
   'rate-limit': { type: 'string' },
+  'rpc-port': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -78,6 +79,8 @@ export const runSim: CommandRunner = async (args, io) => {
   const withdrawHash = values['withdraw-hash'] ?? 'snip12';
   if (withdrawHash !== 'snip12' && withdrawHash !== 'poseidon') throw new UsageError(`--withdraw-hash ${withdrawHash}: expected snip12 or poseidon`);
   const port = integerFlag('port', values.port, 8080, 0, 65_535);
+  // The JSON-RPC of the core contract sits next door, so pair files can name it (STARKNET_RPC_URL).
+  const rpcPort = integerFlag('rpc-port', values['rpc-port'], port === 0 ? 0 : port + 1, 0, 65_535);
   const seed = integerFlag('seed', values.seed, 0, 0, 2 ** 31 - 1);
   const devAccounts = integerFlag('dev-accounts', values['dev-accounts'], 3, 1, 1000);
   const chain = getChain(chainName);
@@ -109,10 +112,14 @@ export const runSim: CommandRunner = async (args, io) => {
     faults,
     logger,
     settings: { rateLimit: parseRateLimit(values['rate-limit']) },
+    rpcPort,
     ...(accounts === undefined ? {} : { accounts }),
   });
   io.stdout.write(`Accounts (${chainName}):\n${describeAccounts(sim.accounts, chain)}`);
-  logger.info({ httpUrl: sim.httpUrl, wsUrl: sim.wsUrl, chain: chainName, flow: values['no-flow'] !== true }, `sim listening on ${sim.httpUrl} (ws ${sim.wsUrl})`);
+  logger.info(
+    { httpUrl: sim.httpUrl, wsUrl: sim.wsUrl, rpcUrl: sim.rpcUrl, chain: chainName, flow: values['no-flow'] !== true },
+    `sim listening on ${sim.httpUrl} (ws ${sim.wsUrl}, starknet rpc ${sim.rpcUrl})`,
+  );
   await new Promise<void>((done) => {
     const stop = (): void => {
       process.off('SIGTERM', stop);

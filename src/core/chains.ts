@@ -88,6 +88,29 @@ export function getChain(name: ChainName): ChainInfo {
   return CHAINS[name];
 }
 
+/** Contract addresses that replace a chain's defaults (0x-hex; EXCHANGE_ADDRESS, CORE_ADDRESS, …). */
+export interface ContractOverrides {
+  readonly executorAddress?: string;
+  readonly coreAddress?: string;
+  readonly routerAddress?: string;
+  readonly feeRecipient?: string;
+}
+
+/**
+ * A chain with some contract addresses replaced: what a pair file's EXCHANGE_ADDRESS,
+ * CORE_ADDRESS, ROUTER_ADDRESS and FEE_RECIPIENT make of the defaults above, and what the
+ * embedded exchange serves when told to play a venue with other contracts.
+ */
+export function withContracts(chain: ChainInfo, overrides: ContractOverrides = {}): ChainInfo {
+  return {
+    ...chain,
+    executorAddress: overrides.executorAddress ?? chain.executorAddress,
+    coreAddress: overrides.coreAddress ?? chain.coreAddress,
+    routerAddress: overrides.routerAddress ?? chain.routerAddress,
+    feeRecipient: overrides.feeRecipient ?? chain.feeRecipient,
+  };
+}
+
 /** True when `value` names a supported chain. */
 export function isChainName(value: string): value is ChainName {
   return (CHAIN_NAMES as readonly string[]).includes(value);

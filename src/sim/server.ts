@@ -10,10 +10,13 @@ import {
   LiveClock,
   createRng,
   createSilentLogger,
+  findTokenByAddress,
   getChain,
+  withContracts,
   type ChainInfo,
   type ChainName,
   type Clock,
+  type ContractOverrides,
   type Logger,
   type Timer,
 } from '../core/index.ts';
@@ -43,7 +46,8 @@ import { createInlineChecker } from './signatures/inline.ts';
 import type { SignatureChecker } from './signatures/jobs.ts';
 import { createWorkerPoolChecker } from './signatures/pool.ts';
 import { WsHub } from './ws-hub.ts';
-import { addressToHex } from '../exchange/wire/fields.ts';
+import { createRpcServer } from './rpc.ts';
+import { addressToHex, feltToHex } from '../exchange/wire/fields.ts';
 
 /** Options of {@link startSim}; every one has a default. */
 export interface SimOptions {
@@ -75,12 +79,18 @@ export interface SimOptions {
   readonly withdrawHash?: WithdrawHashScheme;
   /** Signature-check threads; 0 checks inline. Default min(2, cores). */
   readonly signatureWorkers?: number;
+  /** Port of the Starknet JSON-RPC endpoint (core contract views); default 0 (any free port). */
+  readonly rpcPort?: number;
+  /** Contract constants other than the chain's (a venue with another fee recipient, say). */
+  readonly contracts?: ContractOverrides;
 }
 
 /** A running embedded exchange. */
 export interface SimHandle {
   readonly httpUrl: string;
   readonly wsUrl: string;
+  /** Starknet JSON-RPC of the venue's core contract (fee recipient, bound signers, nonces). */
+  readonly rpcUrl: string;
   readonly port: number;
   readonly chain: ChainInfo;
   readonly settings: SimSettings;
@@ -136,7 +146,7 @@ function listen(server: Server, port: number, host: string): Promise<number> {
  */
 export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
   const seed = options.seed ?? 0;
-  const chain = getChain(options.chain ?? 'mainnet');
+  const chain = withContracts(getChain(options.chain ?? 'mainnet'), options.contracts);
   const settings = resolveSettings(options.settings);
   const clock = options.clock ?? new LiveClock();
   const logger = options.logger ?? createSilentLogger();
@@ -235,10 +245,24 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
     flow = new SyntheticFlow({ chain, settings, clock, rng: rng.fork('flow'), engine, ledger, prices }, flowOptions);
   }
 
+  const rpcServer = createRpcServer({
+    chain,
+    signerOf: (account) => venue.accounts.get(account)?.publicKey ?? 0n,
+    nonceOf: (account) => engine.nonceOf(account),
+    balanceOf: (account, tokenAddress) => {
+      const token = findTokenByAddress(chain, feltToHex(tokenAddress));
+      const holding = token === undefined ? undefined : ledger.holdingsOf(account).get(token.symbol);
+      return holding === undefined ? 0n : holding.free + holding.locked;
+    },
+    withdrawSteps: () => settings.steps.withdraw,
+  });
   let port: number;
+  let rpcPort: number;
   try {
     port = await listen(server, options.port ?? 0, host);
+    rpcPort = await listen(rpcServer, options.rpcPort ?? 0, host);
   } catch (error) {
+    server.close();
     for (const timer of timers) timer.cancel();
     hub.stop();
     engine.stop();
@@ -253,6 +277,7 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
   return {
     httpUrl: `http://${urlHost}:${port}`,
     wsUrl: `ws://${urlHost}:${port}/ws`,
+    rpcUrl: `http://${urlHost}:${rpcPort}`,
     port,
     chain,
     settings,
@@ -266,7 +291,8 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
         engine.stop();
         hub.stop();
         server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
+        rpcServer.closeAllConnections();
+        await Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), new Promise<void>((resolve) => rpcServer.close(() => resolve()))]);
         await checker.close();
       })();
       return stopping;

@@ -4,7 +4,7 @@
  * CLI maps the env file onto {@link LiveVenueConfig}; this layer never reads config itself
  * (ARCHITECTURE: exchange imports only core).
  */
-import { getChain, type ChainInfo, type ChainName, type Clock, type Logger, type Rng, type Secret } from '../../core/index.ts';
+import { getChain, withContracts, type ChainInfo, type ChainName, type Clock, type ContractOverrides, type Logger, type Rng, type Secret } from '../../core/index.ts';
 import { RestClient, fastSignMessageHash, type HttpOptions } from '../client/index.ts';
 import { Signer, SigningPool, parsePrivateKey, signHash } from '../signer/index.ts';
 import type { StreamTiming } from '../stream/index.ts';
@@ -51,30 +51,17 @@ export interface LiveVenueConfig {
   readonly fastCancel?: boolean;
   /** Bounds of the queued-action confirmations (tests shorten them). Default DEFAULT_CONFIRM. */
   readonly confirm?: ConfirmSettings;
+  /** [STARKNET_RPC_URL] check the core contract's constants at start. */
+  readonly starknetRpcUrl?: string;
   /** Signing worker threads; 0 signs inline only (no pre-signing). Default 2. */
   readonly signingWorkers?: number;
   readonly http?: HttpOptions;
   readonly streamTiming?: StreamTiming;
 }
 
-/** Contract addresses that replace the chain table's (0x-hex). */
-export interface ContractOverrides {
-  readonly executorAddress?: string;
-  readonly coreAddress?: string;
-  readonly routerAddress?: string;
-  readonly feeRecipient?: string;
-}
-
 /** The chain's constants with the pair file's contract addresses in place of the defaults. */
 export function chainWithContracts(name: ChainName, overrides: ContractOverrides = {}): ChainInfo {
-  const chain = getChain(name);
-  return {
-    ...chain,
-    executorAddress: overrides.executorAddress ?? chain.executorAddress,
-    coreAddress: overrides.coreAddress ?? chain.coreAddress,
-    routerAddress: overrides.routerAddress ?? chain.routerAddress,
-    feeRecipient: overrides.feeRecipient ?? chain.feeRecipient,
-  };
+  return withContracts(getChain(name), overrides);
 }
 
 /**
@@ -121,6 +108,7 @@ export function createLiveVenue(config: LiveVenueConfig, deps: { clock: Clock; r
       orderTtlS: config.orderTtlS,
       wsUrl: config.wsUrl,
       ...(config.confirm === undefined ? {} : { confirm: config.confirm }),
+      ...(config.starknetRpcUrl === undefined ? {} : { starknetRpcUrl: config.starknetRpcUrl }),
       ...(config.streamTiming === undefined ? {} : { streamTiming: config.streamTiming }),
     },
     {

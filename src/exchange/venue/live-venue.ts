@@ -41,6 +41,7 @@ import {
 import { ExchangeError, postResolved, type RestClient, type StepsSpec, type VenueOrder } from '../client/index.ts';
 import type { ExecutionReport, MarketStream, StreamTiming } from '../stream/index.ts';
 import { WireAnomalyCounter, type WireAnomalyKind } from '../wire/anomalies.ts';
+import { verifyCoreContract } from '../chain/index.ts';
 import { addressToHex } from '../wire/fields.ts';
 import { AccountActions, DEFAULT_CONFIRM, reasonOf, type ConfirmSettings, type WithdrawOutcome } from './account-actions.ts';
 import { FastSignSession, type FastSignSigner } from './fast-sign-session.ts';
@@ -92,6 +93,11 @@ export interface LiveVenueSettings {
   readonly topOfBookRefreshMs?: number;
   /** Bounds of the cancel-all / nonce / withdraw confirmations. Default {@link DEFAULT_CONFIRM}. */
   readonly confirm?: ConfirmSettings;
+  /**
+   * STARKNET_RPC_URL: when set, `start()` first reads the core contract and refuses to start when
+   * its fee recipient, the signer bound to the account or the chain id disagree with ours.
+   */
+  readonly starknetRpcUrl?: string;
 }
 
 /** Collaborators of a live venue. */
@@ -203,6 +209,11 @@ export class LiveVenue implements Venue {
 
   async #start(): Promise<VenueInfo> {
     const { rest, logger } = this.#deps;
+    const rpcUrl = this.#settings.starknetRpcUrl;
+    if (rpcUrl !== undefined) {
+      const view = await verifyCoreContract(rpcUrl, this.#settings.chain, this.#settings.account, this.#deps.signer.starkKey);
+      logger.info({ feeRecipient: addressToHex(view.feeRecipient), nonce: Number(view.nonce) }, 'core contract agrees with our constants');
+    }
     await rest.login();
     const [specs, steps, user] = await Promise.all([rest.tickerSpecifications(), rest.stepsSpecifications(), rest.userInfo()]);
     const setup = resolvePairSetup({ specs, user, base: this.#base, quote: this.#quote, ecosystemBook: this.#settings.ecosystemBook });
