@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { PairConfig } from '../config/index.ts';
 import { LiveClock, createLogger, createRng, getChain, getToken, type Logger } from '../core/index.ts';
-import { WIRE_ANOMALY_KINDS, createLiveVenue, type LiveVenue } from '../exchange/index.ts';
+import { WIRE_ANOMALY_KINDS, createLiveVenue, type LiveVenue, type LiveVenueConfig } from '../exchange/index.ts';
 import { startDaemon, type RunningDaemon } from './daemon.ts';
 import { engineSettingsFromConfig } from './engine-settings.ts';
 import type { CliIo } from './io.ts';
@@ -55,6 +55,30 @@ export interface LiveRun {
   readonly logger: Logger;
 }
 
+/** The live venue's settings from a validated pair file (also used by `akira-mm preflight`). */
+export function liveVenueConfig(config: PairConfig, signingWorkers?: number): LiveVenueConfig {
+  return {
+    httpUrl: config.exchangeHttpUrl,
+    wsUrl: config.exchangeWsUrl,
+    chain: config.chain,
+    tradingAccount: config.tradingAccount,
+    signerPrivateKey: config.signerPrivateKey,
+    base: config.base,
+    quote: config.quote,
+    ecosystemBook: config.ecosystemBook,
+    feeToken: config.engine.FEE_TOKEN,
+    gasPriceMultiplier: config.gasPriceMultiplier.value,
+    gasRefreshS: config.engine.GAS_REFRESH_S,
+    conversionMarginBps: config.engine.CONVERSION_MARGIN_BPS.value,
+    orderTtlS: config.engine.ORDER_TTL_S,
+    withdrawHash: config.withdrawHash,
+    contracts: config.contracts,
+    fastCancel: config.fastCancel,
+    ...(config.starknetRpcUrl === undefined ? {} : { starknetRpcUrl: config.starknetRpcUrl }),
+    ...(signingWorkers === undefined ? {} : { signingWorkers }),
+  };
+}
+
 /** Starts the engine against the venue the config names; resolves once it is quoting. */
 export async function startLiveRun(options: LiveRunOptions): Promise<LiveRun> {
   const { config, io } = options;
@@ -66,29 +90,7 @@ export async function startLiveRun(options: LiveRunOptions): Promise<LiveRun> {
   if (config.starknetRpcUrl === undefined) {
     logger.warn({ chain: config.chain }, 'STARKNET_RPC_URL is not set: the fee recipient and contract addresses signed into every order are not checked against the chain (`akira-mm preflight` says which are verified)');
   }
-  const venue = createLiveVenue(
-    {
-      httpUrl: config.exchangeHttpUrl,
-      wsUrl: config.exchangeWsUrl,
-      chain: config.chain,
-      tradingAccount: config.tradingAccount,
-      signerPrivateKey: config.signerPrivateKey,
-      base: config.base,
-      quote: config.quote,
-      ecosystemBook: config.ecosystemBook,
-      feeToken: config.engine.FEE_TOKEN,
-      gasPriceMultiplier: config.gasPriceMultiplier.value,
-      gasRefreshS: config.engine.GAS_REFRESH_S,
-      conversionMarginBps: config.engine.CONVERSION_MARGIN_BPS.value,
-      orderTtlS: config.engine.ORDER_TTL_S,
-      withdrawHash: config.withdrawHash,
-      contracts: config.contracts,
-      fastCancel: config.fastCancel,
-      ...(config.starknetRpcUrl === undefined ? {} : { starknetRpcUrl: config.starknetRpcUrl }),
-      ...(options.signingWorkers === undefined ? {} : { signingWorkers: options.signingWorkers }),
-    },
-    { clock, rng, logger },
-  );
+  const venue = createLiveVenue(liveVenueConfig(config, options.signingWorkers), { clock, rng, logger });
   const settings = engineSettingsFromConfig(config.engine, {
     baseDecimals: getToken(chain, config.base).decimals,
     quoteDecimals: getToken(chain, config.quote).decimals,
