@@ -1,10 +1,11 @@
 /**
  * Queued actions confirmed (issue 11 item 4) and fast cancels (item 5), by the live venue against
  * the embedded exchange, with the sim's fault injection failing or swallowing the action after
- * its 200. Real clocks with short bounds: every wait here is a few hundred ms at most.
+ * its 200. The sim runs on a manual clock (a queued nonce increase applies only when the test
+ * moves it); the venue polls on a live clock with short bounds, so each wait is at most ~1 s.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { LiveClock, createRng, createSilentLogger, type OrderIntent, type VenueAlert, type VenueListener } from '../../../src/core/index.ts';
+import { LiveClock, ManualClock, createRng, createSilentLogger, type OrderIntent, type VenueAlert, type VenueListener } from '../../../src/core/index.ts';
 import { createLiveVenue, type ConfirmSettings, type LiveVenue } from '../../../src/exchange/index.ts';
 import { startSim, type SimHandle } from '../../../src/sim/index.ts';
 import { devVenueConfig } from '../../integration/support.ts';
@@ -27,14 +28,16 @@ afterEach(async () => {
 
 interface Setup {
   readonly sim: SimHandle;
+  readonly simClock: ManualClock;
   readonly live: LiveVenue;
   readonly alerts: VenueAlert[];
   readonly resyncs: string[];
   readonly account: bigint;
 }
 
-async function setup(options: { fastCancel?: boolean; nonceDelayMs?: number } = {}): Promise<Setup> {
-  const started = await startSim({ seed: 0, flow: false, devAccounts: 2, signatureWorkers: 0, settings: { nonceDelayMs: options.nonceDelayMs ?? 50 } });
+async function setup(options: { fastCancel?: boolean } = {}): Promise<Setup> {
+  const simClock = new ManualClock(Date.now());
+  const started = await startSim({ seed: 0, flow: false, devAccounts: 2, signatureWorkers: 0, clock: simClock, settings: { nonceDelayMs: 1_000 } });
   sim = started;
   const venue = createLiveVenue(
     { ...devVenueConfig(started, 0, 0), confirm: FAST_CONFIRM, ...(options.fastCancel === true ? { fastCancel: true } : {}) },
@@ -53,7 +56,21 @@ async function setup(options: { fastCancel?: boolean; nonceDelayMs?: number } = 
     onVenueAlert: (alert) => alerts.push(alert),
   };
   await venue.start(listener);
-  return { sim: started, live: venue, alerts, resyncs, account: started.accounts[0]!.address };
+  return { sim: started, simClock, live: venue, alerts, resyncs, account: started.accounts[0]!.address };
+}
+
+/**
+ * Waits for `pending`, moving the sim's clock on by the nonce delay whenever a nonce increase sits
+ * in its queue (its gas is locked until then): the venue's confirmation loop sees it applied.
+ */
+async function applyingNonces<T>(setup: Setup, pending: Promise<T>): Promise<T> {
+  let done = false;
+  void pending.finally(() => (done = true));
+  while (!done) {
+    if ((setup.sim.balancesOf(setup.account).get('STRK')?.locked ?? 0n) > 0n) setup.simClock.advance(setup.sim.settings.nonceDelayMs);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return pending;
 }
 
 async function rest(venue: LiveVenue, priceUsdc: bigint): Promise<string> {
@@ -90,11 +107,11 @@ describe('cancel-all confirmed', () => {
     const { sim: venue, live: bot, account } = await setup();
     await rest(bot, 1500n);
     await venue.idle();
-    venue.faults.set({ queuedActionDropRate: 1 });
-    const pending = bot.cancelAll();
     // The first cancel-all is swallowed; the retry (after half the 1 s bound) goes through.
-    setTimeout(() => venue.faults.reset(), 200);
-    expect(await pending).toEqual({ kind: 'accepted' });
+    let dropped = 0;
+    venue.faults.queuedActionFault = () => (dropped++ === 0 ? 'drop' : undefined);
+    expect(await bot.cancelAll()).toEqual({ kind: 'accepted' });
+    expect(dropped).toBe(2);
     expect(venue.openOrdersOf(account)).toHaveLength(0);
   });
 
@@ -112,8 +129,9 @@ describe('cancel-all confirmed', () => {
 
 describe('increase-nonce confirmed', () => {
   it('is accepted once user_info shows the new nonce, which later orders carry', async () => {
-    const { sim: venue, live: bot, account } = await setup();
-    expect(await bot.increaseNonce()).toEqual({ kind: 'accepted' });
+    const test = await setup();
+    const { sim: venue, live: bot, account } = test;
+    expect(await applyingNonces(test, bot.increaseNonce())).toEqual({ kind: 'accepted' });
     expect(venue.nonceOf(account)).toBe(1);
     await rest(bot, 1500n);
     await venue.idle();
@@ -121,19 +139,28 @@ describe('increase-nonce confirmed', () => {
   });
 
   it('is sent again with fresh gas when the gas price rose past its maximum while it was queued', async () => {
-    const { sim: venue, live: bot, account, alerts } = await setup({ nonceDelayMs: 300 });
+    const test = await setup();
+    const { sim: venue, live: bot, account, alerts } = test;
     const pending = bot.increaseNonce();
-    // Accepted at the old price; processed after the price doubled: WRONG_MAX_GAS_PRICE.
-    setTimeout(() => venue.setGasPriceFri(venue.gasPriceFri() * 2n), 100);
-    expect(await pending).toEqual({ kind: 'accepted' });
+    // Accepted at the old price (its gas locked); processed after the price doubled: WRONG_MAX_GAS_PRICE.
+    let raised = false;
+    while (!raised) {
+      if ((venue.balancesOf(account).get('STRK')?.locked ?? 0n) > 0n) {
+        venue.setGasPriceFri(venue.gasPriceFri() * 2n);
+        raised = true;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    expect(await applyingNonces(test, pending)).toEqual({ kind: 'accepted' });
     expect(venue.nonceOf(account)).toBe(2);
     expect(alerts).toEqual([]);
   });
 
   it('returns rejected with the venue’s reason when it fails for another reason', async () => {
-    const { sim: venue, live: bot, account, alerts } = await setup();
+    const test = await setup();
+    const { sim: venue, live: bot, account, alerts } = test;
     venue.faults.set({ queuedActionFailRate: 1 });
-    expect(await bot.increaseNonce()).toMatchObject({ kind: 'rejected' });
+    expect(await applyingNonces(test, bot.increaseNonce())).toMatchObject({ kind: 'rejected', reason: 'failed after acceptance: ACTION_FAILED (fault injection)' });
     expect(venue.nonceOf(account)).toBe(0);
     expect(alerts).toMatchObject([{ kind: 'request-failed', action: 'increase-nonce' }]);
   });
