@@ -49,7 +49,7 @@ describe('akira-mm preflight', () => {
     const venue = await started();
     const result = await runCli(['preflight', '--env', shippedEnvFile(venue), '--order-test']);
     expect(result.code, result.stdout).toBe(0);
-    for (const check of ['REST', 'login', 'contract constants', 'ticker rules', 'gas', 'balances', 'WS', 'first frames', 'clock skew', 'order test']) {
+    for (const check of ['REST', 'login', 'chain id', 'signer', 'contract constants', 'ticker rules', 'gas', 'balances', 'WS', 'first frames', 'clock skew', 'order test']) {
       expect(lineOf(result.stdout, check)).toMatch(/^✔ /);
     }
     expect(lineOf(result.stdout, 'order test')).toMatch(/placed in \d+ ms, OPEN report \d+ ms after sending; cancelled in \d+ ms/);

@@ -5,7 +5,7 @@
  */
 import { formatUnits, type TickerRules } from '../../core/index.ts';
 import { ExchangeError, UndiciTransport, type RestClient, type StepsSpec } from '../client/index.ts';
-import { contractMismatches, describeMismatch, readCoreContract } from '../chain/index.ts';
+import { contractMismatches, describeMismatch, readCoreContract, type ContractMismatch } from '../chain/index.ts';
 import { maxGasPrice } from '../gas/index.ts';
 import { resolvePairSetup } from '../venue/pair-setup.ts';
 import { addressToHex } from '../wire/fields.ts';
@@ -74,9 +74,9 @@ export async function checkVenue(target: PreflightTarget, rest: RestClient, deps
     report({ name: 'login', status: 'fail', detail: `refused: ${text}`, fix });
     return none;
   }
-  report({ name: 'login', status: 'pass', detail: `JWT for ${addressToHex(target.account)} in ${deps.clock.nowMs() - started} ms; the venue accepted a login signed for ${chainLabel} by key ${addressToHex(target.signer.starkKey)}` });
+  report({ name: 'login', status: 'pass', detail: `JWT for ${addressToHex(target.account)} in ${deps.clock.nowMs() - started} ms` });
 
-  await checkContracts(target, report);
+  await checkChainAndContracts(target, chainLabel, report);
   const rules = await checkRules(target, rest, report);
   const steps = await checkGas(target, rest, report);
   const book = await rest.bbo(target.pair, target.ecosystemBook).catch(() => undefined);
@@ -87,10 +87,17 @@ export async function checkVenue(target: PreflightTarget, rest: RestClient, deps
   return { loggedIn: true, rules, midUnits, bestBidUnits, bestAskUnits };
 }
 
-/** Chain id, fee recipient and bound signer against the core contract, when an RPC URL is set. */
-async function checkContracts(target: PreflightTarget, report: Report): Promise<void> {
+/**
+ * Chain id, bound signer and fee recipient. Over RPC each is read from the chain; without it the
+ * accepted login already proves the first two as the venue sees them (it is signed for our chain
+ * id by our key), and the fee recipient cannot be checked.
+ */
+async function checkChainAndContracts(target: PreflightTarget, chainLabel: string, report: Report): Promise<void> {
+  const key = addressToHex(target.signer.starkKey);
   const rpcUrl = target.starknetRpcUrl;
   if (rpcUrl === undefined) {
+    report({ name: 'chain id', status: 'pass', detail: `${chainLabel}: the venue accepted a login signed for it` });
+    report({ name: 'signer', status: 'pass', detail: `${key} is the key the venue binds to the account (login accepted)` });
     report({
       name: 'contract constants',
       status: 'skip',
@@ -99,17 +106,23 @@ async function checkContracts(target: PreflightTarget, report: Report): Promise<
     });
     return;
   }
+  let mismatches;
   try {
     const view = await readCoreContract(rpcUrl, target.chain, target.account);
-    const mismatches = contractMismatches(target.chain, target.signer.starkKey, view);
-    if (mismatches.length > 0) {
-      for (const mismatch of mismatches) report({ name: 'contract constants', status: 'fail', detail: describeMismatch(mismatch), fix: `set ${mismatch.key} to the chain's value` });
-      return;
-    }
-    report({ name: 'contract constants', status: 'pass', detail: `core ${target.chain.coreAddress} on chain id 0x${view.chainId.toString(16)}: fee recipient ${addressToHex(view.feeRecipient)} and our signer are the chain's` });
+    mismatches = contractMismatches(target.chain, target.signer.starkKey, view);
   } catch (error) {
+    for (const name of ['chain id', 'signer']) report({ name, status: 'skip', detail: 'not read: the core contract check failed' });
     report({ name: 'contract constants', status: 'fail', detail: describe(error), fix: 'check STARKNET_RPC_URL and CORE_ADDRESS' });
+    return;
   }
+  const lineOf = (name: string, key: ContractMismatch['key'], ok: string): void => {
+    const mismatch = mismatches.find((entry) => entry.key === key);
+    if (mismatch === undefined) report({ name, status: 'pass', detail: ok });
+    else report({ name, status: 'fail', detail: describeMismatch(mismatch), fix: `set ${mismatch.key} to the chain's value` });
+  };
+  lineOf('chain id', 'CHAIN', `${chainLabel}, the node's and the venue's login`);
+  lineOf('signer', 'SIGNER_PRIVATE_KEY', `${key} is the key the core contract binds to the account`);
+  lineOf('contract constants', 'FEE_RECIPIENT', `core ${target.chain.coreAddress}: fee recipient ${addressToHex(BigInt(target.chain.feeRecipient))} is the contract's`);
 }
 
 async function checkRules(target: PreflightTarget, rest: RestClient, report: Report): Promise<TickerRules | undefined> {
