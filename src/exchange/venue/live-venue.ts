@@ -5,9 +5,8 @@
  * - start: login, ticker rules, steps, our fees and nonce, gas; then the stream: our fills,
  *   `bbo` and `trade` of the pair, `snap` into a local book, and the fee-token/STRK `bbo` when gas
  *   is paid in another token (its mid prices the conversion rate, SPEC §5).
- * - orders: built from intents (order-builder), signed at once or taken from the pre-signed
- *   cache, registered before sending so a fill that beats the HTTP answer is known, POSTed once;
- *   an unknown outcome is settled by querying the hash (SPEC §2).
+ * - orders: order-sender (built from intents, signed or pre-signed, registered before sending,
+ *   POSTed once; an unknown outcome is settled by querying the hash, SPEC §2).
  * - reports: execution reports merged with cumulative amounts (duplicates and reordering
  *   dropped); after every reconnect, and whenever a private frame could not be read, the engine
  *   is told it may have missed fills. Oddities read past are counted (`wireAnomalies()`).
@@ -38,12 +37,12 @@ import {
   type VenueInfo,
   type VenueListener,
 } from '../../core/index.ts';
-import { ExchangeError, postResolved, type RestClient, type StepsSpec, type VenueOrder } from '../client/index.ts';
+import type { RestClient, StepsSpec, VenueOrder } from '../client/index.ts';
 import type { ExecutionReport, MarketStream, StreamTiming } from '../stream/index.ts';
 import { WireAnomalyCounter, type WireAnomalyKind } from '../wire/anomalies.ts';
 import { verifyCoreContract } from '../chain/index.ts';
 import { addressToHex } from '../wire/fields.ts';
-import { AccountActions, DEFAULT_CONFIRM, reasonOf, type ConfirmSettings, type WithdrawOutcome } from './account-actions.ts';
+import { AccountActions, DEFAULT_CONFIRM, type ConfirmSettings, type WithdrawOutcome } from './account-actions.ts';
 import { FastSignSession, type FastSignSigner } from './fast-sign-session.ts';
 import { PendingReports, failReason, type ActionReport } from './queued-actions.ts';
 import { GasTracker } from '../gas/index.ts';
@@ -51,12 +50,10 @@ import { MarketFeed, findFeeBook } from './market-feed.ts';
 import { listOpenOrders } from './open-orders.ts';
 import { resolvePairSetup } from './pair-setup.ts';
 import type { LocalBook } from '../book/index.ts';
-import type { CancelRequest, OrderRequest } from '../wire/requests.ts';
-import { buildOrderRequest, intentProblem } from './order-builder.ts';
 import { OrderTracker, hashOfOrderId, orderIdOf } from './order-tracker.ts';
-import { PresignCache, type PresignValidity, type SignedRequest } from './presign-cache.ts';
 import type { BatchOrderSigner, VenueSigner } from './signer-port.ts';
 import { createMessageHasher } from '../signer/index.ts';
+import { OrderSender } from './order-sender.ts';
 
 /** Settings of a live venue (from the pair's env file). */
 export interface LiveVenueSettings {
@@ -116,7 +113,6 @@ export interface LiveVenueDeps {
 }
 
 const REPORT_RETENTION_MS = 15 * 60_000;
-const MAX_UNSENT_ORDERS = 1_000;
 
 /** The live adapter of the Venue port. */
 export class LiveVenue implements Venue {
@@ -126,11 +122,6 @@ export class LiveVenue implements Venue {
   readonly #quote: TokenInfo;
   readonly #feeToken: TokenInfo;
   readonly #tracker = new OrderTracker();
-  /** Cancels signed ahead of need, by order id (single use). */
-  readonly #cancelSignatures = new Map<string, SignedRequest<CancelRequest>>();
-  readonly #presigned: PresignCache;
-  /** Signed orders waiting for `submitOrder`, by order id. */
-  readonly #signed = new Map<string, { readonly intent: OrderIntent; readonly signed: SignedRequest<OrderRequest> }>();
   #listener: VenueListener | undefined;
   #feed: MarketFeed | undefined;
   #gas: GasTracker | undefined;
@@ -138,12 +129,12 @@ export class LiveVenue implements Venue {
   #steps: StepsSpec | undefined;
   #fees = { makerPbips: 0, takerPbips: 0 };
   #nonce = 0;
-  #presigning = false;
   #stopped = false;
   readonly #anomalies: WireAnomalyCounter;
   readonly #reports = new PendingReports();
   readonly #fastSign: FastSignSession | undefined;
   readonly #actions: AccountActions;
+  readonly #orders: OrderSender;
 
   constructor(settings: LiveVenueSettings, deps: LiveVenueDeps) {
     this.#settings = settings;
@@ -151,7 +142,6 @@ export class LiveVenue implements Venue {
     this.#base = getToken(settings.chain, settings.pair.base);
     this.#quote = getToken(settings.chain, settings.pair.quote);
     this.#feeToken = getToken(settings.chain, settings.feeToken);
-    this.#presigned = new PresignCache(settings.presign ?? { maxEntries: 256, maxAgeMs: 20_000 });
     this.#anomalies = deps.anomalies ?? new WireAnomalyCounter(deps.logger);
     // Cancel-all hashes are computed before sending, to catch the venue's report on them.
     const hasher = createMessageHasher(settings.chain);
@@ -176,21 +166,46 @@ export class LiveVenue implements Venue {
       gas: () => this.#requireGas(),
       steps: () => this.#requireSteps(),
       nonce: () => this.#nonce,
-      onNonceRaised: (nonce) => {
-        if (nonce <= this.#nonce) return;
-        this.#nonce = nonce;
-        // The old pre-signed orders carry the old nonce: dead.
-        this.#presigned.clear();
-      },
+      onNonceRaised: (nonce) => this.#raiseNonce(nonce),
       alert: (alert) => this.#emit((l) => l.onVenueAlert?.(alert)),
       salt: () => this.#salt(),
       findOrder: (hash) => this.#findOrder(hash),
-      takeCancelSignature: (orderId) => {
-        const ready = this.#cancelSignatures.get(orderId);
-        this.#cancelSignatures.delete(orderId);
-        return ready;
-      },
+      takeCancelSignature: (orderId) => this.#orders.takeCancelSignature(orderId),
     });
+    this.#orders = new OrderSender({
+      account: settings.account,
+      base: this.#base,
+      quote: this.#quote,
+      ecosystemBook: settings.ecosystemBook,
+      feeRecipient: BigInt(settings.chain.feeRecipient),
+      orderTtlS: settings.orderTtlS,
+      presign: settings.presign ?? { maxEntries: 256, maxAgeMs: 20_000 },
+      rest: deps.rest,
+      signer: deps.signer,
+      batchSigner: deps.batchSigner,
+      clock: deps.clock,
+      rng: deps.rng,
+      logger: deps.logger,
+      tracker: this.#tracker,
+      gas: () => this.#requireGas(),
+      rules: () => this.#requireRules(),
+      tradeSteps: () => this.#tradeSteps(),
+      fees: () => this.#fees,
+      nonce: () => this.#nonce,
+      salt: () => this.#salt(),
+      findOrder: (hash) => this.#findOrder(hash),
+      signCancel: (hash) => this.#actions.signCancel(hash),
+      isFastCancel: () => this.#fastSign?.key() !== undefined,
+      isStopped: () => this.#stopped,
+      onStaleNonce: () => void this.fetchAccount().catch(() => undefined),
+    });
+  }
+
+  /** Orders signed from now on carry `nonce`; the old pre-signed ones are dead. */
+  #raiseNonce(nonce: number): void {
+    if (nonce <= this.#nonce) return;
+    this.#nonce = nonce;
+    this.#orders.clearPresigned();
   }
 
   // ── lifecycle ────────────────────────────────────────────────────────────────────────────
@@ -286,104 +301,28 @@ export class LiveVenue implements Venue {
     this.#gas?.stop();
     await this.#feed?.stop();
     await this.#deps.batchSigner?.close();
-    this.#presigned.clear();
+    this.#orders.clearPresigned();
     await this.#deps.rest.close();
   }
 
   // ── orders ───────────────────────────────────────────────────────────────────────────────
 
-  async signOrder(intent: OrderIntent): Promise<SignedOrder> {
-    const gas = this.#requireGas();
-    if (gas.isStale()) await gas.ensureFresh();
-    const signed = this.#presigned.take(intent, this.#validity()) ?? this.#deps.signer.signOrder(this.#build(intent));
-    const orderId = orderIdOf(signed.hash);
-    this.#signed.set(orderId, { intent, signed });
-    // The engine may sign and then not send (it stopped quoting meanwhile): keep the map bounded.
-    if (this.#signed.size > MAX_UNSENT_ORDERS) {
-      const oldest = this.#signed.keys().next().value;
-      if (oldest !== undefined) this.#signed.delete(oldest);
-    }
-    return { orderId, intent };
+  signOrder(intent: OrderIntent): Promise<SignedOrder> {
+    return this.#orders.sign(intent);
   }
 
   prepareOrders(intents: readonly OrderIntent[]): void {
-    const batchSigner = this.#deps.batchSigner;
-    // Without a worker pool, signing in advance would block the event loop as much as signing now.
-    if (batchSigner === undefined || this.#presigning || this.#stopped || this.#gas?.quote() === undefined) return;
-    const validity = this.#validity();
-    const wanted = intents.filter((intent) => !this.#presigned.has(intent, validity) && intentProblem(intent, this.#requireRules()) === undefined);
-    if (wanted.length === 0) return;
-    let requests: OrderRequest[];
-    try {
-      requests = wanted.map((intent) => this.#build(intent));
-    } catch (error) {
-      this.#deps.logger.debug({ err: describe(error) }, 'cannot pre-sign now');
-      return;
-    }
-    this.#presigning = true;
-    const nowMs = this.#deps.clock.nowMs();
-    batchSigner
-      .signOrders(requests)
-      .then((signed) => signed.forEach((entry, index) => this.#presigned.put(wanted[index] as OrderIntent, entry, nowMs)))
-      .catch((error: unknown) => this.#deps.logger.warn({ err: describe(error) }, 'pre-signing failed'))
-      .finally(() => {
-        this.#presigning = false;
-      });
+    if (!this.#stopped) this.#orders.prepare(intents);
   }
 
-  async submitOrder(order: SignedOrder): Promise<PlaceOutcome> {
-    const entry = this.#signed.get(order.orderId);
-    if (entry === undefined) return { kind: 'rejected', orderId: order.orderId, reason: 'EXCHANGE_BAD_REQUEST: order was not signed by this venue' };
-    this.#signed.delete(order.orderId);
-    const problem = intentProblem(entry.intent, this.#requireRules());
-    if (problem !== undefined) return { kind: 'rejected', orderId: order.orderId, reason: `EXCHANGE_BAD_REQUEST: ${problem}` };
-    const hash = entry.signed.hash;
-    this.#tracker.register(order.orderId, entry.intent, this.#deps.clock.nowMs());
-    const outcome = await postResolved(
-      () => this.#deps.rest.placeOrder(entry.signed.request),
-      async () => (await this.#findOrder(hash)) !== undefined,
-      { clock: this.#deps.clock, rng: this.#deps.rng },
-    );
-    switch (outcome.kind) {
-      case 'accepted':
-        this.#scheduleCancelSignature(order.orderId, hash);
-        if (outcome.value !== undefined && outcome.value !== hash) {
-          // Our hash is the id the engine and every later cancel use; a different one means the
-          // signer and the venue disagree on the typed data, and cancels would miss.
-          this.#deps.logger.error({ ours: order.orderId, venue: orderIdOf(outcome.value) }, 'venue returned a different order hash');
-        }
-        return { kind: 'accepted', orderId: order.orderId };
-      case 'rejected':
-        this.#tracker.forget(order.orderId);
-        this.#afterRejection(outcome.error);
-        return { kind: 'rejected', orderId: order.orderId, reason: reasonOf(outcome.error) };
-      case 'unknown':
-        return { kind: 'unknown', orderId: order.orderId, reason: reasonOf(outcome.error) };
-    }
+  submitOrder(order: SignedOrder): Promise<PlaceOutcome> {
+    return this.#orders.submit(order);
   }
 
   async cancelOrder(orderId: string): Promise<CancelOutcome> {
     const hash = hashOfOrderId(orderId);
     if (hash === undefined) return { kind: 'rejected', reason: `EXCHANGE_BAD_REQUEST: ${orderId} is not an order hash` };
     return this.#actions.cancelOrder(orderId, hash);
-  }
-
-  /**
-   * Signs the cancel of an order just placed, in idle time: a requote then pulls the old quote
-   * without a signature in the hot path, where it would delay the new quote going out. Not
-   * needed while a fast-sign key is held (such cancels carry no signature).
-   */
-  #scheduleCancelSignature(orderId: string, hash: bigint): void {
-    if (this.#fastSign?.key() !== undefined) return;
-    this.#deps.clock.setTimeout(() => {
-      if (this.#stopped || this.#cancelSignatures.has(orderId) || !this.#tracker.has(orderId)) return;
-      this.#cancelSignatures.set(orderId, this.#actions.signCancel(hash));
-      while (this.#cancelSignatures.size > MAX_UNSENT_ORDERS) {
-        const oldest = this.#cancelSignatures.keys().next().value;
-        if (oldest === undefined) break;
-        this.#cancelSignatures.delete(oldest);
-      }
-    }, 0, { unref: true });
   }
 
   /** Cancels every order of ours on this pair; `accepted` once the venue lists none of them. */
@@ -432,10 +371,7 @@ export class LiveVenue implements Venue {
 
   async fetchAccount(): Promise<AccountState> {
     const user = await this.#deps.rest.userInfo();
-    if (user.nonce > this.#nonce) {
-      this.#nonce = user.nonce;
-      this.#presigned.clear();
-    }
+    this.#raiseNonce(user.nonce);
     const balances = new Map<string, TokenBalance>();
     for (const [symbol, balance] of user.balances) balances.set(symbol, { total: balance.balance, locked: balance.locked });
     return { balances, nonce: user.nonce };
@@ -452,7 +388,7 @@ export class LiveVenue implements Venue {
 
   /** Pre-signed orders waiting, and cache hits and misses, for metrics. */
   presignStats(): { readonly size: number; readonly hits: number; readonly misses: number; readonly stored: number } {
-    return { size: this.#presigned.size, ...this.#presigned.stats };
+    return this.#orders.presignStats();
   }
 
   /** Oddities in what the venue sent that were read past, by kind (`akira_mm_wire_anomalies_total`). */
@@ -512,45 +448,6 @@ export class LiveVenue implements Venue {
     if (report.status === 'FAILED_ROLLUP' || report.status === 'REIMBURSE') {
       // Settlement failed: fills counted from the stream may be undone; REST knows the truth.
       this.#emit((l) => l.onResync('missed-fills'));
-    }
-  }
-
-  #build(intent: OrderIntent): OrderRequest {
-    return buildOrderRequest(intent, {
-      account: this.#settings.account,
-      base: this.#base,
-      quote: this.#quote,
-      toEcosystemBook: this.#settings.ecosystemBook,
-      feeRecipient: BigInt(this.#settings.chain.feeRecipient),
-      makerPbips: this.#fees.makerPbips,
-      takerPbips: this.#fees.takerPbips,
-      nonce: this.#nonce,
-      gasFee: this.#requireGas().gasFee(this.#tradeSteps()),
-      nowMs: this.#deps.clock.nowMs(),
-      ttlS: this.#settings.orderTtlS,
-      salt: this.#salt(),
-    });
-  }
-
-  #validity(): PresignValidity {
-    const gas = this.#requireGas();
-    return { nonce: this.#nonce, gasPrice: gas.quote()?.gasPriceUnits ?? 0n, rateR1: gas.feeRate()[1], nowMs: this.#deps.clock.nowMs() };
-  }
-
-  /** Reacts to rejections that say our state is stale. */
-  #afterRejection(error: ExchangeError): void {
-    switch (error.venueErrorName) {
-      case 'WRONG_NONCE':
-        this.#presigned.clear();
-        void this.fetchAccount().catch(() => undefined);
-        return;
-      case 'WRONG_MAX_GAS_PRICE':
-      case 'WRONG_CONVERSION_RATE':
-        this.#presigned.clear();
-        void this.#gas?.refresh();
-        return;
-      default:
-        return;
     }
   }
 
