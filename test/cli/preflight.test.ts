@@ -65,6 +65,10 @@ describe('akira-mm preflight', () => {
     expect(lineOf(result.stdout, 'login')).toBe('✖ login: refused: Wrong account');
     expect(result.stdout).toContain('fix: SIGNER_PRIVATE_KEY must be the key bound to TRADING_ACCOUNT');
     expect(lineOf(result.stdout, 'WS')).toMatch(/^– /);
+    const json = await runCli(['preflight', '--env', shippedEnvFile(venue, { SIGNER_PRIVATE_KEY: '0x1234' }), '--json']);
+    const checks = json.stdout.trim().split('\n').map((entry) => JSON.parse(entry) as { name: string; status: string; fix?: string });
+    expect(checks.find((check) => check.name === 'login')).toMatchObject({ status: 'fail', fix: expect.stringContaining('bind_to_signer') });
+    expect(json.code).toBe(1);
   });
 
   it('fails the balances of an unfunded account, saying what to deposit', async () => {

@@ -21,6 +21,7 @@ describe('akira-mm sim', () => {
     });
     expect(line['httpUrl']).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(line['wsUrl']).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/ws$/);
+    expect(line['rpcUrl']).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(stdout).toContain('Account #1');
     expect(stdout).toMatch(/Private key: 0x[0-9a-f]+/);
     expect(stderr).not.toMatch(/Private key|privateKey/i);
