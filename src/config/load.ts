@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse as parseDotenv } from 'dotenv';
-import { MmError, Secret, formatConfigIssues, getChain, type ChainName, type ConfigIssue, type ContractOverrides } from '../core/index.ts';
+import { MmError, Secret, formatConfigIssues, getChain, type ChainName, type ConfigIssue } from '../core/index.ts';
 import { ENGINE_KEY_LIST, type EngineConfig } from './engine-keys.ts';
 import { CONFIG_KEYS, CONFIG_KEY_LIST, type KeySpec } from './keys.ts';
 
@@ -147,6 +147,8 @@ export function parsePairConfig(
   const engine = Object.fromEntries(engineEntries) as unknown as EngineConfig;
   return { ...valid, ...venueChecks, signerPrivateKey: new Secret(valid.signerPrivateKey), engine, raw };
 }
+
+type ContractOverrides = import('../core/index.ts').ContractOverrides;
 
 /** The optional contract and RPC keys (issue 11); undefined ones stay out of the overrides. */
 function readVenueChecks(read: <T>(spec: KeySpec<T>) => T | undefined): { contracts: ContractOverrides; starknetRpcUrl: string | undefined } {
