@@ -48,6 +48,11 @@ export function formatCheck(result: CheckResult): string {
   return `${SYMBOLS[result.status]} ${result.name}: ${result.detail}${fix}\n`;
 }
 
+/** A notional cap in quote units; a keyword (`auto`: the engine derives it) counts as no fixed cap. */
+function capUnits(value: { readonly text: string } | string, decimals: number): bigint {
+  return typeof value === 'string' ? 0n : parseUnits(value.text, decimals, { rounding: 'down' });
+}
+
 /** What the bot would quote: the strategy's order size and levels, and the notional caps. */
 function quotePlan(config: PairConfig): QuotePlan {
   const chain = getChain(config.chain);
@@ -61,8 +66,8 @@ function quotePlan(config: PairConfig): QuotePlan {
   return {
     orderQtyUnits: parseUnits(sizeText, base.decimals, { rounding: 'down' }),
     levels: Number.isInteger(levels) && levels > 0 ? levels : 1,
-    maxOrderNotionalUnits: parseUnits(config.engine.RISK_MAX_ORDER_NOTIONAL.text, quote.decimals, { rounding: 'down' }),
-    maxTotalNotionalUnits: parseUnits(config.engine.RISK_MAX_TOTAL_NOTIONAL.text, quote.decimals, { rounding: 'down' }),
+    maxOrderNotionalUnits: capUnits(config.engine.RISK_MAX_ORDER_NOTIONAL, quote.decimals),
+    maxTotalNotionalUnits: capUnits(config.engine.RISK_MAX_TOTAL_NOTIONAL, quote.decimals),
     onchainKill: config.engine.RISK_ONCHAIN_KILL,
     orderSizeKey: sizeKey?.key ?? 'ORDER_SIZE',
   };
