@@ -46,6 +46,10 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'paper [--env FILE] [--port N] [--duration S] [--metrics-port N]   paper trading against the embedded exchange (npm start)',
     load: async () => (await import('./cli/paper.ts')).runPaper,
   },
+  preflight: {
+    summary: 'preflight --env FILE [--order-test]           check a live setup before real money (one line per check, exit 0 when all pass)',
+    load: async () => (await import('./cli/preflight.ts')).runPreflightCommand,
+  },
 };
 
 /** Every command's name, for tests that hold each one to the CLI's conventions (`--help`). */

@@ -6,14 +6,31 @@
 import { randomBytes } from 'node:crypto';
 import type { PairConfig } from '../config/index.ts';
 import { LiveClock, createLogger, createRng, getChain, getToken, type Logger } from '../core/index.ts';
-import { createLiveVenue, type LiveVenue } from '../exchange/index.ts';
+import { WIRE_ANOMALY_KINDS, createLiveVenue, type LiveVenue, type LiveVenueConfig } from '../exchange/index.ts';
 import { startDaemon, type RunningDaemon } from './daemon.ts';
 import { engineSettingsFromConfig } from './engine-settings.ts';
 import type { CliIo } from './io.ts';
-import { Gauge, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 
-/** Pre-signing effectiveness: a miss means a requote signed in the hot path. */
+/**
+ * Pre-signing effectiveness (a miss means a requote signed in the hot path), and what the venue
+ * sent that the client read past (issue 11 item 3), by kind.
+ */
 function registerVenueMetrics(registry: Registry, venue: LiveVenue): void {
+  const reported = new Map<string, number>();
+  new Counter({
+    name: 'akira_mm_wire_anomalies_total',
+    help: 'Oddities in venue messages read past instead of dropping the message (extra decimals, unknown enum values, unreadable frames …)',
+    labelNames: ['kind'],
+    registers: [registry],
+    collect() {
+      for (const kind of WIRE_ANOMALY_KINDS) {
+        const count = venue.wireAnomalies().get(kind) ?? 0;
+        this.inc({ kind }, count - (reported.get(kind) ?? 0));
+        reported.set(kind, count);
+      }
+    },
+  });
   const stats = (): ReturnType<LiveVenue['presignStats']> => venue.presignStats();
   new Gauge({ name: 'akira_mm_presign_hits_total', help: 'Orders sent pre-signed', registers: [registry], collect() { this.set(stats().hits); } });
   new Gauge({ name: 'akira_mm_presign_misses_total', help: 'Orders signed in the hot path (no pre-signed match)', registers: [registry], collect() { this.set(stats().misses); } });
@@ -38,6 +55,30 @@ export interface LiveRun {
   readonly logger: Logger;
 }
 
+/** The live venue's settings from a validated pair file (also used by `akira-mm preflight`). */
+export function liveVenueConfig(config: PairConfig, signingWorkers?: number): LiveVenueConfig {
+  return {
+    httpUrl: config.exchangeHttpUrl,
+    wsUrl: config.exchangeWsUrl,
+    chain: config.chain,
+    tradingAccount: config.tradingAccount,
+    signerPrivateKey: config.signerPrivateKey,
+    base: config.base,
+    quote: config.quote,
+    ecosystemBook: config.ecosystemBook,
+    feeToken: config.engine.FEE_TOKEN,
+    gasPriceMultiplier: config.gasPriceMultiplier.value,
+    gasRefreshS: config.engine.GAS_REFRESH_S,
+    conversionMarginBps: config.engine.CONVERSION_MARGIN_BPS.value,
+    orderTtlS: config.engine.ORDER_TTL_S,
+    withdrawHash: config.withdrawHash,
+    contracts: config.contracts,
+    fastCancel: config.fastCancel,
+    ...(config.starknetRpcUrl === undefined ? {} : { starknetRpcUrl: config.starknetRpcUrl }),
+    ...(signingWorkers === undefined ? {} : { signingWorkers }),
+  };
+}
+
 /** Starts the engine against the venue the config names; resolves once it is quoting. */
 export async function startLiveRun(options: LiveRunOptions): Promise<LiveRun> {
   const { config, io } = options;
@@ -46,26 +87,10 @@ export async function startLiveRun(options: LiveRunOptions): Promise<LiveRun> {
   // Salts must be unpredictable on a real venue: the live RNG is seeded from the OS, once.
   const rng = createRng(randomBytes(4).readUInt32LE(0));
   const chain = getChain(config.chain);
-  const venue = createLiveVenue(
-    {
-      httpUrl: config.exchangeHttpUrl,
-      wsUrl: config.exchangeWsUrl,
-      chain: config.chain,
-      tradingAccount: config.tradingAccount,
-      signerPrivateKey: config.signerPrivateKey,
-      base: config.base,
-      quote: config.quote,
-      ecosystemBook: config.ecosystemBook,
-      feeToken: config.engine.FEE_TOKEN,
-      gasPriceMultiplier: config.gasPriceMultiplier.value,
-      gasRefreshS: config.engine.GAS_REFRESH_S,
-      conversionMarginBps: config.engine.CONVERSION_MARGIN_BPS.value,
-      orderTtlS: config.engine.ORDER_TTL_S,
-      withdrawHash: config.withdrawHash,
-      ...(options.signingWorkers === undefined ? {} : { signingWorkers: options.signingWorkers }),
-    },
-    { clock, rng, logger },
-  );
+  if (config.starknetRpcUrl === undefined) {
+    logger.warn({ chain: config.chain }, 'STARKNET_RPC_URL is not set: the fee recipient and contract addresses signed into every order are not checked against the chain (`akira-mm preflight` says which are verified)');
+  }
+  const venue = createLiveVenue(liveVenueConfig(config, options.signingWorkers), { clock, rng, logger });
   const settings = engineSettingsFromConfig(config.engine, {
     baseDecimals: getToken(chain, config.base).decimals,
     quoteDecimals: getToken(chain, config.quote).decimals,

@@ -61,6 +61,7 @@ async function paperConfig(envFile: string | undefined, sim: SimHandle, io: CliI
   const overrides: Record<string, string> = {
     EXCHANGE_HTTP_URL: sim.httpUrl,
     EXCHANGE_WS_URL: sim.wsUrl,
+    STARKNET_RPC_URL: sim.rpcUrl,
     CHAIN: sim.chain.name,
     TRADING_ACCOUNT: feltToHex(account.address),
     SIGNER_PRIVATE_KEY: feltToHex(account.privateKey),

@@ -41,6 +41,12 @@ export interface PairConfig {
   readonly gasPriceMultiplier: { readonly text: string; readonly value: number };
   readonly withdrawHash: 'snip12' | 'poseidon';
   readonly logLevel: string;
+  /** EXCHANGE_ADDRESS, CORE_ADDRESS, ROUTER_ADDRESS, FEE_RECIPIENT when set (else the chain's). */
+  readonly contracts: ContractOverrides;
+  /** STARKNET_RPC_URL, when set. */
+  readonly starknetRpcUrl: string | undefined;
+  /** FAST_CANCEL. */
+  readonly fastCancel: boolean;
   /** Engine, risk and gas settings. */
   readonly engine: EngineConfig;
   /** Every non-secret key of the file, for the strategy's own keys. */
@@ -117,7 +123,9 @@ export function parsePairConfig(
     gasPriceMultiplier: read(CONFIG_KEYS.GAS_PRICE_MULTIPLIER),
     withdrawHash: read(CONFIG_KEYS.WITHDRAW_HASH),
     logLevel: read(CONFIG_KEYS.LOG_LEVEL),
+    fastCancel: read(CONFIG_KEYS.FAST_CANCEL),
   };
+  const venueChecks = readVenueChecks(read);
 
   const engineEntries = ENGINE_KEY_LIST.map((spec) => [spec.key, read(spec)] as const);
   checkTokens(values.chain, values.base, values.quote, issues);
@@ -138,7 +146,21 @@ export function parsePairConfig(
   const valid = values as Required<{ [K in keyof typeof values]: NonNullable<(typeof values)[K]> }>;
   const raw = Object.fromEntries(Object.entries(env).filter(([key]) => !SECRET_KEYS.has(key)));
   const engine = Object.fromEntries(engineEntries) as unknown as EngineConfig;
-  return { ...valid, signerPrivateKey: new Secret(valid.signerPrivateKey), engine, raw };
+  return { ...valid, ...venueChecks, signerPrivateKey: new Secret(valid.signerPrivateKey), engine, raw };
+}
+
+type ContractOverrides = import('../core/index.ts').ContractOverrides;
+
+/** The optional contract and RPC keys (issue 11); undefined ones stay out of the overrides. */
+function readVenueChecks(read: <T>(spec: KeySpec<T>) => T | undefined): { contracts: ContractOverrides; starknetRpcUrl: string | undefined } {
+  const entries = [
+    ['executorAddress', read(CONFIG_KEYS.EXCHANGE_ADDRESS)],
+    ['coreAddress', read(CONFIG_KEYS.CORE_ADDRESS)],
+    ['routerAddress', read(CONFIG_KEYS.ROUTER_ADDRESS)],
+    ['feeRecipient', read(CONFIG_KEYS.FEE_RECIPIENT)],
+  ] as const;
+  const contracts = Object.fromEntries(entries.filter(([, value]) => value !== undefined)) as ContractOverrides;
+  return { contracts, starknetRpcUrl: read(CONFIG_KEYS.STARKNET_RPC_URL) };
 }
 
 function checkTokens(chain: ChainName | undefined, base: string | undefined, quote: string | undefined, issues: ConfigIssue[]): void {

@@ -97,3 +97,12 @@ export const privateKey: ValueParser<string> = (raw) => {
 /** A token symbol (upper-case letters and digits); checked against the chain's table later. */
 export const tokenSymbol: ValueParser<string> = (raw) =>
   /^[A-Z][A-Z0-9]{0,15}$/.test(raw) ? ok(raw) : fail('a token symbol in capitals, e.g. ETH, USDC');
+
+/** An address, or empty for "the chain's default" (EXCHANGE_ADDRESS, CORE_ADDRESS, …). */
+export const optionalAddress: ValueParser<string | undefined> = (raw) => (raw === '' ? ok(undefined) : address(raw));
+
+/** A URL with one of the given protocols, or empty for "none". */
+export function optionalUrl(protocols: readonly string[]): ValueParser<string | undefined> {
+  const parse = url(protocols);
+  return (raw) => (raw === '' ? ok(undefined) : parse(raw));
+}
