@@ -31,6 +31,8 @@ export interface ExchangeReport {
   readonly lastFillPriceTicks: number | undefined;
   readonly lastFillIsMaker: boolean | undefined;
   readonly matcherResult: MatcherResult | undefined;
+  /** The trade this report announces: its lots and quote units (the order's totals after it are on the order). */
+  readonly lastFill?: { readonly lots: number; readonly quoteUnits: bigint };
 }
 
 /** Where the exchange sends reports (the venue schedules them after the response latency). */
@@ -227,7 +229,7 @@ export class ReplayExchange {
     } else if (isMaker) {
       order.status = 'PARTIALLY_FILLED';
     }
-    this.report({ order, lastFillPriceTicks: priceTicks, lastFillIsMaker: isMaker, matcherResult: 'OK' });
+    this.report({ order, lastFillPriceTicks: priceTicks, lastFillIsMaker: isMaker, matcherResult: 'OK', lastFill: { lots, quoteUnits } });
   }
 
   private removeResting(order: ReplayOrder): void {

@@ -330,7 +330,7 @@ export class ReplayVenue implements Venue {
   private scheduleReport(report: ExchangeReport): void {
     const now = this.clock.nowMs();
     const at = now + this.options.latency.responseMs('place', now);
-    const snapshot = this.toReport(report.order, report.lastFillPriceTicks, report.lastFillIsMaker, report.matcherResult);
+    const snapshot = this.toReport(report.order, report.lastFillPriceTicks, report.lastFillIsMaker, report.matcherResult, report.lastFill);
     this.scheduler.atOrder(at, () => this.listener?.onOrderReport(snapshot));
   }
 
@@ -400,20 +400,25 @@ export class ReplayVenue implements Venue {
     lastFillPriceTicks: number | undefined,
     lastFillIsMaker: boolean | undefined,
     matcherResult: OrderReport['matcherResult'],
+    lastFill?: { readonly lots: number; readonly quoteUnits: bigint },
   ): OrderReport {
     const rules = this.options.rules;
+    const filledQtyUnits = BigInt(order.filledLots) * rules.qtyStep;
     return {
       orderId: order.orderId,
       status: order.status,
       side: order.side,
       priceUnits: BigInt(order.priceTicks) * rules.priceTick,
       qtyUnits: BigInt(order.qtyLots) * rules.qtyStep,
-      filledQtyUnits: BigInt(order.filledLots) * rules.qtyStep,
+      filledQtyUnits,
       filledQuoteUnits: order.filledQuoteUnits,
       lastFillPriceUnits: lastFillPriceTicks === undefined ? undefined : BigInt(lastFillPriceTicks) * rules.priceTick,
       lastFillIsMaker,
       matcherResult,
       timeMs: this.clock.nowMs(),
+      ...(lastFill === undefined
+        ? {}
+        : { lastTrade: { qtyUnits: BigInt(lastFill.lots) * rules.qtyStep, quoteUnits: lastFill.quoteUnits, cumulativeQtyUnits: filledQtyUnits, cumulativeQuoteUnits: order.filledQuoteUnits } }),
     };
   }
 }

@@ -85,8 +85,25 @@ export interface OrderReport {
   readonly lastFillPriceUnits: bigint | undefined;
   /** True when our side of the latest fill was the maker. */
   readonly lastFillIsMaker: boolean | undefined;
+  /**
+   * The one trade this report announces, when it announces one (an execution report; not a REST
+   * read): its own amounts and the order's cumulative amounts right after it. Fees are charged per
+   * trade (ceil each), so when reports arrive reordered or merged the engine still charges what
+   * the venue charged; a report older than what is known may still bring a trade.
+   */
+  readonly lastTrade?: ReportedTrade;
   readonly matcherResult: MatcherResult | undefined;
   readonly timeMs: number;
+}
+
+/** One trade of one of our orders. */
+export interface ReportedTrade {
+  /** Base and quote exchanged by this trade. */
+  readonly qtyUnits: bigint;
+  readonly quoteUnits: bigint;
+  /** The order's cumulative base and quote right after this trade (identifies it). */
+  readonly cumulativeQtyUnits: bigint;
+  readonly cumulativeQuoteUnits: bigint;
 }
 
 /** Balances of one token. */

@@ -350,8 +350,16 @@ export class MarketMaker {
     }
     const ledger = this.ledger;
     const rules = this.pair?.rules;
+    if (effect.fill === undefined && effect.trade !== undefined && ledger !== undefined && rules !== undefined) {
+      // An older report brought a trade we had not seen: the fee it adds, charged per trade as the venue does.
+      const correction = ledger.applyLateTrade(effect.trade);
+      if (correction !== undefined) {
+        this.scorecard.addFill(correction, unitsToNumber(correction.baseDeltaUnits, rules.baseDecimals), unitsToNumber(correction.quoteDeltaUnits, rules.quoteDecimals), this.market?.fair() ?? 0);
+        this.observer.feeCorrected?.(correction);
+      }
+    }
     if (effect.fill !== undefined && ledger !== undefined && rules !== undefined) {
-      const fillEffect = ledger.applyFill(effect.fill);
+      const fillEffect = ledger.applyFill(effect.fill, effect.trade);
       const price = unitsToNumber(effect.fill.priceUnits, rules.quoteDecimals);
       this.markouts.addFill(effect.fill.side, price, effect.fill.timeMs);
       this.scorecard.addFill(fillEffect, unitsToNumber(fillEffect.baseDeltaUnits, rules.baseDecimals), unitsToNumber(fillEffect.quoteDeltaUnits, rules.quoteDecimals), price);

@@ -4,8 +4,11 @@
  * fills (ARCHITECTURE "one owner"). Fees follow SPEC §5 with apply_to_receipt_amount = true, as
  * the bot signs its orders: the fee is taken from what the fill delivers, rounded up.
  */
-import { ceilDiv, unitsToNumber, type Side } from '../core/index.ts';
-import type { FillIncrement } from './orders/order-table.ts';
+import { unitsToNumber, type Side } from '../core/index.ts';
+import { OrderFees, feeOnReceipt } from './order-fees.ts';
+import type { FillIncrement, TradeNote } from './orders/order-table.ts';
+
+export { feeOnReceipt };
 
 /** Static facts the ledger needs. */
 export interface LedgerOptions {
@@ -42,23 +45,18 @@ export interface PnlSnapshot {
   readonly takerFills: number;
 }
 
-const PBIPS_DENOMINATOR = 1_000_000n;
-
-/** The fee on a fill's received amount: ⌈amount × pbips / 10^6⌉ (0 when pbips is 0). */
-export function feeOnReceipt(amountUnits: bigint, pbips: number): bigint {
-  if (pbips <= 0 || amountUnits <= 0n) return 0n;
-  return ceilDiv(amountUnits * BigInt(pbips), PBIPS_DENOMINATOR);
-}
-
-/** Balance changes of one fill of ours. */
-export function fillEffect(fill: FillIncrement, options: LedgerOptions): FillEffect {
+/**
+ * Balance changes of one fill of ours; the fee is `feeUnits` when the caller knows it per trade,
+ * else the fee on the increment's received amount.
+ */
+export function fillEffect(fill: FillIncrement, options: LedgerOptions, feeUnitsKnown?: bigint): FillEffect {
   const pbips = fill.isMaker ? options.makerFeePbips : options.takerFeePbips;
   if (fill.side === 'buy') {
-    const feeUnits = feeOnReceipt(fill.qtyUnits, pbips);
+    const feeUnits = feeUnitsKnown ?? feeOnReceipt(fill.qtyUnits, pbips);
     const feeQuote = unitsToNumber(feeUnits, options.baseDecimals) * unitsToNumber(fill.priceUnits, options.quoteDecimals);
     return { baseDeltaUnits: fill.qtyUnits - feeUnits, quoteDeltaUnits: -fill.quoteUnits, feeUnits, feeToken: 'base', feeQuote };
   }
-  const feeUnits = feeOnReceipt(fill.quoteUnits, pbips);
+  const feeUnits = feeUnitsKnown ?? feeOnReceipt(fill.quoteUnits, pbips);
   const feeQuote = unitsToNumber(feeUnits, options.quoteDecimals);
   return { baseDeltaUnits: -fill.qtyUnits, quoteDeltaUnits: fill.quoteUnits - feeUnits, feeUnits, feeToken: 'quote', feeQuote };
 }
@@ -78,8 +76,11 @@ export class Ledger {
   private fills = 0;
   private makerFills = 0;
   private latestFill: { side: Side; price: number; timeMs: number } | undefined;
+  private readonly orderFees: OrderFees;
 
-  constructor(private readonly options: LedgerOptions) {}
+  constructor(private readonly options: LedgerOptions) {
+    this.orderFees = new OrderFees({ maker: options.makerFeePbips, taker: options.takerFeePbips });
+  }
 
   /** Sets the starting balances (from the venue at start). */
   reset(baseUnits: bigint, quoteUnits: bigint): void {
@@ -89,9 +90,13 @@ export class Ledger {
     this.quoteUnits = quoteUnits;
   }
 
-  /** Applies one fill increment; returns its balance effect. */
-  applyFill(fill: FillIncrement): FillEffect {
-    const effect = fillEffect(fill, this.options);
+  /**
+   * Applies one fill increment (with the trade its report announced, if any); returns its balance
+   * effect. The fee is the venue's: per trade, each rounded up.
+   */
+  applyFill(fill: FillIncrement, trade?: TradeNote): FillEffect {
+    const feeUnits = this.orderFees.onFill(fill.orderId, fill.side, fill.qtyUnits, fill.quoteUnits, fill.isMaker, trade === undefined ? undefined : knownTrade(trade));
+    const effect = fillEffect(fill, this.options, feeUnits);
     this.baseUnits += effect.baseDeltaUnits;
     this.quoteUnits += effect.quoteDeltaUnits;
     this.feesPaid += effect.feeQuote;
@@ -99,6 +104,25 @@ export class Ledger {
     if (fill.isMaker) this.makerFills++;
     this.latestFill = { side: fill.side, price: unitsToNumber(fill.priceUnits, this.options.quoteDecimals), timeMs: fill.timeMs };
     this.volumeBase += unitsToNumber(fill.qtyUnits, this.options.baseDecimals);
+    this.updateCostBasis(effect);
+    return effect;
+  }
+
+  /**
+   * A trade announced by a report older than what was known (reordered reports): when it splits
+   * a stretch charged as one trade, the extra fee is charged now. Undefined when nothing changes.
+   */
+  applyLateTrade(trade: TradeNote): FillEffect | undefined {
+    const feeUnits = this.orderFees.onLateTrade(trade.orderId, knownTrade(trade));
+    if (feeUnits === 0n) return undefined;
+    const price = trade.qtyUnits > 0n ? unitsToNumber(trade.quoteUnits, this.options.quoteDecimals) / unitsToNumber(trade.qtyUnits, this.options.baseDecimals) : 0;
+    const effect: FillEffect =
+      trade.side === 'buy'
+        ? { baseDeltaUnits: -feeUnits, quoteDeltaUnits: 0n, feeUnits, feeToken: 'base', feeQuote: unitsToNumber(feeUnits, this.options.baseDecimals) * price }
+        : { baseDeltaUnits: 0n, quoteDeltaUnits: -feeUnits, feeUnits, feeToken: 'quote', feeQuote: unitsToNumber(feeUnits, this.options.quoteDecimals) };
+    this.baseUnits += effect.baseDeltaUnits;
+    this.quoteUnits += effect.quoteDeltaUnits;
+    this.feesPaid += effect.feeQuote;
     this.updateCostBasis(effect);
     return effect;
   }
@@ -178,4 +202,8 @@ export class Ledger {
       this.averageCost = price;
     }
   }
+}
+
+function knownTrade(trade: TradeNote): { qtyUnits: bigint; quoteUnits: bigint; endQtyUnits: bigint; endQuoteUnits: bigint; isMaker: boolean } {
+  return { qtyUnits: trade.qtyUnits, quoteUnits: trade.quoteUnits, endQtyUnits: trade.cumulativeQtyUnits, endQuoteUnits: trade.cumulativeQuoteUnits, isMaker: trade.isMaker };
 }

@@ -208,6 +208,7 @@ export function createEngineMetrics(context: MetricsContext): EngineMetrics {
       drift.set({ token: 'quote' }, unitsToNumber(quoteDrift, context.quoteDecimals));
     },
     gasSpent: (amount: number) => gasQuote.inc(amount),
+    feeCorrected: (effect) => feesQuote.inc(effect.feeQuote),
     halted: () => halts.inc(),
     requestsThrottled: (count: number) => throttled.inc(count),
     paused: (isPaused: boolean) => {

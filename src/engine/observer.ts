@@ -21,6 +21,8 @@ export interface EngineObserver {
   /** Quoting paused (dead-man) or resumed. */
   paused?(isPaused: boolean, reason: string): void;
   feedReconnected?(): void;
+  /** A late report split a stretch charged as one trade: this extra fee was charged (no fill). */
+  feeCorrected?(effect: FillEffect): void;
   /** The outbound budget held back this many venue actions (they go when tokens return). */
   requestsThrottled?(count: number): void;
 }
@@ -45,5 +47,6 @@ export function combineObservers(observers: readonly EngineObserver[]): EngineOb
     paused: (...args) => call('paused', args),
     feedReconnected: (...args) => call('feedReconnected', args),
     requestsThrottled: (...args) => call('requestsThrottled', args),
+    feeCorrected: (...args) => call('feeCorrected', args),
   };
 }

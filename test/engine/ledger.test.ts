@@ -3,8 +3,9 @@ import { Ledger, feeOnReceipt, type FillIncrement } from '../../src/engine/index
 import { eth, usdc } from './fixtures.ts';
 
 const options = { baseDecimals: 18, quoteDecimals: 6, makerFeePbips: 200, takerFeePbips: 1000 };
+let orders = 0;
 const fill = (side: 'buy' | 'sell', size: number, price: number, isMaker = true): FillIncrement => ({
-  orderId: 'x',
+  orderId: `order-${++orders}`,
   side,
   qtyUnits: eth(size),
   quoteUnits: (eth(size) * usdc(price)) / 10n ** 18n,
@@ -23,6 +24,20 @@ describe('feeOnReceipt', () => {
 });
 
 describe('Ledger', () => {
+  it('charges each trade\'s fee rounded on its own, even when a REST read merged two trades and their reports come late', () => {
+    const ledger = new Ledger(options);
+    ledger.reset(eth(1), usdc(10_000));
+    // Two maker sells of one order, 3.000003 and 6.000003 USDC received: the venue charged 61 + 121 = 182 units.
+    const merged: FillIncrement = { orderId: 'o', side: 'sell', qtyUnits: 3_002n, quoteUnits: 9_000_006n, priceUnits: usdc(3000), isMaker: true, timeMs: 0 };
+    const first = ledger.applyFill(merged);
+    expect(first.feeUnits).toBe(feeOnReceipt(9_000_006n, 200));
+    const trade = (qty: bigint, quote: bigint, endQty: bigint, endQuote: bigint) => ({ orderId: 'o', side: 'sell' as const, isMaker: true, qtyUnits: qty, quoteUnits: quote, cumulativeQtyUnits: endQty, cumulativeQuoteUnits: endQuote });
+    const late = [ledger.applyLateTrade(trade(2_001n, 6_000_003n, 3_002n, 9_000_006n)), ledger.applyLateTrade(trade(1_001n, 3_000_003n, 1_001n, 3_000_003n))];
+    const charged = first.feeUnits + late.reduce((sum, effect) => sum + (effect?.feeUnits ?? 0n), 0n);
+    expect(charged).toBe(feeOnReceipt(3_000_003n, 200) + feeOnReceipt(6_000_003n, 200));
+    expect(ledger.balances().quoteUnits).toBe(usdc(10_000) + 9_000_006n - charged);
+  });
+
   it('moves balances exactly: a maker buy receives base minus the fee and pays quote', () => {
     const ledger = new Ledger(options);
     ledger.reset(eth(1), usdc(10_000));

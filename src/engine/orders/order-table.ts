@@ -3,7 +3,7 @@
  * (ARCHITECTURE "one owner for each piece of state"). Fills are applied from cumulative amounts,
  * so duplicated or reordered execution reports cannot double-count.
  */
-import { isTerminalStatus, type OrderReport, type OrderStatus, type Side } from '../../core/index.ts';
+import { isTerminalStatus, type OrderReport, type OrderStatus, type ReportedTrade, type Side } from '../../core/index.ts';
 import type { LiveQuote } from '../pipeline/diff.ts';
 
 /** Where an order is in its life from the engine's point of view. */
@@ -39,8 +39,17 @@ export interface FillIncrement {
 /** What applying a report did. */
 export interface ReportEffect {
   readonly fill: FillIncrement | undefined;
+  /** The trade the report announced (also when the report was older than what we knew: reordered). */
+  readonly trade: TradeNote | undefined;
   readonly known: boolean;
   readonly becameDone: boolean;
+}
+
+/** One trade of one of our orders, for per-trade fees. */
+export interface TradeNote extends ReportedTrade {
+  readonly orderId: string;
+  readonly side: Side;
+  readonly isMaker: boolean;
 }
 
 /** Our orders, by id. */
@@ -170,7 +179,9 @@ export class OrderTable {
    */
   applyReport(report: OrderReport): ReportEffect {
     const order = this.orders.get(report.orderId);
-    if (order === undefined) return { fill: undefined, known: false, becameDone: false };
+    if (order === undefined) return { fill: undefined, trade: undefined, known: false, becameDone: false };
+    const trade: TradeNote | undefined =
+      report.lastTrade === undefined ? undefined : { ...report.lastTrade, orderId: order.orderId, side: order.side, isMaker: report.lastFillIsMaker ?? true };
     let fill: FillIncrement | undefined;
     if (report.filledQtyUnits > order.filledQtyUnits) {
       const qtyUnits = report.filledQtyUnits - order.filledQtyUnits;
@@ -195,7 +206,7 @@ export class OrderTable {
     } else if (order.phase === 'pending-new') {
       order.phase = 'open';
     }
-    return { fill, known: true, becameDone: !wasDone && order.phase === 'done' };
+    return { fill, trade, known: true, becameDone: !wasDone && order.phase === 'done' };
   }
 
   /**

@@ -6,7 +6,7 @@
  * merge, so healing and streaming cannot contradict each other.
  */
 import { feltToHex } from '../wire/fields.ts';
-import { isTerminalStatus, type MatcherResult, type OrderIntent, type OrderReport, type OrderStatus, type Side } from '../../core/index.ts';
+import { isTerminalStatus, type MatcherResult, type OrderIntent, type OrderReport, type OrderStatus, type ReportedTrade, type Side } from '../../core/index.ts';
 import type { ExecutionReport } from '../stream/messages.ts';
 import type { VenueOrder } from '../client/responses.ts';
 
@@ -21,6 +21,8 @@ interface Tracked {
   lastSeenMs: number;
   /** Order of sending (1, 2, …); 0 for orders learnt from the venue (adopted). */
   readonly sentSeq: number;
+  /** Cumulative base after each trade already reported (a trade's identity), to drop repeats only. */
+  readonly tradeEnds: Set<bigint>;
 }
 
 /** Progress rank: a report of lower rank and no more fills is older than what we hold. */
@@ -73,6 +75,7 @@ export class OrderTracker {
       filledQuoteUnits: 0n,
       lastSeenMs: nowMs,
       sentSeq: ++this.#sentSeq,
+      tradeEnds: new Set(),
     });
   }
 
@@ -100,13 +103,20 @@ export class OrderTracker {
     const orderId = orderIdOf(report.orderHash);
     const existing = this.#orders.get(orderId);
     const tracked = existing ?? this.#adopt(orderId, report.isSellSide ? 'sell' : 'buy', report.fillPrice, report.accBaseQty, undefined, nowMs);
-    if (!this.#advance(tracked, existing === undefined, report.status, report.accBaseQty, report.accQuoteQty, nowMs)) return undefined;
     const hasFill = report.fillBaseQty > 0n;
+    // A trade not seen before is news even when the report is older than what we hold (reports
+    // reordered): the engine charges fees per trade, as the venue does.
+    const isNewTrade = hasFill && !tracked.tradeEnds.has(report.accBaseQty);
+    if (isNewTrade) tracked.tradeEnds.add(report.accBaseQty);
+    if (!this.#advance(tracked, existing === undefined, report.status, report.accBaseQty, report.accQuoteQty, nowMs) && !isNewTrade) return undefined;
     return this.#report(orderId, tracked, {
       lastFillPriceUnits: hasFill ? report.fillPrice : undefined,
       lastFillIsMaker: hasFill ? isMaker(tracked) : undefined,
       matcherResult: report.matcherResult,
       timeMs: report.receivedMs,
+      ...(hasFill
+        ? { lastTrade: { qtyUnits: report.fillBaseQty, quoteUnits: report.fillQuoteQty, cumulativeQtyUnits: report.accBaseQty, cumulativeQuoteUnits: report.accQuoteQty } }
+        : {}),
     });
   }
 
@@ -152,7 +162,7 @@ export class OrderTracker {
   }
 
   #adopt(orderId: string, side: Side, priceUnits: bigint, qtyUnits: bigint, postOnly: boolean | undefined, nowMs: number): Tracked {
-    const tracked: Tracked = { side, priceUnits, qtyUnits, postOnly, status: 'ACC', filledQtyUnits: 0n, filledQuoteUnits: 0n, lastSeenMs: nowMs, sentSeq: 0 };
+    const tracked: Tracked = { side, priceUnits, qtyUnits, postOnly, status: 'ACC', filledQtyUnits: 0n, filledQuoteUnits: 0n, lastSeenMs: nowMs, sentSeq: 0, tradeEnds: new Set() };
     this.#orders.set(orderId, tracked);
     return tracked;
   }
@@ -184,7 +194,7 @@ export class OrderTracker {
   #report(
     orderId: string,
     tracked: Tracked,
-    extra: { lastFillPriceUnits: bigint | undefined; lastFillIsMaker: boolean | undefined; matcherResult: MatcherResult | undefined; timeMs: number },
+    extra: { lastFillPriceUnits: bigint | undefined; lastFillIsMaker: boolean | undefined; matcherResult: MatcherResult | undefined; timeMs: number; lastTrade?: ReportedTrade },
   ): OrderReport {
     return {
       orderId,

@@ -53,10 +53,14 @@ describe('order reports', () => {
     expect(tracker.dropped).toBe(1);
   });
 
-  it('drop a report that arrives after a newer one', () => {
+  it('drop a report that arrives after a newer one, unless it brings a trade not seen yet (fees are per trade)', () => {
     const tracker = tracked();
     tracker.onExecution(exec(10n, 'FILLED', 6n), 1);
-    expect(tracker.onExecution(exec(4n, 'PARTIALLY_FILLED', 4n), 2)).toBeUndefined();
+    // The first trade's report, late: the state stays the newer one, the trade is passed on.
+    const late = tracker.onExecution(exec(4n, 'PARTIALLY_FILLED', 4n), 2);
+    expect(late).toMatchObject({ status: 'FILLED', filledQtyUnits: 10n });
+    expect(late?.lastTrade).toMatchObject({ qtyUnits: 4n, cumulativeQtyUnits: 4n });
+    expect(tracker.onExecution(exec(4n, 'PARTIALLY_FILLED', 4n), 3)).toBeUndefined();
     expect(tracker.onExecution(exec(0n, 'OPEN'), 3)).toBeUndefined();
   });
 
