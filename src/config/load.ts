@@ -8,6 +8,7 @@ import { parse as parseDotenv } from 'dotenv';
 import { MmError, Secret, formatConfigIssues, getChain, type ChainName, type ConfigIssue } from '../core/index.ts';
 import { ENGINE_KEY_LIST, type EngineConfig } from './engine-keys.ts';
 import { CONFIG_KEYS, CONFIG_KEY_LIST, type KeySpec } from './keys.ts';
+import { REFERENCE_KEY_LIST, checkReferenceKeys, toReferenceConfig, type ReferenceConfig, type ReferenceKeys } from './reference-keys.ts';
 
 /** Codes raised by `src/config`. */
 export type ConfigErrorCode = 'CONFIG_INVALID' | 'CONFIG_FILE_UNREADABLE';
@@ -43,6 +44,8 @@ export interface PairConfig {
   readonly logLevel: string;
   /** Engine, risk and gas settings. */
   readonly engine: EngineConfig;
+  /** Reference market and fair-price settings (issue 10). */
+  readonly reference: ReferenceConfig;
   /** Every non-secret key of the file, for the strategy's own keys. */
   readonly raw: Readonly<Record<string, string>>;
 }
@@ -120,6 +123,8 @@ export function parsePairConfig(
   };
 
   const engineEntries = ENGINE_KEY_LIST.map((spec) => [spec.key, read(spec)] as const);
+  const referenceKeys = Object.fromEntries(REFERENCE_KEY_LIST.map((spec) => [spec.key, read(spec)]));
+  checkReferenceKeys(referenceKeys, issues);
   checkTokens(values.chain, values.base, values.quote, issues);
   const feeToken = engineEntries.find(([key]) => key === 'FEE_TOKEN')?.[1];
   if (typeof feeToken === 'string' && values.chain !== undefined && !getChain(values.chain).tokens.has(feeToken)) {
@@ -137,7 +142,8 @@ export function parsePairConfig(
   const valid = values as Required<{ [K in keyof typeof values]: NonNullable<(typeof values)[K]> }>;
   const raw = Object.fromEntries(Object.entries(env).filter(([key]) => !SECRET_KEYS.has(key)));
   const engine = Object.fromEntries(engineEntries) as unknown as EngineConfig;
-  return { ...valid, signerPrivateKey: new Secret(valid.signerPrivateKey), engine, raw };
+  const reference = toReferenceConfig(referenceKeys as unknown as ReferenceKeys);
+  return { ...valid, signerPrivateKey: new Secret(valid.signerPrivateKey), engine, reference, raw };
 }
 
 function checkTokens(chain: ChainName | undefined, base: string | undefined, quote: string | undefined, issues: ConfigIssue[]): void {
@@ -150,7 +156,7 @@ function checkTokens(chain: ChainName | undefined, base: string | undefined, quo
 }
 
 function checkUnknownKeys(env: Readonly<Record<string, string>>, extraKeys: ReadonlySet<string>, issues: ConfigIssue[]): void {
-  const known = new Set([...CONFIG_KEY_LIST.map((spec) => spec.key), ...ENGINE_KEY_LIST.map((spec) => spec.key), ...extraKeys]);
+  const known = new Set([...CONFIG_KEY_LIST.map((spec) => spec.key), ...ENGINE_KEY_LIST.map((spec) => spec.key), ...REFERENCE_KEY_LIST.map((spec) => spec.key), ...extraKeys]);
   for (const key of Object.keys(env)) {
     if (known.has(key)) continue;
     const suggestion = closestKey(key, known);
