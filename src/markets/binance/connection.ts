@@ -35,6 +35,8 @@ export class StreamConnection {
   #watchdog: Timer | undefined;
   #lastInboundMs = 0;
   #closed = false;
+  /** Frames that arrived before the owner was ready for them (`deliver()`): they may share a TCP read with the handshake. */
+  #held: { text: string; receivedMs: number }[] | undefined = [];
   /** When the socket opened, ms on the injected clock. */
   openedMs = 0;
 
@@ -56,6 +58,15 @@ export class StreamConnection {
   async open(): Promise<void> {
     const socket = new WebSocket(this.#url, { handshakeTimeout: this.#timing.connectTimeoutMs, perMessageDeflate: false });
     this.#socket = socket;
+    // Listening before `open` resolves: frames parsed in the same turn as the handshake are kept.
+    socket.on('message', (data) => {
+      if (this.#closed) return;
+      const receivedMs = this.#clock.nowMs();
+      this.#lastInboundMs = receivedMs;
+      const text = rawToText(data);
+      if (this.#held === undefined) this.#handlers.onText(text, receivedMs);
+      else this.#held.push({ text, receivedMs });
+    });
     await new Promise<void>((resolve, reject) => {
       const fail = (error: Error): void => {
         socket.removeAllListeners();
@@ -64,7 +75,8 @@ export class StreamConnection {
         reject(new BinanceError('BINANCE_NETWORK', `WS connect to ${this.#url} failed: ${error.message}`, { cause: error }));
       };
       socket.once('open', () => {
-        socket.removeAllListeners();
+        socket.removeAllListeners('error');
+        socket.removeAllListeners('unexpected-response');
         resolve();
       });
       socket.once('error', fail);
@@ -76,13 +88,6 @@ export class StreamConnection {
     }
     this.openedMs = this.#clock.nowMs();
     this.#lastInboundMs = this.openedMs;
-    socket.on('message', (data, isBinary) => {
-      if (this.#closed) return;
-      const receivedMs = this.#clock.nowMs();
-      this.#lastInboundMs = receivedMs;
-      void isBinary;
-      this.#handlers.onText(rawToText(data), receivedMs);
-    });
     socket.on('ping', () => {
       this.#lastInboundMs = this.#clock.nowMs();
     });
@@ -97,6 +102,16 @@ export class StreamConnection {
       checkEveryMs,
       { unref: true },
     );
+  }
+
+  /** Starts handing frames to `onText`, first those that arrived before. */
+  deliver(): void {
+    const held = this.#held;
+    this.#held = undefined;
+    for (const frame of held ?? []) {
+      if (this.#closed) return;
+      this.#handlers.onText(frame.text, frame.receivedMs);
+    }
   }
 
   /** Closes the socket without telling `onClosed`; idempotent. */

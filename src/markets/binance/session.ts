@@ -125,6 +125,7 @@ export class StreamSession {
     standby.open().then(
       () => {
         if (this.#standby !== standby) return;
+        standby.deliver();
         this.#handoverTimer = this.#clock.setTimeout(() => this.#handOver(true), this.#timing.handoverTimeoutMs, { unref: true });
       },
       (error: unknown) => {
@@ -161,6 +162,7 @@ export class StreamSession {
     this.#attempt = 0;
     this.#scheduleRollover(this.#timing.rolloverAfterMs);
     this.#handlers.onConnected(isReconnect);
+    connection.deliver();
   }
 
   #onActiveLost(reason: string): void {
