@@ -46,6 +46,10 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'paper [--env FILE] [--port N] [--duration S] [--metrics-port N]   paper trading against the embedded exchange (npm start)',
     load: async () => (await import('./cli/paper.ts')).runPaper,
   },
+  feed: {
+    summary: 'feed --data FILE --port N [--speed X|max] [--loop] [--host H]   serve a recorded Binance market over Binance\'s WS + REST protocol on loopback',
+    load: async () => (await import('./cli/feed.ts')).runFeed,
+  },
 };
 
 function helpText(): string {
