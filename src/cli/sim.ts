@@ -5,14 +5,15 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { CHAIN_NAMES, createLogger, getChain, isChainName } from '../core/index.ts';
+import { CHAIN_NAMES, LiveClock, createLogger, createRng, getChain, isChainName } from '../core/index.ts';
 import { NO_FAULTS, describeAccounts, parseAccountsFile, startSim, type FaultSettings, type SimAccount } from '../sim/index.ts';
 import { integerFlag, parseFlags } from './args.ts';
+import { startFlowFollower, type FlowFollower } from './flow-follow.ts';
 import { UsageError, type CommandRunner } from './io.ts';
 
 const USAGE =
   'akira-mm sim [--port N] [--host H] [--chain mainnet|sepolia] [--accounts FILE] [--seed N] [--dev-accounts N] [--no-flow] ' +
-  '[--withdraw-hash snip12|poseidon] [--fault KEY=VALUE]...';
+  '[--withdraw-hash snip12|poseidon] [--fault KEY=VALUE]... [--flow-follow URL|FILE [--flow-follow-symbol SYMBOL]]';
 
 const OPTIONS = {
   port: { type: 'string' },
@@ -24,6 +25,8 @@ const OPTIONS = {
   'no-flow': { type: 'boolean' },
   'withdraw-hash': { type: 'string' },
   fault: { type: 'string', multiple: true },
+  'flow-follow': { type: 'string' },
+  'flow-follow-symbol': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -83,6 +86,11 @@ export const runSim: CommandRunner = async (args, io) => {
   }
   const faults = parseFaults(values.fault ?? []);
   const logger = createLogger({ level: io.env['LOG_LEVEL'] ?? 'info', base: { component: 'sim' } });
+  // --flow-follow: the flow's price of the symbol's base tracks a Binance market (src/cli/flow-follow.ts).
+  const followSpec = values['flow-follow'];
+  if (followSpec !== undefined && values['no-flow'] === true) throw new UsageError('--flow-follow needs the synthetic flow: drop --no-flow');
+  const follow: FlowFollower | undefined =
+    followSpec === undefined ? undefined : await startFlowFollower(followSpec, values['flow-follow-symbol'], { clock: new LiveClock(), rng: createRng(seed), logger, chain, cwd: io.cwd });
   const sim = await startSim({
     port,
     host: values.host ?? '127.0.0.1',
@@ -94,7 +102,12 @@ export const runSim: CommandRunner = async (args, io) => {
     faults,
     logger,
     ...(accounts === undefined ? {} : { accounts }),
+    ...(follow === undefined ? {} : { follow }),
+  }).catch(async (error: unknown) => {
+    await follow?.stop();
+    throw error;
   });
+  if (follow !== undefined) logger.info({ symbol: follow.symbol, token: follow.token, price: follow.priceUsd() }, `flow follows ${follow.symbol}`);
   io.stdout.write(`Accounts (${chainName}):\n${describeAccounts(sim.accounts, chain)}`);
   logger.info({ httpUrl: sim.httpUrl, wsUrl: sim.wsUrl, chain: chainName, flow: values['no-flow'] !== true }, `sim listening on ${sim.httpUrl} (ws ${sim.wsUrl})`);
   await new Promise<void>((done) => {
@@ -107,6 +120,7 @@ export const runSim: CommandRunner = async (args, io) => {
     process.once('SIGINT', stop);
   });
   await sim.stop();
+  await follow?.stop();
   logger.info('sim stopped');
   logger.flush();
   return 0;
