@@ -3,6 +3,10 @@
  * data of the pair in the env file (snap deltas after a snapshot, trades, bbo, gas price and
  * conversion rate) into the recording format backtests replay. Ctrl-C (or --duration) stops and
  * finishes the file; a killed recorder leaves a file that says it is incomplete.
+ *
+ * The pair's reference market (`REFERENCE` in the file, or `--reference binance:SYMBOL`) is
+ * recorded beside it, on the same clock, into `--reference-out` (default `<out>.reference.data`);
+ * with `--reference` and no `--env`, only the reference is recorded, into `--out`.
  */
 import { resolve } from 'node:path';
 import { LiveClock, createLogger, createRng, getChain, getToken } from '../core/index.ts';
@@ -14,20 +18,52 @@ import { integerFlag, parseFlags } from './args.ts';
 import { waitForStopSignal } from './daemon.ts';
 import { UsageError, type CommandRunner } from './io.ts';
 import { loadPairFile } from './pair-config.ts';
+import { resolveReferenceTarget, startReferenceRecording } from './record-reference.ts';
 
-const USAGE = 'akira-mm record --env FILE --out FILE [--duration SECONDS]';
+const USAGE =
+  'akira-mm record [--env FILE] --out FILE [--duration SECONDS] [--reference binance:SYMBOL|off] [--reference-out FILE] [--reference-ws-url URL] [--reference-rest-url URL]';
 
 function toNs(ms: number): bigint {
   return BigInt(Math.round(ms * 1_000_000));
 }
 
+/** Resolves on SIGINT/SIGTERM, or after `duration` seconds when given. */
+async function stopAfter(duration: number | undefined, clock: LiveClock): Promise<void> {
+  const stop = waitForStopSignal();
+  await (duration === undefined ? stop : Promise.race([stop, new Promise<string>((done) => clock.setTimeout(() => done('duration'), duration * 1_000))]));
+}
+
 export const runRecord: CommandRunner = async (args, io) => {
-  const { values, positionals } = parseFlags(args, { env: { type: 'string' }, out: { type: 'string' }, duration: { type: 'string' } }, USAGE);
+  const { values, positionals } = parseFlags(
+    args,
+    {
+      env: { type: 'string' },
+      out: { type: 'string' },
+      duration: { type: 'string' },
+      reference: { type: 'string' },
+      'reference-out': { type: 'string' },
+      'reference-ws-url': { type: 'string' },
+      'reference-rest-url': { type: 'string' },
+    },
+    USAGE,
+  );
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${USAGE}`);
-  if (values.env === undefined) throw new UsageError(`--env FILE is required\nusage: ${USAGE}`);
+  if (values.env === undefined && values.reference === undefined) throw new UsageError(`--env FILE is required (or --reference binance:SYMBOL to record only a reference)\nusage: ${USAGE}`);
   if (values.out === undefined) throw new UsageError(`--out FILE is required\nusage: ${USAGE}`);
   const duration = values.duration === undefined ? undefined : integerFlag('duration', values.duration, 0, 1, 365 * 86_400);
-  const config = loadPairFile(resolve(io.cwd, values.env));
+  const config = values.env === undefined ? undefined : loadPairFile(resolve(io.cwd, values.env));
+  const referenceTarget = resolveReferenceTarget(values, config, resolve(io.cwd, values.out), io.cwd);
+  if (config === undefined) {
+    if (referenceTarget === undefined) throw new UsageError(`--reference off records nothing without --env\nusage: ${USAGE}`);
+    const clock = new LiveClock();
+    const logger = createLogger({ level: io.env['LOG_LEVEL'] ?? 'info', base: { component: 'record' } });
+    const reference = await startReferenceRecording(referenceTarget, { clock, rng: createRng(Number(clock.nowMs() % 2 ** 31)), logger });
+    io.stderr.write(`recording binance:${referenceTarget.symbol} to ${referenceTarget.out}; Ctrl-C finishes the file\n`);
+    await stopAfter(duration, clock);
+    io.stdout.write(`${JSON.stringify({ reference: await reference.stop() })}\n`);
+    logger.flush();
+    return 0;
+  }
   const chain = getChain(config.chain);
   const clock = new LiveClock();
   const rng = createRng(Number(clock.nowMs() % 2 ** 31));
@@ -82,14 +118,17 @@ export const runRecord: CommandRunner = async (args, io) => {
     logger,
   });
   await recorder.start();
-  io.stderr.write(`recording ${pair.base}/${pair.quote} from ${config.exchangeHttpUrl} to ${values.out}; Ctrl-C finishes the file\n`);
-  const stop = waitForStopSignal();
-  await (duration === undefined ? stop : Promise.race([stop, new Promise<string>((done) => clock.setTimeout(() => done('duration'), duration * 1_000))]));
+  const reference = referenceTarget === undefined ? undefined : await startReferenceRecording(referenceTarget, { clock, rng, logger });
+  io.stderr.write(`recording ${pair.base}/${pair.quote} from ${config.exchangeHttpUrl} to ${values.out}${referenceTarget === undefined ? '' : ` and binance:${referenceTarget.symbol} to ${referenceTarget.out}`}; Ctrl-C finishes the file\n`);
+  await stopAfter(duration, clock);
   await recorder.stop();
   const header = writer.close();
   await rest.close();
+  const referenceSummary = await reference?.stop();
   const c = recorder.counts;
-  io.stdout.write(`${JSON.stringify({ out: values.out, records: header.records, depth: c.depth, trades: c.trades, bbo: c.bbo, snapshots: c.snapshots, gaps: c.gaps, gas: c.gas, tick: header.tick, lot: header.lot })}\n`);
+  io.stdout.write(
+    `${JSON.stringify({ out: values.out, records: header.records, depth: c.depth, trades: c.trades, bbo: c.bbo, snapshots: c.snapshots, gaps: c.gaps, gas: c.gas, tick: header.tick, lot: header.lot, ...(referenceSummary === undefined ? {} : { reference: referenceSummary }) })}\n`,
+  );
   logger.flush();
   return 0;
 };
