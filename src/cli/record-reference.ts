@@ -67,10 +67,11 @@ export interface ReferenceRecording {
  * @throws UsageError when Binance does not list the symbol or cannot be reached.
  */
 export async function startReferenceRecording(target: ReferenceTarget, deps: { clock: Clock; rng: Rng; logger: Logger }): Promise<ReferenceRecording> {
-  let feed: BinanceReferenceFeed | undefined;
-  const recorder = new ReferenceRecorder(target.out, target.symbol, () => feed?.scale ?? { priceDecimals: 8, qtyDecimals: 8 });
-  feed = new BinanceReferenceFeed({ symbol: target.symbol, wsUrl: target.wsUrl, restUrl: target.restUrl, clock: deps.clock, rng: deps.rng.fork('reference'), logger: deps.logger, observer: recorder });
-  const running = feed;
+  const holder: { feed?: BinanceReferenceFeed } = {};
+  // The recorder opens its file at the first record, once the feed knows the symbol's scale.
+  const recorder = new ReferenceRecorder(target.out, target.symbol, () => holder.feed?.scale ?? { priceDecimals: 8, qtyDecimals: 8 });
+  const running = new BinanceReferenceFeed({ symbol: target.symbol, wsUrl: target.wsUrl, restUrl: target.restUrl, clock: deps.clock, rng: deps.rng.fork('reference'), logger: deps.logger, observer: recorder });
+  holder.feed = running;
   try {
     await running.start({ onTop: () => undefined, onTrade: () => undefined, onStatus: (status) => deps.logger.info({ state: status.state, reason: status.reason }, 'reference feed') });
   } catch (error) {
