@@ -2,16 +2,16 @@
  * `akira-mm record --reference`: the reference market recorded in the project format, alone or
  * beside the venue, then read back by `data bbo`, `data import` and `akira-mm feed`.
  */
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { importRecording, readRecordingHeader, replayTopOfBook, type VenueTop } from '../../src/backtest/data/index.ts';
-import { feltToHex } from '../../src/exchange/wire/fields.ts';
 import { startFeedServer, type FeedServer } from '../../src/markets/binance/server/index.ts';
 import { startSim, type SimHandle } from '../../src/sim/index.ts';
 import { runCli } from '../cli/run-cli.ts';
 import { dataDir, recordingFiles } from '../markets/binance/support.ts';
+import { writeDevPairFile } from './support.ts';
 
 let server: FeedServer | undefined;
 let sim: SimHandle | undefined;
@@ -76,24 +76,8 @@ describe.skipIf(dataDir === undefined)('akira-mm record --reference', () => {
   it('records the pair file’s REFERENCE beside the venue, into <out>.reference.data', async () => {
     server = await startFeedServer({ files: recordingFiles('btcusdt'), speed: 20 });
     sim = await startSim({ seed: 3, flow: true, devAccounts: 2 });
-    const account = sim.accounts[1]!;
     const dir = mkdtempSync(join(tmpdir(), 'akira-record-both-'));
-    const env = join(dir, 'pair.env');
-    writeFileSync(
-      env,
-      [
-        `EXCHANGE_HTTP_URL=${sim.httpUrl}`,
-        `EXCHANGE_WS_URL=${sim.wsUrl}`,
-        `TRADING_ACCOUNT=${feltToHex(account.address)}`,
-        `SIGNER_PRIVATE_KEY=${feltToHex(account.privateKey!)}`,
-        'BASE=ETH',
-        'QUOTE=USDC',
-        'LOG_LEVEL=silent',
-        'REFERENCE=binance:BTCUSDT',
-        `REFERENCE_WS_URL=${server.wsUrl}`,
-        `REFERENCE_REST_URL=${server.httpUrl}`,
-      ].join('\n'),
-    );
+    const env = writeDevPairFile(sim, 1, ['REFERENCE=binance:BTCUSDT', `REFERENCE_WS_URL=${server.wsUrl}`, `REFERENCE_REST_URL=${server.httpUrl}`]);
     const out = join(dir, 'eth.data');
     const recorded = await runCli(['record', '--env', env, '--out', out, '--duration', '2']);
     expect(recorded.code).toBe(0);
