@@ -12,7 +12,9 @@ import { START_MS, dataDir, recordingFiles, until } from './support.ts';
 
 let server: FeedServer | undefined;
 const sockets: WebSocket[] = [];
+const clients: Client[] = [];
 afterEach(async () => {
+  clients.length = 0;
   for (const socket of sockets.splice(0)) socket.terminate();
   await server?.stop();
   server = undefined;
@@ -36,7 +38,9 @@ async function connect(path: string, options: { autoPong?: boolean } = {}): Prom
     socket.once('open', resolve);
     socket.once('error', reject);
   });
-  return { socket, messages, closed, send: (body) => socket.send(typeof body === 'string' ? body : JSON.stringify(body)) };
+  const client: Client = { socket, messages, closed, send: (body) => socket.send(typeof body === 'string' ? body : JSON.stringify(body)) };
+  clients.push(client);
+  return client;
 }
 
 async function get(path: string): Promise<{ status: number; body: Record<string, unknown>; weight: string | null; retryAfter: string | null }> {
@@ -49,10 +53,13 @@ async function serve(clock: ManualClock, options: { speed?: number; loop?: boole
   return server;
 }
 
+/** Moves time, then waits until every open test client has every frame the server sent. */
 async function advance(clock: ManualClock, ms: number): Promise<void> {
   clock.advance(ms);
   await (server as FeedServer).whenIdle();
-  await new Promise((done) => setTimeout(done, 5));
+  const received = (): number => clients.reduce((sum, client) => sum + client.messages.length, 0);
+  const dropped = (): boolean => clients.some((client) => client.closed.code !== undefined);
+  await until(() => dropped() || received() >= (server as FeedServer).stats().streams.framesSent, 'the clients to catch up');
 }
 
 describe.skipIf(dataDir === undefined)('akira-mm feed: Binance protocol on loopback', () => {

@@ -213,8 +213,14 @@ export class Replayer {
   async #sleepUntil(dueMs: number): Promise<void> {
     this.#blockedOnClock = true;
     this.#wakeIdle();
-    await sleep(this.#options.clock, dueMs - this.#options.clock.nowMs());
-    this.#blockedOnClock = false;
+    await new Promise<void>((resolve) => {
+      this.#options.clock.setTimeout(() => {
+        // Cleared when the clock fires, not when this function resumes: a `whenIdle()` asked right
+        // after the clock moved must wait for the events now due.
+        this.#blockedOnClock = false;
+        resolve();
+      }, dueMs - this.#options.clock.nowMs());
+    });
   }
 
   async #yieldToSockets(): Promise<void> {
