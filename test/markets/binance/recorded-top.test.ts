@@ -6,7 +6,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OrderBook } from '../../../src/core/index.ts';
 import { parseScaled, type DepthDiff } from '../../../src/markets/binance/index.ts';
-import { readLines } from '../../../src/backtest/data/index.ts';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { importRecording, readLines } from '../../../src/backtest/data/index.ts';
 import { dataDir, recordingFiles, startPair, until, type Pair } from './support.ts';
 
 let pair: Pair | undefined;
@@ -35,10 +38,9 @@ function topOf(book: OrderBook): string {
 }
 
 /** Replays a whole recording through the client, collecting its book's top after every diff. */
-async function rebuiltTops(symbol: 'ethusdt' | 'btcusdt', gapAfterDiffs?: number): Promise<{ tops: Map<number, string>; pair: Pair; diffs: number }> {
+async function rebuiltTops(symbol: 'ethusdt' | 'btcusdt', gapAfterDiffs?: number, files = recordingFiles(symbol)): Promise<{ tops: Map<number, string>; pair: Pair; diffs: number }> {
   const tops = new Map<number, string>();
   let diffs = 0;
-  const files = recordingFiles(symbol);
   pair = await startPair(files, symbol.toUpperCase(), { speed: 50 }, {
     observer: {
       onDiff: (diff: DepthDiff, book: OrderBook) => {
@@ -87,7 +89,7 @@ function compare(tops: ReadonlyMap<number, string>, tickers: ReadonlyMap<number,
 }
 
 describe.skipIf(dataDir === undefined)('Binance client rebuilding the recorded books through akira-mm feed', () => {
-  it("rebuilds ETHUSDT equal to Binance's bookTicker at every shared update id, without a single resync", async () => {
+  it("rebuilds ETHUSDT equal to Binance's bookTicker at every shared update id, from one snapshot and without a gap", async () => {
     const { tops, pair: done, diffs } = await rebuiltTops('ethusdt');
     const { compared, mismatches } = compare(tops, await recordedTickers(recordingFiles('ethusdt')));
     expect(mismatches).toEqual([]);
@@ -115,5 +117,15 @@ describe.skipIf(dataDir === undefined)('Binance client rebuilding the recorded b
     const { compared, mismatches } = compare(tops, await recordedTickers(recordingFiles('ethusdt')));
     expect(mismatches).toEqual([]);
     expect(compared).toBeGreaterThan(1_000);
+  }, 120_000);
+
+  it('serves an akira-mm recording (data import --format binance) as the same market', async () => {
+    const imported = join(mkdtempSync(join(tmpdir(), 'akira-feed-import-')), 'eth.data');
+    await importRecording('binance', recordingFiles('ethusdt'), imported, () => undefined);
+    const { tops, pair: done } = await rebuiltTops('ethusdt', undefined, [imported]);
+    const { compared, mismatches } = compare(tops, await recordedTickers(recordingFiles('ethusdt')));
+    expect(mismatches).toEqual([]);
+    expect(compared).toBeGreaterThan(1_050);
+    expect(done.feed.status().counters).toMatchObject({ gaps: 0, crossedBooks: 0, malformedFrames: 0, snapshots: 1 });
   }, 120_000);
 });
