@@ -13,7 +13,6 @@ import {
   type OrderBook,
   type ReferenceCounters,
   type ReferenceDepth,
-  type ReferenceLevel,
   type ReferenceListener,
   type ReferenceReason,
   type ReferenceState,
@@ -21,6 +20,7 @@ import {
   type ReferenceTop,
 } from '../../core/index.ts';
 import { scaledToNumber, type BinanceScale } from './decimals.ts';
+import { chooseTop, depthOf } from './top.ts';
 import { DepthSync, type SnapshotOutcome } from './depth-sync.ts';
 import { BinanceError } from './errors.ts';
 import { parseStreamFrame, type BinanceTrade, type BookTicker, type DepthDiff, type DepthSnapshot, type StreamFrame } from './messages.ts';
@@ -221,10 +221,7 @@ export class BinanceMarketState {
 
   depth(maxLevels: number): ReferenceDepth | undefined {
     if (this.#state !== 'synchronised' || !this.#options.depth) return undefined;
-    const { priceDecimals, qtyDecimals } = this.#options.scale;
-    const convert = (side: 'buy' | 'sell'): ReferenceLevel[] =>
-      this.#sync.book.levels(side, maxLevels).map((level) => ({ price: scaledToNumber(level.priceTicks, priceDecimals), qty: scaledToNumber(level.qtyLots, qtyDecimals) }));
-    return { bids: convert('buy'), asks: convert('sell'), updateId: this.#sync.lastUpdateId, receivedMs: this.#lastUpdateMs ?? this.#sinceMs };
+    return depthOf(this.#sync.book, maxLevels, this.#options.scale, this.#sync.lastUpdateId, this.#lastUpdateMs ?? this.#sinceMs);
   }
 
   status(): ReferenceStatus {
@@ -315,45 +312,20 @@ export class BinanceMarketState {
 
   /** Picks the newer usable top and tells the listener when it changed. */
   #refreshTop(): void {
-    const top = this.#chooseTop();
+    const top = chooseTop({
+      ticker: this.#ticker,
+      book: this.#options.depth ? this.#sync.book : undefined,
+      bookUpdateId: this.#sync.lastUpdateId,
+      bookExchangeMs: this.#lastDiffEventMs,
+      bookReceivedMs: this.#lastUpdateMs ?? this.#sinceMs,
+      scale: this.#options.scale,
+    });
     if (top === undefined || (this.#top !== undefined && top.updateId === this.#top.updateId && top.source === this.#top.source)) {
       this.#top = top;
       return;
     }
     this.#top = top;
     this.#guard(() => this.#listener?.onTop(top));
-  }
-
-  #chooseTop(): ReferenceTop | undefined {
-    const { priceDecimals, qtyDecimals } = this.#options.scale;
-    const ticker = this.#ticker;
-    const bookId = this.#options.depth ? this.#sync.lastUpdateId : -1;
-    if (ticker !== undefined && ticker.updateId >= bookId) {
-      return {
-        bidPrice: scaledToNumber(ticker.bidPrice, priceDecimals),
-        bidQty: scaledToNumber(ticker.bidQty, qtyDecimals),
-        askPrice: scaledToNumber(ticker.askPrice, priceDecimals),
-        askQty: scaledToNumber(ticker.askQty, qtyDecimals),
-        updateId: ticker.updateId,
-        source: 'ticker',
-        receivedMs: ticker.receivedMs,
-        exchangeMs: undefined,
-      };
-    }
-    if (!this.#options.depth) return undefined;
-    const bid = this.#sync.book.bestBid();
-    const ask = this.#sync.book.bestAsk();
-    if (bid === undefined || ask === undefined) return undefined;
-    return {
-      bidPrice: scaledToNumber(bid.priceTicks, priceDecimals),
-      bidQty: scaledToNumber(bid.qtyLots, qtyDecimals),
-      askPrice: scaledToNumber(ask.priceTicks, priceDecimals),
-      askQty: scaledToNumber(ask.qtyLots, qtyDecimals),
-      updateId: bookId,
-      source: 'book',
-      receivedMs: this.#lastUpdateMs ?? this.#sinceMs,
-      exchangeMs: this.#lastDiffEventMs,
-    };
   }
 
   #setState(state: ReferenceState, reason: ReferenceReason | undefined): void {
