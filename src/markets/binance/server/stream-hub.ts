@@ -14,6 +14,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { Clock, Logger, Timer } from '../../../core/index.ts';
+import { STREAM_NAME, answerRequest } from './stream-requests.ts';
 
 /** Limits and timing of the hub; defaults in {@link DEFAULT_HUB_LIMITS}. */
 export interface HubLimits {
@@ -56,10 +57,6 @@ interface Client {
   readonly ageTimer: Timer;
 }
 
-type RequestId = number | string | null;
-
-const METHODS = ['SUBSCRIBE', 'UNSUBSCRIBE', 'LIST_SUBSCRIPTIONS', 'SET_PROPERTY', 'GET_PROPERTY'] as const;
-const STREAM_NAME = /^[a-z0-9]+@[A-Za-z0-9@_]+$/;
 
 /** The WebSocket side of the server. */
 export class StreamHub {
@@ -253,100 +250,23 @@ export class StreamHub {
     this.#send(client, JSON.stringify(body));
   }
 
-  /** One JSON request, answered as Binance documents (error texts from its table). */
+  /** One JSON request, answered as Binance documents. */
   #onRequest(client: Client, text: string): void {
-    let message: unknown;
-    try {
-      message = JSON.parse(text);
-    } catch {
-      this.#reply(client, { code: 3, msg: 'Invalid JSON: expected value at line 1 column 1' });
-      return;
-    }
-    if (typeof message !== 'object' || message === null || Array.isArray(message)) {
-      this.#reply(client, { code: 2, msg: 'Invalid request: expected an object' });
-      return;
-    }
-    const request = message as Record<string, unknown>;
-    const rawId = request['id'];
-    if (!isRequestId(rawId)) {
-      this.#reply(client, { code: 2, msg: 'Invalid request: request ID must be an unsigned integer' });
-      return;
-    }
-    const id = rawId ?? null;
-    const method = request['method'];
-    if (method === undefined) {
-      this.#reply(client, { code: 2, msg: `Invalid request: missing field \`method\` at line 1 column ${text.length}`, id });
-      return;
-    }
-    if (typeof method !== 'string' || !(METHODS as readonly string[]).includes(method)) {
-      this.#reply(client, { code: 2, msg: `Invalid request: unknown variant \`${String(method)}\`, expected one of ${METHODS.map((m) => `\`${m}\``).join(', ')} at line 1 column 28`, id });
-      return;
-    }
-    const params = request['params'];
-    const extra = Object.keys(request).filter((key) => key !== 'method' && key !== 'params' && key !== 'id');
-    if (extra.length > 0) {
-      this.#reply(client, { code: 2, msg: 'Invalid request: too many parameters', id });
-      return;
-    }
-    this.#answer(client, method as (typeof METHODS)[number], params, id);
+    const reply = answerRequest(text, {
+      combined: client.combined,
+      streams: client.streams,
+      maxStreams: this.#limits.maxStreams,
+      subscribe: (names) => this.#subscribe(client, names),
+      unsubscribe: (names) => {
+        for (const name of names) {
+          client.streams.delete(name);
+          this.#subscribers.get(name)?.delete(client);
+        }
+      },
+      setCombined: (combined) => {
+        client.combined = combined;
+      },
+    });
+    this.#reply(client, reply);
   }
-
-  #answer(client: Client, method: (typeof METHODS)[number], params: unknown, id: RequestId): void {
-    switch (method) {
-      case 'SUBSCRIBE':
-      case 'UNSUBSCRIBE': {
-        if (!Array.isArray(params) || params.some((name) => typeof name !== 'string' || !STREAM_NAME.test(name))) {
-          this.#reply(client, { code: 2, msg: 'Invalid request: params must be a list of stream names', id });
-          return;
-        }
-        const names = params as string[];
-        if (method === 'SUBSCRIBE') {
-          if (!this.#subscribe(client, names)) {
-            this.#reply(client, { code: 2, msg: `Invalid request: a connection listens to at most ${this.#limits.maxStreams} streams`, id });
-            return;
-          }
-        } else {
-          for (const name of names) {
-            client.streams.delete(name);
-            this.#subscribers.get(name)?.delete(client);
-          }
-        }
-        this.#reply(client, { result: null, id });
-        return;
-      }
-      case 'LIST_SUBSCRIPTIONS':
-        this.#reply(client, { result: [...client.streams], id });
-        return;
-      case 'SET_PROPERTY':
-      case 'GET_PROPERTY': {
-        const list = Array.isArray(params) ? params : [];
-        if (typeof list[0] !== 'string') {
-          this.#reply(client, { code: 2, msg: 'Invalid request: property name must be a string', id });
-          return;
-        }
-        if (list[0] !== 'combined') {
-          this.#reply(client, { code: 0, msg: 'Unknown property', id });
-          return;
-        }
-        if (method === 'GET_PROPERTY') {
-          this.#reply(client, { result: client.combined, id });
-          return;
-        }
-        if (typeof list[1] !== 'boolean') {
-          this.#reply(client, { code: 1, msg: 'Invalid value type: expected Boolean', id });
-          return;
-        }
-        client.combined = list[1];
-        this.#reply(client, { result: null, id });
-        return;
-      }
-    }
-  }
-}
-
-/** Binance accepts a 64-bit integer, an alphanumeric string of at most 36 characters, or null. */
-function isRequestId(value: unknown): value is RequestId {
-  if (value === null || value === undefined) return true;
-  if (typeof value === 'number') return Number.isInteger(value);
-  return typeof value === 'string' && /^[A-Za-z0-9]{1,36}$/.test(value);
 }
