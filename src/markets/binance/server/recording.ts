@@ -8,8 +8,7 @@
  * The kind is told by the file's first bytes (our magic `AKIRAMM\x01`), not by its name. Several
  * files are one stream, in the order given (each `_20240809` file continues its `_20240808`).
  */
-import { closeSync, openSync, readSync } from 'node:fs';
-import { FLAG, KIND, MAGIC, SIDE_BUY, SIDE_SELL, readLines, readRecording, readRecordingHeader } from '../../../backtest/data/index.ts';
+import { FLAG, KIND, MAGIC, SIDE_BUY, SIDE_SELL, readFileHead, readLines, readRecording, readRecordingHeader } from '../../../backtest/data/index.ts';
 import { BinanceError } from '../errors.ts';
 import { formatScaled } from '../decimals.ts';
 
@@ -42,18 +41,8 @@ const MAGIC_BYTES = Array.from(MAGIC, (char) => char.charCodeAt(0));
 
 /** True when the file starts with the akira-mm recording magic. */
 function isAkiraRecording(path: string): boolean {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (error) {
-    throw new BinanceError('BINANCE_MALFORMED', `cannot open ${path}: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  try {
-    const head = new Uint8Array(MAGIC_BYTES.length);
-    return readSync(fd, head, 0, head.length, 0) === head.length && head.every((byte, i) => byte === MAGIC_BYTES[i]);
-  } finally {
-    closeSync(fd);
-  }
+  const head = readFileHead(path, MAGIC_BYTES.length);
+  return head.length === MAGIC_BYTES.length && head.every((byte, i) => byte === MAGIC_BYTES[i]);
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -123,7 +112,7 @@ export class RecordingSource {
   /** Lines or records a pass could not use, by reason (the last pass's). */
   skipped: SkipCounts = {};
 
-  /** @throws BinanceError `BINANCE_MALFORMED` when a file cannot be opened or the files mix kinds. */
+  /** @throws DataError `DATA_BAD_FILE` when a file cannot be opened; BinanceError `BINANCE_MALFORMED` when the files mix kinds. */
   constructor(paths: readonly string[]) {
     if (paths.length === 0) throw new BinanceError('BINANCE_MALFORMED', 'no recording given');
     const kinds = paths.map(isAkiraRecording);
