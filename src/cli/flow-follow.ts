@@ -101,3 +101,39 @@ export async function startFlowFollower(spec: string, symbolFlag: string | undef
     },
   };
 }
+
+/** A recorded market served on loopback for a whole paper session: the sim follows it, the bot reads it. */
+export interface RecordedReference {
+  readonly follower: FlowFollower;
+  /** Pair-file keys that point the bot's reference feed at it. */
+  readonly env: Readonly<Record<'REFERENCE' | 'REFERENCE_WS_URL' | 'REFERENCE_REST_URL', string>>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Serves `files` (looping, at the recorded pace) and follows them: what `npm start -- --reference`
+ * needs, so the sim's flow and the bot's `REFERENCE` see the same market.
+ * @throws UsageError for an unusable recording.
+ */
+export async function startRecordedReference(files: readonly string[], deps: FollowDeps): Promise<RecordedReference> {
+  let server: FeedServer;
+  try {
+    server = await startFeedServer({ files: files.map((file) => resolve(deps.cwd, file)), loop: true, clock: deps.clock, logger: deps.logger });
+  } catch (error) {
+    throw new UsageError(`--reference ${files.join(' ')}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  try {
+    const follower = await startFlowFollower(server.wsUrl, server.symbol, deps);
+    return {
+      follower,
+      env: { REFERENCE: `binance:${server.symbol}`, REFERENCE_WS_URL: server.wsUrl, REFERENCE_REST_URL: server.httpUrl },
+      stop: async () => {
+        await follower.stop();
+        await server.stop();
+      },
+    };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+}

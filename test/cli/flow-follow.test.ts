@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LiveClock, ManualClock, createRng, createSilentLogger, getChain } from '../../src/core/index.ts';
 import { startFeedServer, type FeedServer } from '../../src/markets/binance/server/index.ts';
 import { FLOW_MAKER, startSim, type SimHandle } from '../../src/sim/index.ts';
-import { startFlowFollower, type FlowFollower } from '../../src/cli/flow-follow.ts';
+import { startFlowFollower, startRecordedReference, type FlowFollower } from '../../src/cli/flow-follow.ts';
 import { dataDir, recordingFiles } from '../markets/binance/support.ts';
 import { runCli } from './run-cli.ts';
 
@@ -61,6 +61,19 @@ describe.skipIf(dataDir === undefined)('sim --flow-follow', () => {
     await follower.stop();
     server = await startFeedServer({ files: recordingFiles('btcusdt'), loop: true });
     await expect(startFlowFollower(`${server.wsUrl}/ws/btcusdt@bookTicker`, undefined, deps())).rejects.toThrow(/BTC is not a token of the sim's chain/);
+  });
+
+  it('serves a recording for a paper session: the flow follows it and the bot gets the REFERENCE keys for it', async () => {
+    const reference = await startRecordedReference(recordingFiles('ethusdt').slice(0, 1), deps());
+    try {
+      expect(reference.env.REFERENCE).toBe('binance:ETHUSDT');
+      expect(reference.env.REFERENCE_WS_URL).toMatch(/^ws:\/\/127\.0\.0\.1:\d+$/);
+      const info = (await (await fetch(`${reference.env.REFERENCE_REST_URL}/api/v3/exchangeInfo?symbol=ETHUSDT`)).json()) as { symbols: { symbol: string }[] };
+      expect(info.symbols[0]?.symbol).toBe('ETHUSDT');
+      expect(reference.follower.priceUsd()).toBeCloseTo(2683.8, 0);
+    } finally {
+      await reference.stop();
+    }
   });
 
   it('refuses --flow-follow with --no-flow', async () => {
