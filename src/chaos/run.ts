@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LiveClock, type Clock } from '../core/index.ts';
-import { parseJournal, type JournalRecord } from '../engine/journal.ts';
+import { parseJournal, type JournalRecord } from '../engine/index.ts';
 import { feltToHex } from '../exchange/wire/fields.ts';
 import { startSim, type SimHandle, type SimOrder } from '../sim/index.ts';
 import { BotProcess, freePort, metricSum, writeEnvFile, type MetricSample } from './bot-process.ts';

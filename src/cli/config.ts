@@ -2,20 +2,30 @@
  * `akira-mm config example` prints a documented env file with every key;
  * `akira-mm config check --env FILE` validates a pair file and prints every problem at once.
  */
-import { parseFlags } from './args.ts';
-import { UsageError, type CommandRunner } from './io.ts';
+import { parseFlags, subcommandsHelp } from './args.ts';
+import { HelpRequest, UsageError, type CommandRunner } from './io.ts';
 import { exampleEnv, loadPairFile } from './pair-config.ts';
 
 const USAGE = 'akira-mm config example | akira-mm config check --env FILE';
 
+const SUBCOMMANDS = [
+  { name: 'example', usage: 'akira-mm config example', summary: 'print a documented env file with every key, its default and unit' },
+  { name: 'check', usage: 'akira-mm config check --env FILE', summary: 'validate a pair file and print every problem at once' },
+];
+
+const CHECK_OPTIONS = { env: { type: 'string', value: 'FILE', required: true, doc: 'the pair file to validate' } } as const;
+
 export const runConfig: CommandRunner = async (args, io) => {
   const [sub, ...rest] = args;
+  if (sub === '--help' || sub === '-h') throw new HelpRequest(subcommandsHelp('config', SUBCOMMANDS));
+  if (sub === undefined) throw new UsageError(`a sub-command is required\n${subcommandsHelp('config', SUBCOMMANDS)}`);
   if (sub === 'example') {
+    parseFlags(rest, {}, { usage: 'akira-mm config example', summary: SUBCOMMANDS[0]?.summary ?? '' });
     io.stdout.write(exampleEnv());
     return 0;
   }
   if (sub === 'check') {
-    const { values } = parseFlags(rest, { env: { type: 'string' } }, USAGE);
+    const { values } = parseFlags(rest, CHECK_OPTIONS, { usage: 'akira-mm config check --env FILE', summary: SUBCOMMANDS[1]?.summary ?? '' });
     if (values.env === undefined) throw new UsageError(`--env FILE is required\nusage: ${USAGE}`);
     const config = loadPairFile(values.env);
     io.stdout.write(`${values.env}: valid (${config.base}/${config.quote} on ${config.chain}, strategy ${config.strategy})\n`);

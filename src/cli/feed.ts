@@ -7,46 +7,39 @@
 import { resolve } from 'node:path';
 import { LiveClock, MmError, createLogger } from '../core/index.ts';
 import { startFeedServer } from '../markets/binance/server/index.ts';
-import { integerFlag, parseFlags } from './args.ts';
+import { integerFlag, parseFlags, type CommandHelp } from './args.ts';
 import { waitForStopSignal } from './daemon.ts';
 import { UsageError, type CommandRunner } from './io.ts';
 
 const USAGE = 'akira-mm feed --data FILE [--data FILE]… --port N [--speed X|max] [--loop] [--host H]';
 
-const HELP = `usage: ${USAGE}
-
-Serves a recorded Binance spot market on loopback over Binance's own protocol:
-  WebSocket  /stream?streams=<symbol>@bookTicker/<symbol>@depth@100ms/<symbol>@trade (combined),
-             /ws/<stream> (raw), SUBSCRIBE / UNSUBSCRIBE / LIST_SUBSCRIPTIONS / SET_PROPERTY,
-             a ping every 20 s (answer within 60 s), 5 messages/s, connections closed at 24 h
-  REST       /api/v3/depth?symbol=&limit= (a snapshot that bridges onto the diff stream),
-             /api/v3/ping, /api/v3/time, /api/v3/exchangeInfo
-The replay's clock starts when the first client subscribes; event times are the time of sending.
-
-options:
-  --data FILE     recording to serve (required; repeat for files that continue each other, in
-                  time order): hftbacktest/Binance raw lines (.gz or plain, e.g.
-                  ../shared/data/binance-spot-hftbacktest/ethusdt_20240808.gz) or an akira-mm
-                  recording (data import --format binance, record --reference)
-  --port N        TCP port, 0 = any free one (required)
-  --host H        interface to bind (default 127.0.0.1)
-  --speed X|max   replay pace: 1 = as recorded, 10 = ten times faster, 0.5 = half as fast,
-                  max = as fast as the clients read (default 1) [× recorded pace]
-  --loop          start again at the end, ids moved ahead so clients resync (default: at the
-                  end close every stream with code 1000 and exit 0)
-  -h, --help      this text
-
-Point the bot at it: REFERENCE=binance:<SYMBOL> REFERENCE_WS_URL=ws://127.0.0.1:N
-REFERENCE_REST_URL=http://127.0.0.1:N
-`;
+const HELP: CommandHelp = {
+  usage: USAGE,
+  summary: "Serves a recorded Binance spot market on loopback over Binance's own WebSocket and REST protocol. The replay's clock starts when the first client subscribes; event times are the time of sending.",
+  notes: [
+    [
+      'WebSocket: /stream?streams=<symbol>@bookTicker/<symbol>@depth@100ms/<symbol>@trade (combined), /ws/<stream> (raw),',
+      '  SUBSCRIBE / UNSUBSCRIBE / LIST_SUBSCRIPTIONS / SET_PROPERTY, a ping every 20 s (answer within 60 s),',
+      '  5 incoming messages/s, connections closed at 24 h.',
+      'REST: /api/v3/depth?symbol=&limit= (a snapshot that bridges onto the diff stream), /api/v3/ping,',
+      '  /api/v3/time, /api/v3/exchangeInfo.',
+    ].join('\n'),
+    'Point the bot at it: REFERENCE=binance:<SYMBOL> REFERENCE_WS_URL=ws://127.0.0.1:N REFERENCE_REST_URL=http://127.0.0.1:N',
+  ],
+};
 
 const OPTIONS = {
-  data: { type: 'string', multiple: true },
-  port: { type: 'string' },
-  host: { type: 'string' },
-  speed: { type: 'string' },
-  loop: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
+  data: {
+    type: 'string',
+    multiple: true,
+    value: 'FILE',
+    required: true,
+    doc: 'recording to serve, files in time order: hftbacktest/Binance raw lines (.gz or plain, e.g. ../shared/data/binance-spot-hftbacktest/ethusdt_20240808.gz) or an akira-mm recording (data import --format binance, record --reference)',
+  },
+  port: { type: 'string', value: 'N', unit: 'port', required: true, doc: 'TCP port to listen on (0 = any free port)' },
+  host: { type: 'string', value: 'H', default: '127.0.0.1', doc: 'interface to bind' },
+  speed: { type: 'string', value: 'X|max', unit: '× recorded pace', default: 1, doc: 'replay pace: 10 = ten times faster, 0.5 = half as fast, max = as fast as the clients read' },
+  loop: { type: 'boolean', doc: 'start again at the end, ids moved ahead so clients resync (off: at the end close every stream with code 1000 and exit 0)' },
 } as const;
 
 /** `--speed` as a positive multiple of the recorded pace, or `max`. */
@@ -59,11 +52,7 @@ export function parseSpeed(text: string | undefined): number | 'max' {
 }
 
 export const runFeed: CommandRunner = async (args, io) => {
-  const { values, positionals } = parseFlags(args, OPTIONS, USAGE);
-  if (values.help === true) {
-    io.stdout.write(HELP);
-    return 0;
-  }
+  const { values, positionals } = parseFlags(args, OPTIONS, HELP);
   const files = [...(values.data ?? []), ...positionals].map((file) => resolve(io.cwd, file));
   if (files.length === 0) throw new UsageError(`--data FILE is required\nusage: ${USAGE}`);
   if (values.port === undefined) throw new UsageError(`--port N is required (0 = any free port)\nusage: ${USAGE}`);

@@ -14,7 +14,7 @@ import { MarketRecorder, RestClient, recordingScales, type RecordedEvent } from 
 import { Signer } from '../exchange/signer/index.ts';
 import { FLAG, KIND, SIDE_BUY, SIDE_NONE, SIDE_SELL } from '../backtest/data/format.ts';
 import { RecordingWriter } from '../backtest/data/writer.ts';
-import { integerFlag, parseFlags } from './args.ts';
+import { integerFlag, parseFlags, type CommandHelp } from './args.ts';
 import { waitForStopSignal } from './daemon.ts';
 import { UsageError, type CommandRunner } from './io.ts';
 import { loadPairFile } from './pair-config.ts';
@@ -22,6 +22,23 @@ import { resolveReferenceTarget, startReferenceRecording } from './record-refere
 
 const USAGE =
   'akira-mm record [--env FILE] --out FILE [--duration SECONDS] [--reference binance:SYMBOL|off] [--reference-out FILE] [--reference-ws-url URL] [--reference-rest-url URL]';
+
+const HELP: CommandHelp = {
+  usage: USAGE,
+  summary:
+    "Records the venue's public market data of the env file's pair (book, trades, bbo, gas price, conversion rate) in the format backtests replay, and its reference market (REFERENCE, or --reference) beside it. Ctrl-C or --duration finishes the files.",
+  notes: ['With --reference and no --env, only the reference market is recorded, into --out (docs/data-format.md "Reference recordings").'],
+};
+
+const OPTIONS = {
+  env: { type: 'string', value: 'FILE', doc: "the pair's env file: venue URLs and pair (required unless --reference records a reference alone)" },
+  out: { type: 'string', value: 'FILE', required: true, doc: 'the recording to write' },
+  duration: { type: 'string', value: 'N', unit: 's', default: 'until Ctrl-C', doc: 'stop after this long' },
+  reference: { type: 'string', value: 'binance:SYMBOL|off', default: "the env file's REFERENCE", doc: 'reference market to record beside the venue (off: none)' },
+  'reference-out': { type: 'string', value: 'FILE', default: '<out>.reference.data (with --env), else --out', doc: 'where the reference recording goes' },
+  'reference-ws-url': { type: 'string', value: 'URL', default: "REFERENCE_WS_URL, else wss://stream.binance.com:9443", doc: 'reference WebSocket base URL' },
+  'reference-rest-url': { type: 'string', value: 'URL', default: 'REFERENCE_REST_URL, else https://api.binance.com', doc: 'reference REST base URL' },
+} as const;
 
 function toNs(ms: number): bigint {
   return BigInt(Math.round(ms * 1_000_000));
@@ -34,19 +51,7 @@ async function stopAfter(duration: number | undefined, clock: LiveClock): Promis
 }
 
 export const runRecord: CommandRunner = async (args, io) => {
-  const { values, positionals } = parseFlags(
-    args,
-    {
-      env: { type: 'string' },
-      out: { type: 'string' },
-      duration: { type: 'string' },
-      reference: { type: 'string' },
-      'reference-out': { type: 'string' },
-      'reference-ws-url': { type: 'string' },
-      'reference-rest-url': { type: 'string' },
-    },
-    USAGE,
-  );
+  const { values, positionals } = parseFlags(args, OPTIONS, HELP);
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${USAGE}`);
   if (values.env === undefined && values.reference === undefined) throw new UsageError(`--env FILE is required (or --reference binance:SYMBOL to record only a reference)\nusage: ${USAGE}`);
   if (values.out === undefined) throw new UsageError(`--out FILE is required\nusage: ${USAGE}`);

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { CHAIN_NAMES, LiveClock, createLogger, createRng, getChain, isChainName } from '../core/index.ts';
 import { NO_FAULTS, describeAccounts, parseAccountsFile, startSim, type FaultSettings, type SimAccount } from '../sim/index.ts';
-import { integerFlag, parseFlags } from './args.ts';
+import { integerFlag, parseFlags, type CommandHelp } from './args.ts';
 import { startFlowFollower, type FlowFollower } from './flow-follow.ts';
 import { UsageError, type CommandRunner } from './io.ts';
 
@@ -15,19 +15,23 @@ const USAGE =
   'akira-mm sim [--port N] [--host H] [--chain mainnet|sepolia] [--accounts FILE] [--seed N] [--dev-accounts N] [--no-flow] ' +
   '[--withdraw-hash snip12|poseidon] [--fault KEY=VALUE]... [--flow-follow URL|FILE [--flow-follow-symbol SYMBOL]]';
 
+const HELP: CommandHelp = {
+  usage: USAGE,
+  summary: 'Runs the embedded exchange (the whole API over HTTP and WS on loopback) until SIGINT/SIGTERM, and prints its development accounts with their keys like starknet-devnet.',
+};
+
 const OPTIONS = {
-  port: { type: 'string' },
-  host: { type: 'string' },
-  chain: { type: 'string' },
-  accounts: { type: 'string' },
-  seed: { type: 'string' },
-  'dev-accounts': { type: 'string' },
-  'no-flow': { type: 'boolean' },
-  'withdraw-hash': { type: 'string' },
-  fault: { type: 'string', multiple: true },
-  'flow-follow': { type: 'string' },
-  'flow-follow-symbol': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
+  port: { type: 'string', value: 'N', unit: 'port', default: 8080, doc: 'HTTP and WS port (0: any free port)' },
+  host: { type: 'string', value: 'HOST', default: '127.0.0.1', doc: 'interface to listen on' },
+  chain: { type: 'string', value: 'mainnet|sepolia', default: 'mainnet', doc: 'chain whose tokens and signing domain it uses' },
+  accounts: { type: 'string', value: 'FILE', default: 'generated dev accounts', doc: 'JSON file of accounts and balances' },
+  seed: { type: 'string', value: 'N', default: 0, doc: 'seed of dev accounts and synthetic flow' },
+  'dev-accounts': { type: 'string', value: 'N', unit: 'accounts', default: 3, doc: 'development accounts to create' },
+  'no-flow': { type: 'boolean', doc: 'no synthetic order flow' },
+  'withdraw-hash': { type: 'string', value: 'snip12|poseidon', default: 'snip12', doc: 'withdraw hash scheme it verifies' },
+  fault: { type: 'string', value: 'KEY=VALUE', multiple: true, default: 'no faults', doc: `fault injection: ${Object.keys(NO_FAULTS).filter((key) => key !== 'paths').join(', ')}` },
+  'flow-follow': { type: 'string', value: 'URL|FILE', default: 'random walk', doc: 'the flow tracks this Binance market\'s mid: a Binance-protocol WS URL (an `akira-mm feed`, wss://stream.binance.com:9443) or a recording' },
+  'flow-follow-symbol': { type: 'string', value: 'SYMBOL', default: 'from the URL or FILE, else ETHUSDT', doc: 'Binance symbol to follow; its base token is the one that moves' },
 } as const;
 
 /** `--fault httpErrorRate=0.1` → a fault setting; every key of FaultSettings except `paths`. */
@@ -56,11 +60,7 @@ function parseFaults(values: readonly string[]): Partial<FaultSettings> {
 }
 
 export const runSim: CommandRunner = async (args, io) => {
-  const { values } = parseFlags(args, OPTIONS, USAGE);
-  if (values.help === true) {
-    io.stdout.write(`usage: ${USAGE}\n`);
-    return 0;
-  }
+  const { values } = parseFlags(args, OPTIONS, HELP);
   const chainName = values.chain ?? 'mainnet';
   if (!isChainName(chainName)) throw new UsageError(`--chain ${chainName}: expected one of ${CHAIN_NAMES.join(', ')}`);
   const withdrawHash = values['withdraw-hash'] ?? 'snip12';

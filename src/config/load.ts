@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseDotenv } from 'dotenv';
 import { MmError, Secret, formatConfigIssues, getChain, type ChainName, type ConfigIssue } from '../core/index.ts';
-import { ENGINE_KEY_LIST, type EngineConfig } from './engine-keys.ts';
+import { ENGINE_KEY_LIST, checkEngineKeys, type EngineConfig } from './engine-keys.ts';
 import { CONFIG_KEYS, CONFIG_KEY_LIST, type KeySpec } from './keys.ts';
 import { REFERENCE_KEY_LIST, checkReferenceKeys, toReferenceConfig, type ReferenceConfig, type ReferenceKeys } from './reference-keys.ts';
 
@@ -124,8 +124,10 @@ export function parsePairConfig(
 
   const engineEntries = ENGINE_KEY_LIST.map((spec) => [spec.key, read(spec)] as const);
   const referenceKeys = Object.fromEntries(REFERENCE_KEY_LIST.map((spec) => [spec.key, read(spec)]));
-  checkReferenceKeys(referenceKeys, issues);
+  const fairPrice = engineEntries.find(([key]) => key === 'FAIR_PRICE')?.[1];
+  checkReferenceKeys(typeof fairPrice === 'string' ? fairPrice : undefined, referenceKeys, issues);
   checkTokens(values.chain, values.base, values.quote, issues);
+  issues.push(...checkEngineKeys(Object.fromEntries(engineEntries) as Partial<EngineConfig>, env));
   const feeToken = engineEntries.find(([key]) => key === 'FEE_TOKEN')?.[1];
   if (typeof feeToken === 'string' && values.chain !== undefined && !getChain(values.chain).tokens.has(feeToken)) {
     issues.push({ key: 'FEE_TOKEN', value: feeToken, allowed: `a token of ${values.chain}: ${[...getChain(values.chain).tokens.keys()].join(', ')}` });

@@ -1,7 +1,7 @@
 /**
- * Env keys of the reference market and the fair-price stage (issue 10): which deep market to read
+ * Env keys of the reference market (issue 10): which deep market to read
  * (`REFERENCE=binance:ETHUSDT`, off by default), where, when it counts as stale, and how the
- * engine turns it into a fair price and when it pauses on it. Names are a contract with users'
+ * engine turns it into a fair price (with `FAIR_PRICE`, an engine key) and when it pauses on it. Names are a contract with users'
  * env files: add, never rename.
  */
 import type { ConfigIssue } from '../core/index.ts';
@@ -43,19 +43,16 @@ function basisBps(min: number, max: number): v.ValueParser<number | 'auto'> {
   };
 }
 
-/** How the engine prices: `mid`/`microprice` of the venue book, the `reference`, or a depth-weighted `blend`. */
+/**
+ * Every value `FAIR_PRICE` (an engine key, `engine-keys.ts`) takes once the engine prices from a
+ * reference: the venue book's `mid`/`microprice`, the `reference`, or a depth-weighted `blend`.
+ * The engine key accepts `mid|microprice` until its fair stage handles the other two.
+ */
 export const FAIR_PRICES = ['mid', 'microprice', 'reference', 'blend'] as const;
 export type FairPriceMode = (typeof FAIR_PRICES)[number];
 
 /** Reference and fair-price keys, in documentation order. */
 export const REFERENCE_KEYS = {
-  FAIR_PRICE: spec({
-    key: 'FAIR_PRICE',
-    default: 'mid',
-    unit: FAIR_PRICES.join('|'),
-    doc: 'Fair price handed to the strategy: the venue book mid or microprice, the reference price × (1 + basis), or a blend of venue and reference weighted by their depth; reference and blend need REFERENCE',
-    parse: v.oneOf(FAIR_PRICES),
-  }),
   REFERENCE: spec({
     key: 'REFERENCE',
     default: 'off',
@@ -145,7 +142,6 @@ export type ReferenceKeys = { readonly [K in keyof typeof REFERENCE_KEYS]: Parse
 
 /** The reference settings of one pair, in the units the code uses. */
 export interface ReferenceConfig {
-  readonly fairPrice: FairPriceMode;
   /** Undefined when REFERENCE=off. */
   readonly market: ReferenceMarket | undefined;
   readonly wsUrl: string;
@@ -163,17 +159,20 @@ export interface ReferenceConfig {
   readonly jumpWindowMs: number;
 }
 
-/** Cross-key rules: a fair price from the reference needs a reference. */
-export function checkReferenceKeys(keys: Partial<ReferenceKeys>, issues: ConfigIssue[]): void {
-  if ((keys.FAIR_PRICE === 'reference' || keys.FAIR_PRICE === 'blend') && 'REFERENCE' in keys && keys.REFERENCE === undefined) {
-    issues.push({ key: 'FAIR_PRICE', value: keys.FAIR_PRICE, allowed: 'reference and blend need REFERENCE=binance:SYMBOL (REFERENCE is off)' });
+/**
+ * Cross-key rule: a fair price from the reference needs a reference.
+ * @param fairPrice the parsed `FAIR_PRICE` (undefined when it did not parse).
+ * @param keys the parsed reference keys (`REFERENCE` undefined when off, absent when it did not parse).
+ */
+export function checkReferenceKeys(fairPrice: string | undefined, keys: Partial<ReferenceKeys>, issues: ConfigIssue[]): void {
+  if ((fairPrice === 'reference' || fairPrice === 'blend') && 'REFERENCE' in keys && keys.REFERENCE === undefined) {
+    issues.push({ key: 'FAIR_PRICE', value: fairPrice, allowed: 'reference and blend need REFERENCE=binance:SYMBOL (REFERENCE is off)' });
   }
 }
 
 /** The validated keys as a {@link ReferenceConfig}. */
 export function toReferenceConfig(keys: ReferenceKeys): ReferenceConfig {
   return {
-    fairPrice: keys.FAIR_PRICE,
     market: keys.REFERENCE,
     wsUrl: keys.REFERENCE_WS_URL,
     restUrl: keys.REFERENCE_REST_URL,

@@ -57,6 +57,16 @@ export function decimal(min: number, max: number, unit = ''): ValueParser<{ text
   };
 }
 
+/** A keyword (e.g. `auto`, `off`) or a plain decimal number in [min, max]. */
+export function keywordOrDecimal<K extends string>(keyword: K, min: number, max: number, unit = ''): ValueParser<K | { text: string; value: number }> {
+  const number = decimal(min, max, unit);
+  return (raw) => {
+    if (raw === keyword) return ok(keyword);
+    const parsed = number(raw);
+    return parsed.ok ? parsed : fail(`${keyword}, or ${parsed.allowed}`);
+  };
+}
+
 /** true/false, 1/0, on/off, yes/no. */
 export const boolean: ValueParser<boolean> = (raw) => {
   const lowered = raw.toLowerCase();

@@ -11,9 +11,11 @@ describe('akira-mm feed', () => {
   it('--help lists every option with its unit and default', async () => {
     const { code, stdout } = await runCli(['feed', '--help']);
     expect(code).toBe(0);
-    for (const option of ['--data FILE', '--port N', '--host H', '--speed X|max', '--loop']) expect(stdout).toContain(option);
+    for (const option of ['--data FILE…', '--port N', '--host H', '--speed X|max', '--loop']) expect(stdout).toContain(option);
     expect(stdout).toContain('(default 127.0.0.1)');
-    expect(stdout).toContain('(default 1) [× recorded pace]');
+    expect(stdout).toContain('(× recorded pace, default 1)');
+    expect(stdout).toContain('(port, required)');
+    expect(stdout).toContain('/api/v3/depth');
     expect((await runCli(['--help'])).stdout).toContain('akira-mm feed --data FILE --port N');
   });
 

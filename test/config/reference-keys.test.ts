@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parsePairConfig } from '../../src/config/index.ts';
-import { createSilentLogger, createRng, LiveClock } from '../../src/core/index.ts';
+import { checkReferenceKeys } from '../../src/config/reference-keys.ts';
+import { createSilentLogger, createRng, LiveClock, type ConfigIssue } from '../../src/core/index.ts';
 import { createReferenceFeed } from '../../src/markets/index.ts';
 
 const minimal = {
@@ -24,7 +25,6 @@ describe('reference and fair-price keys', () => {
   it('are off by default: the venue mid prices, no reference is read', () => {
     const { reference } = parsePairConfig(minimal);
     expect(reference).toEqual({
-      fairPrice: 'mid',
       market: undefined,
       wsUrl: 'wss://stream.binance.com:9443',
       restUrl: 'https://api.binance.com',
@@ -42,23 +42,29 @@ describe('reference and fair-price keys', () => {
   });
 
   it('read REFERENCE=binance:ethusdt as the upper-case symbol, and a fixed signed basis', () => {
-    const { reference } = parsePairConfig({ ...minimal, REFERENCE: 'binance:ethusdt', FAIR_PRICE: 'reference', REFERENCE_BASIS_BPS: '-2.5', REFERENCE_WS_URL: 'ws://127.0.0.1:9100/' });
-    expect(reference).toMatchObject({ fairPrice: 'reference', market: { venue: 'binance', symbol: 'ETHUSDT' }, basisBps: -2.5, wsUrl: 'ws://127.0.0.1:9100' });
+    const { reference } = parsePairConfig({ ...minimal, REFERENCE: 'binance:ethusdt', REFERENCE_BASIS_BPS: '-2.5', REFERENCE_WS_URL: 'ws://127.0.0.1:9100/' });
+    expect(reference).toMatchObject({ market: { venue: 'binance', symbol: 'ETHUSDT' }, basisBps: -2.5, wsUrl: 'ws://127.0.0.1:9100' });
     const feed = createReferenceFeed(reference, { clock: new LiveClock(), rng: createRng(1), logger: createSilentLogger() });
     expect(feed?.market).toBe('binance:ETHUSDT');
     expect(feed?.status()).toMatchObject({ state: 'resyncing', reason: 'starting' });
   });
 
   it('name every bad key with its value and what is allowed', () => {
-    const message = issues({ REFERENCE: 'okx:ETH-USDT', REFERENCE_WS_URL: 'https://stream.binance.com', FAIR_PRICE: 'oracle', REFERENCE_BASIS_BPS: 'x', REFERENCE_STALE_MS: '10' });
+    const message = issues({ REFERENCE: 'okx:ETH-USDT', REFERENCE_WS_URL: 'https://stream.binance.com', REFERENCE_BASIS_BPS: 'x', REFERENCE_STALE_MS: '10' });
     expect(message).toContain('REFERENCE="okx:ETH-USDT": off, or binance:SYMBOL');
     expect(message).toContain('REFERENCE_WS_URL="https://stream.binance.com": a URL starting with ws:// or wss://');
-    expect(message).toContain('FAIR_PRICE="oracle": one of mid, microprice, reference, blend');
     expect(message).toContain('REFERENCE_BASIS_BPS="x": auto (estimate it online), or a decimal number of bps');
     expect(message).toContain('REFERENCE_STALE_MS="10": an integer from 100 to 600000');
   });
 
   it('refuse a fair price from the reference without a reference', () => {
-    expect(issues({ FAIR_PRICE: 'blend' })).toContain('FAIR_PRICE="blend": reference and blend need REFERENCE=binance:SYMBOL');
+    // FAIR_PRICE is the engine's key: until its fair stage takes reference and blend it refuses them itself.
+    expect(issues({ FAIR_PRICE: 'blend' })).toContain('FAIR_PRICE="blend"');
+    const noReference: ConfigIssue[] = [];
+    checkReferenceKeys('reference', { REFERENCE: undefined }, noReference);
+    expect(noReference).toEqual([{ key: 'FAIR_PRICE', value: 'reference', allowed: 'reference and blend need REFERENCE=binance:SYMBOL (REFERENCE is off)' }]);
+    const withReference: ConfigIssue[] = [];
+    checkReferenceKeys('blend', { REFERENCE: { venue: 'binance', symbol: 'ETHUSDT' } }, withReference);
+    expect(withReference).toEqual([]);
   });
 });

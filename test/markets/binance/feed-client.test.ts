@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRng, createSilentLogger, hasErrorCode } from '../../../src/core/index.ts';
 import { BinanceReferenceFeed } from '../../../src/markets/binance/index.ts';
-import { Heard, dataDir, recordingFiles, startPair, until, type Pair } from './support.ts';
+import { Heard, dataDir, recordingFiles, startPair, stepUntil, until, type Pair } from './support.ts';
 
 let pair: Pair | undefined;
 const extra: BinanceReferenceFeed[] = [];
@@ -16,18 +16,11 @@ afterEach(async () => {
   pair = undefined;
 });
 
-/** A few loopback round trips of real time (frames in flight land; nothing waits on the clock). */
-const ioTurns = (): Promise<void> => new Promise((done) => setTimeout(done, 3));
-
 async function synchronisedPair(speed: number, client: Parameters<typeof startPair>[3] = {}): Promise<Pair> {
   pair = await startPair(recordingFiles('ethusdt'), 'ETHUSDT', { speed }, client);
   const current = pair;
   // ETHUSDT's first diff comes 11 ms (recorded) after the first line.
-  for (let i = 0; i < 100 && current.feed.status().state !== 'synchronised'; i++) {
-    await current.step(Math.ceil(20 / speed));
-    await ioTurns();
-  }
-  await until(() => current.feed.status().state === 'synchronised', 'the first synchronisation');
+  await stepUntil(current, () => current.feed.status().state === 'synchronised', Math.ceil(20 / speed), 'the first synchronisation');
   // A few diffs past the snapshot, so the book has moved on its own.
   if (speed >= 1) await current.step(1_000);
   return current;
@@ -70,10 +63,7 @@ describe.skipIf(dataDir === undefined)('Binance reference feed against akira-mm 
     // First retry within [250, 500] ms; diffs every 100 ms after that.
     current.clock.advance(500);
     await until(() => current.server.stats().streams.connectionsTotal === 2, 'the reconnect');
-    for (let i = 0; i < 50 && current.feed.status().state !== 'synchronised'; i++) {
-      await current.step(100);
-      await ioTurns();
-    }
+    await stepUntil(current, () => current.feed.status().state === 'synchronised', 100, 'the resync');
     expect(current.feed.status()).toMatchObject({ state: 'synchronised', reason: undefined });
     expect(current.feed.status().counters).toMatchObject({ reconnects: 1, resyncs: 1, snapshots: 2, gaps: 0 });
     expect(current.heard.tops.length).toBeGreaterThan(topsBefore);
@@ -104,11 +94,7 @@ describe.skipIf(dataDir === undefined)('Binance reference feed against akira-mm 
     await until(() => current.feed.status().reason === 'crossed-book', 'the cross to be noticed');
     expect(current.feed.top()).toBeUndefined();
     expect(current.feed.depth(5)).toBeUndefined();
-    for (let i = 0; i < 50 && current.feed.status().state !== 'synchronised'; i++) {
-      await current.step(100);
-      await ioTurns();
-    }
-    expect(current.feed.status().state).toBe('synchronised');
+    await stepUntil(current, () => current.feed.status().state === 'synchronised', 100, 'the resync');
     expect(current.feed.status().counters).toMatchObject({ crossedBooks: 1, resyncs: 1, snapshots: 2 });
     expectSaneTops(current.heard);
   });
@@ -130,11 +116,7 @@ describe.skipIf(dataDir === undefined)('Binance reference feed against akira-mm 
     const current = await synchronisedPair(1);
     const tradeIds: number[] = [];
     current.server.faults.announceShutdown(5_000);
-    for (let i = 0; i < 80; i++) {
-      current.clock.advance(100);
-      await current.server.whenIdle();
-      await ioTurns();
-    }
+    await stepUntil(current, () => current.feed.status().counters.rollovers === 1 && current.server.stats().streams.connectionsOpen === 1, 100, 'the handover');
     const status = current.feed.status();
     expect(status.counters).toMatchObject({ rollovers: 1, resyncs: 0, reconnects: 0, gaps: 0 });
     expect(status.state).toBe('synchronised');
@@ -164,17 +146,13 @@ describe.skipIf(dataDir === undefined)('Binance reference feed against akira-mm 
     extra.push(plain);
     await plain.start(heard);
     const startMs = current.clock.nowMs();
-    // 30 s steps: every ping is answered well within Binance's one-minute pong deadline.
+    // 30 s steps, each ping answered before the next step: well within Binance's one-minute deadline.
     while (current.clock.nowMs() < startMs + 24.5 * 3_600_000) {
       current.clock.advance(30_000);
       await current.server.whenIdle();
-      await ioTurns();
+      await until(() => current.server.stats().streams.awaitingPong === 0, 'the pongs');
     }
-    for (let i = 0; i < 20 && plain.status().state !== 'synchronised'; i++) {
-      current.clock.advance(30_000);
-      await current.server.whenIdle();
-      await ioTurns();
-    }
+    await stepUntil(current, () => plain.status().state === 'synchronised', 30_000, 'the plain client to resync');
     expect(current.feed.status().counters).toMatchObject({ rollovers: 1, resyncs: 0, reconnects: 0 });
     expect(current.feed.status().state).toBe('synchronised');
     expect(plain.status().counters).toMatchObject({ rollovers: 0, reconnects: 1, resyncs: 1 });

@@ -10,7 +10,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { importRecording, readLines } from '../../../src/backtest/data/index.ts';
-import { dataDir, recordingFiles, startPair, until, type Pair } from './support.ts';
+import { dataDir, recordingFiles, startPair, stepUntil, until, type Pair } from './support.ts';
 
 let pair: Pair | undefined;
 afterEach(async () => {
@@ -66,12 +66,7 @@ async function rebuiltTops(symbol: 'ethusdt' | 'btcusdt', gapAfterDiffs?: number
     if (ended) break;
     await until(() => current.feed.status().counters.frames >= current.server.stats().streams.framesSent, 'the client to catch up');
     // After a gap the next diff asks for a snapshot: let the stream run in small steps until it is in.
-    for (let i = 0; i < 100 && current.feed.status().state !== 'synchronised'; i++) {
-      current.clock.advance(10);
-      await current.server.whenIdle();
-      await new Promise((done) => setTimeout(done, 2));
-    }
-    expect(current.feed.status().state).toBe('synchronised');
+    await stepUntil(current, () => ended || current.feed.status().state === 'synchronised', 10, 'a resync');
   }
   return { tops, pair: current, diffs };
 }

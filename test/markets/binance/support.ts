@@ -101,3 +101,18 @@ export async function startPair(
     },
   };
 }
+
+/**
+ * Moves the clock in `stepMs` steps (letting I/O run between them) until `condition` holds: for
+ * waits that need both time to pass (the next diff) and I/O to land (a snapshot). Bounded by
+ * wall time, not by a step count, so a loaded machine only makes it slower.
+ */
+export async function stepUntil(pair: Pair, condition: () => boolean, stepMs: number, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!condition()) {
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    pair.clock.advance(stepMs);
+    await pair.server.whenIdle();
+    await new Promise((done) => setTimeout(done, 3));
+  }
+}

@@ -55,7 +55,7 @@ export interface FeedServer {
   /** ws://host:port (WebSocket base URL: add /ws/<stream> or /stream?streams=…). */
   readonly wsUrl: string;
   readonly faults: FeedFaults;
-  stats(): { readonly replay: ReplayStats; readonly streams: HubStats; readonly skipped: Readonly<Record<string, number>> };
+  stats(): { readonly replay: ReplayStats; readonly streams: HubStats & { readonly awaitingPong: number }; readonly skipped: Readonly<Record<string, number>> };
   /** Resolves once everything due on the clock has been sent (tests with a manual clock). */
   whenIdle(): Promise<void>;
   /** Resolves when the recording ended (never with `loop`) or the server stopped. */
@@ -147,7 +147,7 @@ export async function startFeedServer(options: FeedServerOptions): Promise<FeedS
       dropConnections: () => streams.dropAll(),
       announceShutdown: (graceMs) => streams.announceShutdown(graceMs),
     },
-    stats: () => ({ replay: { ...replayer.stats }, streams: { ...streams.stats }, skipped: { ...source.skipped } }),
+    stats: () => ({ replay: { ...replayer.stats }, streams: { ...streams.stats, awaitingPong: streams.awaitingPong() }, skipped: { ...source.skipped } }),
     whenIdle: () => replayer.whenIdle(),
     done,
     stop,

@@ -134,6 +134,13 @@ export class StreamHub {
     }, graceMs);
   }
 
+  /** Connections whose last ping is not answered yet (tests wait for 0 before moving the clock on). */
+  awaitingPong(): number {
+    let count = 0;
+    for (const client of this.#clients) if (client.unansweredSinceMs !== undefined) count++;
+    return count;
+  }
+
   /** Bytes waiting in every socket. */
   queuedBytes(): number {
     let total = 0;
