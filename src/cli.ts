@@ -50,6 +50,10 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'preflight --env FILE [--order-test]           check a live setup before real money (one line per check, exit 0 when all pass)',
     load: async () => (await import('./cli/preflight.ts')).runPreflightCommand,
   },
+  feed: {
+    summary: 'feed --data FILE --port N [--speed X|max] [--loop] [--host H]   serve a recorded Binance market over Binance\'s WS + REST protocol on loopback',
+    load: async () => (await import('./cli/feed.ts')).runFeed,
+  },
 };
 
 /** Every command's name, for tests that hold each one to the CLI's conventions (`--help`). */

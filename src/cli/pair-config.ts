@@ -9,6 +9,7 @@ import {
   CONFIG_KEY_LIST,
   ConfigError,
   ENGINE_KEY_LIST,
+  REFERENCE_KEY_LIST,
   parsePairConfig,
   renderExampleEnv,
   secretKeys,
@@ -65,6 +66,7 @@ export function exampleEnv(): string {
   const groups: KeyGroup[] = [
     { title: 'connection, account and pair', keys: CONFIG_KEY_LIST },
     { title: 'engine, risk and gas', keys: ENGINE_KEY_LIST },
+    { title: 'reference market and fair price', keys: REFERENCE_KEY_LIST },
     ...Object.values(STRATEGIES).map((definition) => ({ title: `strategy ${definition.name}: ${definition.summary}`, keys: definition.keys })),
   ];
   return renderExampleEnv(groups);

@@ -3,6 +3,10 @@
  * data of the pair in the env file (snap deltas after a snapshot, trades, bbo, gas price and
  * conversion rate) into the recording format backtests replay. Ctrl-C (or --duration) stops and
  * finishes the file; a killed recorder leaves a file that says it is incomplete.
+ *
+ * The pair's reference market (`REFERENCE` in the file, or `--reference binance:SYMBOL`) is
+ * recorded beside it, on the same clock, into `--reference-out` (default `<out>.reference.data`);
+ * with `--reference` and no `--env`, only the reference is recorded, into `--out`.
  */
 import { resolve } from 'node:path';
 import { LiveClock, createLogger, createRng, getChain, getToken } from '../core/index.ts';
@@ -14,31 +18,57 @@ import { integerFlag, parseFlags, type CommandHelp } from './args.ts';
 import { waitForStopSignal } from './daemon.ts';
 import { UsageError, type CommandRunner } from './io.ts';
 import { loadPairFile } from './pair-config.ts';
+import { resolveReferenceTarget, startReferenceRecording } from './record-reference.ts';
 
-const USAGE = 'akira-mm record --env FILE --out FILE [--duration SECONDS]';
+const USAGE =
+  'akira-mm record [--env FILE] --out FILE [--duration SECONDS] [--reference binance:SYMBOL|off] [--reference-out FILE] [--reference-ws-url URL] [--reference-rest-url URL]';
 
 const HELP: CommandHelp = {
   usage: USAGE,
-  summary: "Records the venue's public market data of the env file's pair (book, trades, bbo, gas price, conversion rate) in the format backtests replay. Ctrl-C or --duration finishes the file.",
+  summary:
+    "Records the venue's public market data of the env file's pair (book, trades, bbo, gas price, conversion rate) in the format backtests replay, and its reference market (REFERENCE, or --reference) beside it. Ctrl-C or --duration finishes the files.",
+  notes: ['With --reference and no --env, only the reference market is recorded, into --out (docs/data-format.md "Reference recordings").'],
 };
 
 const OPTIONS = {
-  env: { type: 'string', value: 'FILE', required: true, doc: "the pair's env file: venue URLs and pair" },
+  env: { type: 'string', value: 'FILE', doc: "the pair's env file: venue URLs and pair (required unless --reference records a reference alone)" },
   out: { type: 'string', value: 'FILE', required: true, doc: 'the recording to write' },
   duration: { type: 'string', value: 'N', unit: 's', default: 'until Ctrl-C', doc: 'stop after this long' },
+  reference: { type: 'string', value: 'binance:SYMBOL|off', default: "the env file's REFERENCE", doc: 'reference market to record beside the venue (off: none)' },
+  'reference-out': { type: 'string', value: 'FILE', default: '<out>.reference.data (with --env), else --out', doc: 'where the reference recording goes' },
+  'reference-ws-url': { type: 'string', value: 'URL', default: "REFERENCE_WS_URL, else wss://stream.binance.com:9443", doc: 'reference WebSocket base URL' },
+  'reference-rest-url': { type: 'string', value: 'URL', default: 'REFERENCE_REST_URL, else https://api.binance.com', doc: 'reference REST base URL' },
 } as const;
 
 function toNs(ms: number): bigint {
   return BigInt(Math.round(ms * 1_000_000));
 }
 
+/** Resolves on SIGINT/SIGTERM, or after `duration` seconds when given. */
+async function stopAfter(duration: number | undefined, clock: LiveClock): Promise<void> {
+  const stop = waitForStopSignal();
+  await (duration === undefined ? stop : Promise.race([stop, new Promise<string>((done) => clock.setTimeout(() => done('duration'), duration * 1_000))]));
+}
+
 export const runRecord: CommandRunner = async (args, io) => {
   const { values, positionals } = parseFlags(args, OPTIONS, HELP);
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${USAGE}`);
-  if (values.env === undefined) throw new UsageError(`--env FILE is required\nusage: ${USAGE}`);
+  if (values.env === undefined && values.reference === undefined) throw new UsageError(`--env FILE is required (or --reference binance:SYMBOL to record only a reference)\nusage: ${USAGE}`);
   if (values.out === undefined) throw new UsageError(`--out FILE is required\nusage: ${USAGE}`);
   const duration = values.duration === undefined ? undefined : integerFlag('duration', values.duration, 0, 1, 365 * 86_400);
-  const config = loadPairFile(resolve(io.cwd, values.env));
+  const config = values.env === undefined ? undefined : loadPairFile(resolve(io.cwd, values.env));
+  const referenceTarget = resolveReferenceTarget(values, config, resolve(io.cwd, values.out), io.cwd);
+  if (config === undefined) {
+    if (referenceTarget === undefined) throw new UsageError(`--reference off records nothing without --env\nusage: ${USAGE}`);
+    const clock = new LiveClock();
+    const logger = createLogger({ level: io.env['LOG_LEVEL'] ?? 'info', base: { component: 'record' } });
+    const reference = await startReferenceRecording(referenceTarget, { clock, rng: createRng(Number(clock.nowMs() % 2 ** 31)), logger });
+    io.stderr.write(`recording binance:${referenceTarget.symbol} to ${referenceTarget.out}; Ctrl-C finishes the file\n`);
+    await stopAfter(duration, clock);
+    io.stdout.write(`${JSON.stringify({ reference: await reference.stop() })}\n`);
+    logger.flush();
+    return 0;
+  }
   const chain = getChain(config.chain);
   const clock = new LiveClock();
   const rng = createRng(Number(clock.nowMs() % 2 ** 31));
@@ -93,14 +123,17 @@ export const runRecord: CommandRunner = async (args, io) => {
     logger,
   });
   await recorder.start();
-  io.stderr.write(`recording ${pair.base}/${pair.quote} from ${config.exchangeHttpUrl} to ${values.out}; Ctrl-C finishes the file\n`);
-  const stop = waitForStopSignal();
-  await (duration === undefined ? stop : Promise.race([stop, new Promise<string>((done) => clock.setTimeout(() => done('duration'), duration * 1_000))]));
+  const reference = referenceTarget === undefined ? undefined : await startReferenceRecording(referenceTarget, { clock, rng, logger });
+  io.stderr.write(`recording ${pair.base}/${pair.quote} from ${config.exchangeHttpUrl} to ${values.out}${referenceTarget === undefined ? '' : ` and binance:${referenceTarget.symbol} to ${referenceTarget.out}`}; Ctrl-C finishes the file\n`);
+  await stopAfter(duration, clock);
   await recorder.stop();
   const header = writer.close();
   await rest.close();
+  const referenceSummary = await reference?.stop();
   const c = recorder.counts;
-  io.stdout.write(`${JSON.stringify({ out: values.out, records: header.records, depth: c.depth, trades: c.trades, bbo: c.bbo, snapshots: c.snapshots, gaps: c.gaps, gas: c.gas, tick: header.tick, lot: header.lot })}\n`);
+  io.stdout.write(
+    `${JSON.stringify({ out: values.out, records: header.records, depth: c.depth, trades: c.trades, bbo: c.bbo, snapshots: c.snapshots, gaps: c.gaps, gas: c.gas, tick: header.tick, lot: header.lot, ...(referenceSummary === undefined ? {} : { reference: referenceSummary }) })}\n`,
+  );
   logger.flush();
   return 0;
 };

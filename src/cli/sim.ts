@@ -5,14 +5,15 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { CHAIN_NAMES, createLogger, getChain, isChainName } from '../core/index.ts';
+import { CHAIN_NAMES, LiveClock, createLogger, createRng, getChain, isChainName } from '../core/index.ts';
 import { DEFAULT_RATE_LIMIT, NO_FAULTS, NO_RATE_LIMIT, describeAccounts, parseAccountsFile, startSim, type FaultSettings, type RateLimitSettings, type SimAccount } from '../sim/index.ts';
 import { integerFlag, parseFlags, type CommandHelp } from './args.ts';
+import { startFlowFollower, type FlowFollower } from './flow-follow.ts';
 import { UsageError, type CommandRunner } from './io.ts';
 
 const USAGE =
   'akira-mm sim [--port N] [--host H] [--chain mainnet|sepolia] [--accounts FILE] [--seed N] [--dev-accounts N] [--no-flow] ' +
-  '[--withdraw-hash snip12|poseidon] [--fault KEY=VALUE]... [--rate-limit PER_SECOND[:BURST]|off] [--rpc-port N]';
+  '[--withdraw-hash snip12|poseidon] [--fault KEY=VALUE]... [--rate-limit PER_SECOND[:BURST]|off] [--rpc-port N] [--flow-follow URL|FILE [--flow-follow-symbol SYMBOL]]';
 
 const HELP: CommandHelp = {
   usage: USAGE,
@@ -31,6 +32,8 @@ const OPTIONS = {
   fault: { type: 'string', value: 'KEY=VALUE', multiple: true, default: 'no faults', doc: `fault injection: ${Object.keys(NO_FAULTS).filter((key) => key !== 'paths').join(', ')}` },
   'rate-limit': { type: 'string', value: 'PER_SECOND[:BURST]|off', unit: 'requests/s per account', default: '20:40', doc: 'the venue\'s per-trader limit on state-changing requests: 429 with a suggested sleep beyond it; off = none' },
   'rpc-port': { type: 'string', value: 'N', unit: 'port', default: 'port + 1', doc: 'Starknet JSON-RPC of the core contract\'s views (fee recipient, bound signer, nonce)' },
+  'flow-follow': { type: 'string', value: 'URL|FILE', default: 'random walk', doc: 'the flow tracks this Binance market\'s mid: a Binance-protocol WS URL (an `akira-mm feed`, wss://stream.binance.com:9443) or a recording' },
+  'flow-follow-symbol': { type: 'string', value: 'SYMBOL', default: 'from the URL or FILE, else ETHUSDT', doc: 'Binance symbol to follow; its base token is the one that moves' },
 } as const;
 
 /** `--fault httpErrorRate=0.1` → a fault setting; every key of FaultSettings except `paths`. */
@@ -101,6 +104,11 @@ export const runSim: CommandRunner = async (args, io) => {
   }
   const faults = parseFaults(values.fault ?? []);
   const logger = createLogger({ level: io.env['LOG_LEVEL'] ?? 'info', base: { component: 'sim' } });
+  // --flow-follow: the flow's price of the symbol's base tracks a Binance market (src/cli/flow-follow.ts).
+  const followSpec = values['flow-follow'];
+  if (followSpec !== undefined && values['no-flow'] === true) throw new UsageError('--flow-follow needs the synthetic flow: drop --no-flow');
+  const follow: FlowFollower | undefined =
+    followSpec === undefined ? undefined : await startFlowFollower(followSpec, values['flow-follow-symbol'], { clock: new LiveClock(), rng: createRng(seed), logger, chain, cwd: io.cwd });
   const sim = await startSim({
     port,
     host: values.host ?? '127.0.0.1',
@@ -114,7 +122,12 @@ export const runSim: CommandRunner = async (args, io) => {
     settings: { rateLimit: parseRateLimit(values['rate-limit']) },
     rpcPort,
     ...(accounts === undefined ? {} : { accounts }),
+    ...(follow === undefined ? {} : { follow }),
+  }).catch(async (error: unknown) => {
+    await follow?.stop();
+    throw error;
   });
+  if (follow !== undefined) logger.info({ symbol: follow.symbol, token: follow.token, price: follow.priceUsd() }, `flow follows ${follow.symbol}`);
   io.stdout.write(`Accounts (${chainName}):\n${describeAccounts(sim.accounts, chain)}`);
   logger.info(
     { httpUrl: sim.httpUrl, wsUrl: sim.wsUrl, rpcUrl: sim.rpcUrl, chain: chainName, flow: values['no-flow'] !== true },
@@ -130,6 +143,7 @@ export const runSim: CommandRunner = async (args, io) => {
     process.once('SIGINT', stop);
   });
   await sim.stop();
+  await follow?.stop();
   logger.info('sim stopped');
   logger.flush();
   return 0;

@@ -12,3 +12,14 @@ export {
 export * as values from './values.ts';
 export { renderExampleEnv, type DocumentedKey, type KeyGroup } from './example.ts';
 export { ENGINE_KEYS, ENGINE_KEY_LIST, type EngineConfig } from './engine-keys.ts';
+export {
+  FAIR_PRICES,
+  REFERENCE_KEYS,
+  REFERENCE_KEY_LIST,
+  REFERENCE_VENUES,
+  referenceMarketLabel,
+  type FairPriceMode,
+  type ReferenceConfig,
+  type ReferenceKeys,
+  type ReferenceMarket,
+} from './reference-keys.ts';

@@ -8,6 +8,7 @@ import { parse as parseDotenv } from 'dotenv';
 import { MmError, Secret, formatConfigIssues, getChain, type ChainName, type ConfigIssue } from '../core/index.ts';
 import { ENGINE_KEY_LIST, checkEngineKeys, type EngineConfig } from './engine-keys.ts';
 import { CONFIG_KEYS, CONFIG_KEY_LIST, type KeySpec } from './keys.ts';
+import { REFERENCE_KEY_LIST, checkReferenceKeys, toReferenceConfig, type ReferenceConfig, type ReferenceKeys } from './reference-keys.ts';
 
 /** Codes raised by `src/config`. */
 export type ConfigErrorCode = 'CONFIG_INVALID' | 'CONFIG_FILE_UNREADABLE';
@@ -49,6 +50,8 @@ export interface PairConfig {
   readonly fastCancel: boolean;
   /** Engine, risk and gas settings. */
   readonly engine: EngineConfig;
+  /** Reference market and fair-price settings (issue 10). */
+  readonly reference: ReferenceConfig;
   /** Every non-secret key of the file, for the strategy's own keys. */
   readonly raw: Readonly<Record<string, string>>;
 }
@@ -128,6 +131,9 @@ export function parsePairConfig(
   const venueChecks = readVenueChecks(read);
 
   const engineEntries = ENGINE_KEY_LIST.map((spec) => [spec.key, read(spec)] as const);
+  const referenceKeys = Object.fromEntries(REFERENCE_KEY_LIST.map((spec) => [spec.key, read(spec)]));
+  const fairPrice = engineEntries.find(([key]) => key === 'FAIR_PRICE')?.[1];
+  checkReferenceKeys(typeof fairPrice === 'string' ? fairPrice : undefined, referenceKeys, issues);
   checkTokens(values.chain, values.base, values.quote, issues);
   issues.push(...checkEngineKeys(Object.fromEntries(engineEntries) as Partial<EngineConfig>, env));
   const feeToken = engineEntries.find(([key]) => key === 'FEE_TOKEN')?.[1];
@@ -146,7 +152,8 @@ export function parsePairConfig(
   const valid = values as Required<{ [K in keyof typeof values]: NonNullable<(typeof values)[K]> }>;
   const raw = Object.fromEntries(Object.entries(env).filter(([key]) => !SECRET_KEYS.has(key)));
   const engine = Object.fromEntries(engineEntries) as unknown as EngineConfig;
-  return { ...valid, ...venueChecks, signerPrivateKey: new Secret(valid.signerPrivateKey), engine, raw };
+  const reference = toReferenceConfig(referenceKeys as unknown as ReferenceKeys);
+  return { ...valid, ...venueChecks, signerPrivateKey: new Secret(valid.signerPrivateKey), engine, reference, raw };
 }
 
 type ContractOverrides = import('../core/index.ts').ContractOverrides;
@@ -173,7 +180,7 @@ function checkTokens(chain: ChainName | undefined, base: string | undefined, quo
 }
 
 function checkUnknownKeys(env: Readonly<Record<string, string>>, extraKeys: ReadonlySet<string>, issues: ConfigIssue[]): void {
-  const known = new Set([...CONFIG_KEY_LIST.map((spec) => spec.key), ...ENGINE_KEY_LIST.map((spec) => spec.key), ...extraKeys]);
+  const known = new Set([...CONFIG_KEY_LIST.map((spec) => spec.key), ...ENGINE_KEY_LIST.map((spec) => spec.key), ...REFERENCE_KEY_LIST.map((spec) => spec.key), ...extraKeys]);
   for (const key of Object.keys(env)) {
     if (known.has(key)) continue;
     const suggestion = closestKey(key, known);

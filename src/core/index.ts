@@ -11,3 +11,4 @@ export * from './strategy.ts';
 export * from './logger.ts';
 export * from './secret.ts';
 export * from './venue.ts';
+export * from './reference-feed.ts';

@@ -9,3 +9,4 @@ export { listMarkets, marketKey, type Market } from './markets.ts';
 export type { Holding, TokenTotals } from './ledger.ts';
 export type { SimOrder } from './orders.ts';
 export { DEFAULT_RATE_LIMIT, NO_RATE_LIMIT, type RateLimitSettings } from './rate-limit.ts';
+export type { PriceFollower } from './price-follower.ts';

@@ -6,6 +6,7 @@
  */
 import { numberToUnits, pow10, type ChainInfo, type Rng } from '../core/index.ts';
 import type { Market } from './markets.ts';
+import type { PriceFollower } from './price-follower.ts';
 
 /** Starting USD prices; tokens without one cannot pay gas (WRONG_FEE_TOKEN). */
 const START_USD: Readonly<Record<string, number>> = {
@@ -26,6 +27,8 @@ export interface PriceWalkOptions {
   readonly volatilityPerSqrtSec: number;
   /** Starting gas price (fri per step). */
   readonly gasPriceFri: bigint;
+  /** A token whose price follows an outside market instead of walking. */
+  readonly follow?: PriceFollower;
 }
 
 /** Token prices, pair references, conversion rates and the gas price. */
@@ -45,6 +48,7 @@ export class PriceModel {
     }
     this.gasFri = options.gasPriceFri;
     this.baseGasFri = options.gasPriceFri;
+    this.applyFollowed();
   }
 
   /** USD price of a token, if the sim prices it. */
@@ -91,11 +95,19 @@ export class PriceModel {
         this.usdPrices.set(symbol, usd * Math.exp(sigma * this.rng.normal() - (sigma * sigma) / 2));
       }
     }
+    this.applyFollowed();
     // Gas wanders within [0.5×, 2×] of its start, 2 % per step at most.
     const factor = 1 + 0.02 * Math.max(-1, Math.min(1, this.rng.normal() / 2));
     let next = BigInt(Math.round(Number(this.gasFri) * factor));
     if (next < this.baseGasFri / 2n) next = this.baseGasFri / 2n;
     if (next > this.baseGasFri * 2n) next = this.baseGasFri * 2n;
     this.gasFri = next;
+  }
+
+  /** A followed token takes the outside price whenever there is one. */
+  private applyFollowed(): void {
+    const follow = this.options.follow;
+    const price = follow?.priceUsd();
+    if (follow !== undefined && price !== undefined && price > 0 && this.usdPrices.has(follow.token)) this.usdPrices.set(follow.token, price);
   }
 }

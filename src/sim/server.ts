@@ -37,6 +37,7 @@ import { MarketData } from './market-data.ts';
 import { listMarkets } from './markets.ts';
 import type { SimOrder } from './orders.ts';
 import { PriceModel } from './prices.ts';
+import type { PriceFollower } from './price-follower.ts';
 import { actionRoutes } from './routes-actions.ts';
 import { infoRoutes } from './routes-info.ts';
 import { userRoutes } from './routes-user.ts';
@@ -83,6 +84,8 @@ export interface SimOptions {
   readonly rpcPort?: number;
   /** Contract constants other than the chain's (a venue with another fee recipient, say). */
   readonly contracts?: ContractOverrides;
+  /** A token whose price tracks an outside market instead of the random walk (`--flow-follow`). */
+  readonly follow?: PriceFollower;
 }
 
 /** A running embedded exchange. */
@@ -159,7 +162,7 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
     ledger.open(account.address);
     for (const [token, amount] of account.balances) ledger.deposit(account.address, token, amount);
   }
-  const prices = new PriceModel(chain, rng.fork('prices'), { volatilityPerSqrtSec: options.volatilityPerSqrtSec ?? 0.0005, gasPriceFri: settings.gasPriceFri });
+  const prices = new PriceModel(chain, rng.fork('prices'), { volatilityPerSqrtSec: options.volatilityPerSqrtSec ?? 0.0005, gasPriceFri: settings.gasPriceFri, ...(options.follow === undefined ? {} : { follow: options.follow }) });
   const faults = new FaultController(rng.fork('faults'), options.faults);
   const auth = new AuthService(clock, settings, rng.fork('auth'), randomBytes(32));
   const markets = listMarkets(chain);

@@ -3,7 +3,7 @@
  * fill is one the test made), helper accounts that make the market or take liquidity through
  * the same live venue the bot uses, and the bot itself started exactly as `akira-mm run` starts it.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -123,4 +123,14 @@ export async function startBot(sim: SimHandle, env: Record<string, string> = {})
       return run.daemon.done;
     },
   };
+}
+
+/** Writes a pair file for dev account `index` of the sim (ETH/USDC, silent logs) plus `extra` lines; returns its path. */
+export function writeDevPairFile(sim: SimHandle, index: number, extra: readonly string[] = []): string {
+  const account = sim.accounts[index];
+  if (account?.privateKey === undefined) throw new Error(`the sim has no dev account ${index}`);
+  const path = join(mkdtempSync(join(tmpdir(), 'akira-pair-')), 'pair.env');
+  const lines = [`EXCHANGE_HTTP_URL=${sim.httpUrl}`, `EXCHANGE_WS_URL=${sim.wsUrl}`, `TRADING_ACCOUNT=${feltToHex(account.address)}`, `SIGNER_PRIVATE_KEY=${feltToHex(account.privateKey)}`, 'BASE=ETH', 'QUOTE=USDC', 'LOG_LEVEL=silent'];
+  writeFileSync(path, [...lines, ...extra].join('\n'));
+  return path;
 }

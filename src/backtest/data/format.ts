@@ -82,6 +82,12 @@ export interface RecordingHeader {
   /** Base and quote symbols when the importer knows them. */
   readonly base?: string;
   readonly quote?: string;
+  /**
+   * The market the recording is of, as `<venue>:<SYMBOL>` in the `REFERENCE` key's syntax
+   * (`binance:ETHUSDT`): set on Binance imports and reference recordings, so a backtest can check a
+   * `--reference` file against the pair's `REFERENCE`. Optional (older files lack it).
+   */
+  readonly market?: string;
 }
 
 /** One record, decoded. Numbers are exact while below 2^53 (the writer refuses larger). */
@@ -215,6 +221,7 @@ function checkHeader(value: unknown, source: string): RecordingHeader {
     records,
     ...(typeof h['base'] === 'string' ? { base: h['base'] } : {}),
     ...(typeof h['quote'] === 'string' ? { quote: h['quote'] } : {}),
+    ...(typeof h['market'] === 'string' ? { market: h['market'] } : {}),
   };
   return header;
 }

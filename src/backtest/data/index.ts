@@ -5,3 +5,6 @@ export { readRecording, readRecordingHeader, type ReadOptions, type RecordVisito
 export { createRecordedEventSource, recordingScale, type RecordedSourceOptions, type RecordingScale } from './source.ts';
 export { replayTopOfBook, type TopRow, type VenueTop } from './top-of-book.ts';
 export { IMPORT_FORMATS, importRecording, isImportFormat, type ImportFormat, type ImportReport, type WarnSink } from './importers/index.ts';
+export { readFileHead, readLines } from './importers/lines.ts';
+export { MAGIC } from './format.ts';
+export { ReferenceRecorder, type ReferenceRecordCounts } from './reference-recorder.ts';

@@ -24,6 +24,8 @@ export interface RecordingMeta {
   readonly qtyDecimals: number;
   readonly base?: string;
   readonly quote?: string;
+  /** `<venue>:<SYMBOL>` of a reference market (`binance:ETHUSDT`). */
+  readonly market?: string;
 }
 
 const BUFFER_RECORDS = 16_384;
@@ -125,6 +127,7 @@ export class RecordingWriter {
       records: this.count,
       ...(this.meta.base === undefined ? {} : { base: this.meta.base }),
       ...(this.meta.quote === undefined ? {} : { quote: this.meta.quote }),
+      ...(this.meta.market === undefined ? {} : { market: this.meta.market }),
     };
   }
 

@@ -13,8 +13,8 @@ export async function importAkira(paths: readonly string[], out: string, warn: W
   const headers = paths.map((path) => readRecordingHeader(path));
   const first = headers[0] as RecordingHeader;
   headers.forEach((header, i) => {
-    if (header.symbol !== first.symbol || header.priceDecimals !== first.priceDecimals || header.qtyDecimals !== first.qtyDecimals) {
-      throw new DataError('DATA_BAD_INPUT', `${paths[i]} is ${header.symbol} with ${header.priceDecimals}/${header.qtyDecimals} decimals, ${paths[0]} is ${first.symbol} with ${first.priceDecimals}/${first.qtyDecimals}: one symbol per recording`);
+    if (header.symbol !== first.symbol || header.priceDecimals !== first.priceDecimals || header.qtyDecimals !== first.qtyDecimals || header.market !== first.market) {
+      throw new DataError('DATA_BAD_INPUT', `${paths[i]} is ${header.market ?? header.symbol} with ${header.priceDecimals}/${header.qtyDecimals} decimals, ${paths[0]} is ${first.market ?? first.symbol} with ${first.priceDecimals}/${first.qtyDecimals}: one symbol per recording, and one market`);
     }
   });
   const skips = new SkipCounter(warn);
@@ -25,6 +25,7 @@ export async function importAkira(paths: readonly string[], out: string, warn: W
     qtyDecimals: first.qtyDecimals,
     ...(first.base === undefined ? {} : { base: first.base }),
     ...(first.quote === undefined ? {} : { quote: first.quote }),
+    ...(first.market === undefined ? {} : { market: first.market }),
   });
   let lastLocalNs = -1n;
   try {

@@ -10,11 +10,11 @@
 import { DataError, FLAG, KIND, SIDE_BUY, SIDE_SELL, decimalToScaled, type RecordInput } from '../format.ts';
 import { RecordingWriter } from '../writer.ts';
 import { readLines } from './lines.ts';
+import { splitSymbol } from '../../../markets/binance/index.ts';
 import { SkipCounter, type ImportReport, type WarnSink } from './report.ts';
 
 /** Binance spot prices and sizes are strings with 8 decimals. */
 const DECIMALS = 8;
-const KNOWN_QUOTES = ['USDT', 'USDC', 'FDUSD', 'BUSD', 'TUSD', 'BTC', 'ETH', 'BNB', 'EUR'];
 
 interface Level {
   readonly price: number;
@@ -31,14 +31,6 @@ interface Diff {
 }
 
 type BookState = { readonly kind: 'waiting' } | { readonly kind: 'synced'; lastUpdateId: number } | { readonly kind: 'lost' };
-
-/** Splits ETHUSDT into ETH / USDT by the usual quote suffixes. */
-export function splitBinanceSymbol(symbol: string): { base: string; quote: string } | undefined {
-  for (const quote of KNOWN_QUOTES) {
-    if (symbol.length > quote.length && symbol.endsWith(quote)) return { base: symbol.slice(0, -quote.length), quote };
-  }
-  return undefined;
-}
 
 function parseLevels(value: unknown): Level[] | undefined {
   if (!Array.isArray(value)) return undefined;
@@ -200,8 +192,8 @@ export async function importBinance(paths: readonly string[], out: string, warn:
         const channel = stream.slice(at + 1);
         if (symbol === undefined) {
           symbol = streamSymbol;
-          const pair = splitBinanceSymbol(symbol);
-          writer = new RecordingWriter(out, { symbol, source: 'binance', priceDecimals: DECIMALS, qtyDecimals: DECIMALS, ...(pair ?? {}) });
+          const pair = splitSymbol(symbol);
+          writer = new RecordingWriter(out, { symbol, source: 'binance', priceDecimals: DECIMALS, qtyDecimals: DECIMALS, market: `binance:${symbol}`, ...(pair ?? {}) });
         } else if (streamSymbol !== symbol) {
           skips.skip(`other symbol than ${symbol}`, where, streamSymbol);
           continue;

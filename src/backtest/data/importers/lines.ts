@@ -8,7 +8,11 @@ import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { DataError } from '../format.ts';
 
-function isGzip(path: string): boolean {
+/**
+ * The first `count` bytes of a file (fewer when it is shorter).
+ * @throws DataError `DATA_BAD_FILE` naming the file when it cannot be opened.
+ */
+export function readFileHead(path: string, count: number): Uint8Array {
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -16,11 +20,16 @@ function isGzip(path: string): boolean {
     throw new DataError('DATA_BAD_FILE', `cannot open ${path}: ${error instanceof Error ? error.message : String(error)}`);
   }
   try {
-    const magic = new Uint8Array(2);
-    return readSync(fd, magic, 0, 2, 0) === 2 && magic[0] === 0x1f && magic[1] === 0x8b;
+    const head = new Uint8Array(count);
+    return head.subarray(0, readSync(fd, head, 0, count, 0));
   } finally {
     closeSync(fd);
   }
+}
+
+function isGzip(path: string): boolean {
+  const magic = readFileHead(path, 2);
+  return magic.length === 2 && magic[0] === 0x1f && magic[1] === 0x8b;
 }
 
 /**

@@ -1,0 +1,279 @@
+/**
+ * Binance's WebSocket market streams as its docs describe them (web-socket-streams.md), on
+ * loopback: raw streams at `/ws/<stream>` (payload only), combined streams at
+ * `/stream?streams=<a>/<b>` (`{"stream","data"}` envelopes), live `SUBSCRIBE`, `UNSUBSCRIBE`,
+ * `LIST_SUBSCRIPTIONS`, `SET_PROPERTY`/`GET_PROPERTY combined` with their replies and documented
+ * error messages, and the same rules a client must live with:
+ * - a ping every 20 s whose pong (with the ping's payload) must come within a minute;
+ * - at most 5 incoming messages (JSON, ping or pong frames) per second, else code 1008;
+ * - at most 1024 streams per connection, 300 connection attempts per 5 minutes;
+ * - every connection closed at the 24-hour mark; `serverShutdown` announced before a shutdown.
+ * All timing runs on the injected clock, so a test can live through a day in milliseconds.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocket, WebSocketServer } from 'ws';
+import type { Clock, Logger, Timer } from '../../../core/index.ts';
+import { STREAM_NAME, answerRequest } from './stream-requests.ts';
+
+/** Limits and timing of the hub; defaults in {@link DEFAULT_HUB_LIMITS}. */
+export interface HubLimits {
+  readonly pingIntervalMs: number;
+  readonly pongTimeoutMs: number;
+  readonly maxConnectionAgeMs: number;
+  readonly maxIncomingPerSecond: number;
+  readonly maxStreams: number;
+  readonly maxConnectsPer5Min: number;
+}
+
+/** Binance spot's documented values. */
+export const DEFAULT_HUB_LIMITS: HubLimits = {
+  pingIntervalMs: 20_000,
+  pongTimeoutMs: 60_000,
+  maxConnectionAgeMs: 24 * 3_600_000,
+  maxIncomingPerSecond: 5,
+  maxStreams: 1024,
+  maxConnectsPer5Min: 300,
+};
+
+/** Counters of the hub. */
+export interface HubStats {
+  connectionsOpen: number;
+  connectionsTotal: number;
+  framesSent: number;
+  /** Connections closed by a rule (pong timeout, rate limit, 24 h). */
+  closedByRule: number;
+}
+
+interface Client {
+  readonly socket: WebSocket;
+  combined: boolean;
+  readonly streams: Set<string>;
+  /** When the oldest unanswered ping was sent, and its payload. */
+  unansweredSinceMs: number | undefined;
+  pingPayload: string;
+  /** Receive times of recent incoming messages (the 5-per-second rule). */
+  readonly recent: number[];
+  readonly ageTimer: Timer;
+}
+
+
+/** The WebSocket side of the server. */
+export class StreamHub {
+  readonly stats: HubStats = { connectionsOpen: 0, connectionsTotal: 0, framesSent: 0, closedByRule: 0 };
+  readonly #clock: Clock;
+  readonly #logger: Logger;
+  readonly #limits: HubLimits;
+  readonly #onSubscribe: (streams: readonly string[]) => void;
+  readonly #wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+  readonly #clients = new Set<Client>();
+  readonly #subscribers = new Map<string, Set<Client>>();
+  readonly #connects: number[] = [];
+  readonly #pinger: Timer;
+  /** Test and chaos hooks: depth messages still to withhold (the server's book moves on regardless). */
+  dropDepthMessages = 0;
+
+  constructor(clock: Clock, logger: Logger, limits: Partial<HubLimits>, onSubscribe: (streams: readonly string[]) => void) {
+    this.#clock = clock;
+    this.#logger = logger;
+    this.#limits = { ...DEFAULT_HUB_LIMITS, ...limits };
+    this.#onSubscribe = onSubscribe;
+    this.#pinger = clock.setInterval(() => this.#pingAll(), this.#limits.pingIntervalMs, { unref: true });
+  }
+
+  /** Takes an HTTP upgrade for `/ws…` or `/stream…`; false when the path is not ours. */
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer, url: URL): boolean {
+    const path = url.pathname;
+    const isRaw = path === '/ws' || path.startsWith('/ws/');
+    const isCombined = path === '/stream' || path === '/stream/';
+    if (!isRaw && !isCombined) return false;
+    const now = this.#clock.nowMs();
+    while (this.#connects.length > 0 && (this.#connects[0] as number) <= now - 300_000) this.#connects.shift();
+    if (this.#connects.length >= this.#limits.maxConnectsPer5Min) {
+      socket.end('HTTP/1.1 429 Too Many Requests\r\nRetry-After: 60\r\nConnection: close\r\n\r\n');
+      return true;
+    }
+    this.#connects.push(now);
+    const streams = isRaw ? (path.length > 4 ? [decodeURIComponent(path.slice(4))] : []) : (url.searchParams.get('streams') ?? '').split('/').filter((name) => name !== '');
+    if (streams.length > this.#limits.maxStreams || streams.some((name) => !STREAM_NAME.test(name))) {
+      socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+      return true;
+    }
+    this.#wss.handleUpgrade(request, socket, head, (ws) => this.#accept(ws, isCombined, streams));
+    return true;
+  }
+
+  /** Sends `payload` to the subscribers of `stream`. */
+  publish(stream: string, payload: string): void {
+    const subscribers = this.#subscribers.get(stream);
+    if (subscribers === undefined || subscribers.size === 0) return;
+    if (this.dropDepthMessages > 0 && stream.includes('@depth')) {
+      this.dropDepthMessages--;
+      return;
+    }
+    let combined: string | undefined;
+    for (const client of subscribers) {
+      if (client.combined) combined ??= `{"stream":${JSON.stringify(stream)},"data":${payload}}`;
+      this.#send(client, client.combined ? (combined as string) : payload);
+    }
+  }
+
+  /** Sends a frame as is to every connection (tests: malformed frames). */
+  injectFrame(text: string): void {
+    for (const client of this.#clients) this.#send(client, text);
+  }
+
+  /** Announces `serverShutdown` to every connection, then closes them after `graceMs`. */
+  announceShutdown(graceMs: number): void {
+    const eventMs = this.#clock.nowMs();
+    const data = `{"e":"serverShutdown","E":${eventMs}}`;
+    const clients = [...this.#clients];
+    for (const client of clients) this.#send(client, client.combined ? `{"stream":"!serverShutdown","data":${data}}` : data);
+    this.#clock.setTimeout(() => {
+      for (const client of clients) client.socket.close(1001, 'server shutdown');
+    }, graceMs);
+  }
+
+  /** Connections whose last ping is not answered yet (tests wait for 0 before moving the clock on). */
+  awaitingPong(): number {
+    let count = 0;
+    for (const client of this.#clients) if (client.unansweredSinceMs !== undefined) count++;
+    return count;
+  }
+
+  /** Bytes waiting in every socket. */
+  queuedBytes(): number {
+    let total = 0;
+    for (const client of this.#clients) total += client.socket.bufferedAmount;
+    return total;
+  }
+
+  /** Cuts every connection without a close frame (a network drop). */
+  dropAll(): void {
+    for (const client of [...this.#clients]) client.socket.terminate();
+  }
+
+  /** Closes every connection with a close frame; `stop` also ends the timers. */
+  closeAll(code: number, reason: string): void {
+    for (const client of [...this.#clients]) client.socket.close(code, reason);
+  }
+
+  stop(): void {
+    this.#pinger.cancel();
+    for (const client of [...this.#clients]) {
+      client.ageTimer.cancel();
+      client.socket.terminate();
+    }
+    this.#wss.close();
+  }
+
+  #accept(socket: WebSocket, combined: boolean, streams: readonly string[]): void {
+    const client: Client = {
+      socket,
+      combined,
+      streams: new Set(),
+      unansweredSinceMs: undefined,
+      pingPayload: '',
+      recent: [],
+      ageTimer: this.#clock.setTimeout(() => this.#closeByRule(client, 1001, 'connection lifetime of 24 hours reached'), this.#limits.maxConnectionAgeMs, { unref: true }),
+    };
+    this.#clients.add(client);
+    this.stats.connectionsOpen++;
+    this.stats.connectionsTotal++;
+    socket.on('message', (data, isBinary) => {
+      if (!this.#countIncoming(client)) return;
+      this.#onRequest(client, isBinary ? '' : data.toString());
+    });
+    socket.on('ping', () => void this.#countIncoming(client));
+    socket.on('pong', (payload) => {
+      if (!this.#countIncoming(client)) return;
+      // Only the answer to our ping counts; an unsolicited pong does not keep a connection alive.
+      if (payload.toString() === client.pingPayload) client.unansweredSinceMs = undefined;
+    });
+    socket.on('close', () => this.#forget(client));
+    socket.on('error', () => socket.terminate());
+    this.#subscribe(client, streams);
+  }
+
+  #forget(client: Client): void {
+    if (!this.#clients.delete(client)) return;
+    client.ageTimer.cancel();
+    this.stats.connectionsOpen--;
+    for (const stream of client.streams) this.#subscribers.get(stream)?.delete(client);
+  }
+
+  #send(client: Client, text: string): void {
+    if (client.socket.readyState !== WebSocket.OPEN) return;
+    client.socket.send(text);
+    this.stats.framesSent++;
+  }
+
+  #closeByRule(client: Client, code: number, reason: string): void {
+    if (!this.#clients.has(client)) return;
+    this.stats.closedByRule++;
+    this.#logger.info({ code, reason }, 'stream connection closed by rule');
+    client.socket.close(code, reason);
+    // Whatever the peer does, the connection is gone for the hub.
+    this.#forget(client);
+  }
+
+  /** The 5-messages-per-second rule; false when the connection was closed for it. */
+  #countIncoming(client: Client): boolean {
+    const now = this.#clock.nowMs();
+    client.recent.push(now);
+    while ((client.recent[0] as number) <= now - 1_000) client.recent.shift();
+    if (client.recent.length <= this.#limits.maxIncomingPerSecond) return true;
+    this.#closeByRule(client, 1008, 'Too many requests');
+    return false;
+  }
+
+  #pingAll(): void {
+    const now = this.#clock.nowMs();
+    for (const client of [...this.#clients]) {
+      if (client.unansweredSinceMs !== undefined && now - client.unansweredSinceMs >= this.#limits.pongTimeoutMs) {
+        this.#closeByRule(client, 1008, 'pong timeout');
+        client.socket.terminate();
+        continue;
+      }
+      client.unansweredSinceMs ??= now;
+      client.pingPayload = String(now);
+      if (client.socket.readyState === WebSocket.OPEN) client.socket.ping(client.pingPayload);
+    }
+  }
+
+  #subscribe(client: Client, streams: readonly string[]): boolean {
+    if (client.streams.size + streams.filter((name) => !client.streams.has(name)).length > this.#limits.maxStreams) return false;
+    for (const stream of streams) {
+      client.streams.add(stream);
+      let set = this.#subscribers.get(stream);
+      if (set === undefined) this.#subscribers.set(stream, (set = new Set()));
+      set.add(client);
+    }
+    if (streams.length > 0) this.#onSubscribe(streams);
+    return true;
+  }
+
+  #reply(client: Client, body: Record<string, unknown>): void {
+    this.#send(client, JSON.stringify(body));
+  }
+
+  /** One JSON request, answered as Binance documents. */
+  #onRequest(client: Client, text: string): void {
+    const reply = answerRequest(text, {
+      combined: client.combined,
+      streams: client.streams,
+      maxStreams: this.#limits.maxStreams,
+      subscribe: (names) => this.#subscribe(client, names),
+      unsubscribe: (names) => {
+        for (const name of names) {
+          client.streams.delete(name);
+          this.#subscribers.get(name)?.delete(client);
+        }
+      },
+      setCombined: (combined) => {
+        client.combined = combined;
+      },
+    });
+    this.#reply(client, reply);
+  }
+}
