@@ -7,5 +7,5 @@ export * from './stream/index.ts';
 export * from './book/index.ts';
 export * from './gas/index.ts';
 export * from './venue/index.ts';
-export { createLiveVenue, type LiveVenueConfig } from './venue/create.ts';
+export { createLiveVenue, type LiveVenueConfig, type LiveVenueFactoryDeps } from './venue/create.ts';
 export { MarketRecorder, recordingScales, type RecordedEvent, type RecordSink, type RecordingScales } from './recorder.ts';

@@ -14,6 +14,7 @@
 import {
   MmError,
   getToken,
+  hasErrorCode,
   isTerminalStatus,
   type AccountState,
   type CancelOutcome,
@@ -41,7 +42,7 @@ import { MarketFeed, findFeeBook } from './market-feed.ts';
 import { listOpenOrders } from './open-orders.ts';
 import { resolvePairSetup } from './pair-setup.ts';
 import type { LocalBook } from '../book/index.ts';
-import type { CancelRequest, OrderRequest } from '../wire/requests.ts';
+import type { CancelAllRequest, CancelRequest, IncreaseNonceRequest, OrderRequest } from '../wire/requests.ts';
 import { buildOrderRequest, intentProblem, SIGN_SCHEME } from './order-builder.ts';
 import { OrderTracker, hashOfOrderId, orderIdOf } from './order-tracker.ts';
 import { PresignCache, type PresignValidity, type SignedRequest } from './presign-cache.ts';
@@ -109,6 +110,9 @@ export class LiveVenue implements Venue {
   readonly #presigned: PresignCache;
   /** Signed orders waiting for `submitOrder`, by order id. */
   readonly #signed = new Map<string, { readonly intent: OrderIntent; readonly signed: SignedRequest<OrderRequest> }>();
+  /** Orders the signer refused or could not sign, by a local id: `submitOrder` rejects them. */
+  readonly #unsigned = new Map<string, string>();
+  #unsignedCount = 0;
   #listener: VenueListener | undefined;
   #feed: MarketFeed | undefined;
   #gas: GasTracker | undefined;
@@ -220,7 +224,19 @@ export class LiveVenue implements Venue {
   async signOrder(intent: OrderIntent): Promise<SignedOrder> {
     const gas = this.#requireGas();
     if (gas.isStale()) await gas.ensureFresh();
-    const signed = this.#presigned.take(intent, this.#validity()) ?? this.#deps.signer.signOrder(this.#build(intent));
+    let signed = this.#presigned.take(intent, this.#validity());
+    if (signed === undefined) {
+      try {
+        signed = await this.#deps.signer.signOrder(this.#build(intent));
+      } catch (error) {
+        // A policy refusal or an unreachable remote signer: the engine sees a rejected order
+        // (and backs off) instead of an exception in its quoting loop.
+        const orderId = `unsigned-${++this.#unsignedCount}`;
+        this.#unsigned.set(orderId, signerFailure(error));
+        if (this.#unsigned.size > MAX_UNSENT_ORDERS) this.#unsigned.delete(this.#unsigned.keys().next().value ?? orderId);
+        return { orderId, intent };
+      }
+    }
     const orderId = orderIdOf(signed.hash);
     this.#signed.set(orderId, { intent, signed });
     // The engine may sign and then not send (it stopped quoting meanwhile): keep the map bounded.
@@ -245,11 +261,16 @@ export class LiveVenue implements Venue {
       this.#deps.logger.debug({ err: describe(error) }, 'cannot pre-sign now');
       return;
     }
+    // Speculative orders the signing policy would refuse (a neighbour over the notional limit)
+    // are not asked for: a refusal is a security event.
+    const allowed = requests.map((request) => batchSigner.allows?.(request) ?? true);
+    const [wantedAllowed, requestsAllowed] = [wanted.filter((_, i) => allowed[i]), requests.filter((_, i) => allowed[i])];
+    if (requestsAllowed.length === 0) return;
     this.#presigning = true;
     const nowMs = this.#deps.clock.nowMs();
     batchSigner
-      .signOrders(requests)
-      .then((signed) => signed.forEach((entry, index) => this.#presigned.put(wanted[index] as OrderIntent, entry, nowMs)))
+      .signOrders(requestsAllowed)
+      .then((signed) => signed.forEach((entry, index) => this.#presigned.put(wantedAllowed[index] as OrderIntent, entry, nowMs)))
       .catch((error: unknown) => this.#deps.logger.warn({ err: describe(error) }, 'pre-signing failed'))
       .finally(() => {
         this.#presigning = false;
@@ -257,6 +278,11 @@ export class LiveVenue implements Venue {
   }
 
   async submitOrder(order: SignedOrder): Promise<PlaceOutcome> {
+    const unsigned = this.#unsigned.get(order.orderId);
+    if (unsigned !== undefined) {
+      this.#unsigned.delete(order.orderId);
+      return { kind: 'rejected', orderId: order.orderId, reason: unsigned };
+    }
     const entry = this.#signed.get(order.orderId);
     if (entry === undefined) return { kind: 'rejected', orderId: order.orderId, reason: 'EXCHANGE_BAD_REQUEST: order was not signed by this venue' };
     this.#signed.delete(order.orderId);
@@ -291,7 +317,12 @@ export class LiveVenue implements Venue {
     const hash = hashOfOrderId(orderId);
     if (hash === undefined) return { kind: 'rejected', reason: `EXCHANGE_BAD_REQUEST: ${orderId} is not an order hash` };
     const { rest } = this.#deps;
-    const signed = this.#takeCancelSignature(orderId, hash);
+    let signed: SignedRequest<CancelRequest>;
+    try {
+      signed = await this.#takeCancelSignature(orderId, hash);
+    } catch (error) {
+      return { kind: 'rejected', reason: signerFailure(error) };
+    }
     const outcome = await postResolved(
       () => rest.cancelOrder(signed.request),
       async () => {
@@ -310,35 +341,47 @@ export class LiveVenue implements Venue {
   #scheduleCancelSignature(orderId: string, hash: bigint): void {
     this.#deps.clock.setTimeout(() => {
       if (this.#stopped || this.#cancelSignatures.has(orderId) || !this.#tracker.has(orderId)) return;
-      this.#cancelSignatures.set(orderId, this.#signCancel(hash));
-      while (this.#cancelSignatures.size > MAX_UNSENT_ORDERS) {
-        const oldest = this.#cancelSignatures.keys().next().value;
-        if (oldest === undefined) break;
-        this.#cancelSignatures.delete(oldest);
-      }
+      this.#signCancel(hash).then(
+        (signed) => {
+          if (this.#stopped || !this.#tracker.has(orderId)) return;
+          this.#cancelSignatures.set(orderId, signed);
+          while (this.#cancelSignatures.size > MAX_UNSENT_ORDERS) {
+            const oldest = this.#cancelSignatures.keys().next().value;
+            if (oldest === undefined) break;
+            this.#cancelSignatures.delete(oldest);
+          }
+        },
+        // The cancel is signed again when it is needed.
+        (error: unknown) => this.#deps.logger.warn({ err: describe(error) }, 'cannot sign a cancel ahead of need'),
+      );
     }, 0, { unref: true });
   }
 
-  #takeCancelSignature(orderId: string, hash: bigint): SignedRequest<CancelRequest> {
+  async #takeCancelSignature(orderId: string, hash: bigint): Promise<SignedRequest<CancelRequest>> {
     const ready = this.#cancelSignatures.get(orderId);
     this.#cancelSignatures.delete(orderId);
     return ready ?? this.#signCancel(hash);
   }
 
-  #signCancel(hash: bigint): SignedRequest<CancelRequest> {
+  async #signCancel(hash: bigint): Promise<SignedRequest<CancelRequest>> {
     return this.#deps.signer.signCancel({ maker: this.#settings.account, orderHash: hash, salt: this.#salt(), signScheme: SIGN_SCHEME });
   }
 
   async cancelAll(): Promise<CancelOutcome> {
     const { signer, rest } = this.#deps;
-    const signed = signer.signCancelAll({
-      maker: this.#settings.account,
-      salt: this.#salt(),
-      base: this.#base,
-      quote: this.#quote,
-      toEcosystemBook: this.#settings.ecosystemBook,
-      signScheme: SIGN_SCHEME,
-    });
+    let signed: SignedRequest<CancelAllRequest>;
+    try {
+      signed = await signer.signCancelAll({
+        maker: this.#settings.account,
+        salt: this.#salt(),
+        base: this.#base,
+        quote: this.#quote,
+        toEcosystemBook: this.#settings.ecosystemBook,
+        signScheme: SIGN_SCHEME,
+      });
+    } catch (error) {
+      return { kind: 'rejected', reason: signerFailure(error) };
+    }
     const outcome = await postResolved(
       () => rest.cancelAll(signed.request),
       async () => (await this.fetchOpenOrders()).length === 0,
@@ -358,13 +401,18 @@ export class LiveVenue implements Venue {
     } catch (error) {
       return { kind: 'rejected', reason: `nonce unknown, nothing sent: ${reasonOf(error)}` };
     }
-    const signed = signer.signIncreaseNonce({
-      maker: this.#settings.account,
-      newNonce,
-      salt: this.#salt(),
-      gasFee: gas.gasFee(this.#requireSteps().nonce),
-      signScheme: SIGN_SCHEME,
-    });
+    let signed: SignedRequest<IncreaseNonceRequest>;
+    try {
+      signed = await signer.signIncreaseNonce({
+        maker: this.#settings.account,
+        newNonce,
+        salt: this.#salt(),
+        gasFee: gas.gasFee(this.#requireSteps().nonce),
+        signScheme: SIGN_SCHEME,
+      });
+    } catch (error) {
+      return { kind: 'rejected', reason: signerFailure(error) };
+    }
     const outcome = await postResolved(
       () => rest.increaseNonce(signed.request),
       async () => (await rest.userInfo()).nonce >= newNonce,
@@ -541,4 +589,13 @@ function toCancelOutcome(outcome: { kind: 'accepted' } | { kind: 'rejected'; err
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The reason of a request the signer refused (`SIGNER_REFUSED`) or could not sign
+ * (`SIGNER_UNAVAILABLE`); anything else is a bug and is thrown again.
+ */
+function signerFailure(error: unknown): string {
+  if (hasErrorCode(error, 'SIGNER_REFUSED') || hasErrorCode(error, 'SIGNER_UNAVAILABLE')) return `${error.code}: ${error.message}`;
+  throw error;
 }
