@@ -4,7 +4,8 @@
  * holds no key at all. Requests are pipelined on one connection; a batch (pre-signing) is one
  * request the signer spreads over its own worker threads. A lost connection fails the requests
  * in flight (`SIGNER_UNAVAILABLE`) and the next request reconnects; a signer that comes back
- * with another key is refused.
+ * with another key is refused. The socket keeps the process alive only while a request waits
+ * for its answer (like an idle keep-alive connection, it never holds a finished command open).
  *
  * The signer sends its policy in the greeting; the local copy only lets pre-signing skip orders
  * the signer would refuse (a speculative order is not a security event). It enforces nothing:
@@ -164,9 +165,11 @@ export class RemoteSigner {
     return new Promise((resolve, reject) => {
       const timer = this.#options.clock.setTimeout(() => {
         connection.pending.delete(id);
+        if (connection.pending.size === 0) connection.socket.unref();
         reject(unavailable(`no answer from the signer within ${this.#timeoutMs()} ms (${op})`));
       }, this.#timeoutMs(), { unref: true });
       connection.pending.set(id, { op, resolve, reject, cancelTimer: () => timer.cancel() });
+      connection.socket.ref();
       connection.socket.write(encodeLine({ id, ...message }));
     });
   }
@@ -244,6 +247,7 @@ async function openConnection(options: RemoteSignerOptions, expectedKey: bigint 
     throw unavailable(`the signer answered for chain ${hello.chain}`);
   }
   options.logger.info({ socket: options.socketPath, starkKey: feltToHex(starkKey) }, 'connected to the remote signer');
+  socket.unref();
   return { connection, hello };
 }
 
@@ -259,6 +263,7 @@ function deliver(options: RemoteSignerOptions, connection: Connection, line: str
   if (pending === undefined || response.id === null) return;
   connection.pending.delete(response.id);
   pending.cancelTimer();
+  if (connection.pending.size === 0) connection.socket.unref();
   if ('ok' in response) {
     pending.resolve(response.ok);
     return;
