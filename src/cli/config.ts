@@ -4,9 +4,10 @@
  */
 import { parseFlags } from './args.ts';
 import { UsageError, type CommandRunner } from './io.ts';
-import { exampleEnv, loadPairFile } from './pair-config.ts';
+import { INSECURE_PERMISSIONS_FLAG, exampleEnv, loadPairFile, pairFileOptions } from './pair-config.ts';
+import { readKeystoreFile } from './signer-setup.ts';
 
-const USAGE = 'akira-mm config example | akira-mm config check --env FILE';
+const USAGE = 'akira-mm config example | akira-mm config check --env FILE [--insecure-permissions]';
 
 export const runConfig: CommandRunner = async (args, io) => {
   const [sub, ...rest] = args;
@@ -15,9 +16,12 @@ export const runConfig: CommandRunner = async (args, io) => {
     return 0;
   }
   if (sub === 'check') {
-    const { values } = parseFlags(rest, { env: { type: 'string' } }, USAGE);
+    const { values } = parseFlags(rest, { env: { type: 'string' }, ...INSECURE_PERMISSIONS_FLAG }, USAGE);
     if (values.env === undefined) throw new UsageError(`--env FILE is required\nusage: ${USAGE}`);
-    const config = loadPairFile(values.env);
+    const options = pairFileOptions(io, values);
+    const config = loadPairFile(values.env, {}, options);
+    // The keystore must be there and private; its password is only needed by `run`.
+    if (config.signer?.kind === 'keystore') readKeystoreFile(config.signer.path, options);
     io.stdout.write(`${values.env}: valid (${config.base}/${config.quote} on ${config.chain}, strategy ${config.strategy})\n`);
     return 0;
   }

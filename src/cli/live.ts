@@ -4,13 +4,15 @@
  * them at the embedded exchange it started.
  */
 import { randomBytes } from 'node:crypto';
-import type { PairConfig } from '../config/index.ts';
+import type { PairConfig, PermissionOptions } from '../config/index.ts';
 import { LiveClock, createLogger, createRng, getChain, getToken, type Logger } from '../core/index.ts';
 import { createLiveVenue, type LiveVenue } from '../exchange/index.ts';
+import { REFUSAL_KINDS, SigningAudit } from '../exchange/signer/index.ts';
 import { startDaemon, type RunningDaemon } from './daemon.ts';
 import { engineSettingsFromConfig } from './engine-settings.ts';
 import type { CliIo } from './io.ts';
-import { Gauge, type Registry } from 'prom-client';
+import { openSigner, signingPolicyOf, type OpenedSigner } from './signer-setup.ts';
+import { Counter, Gauge, type Registry } from 'prom-client';
 
 /** Pre-signing effectiveness: a miss means a requote signed in the hot path. */
 function registerVenueMetrics(registry: Registry, venue: LiveVenue): void {
@@ -18,6 +20,16 @@ function registerVenueMetrics(registry: Registry, venue: LiveVenue): void {
   new Gauge({ name: 'akira_mm_presign_hits_total', help: 'Orders sent pre-signed', registers: [registry], collect() { this.set(stats().hits); } });
   new Gauge({ name: 'akira_mm_presign_misses_total', help: 'Orders signed in the hot path (no pre-signed match)', registers: [registry], collect() { this.set(stats().misses); } });
   new Gauge({ name: 'akira_mm_presign_ready', help: 'Pre-signed orders waiting', registers: [registry], collect() { this.set(stats().size); } });
+}
+
+/**
+ * `akira_mm_signing_refused_total{kind}`: requests the signing policy refused (in this process,
+ * or reported by the remote signer). Every kind starts at 0 so `increase()` alerts see it.
+ */
+export function registerSigningMetrics(registry: Registry, audit: SigningAudit): void {
+  const refused = new Counter({ name: 'akira_mm_signing_refused_total', help: 'Signatures the signing policy refused, by kind (a security event each)', labelNames: ['kind'], registers: [registry] });
+  for (const kind of REFUSAL_KINDS) refused.inc({ kind }, audit.counts().get(kind) ?? 0);
+  audit.onRefused((kind) => refused.inc({ kind }));
 }
 
 export interface LiveRunOptions {
@@ -30,6 +42,10 @@ export interface LiveRunOptions {
   readonly showStatus?: boolean;
   /** Signing worker threads (default 2). */
   readonly signingWorkers?: number;
+  /** How strictly a keystore's permissions are checked (`--insecure-permissions`). */
+  readonly permissions?: PermissionOptions;
+  /** The signer, already opened (default: opened from `config.signer`). */
+  readonly signer?: OpenedSigner;
 }
 
 export interface LiveRun {
@@ -46,13 +62,16 @@ export async function startLiveRun(options: LiveRunOptions): Promise<LiveRun> {
   // Salts must be unpredictable on a real venue: the live RNG is seeded from the OS, once.
   const rng = createRng(randomBytes(4).readUInt32LE(0));
   const chain = getChain(config.chain);
+  const audit = new SigningAudit(logger);
+  const signer = options.signer ?? (await openSigner(config, { io, logger, clock, audit, ...(options.permissions === undefined ? {} : { permissions: options.permissions }) }));
   const venue = createLiveVenue(
     {
       httpUrl: config.exchangeHttpUrl,
       wsUrl: config.exchangeWsUrl,
       chain: config.chain,
       tradingAccount: config.tradingAccount,
-      signerPrivateKey: config.signerPrivateKey,
+      ...(signer.kind === 'key' ? { signerPrivateKey: signer.privateKey } : {}),
+      signingPolicy: signingPolicyOf(config),
       base: config.base,
       quote: config.quote,
       ecosystemBook: config.ecosystemBook,
@@ -64,7 +83,7 @@ export async function startLiveRun(options: LiveRunOptions): Promise<LiveRun> {
       withdrawHash: config.withdrawHash,
       ...(options.signingWorkers === undefined ? {} : { signingWorkers: options.signingWorkers }),
     },
-    { clock, rng, logger },
+    { clock, rng, logger, audit, ...(signer.kind === 'remote' ? { signer: { signer: signer.remote, batchSigner: signer.remote } } : {}) },
   );
   const settings = engineSettingsFromConfig(config.engine, {
     baseDecimals: getToken(chain, config.base).decimals,
@@ -80,7 +99,10 @@ export async function startLiveRun(options: LiveRunOptions): Promise<LiveRun> {
     ...(options.journalPath === undefined ? {} : { journalPath: options.journalPath }),
     ...(options.stopSignal === undefined ? {} : { stopSignal: options.stopSignal }),
     ...(options.showStatus === undefined ? {} : { showStatus: options.showStatus }),
-    registerMetrics: (registry) => registerVenueMetrics(registry, venue),
+    registerMetrics: (registry) => {
+      registerVenueMetrics(registry, venue);
+      registerSigningMetrics(registry, audit);
+    },
   });
   return { venue, daemon, logger };
 }

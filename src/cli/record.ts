@@ -7,33 +7,34 @@
 import { resolve } from 'node:path';
 import { LiveClock, createLogger, createRng, getChain, getToken } from '../core/index.ts';
 import { MarketRecorder, RestClient, recordingScales, type RecordedEvent } from '../exchange/index.ts';
-import { Signer } from '../exchange/signer/index.ts';
 import { FLAG, KIND, SIDE_BUY, SIDE_NONE, SIDE_SELL } from '../backtest/data/format.ts';
 import { RecordingWriter } from '../backtest/data/writer.ts';
 import { integerFlag, parseFlags } from './args.ts';
 import { waitForStopSignal } from './daemon.ts';
 import { UsageError, type CommandRunner } from './io.ts';
-import { loadPairFile } from './pair-config.ts';
+import { INSECURE_PERMISSIONS_FLAG, loadPairFile, pairFileOptions } from './pair-config.ts';
+import { openLoginSigner } from './signer-setup.ts';
 
-const USAGE = 'akira-mm record --env FILE --out FILE [--duration SECONDS]';
+const USAGE = 'akira-mm record --env FILE --out FILE [--duration SECONDS] [--insecure-permissions]';
 
 function toNs(ms: number): bigint {
   return BigInt(Math.round(ms * 1_000_000));
 }
 
 export const runRecord: CommandRunner = async (args, io) => {
-  const { values, positionals } = parseFlags(args, { env: { type: 'string' }, out: { type: 'string' }, duration: { type: 'string' } }, USAGE);
+  const { values, positionals } = parseFlags(args, { env: { type: 'string' }, out: { type: 'string' }, duration: { type: 'string' }, ...INSECURE_PERMISSIONS_FLAG }, USAGE);
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${USAGE}`);
   if (values.env === undefined) throw new UsageError(`--env FILE is required\nusage: ${USAGE}`);
   if (values.out === undefined) throw new UsageError(`--out FILE is required\nusage: ${USAGE}`);
   const duration = values.duration === undefined ? undefined : integerFlag('duration', values.duration, 0, 1, 365 * 86_400);
-  const config = loadPairFile(resolve(io.cwd, values.env));
+  const fileOptions = pairFileOptions(io, values);
+  const config = loadPairFile(resolve(io.cwd, values.env), {}, fileOptions);
   const chain = getChain(config.chain);
   const clock = new LiveClock();
   const rng = createRng(Number(clock.nowMs() % 2 ** 31));
   const logger = createLogger({ level: config.logLevel, base: { component: 'record' } });
   const account = BigInt(config.tradingAccount);
-  const signer = new Signer({ privateKey: config.signerPrivateKey, account, chain });
+  const signer = await openLoginSigner(config, { io, logger, clock, permissions: fileOptions });
   const rest = new RestClient({ baseUrl: config.exchangeHttpUrl, chain, account, signer, clock, rng, logger });
   const pair = { base: config.base, quote: config.quote };
   const spec = (await rest.tickerSpecifications()).find((s) => s.base === pair.base && s.quote === pair.quote && s.isEcosystemBook === config.ecosystemBook);
@@ -88,6 +89,7 @@ export const runRecord: CommandRunner = async (args, io) => {
   await recorder.stop();
   const header = writer.close();
   await rest.close();
+  await signer.close();
   const c = recorder.counts;
   io.stdout.write(`${JSON.stringify({ out: values.out, records: header.records, depth: c.depth, trades: c.trades, bbo: c.bbo, snapshots: c.snapshots, gaps: c.gaps, gas: c.gas, tick: header.tick, lot: header.lot })}\n`);
   logger.flush();

@@ -87,3 +87,19 @@ export const privateKey: ValueParser<string> = (raw) => {
 /** A token symbol (upper-case letters and digits); checked against the chain's table later. */
 export const tokenSymbol: ValueParser<string> = (raw) =>
   /^[A-Z][A-Z0-9]{0,15}$/.test(raw) ? ok(raw) : fail('a token symbol in capitals, e.g. ETH, USDC');
+
+/** Starknet addresses separated by commas or spaces; empty = none. Normalised to lowercase. */
+export const addressList: ValueParser<readonly string[]> = (raw) => {
+  const items = raw.split(/[\s,]+/).filter((item) => item !== '');
+  const parsed: string[] = [];
+  for (const item of items) {
+    const result = address(item);
+    if (!result.ok) return fail(`0x addresses separated by commas (${JSON.stringify(item)} is not one), or empty for none`);
+    parsed.push(result.value);
+  }
+  return ok(parsed);
+};
+
+/** `unix:PATH`: a Unix socket path (the remote signer's). Returns the path. */
+export const unixSocket: ValueParser<string> = (raw) =>
+  /^unix:.+/.test(raw) ? ok(raw.slice('unix:'.length)) : fail('unix:PATH, the socket of `akira-mm signer serve`');
