@@ -89,8 +89,20 @@ export async function unlockKeystore(path: string, password: Secret | undefined,
  * @throws UsageError when it is open to others (without --insecure-permissions) or unreadable.
  */
 export function readKeystoreFile(path: string, permissions: PermissionOptions): string {
+  return readPrivateFile(path, 'keystore', permissions);
+}
+
+/**
+ * A secret kept in a file (a password file): its content without the trailing newline.
+ * @throws UsageError as {@link readKeystoreFile}.
+ */
+export function readSecretFile(path: string, what: string, permissions: PermissionOptions): Secret {
+  return new Secret(readPrivateFile(path, what, permissions).replace(/[\r\n]+$/, ''));
+}
+
+function readPrivateFile(path: string, what: string, permissions: PermissionOptions): string {
   try {
-    assertPrivateFile(path, 'keystore', permissions);
+    assertPrivateFile(path, what, permissions);
   } catch (error) {
     if (error instanceof InsecurePermissionsError) throw new UsageError(error.message);
     throw error;
@@ -98,7 +110,7 @@ export function readKeystoreFile(path: string, permissions: PermissionOptions): 
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    throw new UsageError(`cannot read keystore ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new UsageError(`cannot read ${what} ${path}: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
