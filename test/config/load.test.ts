@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { inspect } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_KEY_LIST, ConfigError, ENGINE_KEY_LIST, loadPairConfigFile, parsePairConfig } from '../../src/config/index.ts';
+import { CONFIG_KEY_LIST, ENGINE_KEY_LIST, loadPairConfigFile, parsePairConfig } from '../../src/config/index.ts';
+import { issuesOf } from './support.ts';
 
 const KEY = '0x3c1e9550e66958296d11b60f8e8e7a7ad990d07fa65d5f7652c4a6c87d4e3cc';
 const minimal = {
@@ -14,15 +15,6 @@ const minimal = {
   QUOTE: 'USDC',
 };
 
-function issuesOf(env: Record<string, string>, options = {}): ConfigError {
-  try {
-    parsePairConfig(env, options);
-  } catch (error) {
-    if (error instanceof ConfigError) return error;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
-}
 
 describe('parsePairConfig', () => {
   it('fills defaults around the four required keys', () => {

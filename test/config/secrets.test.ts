@@ -2,7 +2,8 @@ import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, assertPrivateFile, parsePairConfig, values, type KeySpec, type LoadOptions, type PairConfig } from '../../src/config/index.ts';
+import { assertPrivateFile, parsePairConfig, values, type KeySpec, type PairConfig } from '../../src/config/index.ts';
+import { issuesOf } from './support.ts';
 import { resolveSecretEntries } from '../../src/config/secrets.ts';
 import type { ConfigIssue } from '../../src/core/index.ts';
 
@@ -20,15 +21,6 @@ function file(folder: string, name: string, text: string, mode = 0o600): string 
   return path;
 }
 
-function issuesOf(env: Record<string, string>, options: LoadOptions = {}): ConfigError {
-  try {
-    parsePairConfig(env, options);
-  } catch (error) {
-    if (error instanceof ConfigError) return error;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
-}
 
 const keyOf = (config: PairConfig): string | undefined => (config.signer?.kind === 'key' ? config.signer.privateKey.reveal() : undefined);
 

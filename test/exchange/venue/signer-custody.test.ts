@@ -4,7 +4,7 @@
  * its quoting loop), and pre-signing never asks for what the signer would refuse.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRng, createSilentLogger, ManualClock, type VenueListener } from '../../../src/core/index.ts';
+import { createRng, createSilentLogger, ManualClock } from '../../../src/core/index.ts';
 import { RestClient } from '../../../src/exchange/client/index.ts';
 import { SignerError, SigningRefusedError } from '../../../src/exchange/signer/index.ts';
 import { LiveVenue, type BatchOrderSigner, type SignedRequest, type VenueSigner } from '../../../src/exchange/venue/index.ts';
@@ -12,6 +12,7 @@ import type { CancelAllRequest, CancelRequest, IncreaseNonceRequest, OrderReques
 import { LoopbackVenue } from '../support/loopback-venue.ts';
 import { ACCOUNT, CHAIN, drive, eventually } from '../support/helpers.ts';
 import { FakeSigner } from '../support/fake-signer.ts';
+import { QUIET_LISTENER } from '../../integration/support.ts';
 
 const intent = { side: 'buy' as const, priceUnits: 2999_990000n, qtyUnits: 10n ** 17n, postOnly: true };
 /** Orders priced above this are refused by the stand-in policy (3,000 USDC). */
@@ -69,15 +70,6 @@ class PolicySigner implements VenueSigner, BatchOrderSigner {
   }
 }
 
-const QUIET: VenueListener = {
-  onTopOfBook: () => undefined,
-  onTrade: () => undefined,
-  onOrderReport: () => undefined,
-  onGasQuote: () => undefined,
-  onResync: () => undefined,
-  onFeedStatus: () => undefined,
-};
-
 let loopback: LoopbackVenue | undefined;
 let live: LiveVenue | undefined;
 
@@ -109,7 +101,7 @@ async function setup() {
     },
     { rest, signer, batchSigner: signer, clock, rng: createRng(9), logger },
   );
-  await drive(clock, live.start(QUIET), 0);
+  await drive(clock, live.start(QUIET_LISTENER), 0);
   return { venue: loopback, live, clock, signer };
 }
 

@@ -31,11 +31,11 @@ import { SignerError } from '../errors.ts';
 import { SigningPolicy, SigningRefusedError } from '../policy.ts';
 import type { Signed } from '../signer.ts';
 import {
-  LineSplitter,
   PROTOCOL_VERSION,
   decodePolicy,
   decodeSigned,
   encodeLine,
+  onLines,
   refusalKindOf,
   type BodyOp,
   type HelloAnswer,
@@ -203,7 +203,6 @@ export class RemoteSigner {
 async function openConnection(options: RemoteSignerOptions, expectedKey: bigint | undefined): Promise<{ connection: Connection; hello: HelloAnswer }> {
   const timeoutMs = options.timeoutMs ?? 5_000;
   const socket = createConnection(options.socketPath);
-  socket.setEncoding('utf8');
   const connection: Connection = { socket, pending: new Map(), isBroken: false };
   const fail = (error: Error): void => {
     connection.isBroken = true;
@@ -213,17 +212,7 @@ async function openConnection(options: RemoteSignerOptions, expectedKey: bigint 
     }
     connection.pending.clear();
   };
-  const lines = new LineSplitter();
-  socket.on('data', (chunk: string) => {
-    let received: string[];
-    try {
-      received = lines.push(chunk);
-    } catch (error) {
-      socket.destroy(error instanceof Error ? error : new Error(String(error)));
-      return;
-    }
-    for (const line of received) deliver(options, connection, line);
-  });
+  onLines(socket, (line) => deliver(options, connection, line), (error) => socket.destroy(error));
   socket.on('error', (error) => fail(unavailable(`signer socket ${options.socketPath}: ${error.message}`)));
   socket.on('close', () => fail(unavailable(`the signer closed the connection on ${options.socketPath}`)));
 

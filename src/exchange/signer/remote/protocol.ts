@@ -15,6 +15,7 @@
  * and the signer parses them with the venue's own parsers, then checks and hashes the parsed
  * values: what it signs is what the venue will read from the same body.
  */
+import type { Socket } from 'node:net';
 import { CHAIN_NAMES, type ChainName } from '../../../core/index.ts';
 import { feltToHex, type StarkSignature } from '../../wire/fields.ts';
 import { REFUSAL_KINDS, type RefusalKind, type SigningPolicySpec } from '../policy.ts';
@@ -114,8 +115,27 @@ export function refusalKindOf(error: RemoteErrorWire): RefusalKind | undefined {
   return error.kind !== undefined && REFUSAL_KINDS.includes(error.kind) ? error.kind : undefined;
 }
 
+/**
+ * Calls `onLine` for each line the socket sends; a line past {@link MAX_LINE_BYTES} calls
+ * `onTooLong` instead and nothing more is read from that socket.
+ */
+export function onLines(socket: Socket, onLine: (line: string) => void, onTooLong: (error: Error) => void): void {
+  const lines = new LineSplitter();
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => {
+    let received: string[];
+    try {
+      received = lines.push(chunk);
+    } catch (error) {
+      onTooLong(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
+    for (const line of received) onLine(line);
+  });
+}
+
 /** Splits a byte stream into lines; refuses a line longer than {@link MAX_LINE_BYTES}. */
-export class LineSplitter {
+class LineSplitter {
   #rest = '';
 
   /**

@@ -27,11 +27,11 @@ import { SigningRefusedError, type Refusal } from '../policy.ts';
 import type { Signer } from '../signer.ts';
 import {
   BODY_OPS,
-  LineSplitter,
   PROTOCOL_VERSION,
   encodeLine,
   encodePolicy,
   encodeSigned,
+  onLines,
   type BodyOp,
   type HelloAnswer,
   type RemoteResponse,
@@ -118,19 +118,14 @@ export class SignerServer {
     const { logger } = this.#options;
     this.#sockets.add(socket);
     logger.info({ connections: this.#sockets.size }, 'signer client connected');
-    socket.setEncoding('utf8');
-    const lines = new LineSplitter();
-    socket.on('data', (chunk: string) => {
-      let received: string[];
-      try {
-        received = lines.push(chunk);
-      } catch (error) {
-        this.#refuse('unknown', { kind: 'request', reason: describe(error) });
+    onLines(
+      socket,
+      (line) => void this.#answer(line).then((response) => socket.writable && socket.write(encodeLine(response))),
+      (error) => {
+        this.#refuse('unknown', { kind: 'request', reason: error.message });
         socket.destroy();
-        return;
-      }
-      for (const line of received) void this.#answer(line).then((response) => socket.writable && socket.write(encodeLine(response)));
-    });
+      },
+    );
     socket.on('error', (error) => logger.warn({ err: describe(error) }, 'signer client connection failed'));
     socket.on('close', () => {
       this.#sockets.delete(socket);
