@@ -93,8 +93,9 @@ function readPairEnv(path: string, overrides: Readonly<Record<string, string>>):
     throw new UsageError(`--env ${path}: cannot read it (${error instanceof Error ? error.message : String(error)})`);
   }
   const env: Record<string, string> = { ...parseDotenv(text) };
-  for (const key of ['TRADING_ACCOUNT', 'SIGNER_PRIVATE_KEY']) if ((env[key] ?? '') === '') env[key] = '0x1';
-  return validatePairEnv({ ...env, ...overrides }, path);
+  for (const key of ['TRADING_ACCOUNT']) if ((env[key] ?? '') === '') env[key] = '0x1';
+  // A backtest signs nothing: no signer is required and no key, keystore or password file is read.
+  return validatePairEnv({ ...env, ...overrides }, path, { requireSigner: false });
 }
 
 function stepUnits(flag: string, text: string, decimals: number, token: string): bigint {

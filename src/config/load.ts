@@ -69,7 +69,11 @@ export interface PairConfig {
 
 /** What else may appear in the file besides the config layer's keys, and where secrets are. */
 export interface LoadOptions extends SecretSourceOptions {
-  /** Require a signer (one of {@link SIGNER_SOURCE_KEYS}). Default true; `signer serve` reads pair files for their policy only. */
+  /**
+   * Require a signer (one of {@link SIGNER_SOURCE_KEYS}). Default true. False for a command that
+   * signs nothing with the file (backtest; `signer serve` reads pair files for their policy): no
+   * signer is required and no secret is read.
+   */
   readonly requireSigner?: boolean;
   /** Strategy names that are allowed for STRATEGY. */
   readonly strategyNames?: readonly string[];
@@ -112,7 +116,7 @@ export function parsePairConfig(
   source = 'env',
 ): PairConfig {
   const issues: ConfigIssue[] = [];
-  const resolved = resolveSecretEntries(env, ALL_KEY_SPECS, options, issues);
+  const resolved = resolveSecretEntries(env, ALL_KEY_SPECS, { ...options, readSecrets: options.requireSigner !== false }, issues);
   const read = <T>(spec: KeySpec<T>): T | undefined => {
     const given = resolved.env[spec.key];
     const raw = spec.optional === true && given?.trim() === '' ? undefined : (given ?? spec.default);

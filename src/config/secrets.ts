@@ -24,6 +24,11 @@ export interface SecretSourceOptions extends PermissionOptions {
   readonly baseDir?: string;
   /** Working directory: relative paths from the environment start there. Default `process.cwd()`. */
   readonly cwd?: string;
+  /**
+   * False for a command that signs nothing with the file (a backtest, the signer's policy files):
+   * secret keys are then ignored and no secret file is opened. Default true.
+   */
+  readonly readSecrets?: boolean;
 }
 
 /** Where a value came from. */
@@ -62,7 +67,10 @@ export function resolveSecretEntries(
   const baseDir = options.baseDir ?? cwd;
 
   for (const spec of specs) {
-    if (spec.secret === true) {
+    if (spec.secret === true && options.readSecrets === false) {
+      delete env[spec.key];
+      delete env[fileKeyOf(spec.key)];
+    } else if (spec.secret === true) {
       const fileKey = fileKeyOf(spec.key);
       const sources = [
         { origin: 'file' as const, key: spec.key, value: nonEmpty(fileEnv[spec.key]), isPath: false },

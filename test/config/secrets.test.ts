@@ -158,3 +158,11 @@ describe('assertPrivateFile', () => {
     for (const mode of [0o640, 0o604, 0o620, 0o602, 0o660]) expect(() => assertPrivateFile(file(folder, `bad-${mode}`, 'x', mode), 'key')).toThrow(/chmod 600/);
   });
 });
+
+describe('files read for something other than signing', () => {
+  it('open no secret file and need no signer (a backtest, the signer\'s policy files)', () => {
+    const config = parsePairConfig({ ...pair, SIGNER_KEYSTORE: 'eth.json', SIGNER_KEYSTORE_PASSWORD_FILE: '/nonexistent/password' }, { requireSigner: false });
+    expect(config.signer).toMatchObject({ kind: 'keystore', password: undefined });
+    expect(parsePairConfig({ ...pair, SIGNER_PRIVATE_KEY: 'not even a key' }, { requireSigner: false }).signer).toBeUndefined();
+  });
+});
