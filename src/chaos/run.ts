@@ -5,14 +5,15 @@
  *
  * Wall-clock parts (sampling, waiting for a real daemon) go through the injected `LiveClock`.
  */
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LiveClock, createRng, type Clock } from '../core/index.ts';
+import { LiveClock, type Clock } from '../core/index.ts';
 import { parseJournal, type JournalRecord } from '../engine/journal.ts';
 import { feltToHex } from '../exchange/wire/fields.ts';
-import { encryptStarkKeystore } from '../exchange/signer/index.ts';
 import { startSim, type SimHandle, type SimOrder } from '../sim/index.ts';
+import { encryptStarkKeystore } from '../exchange/signer/index.ts';
 import { BotProcess, freePort, metricSum, writeEnvFile, type MetricSample } from './bot-process.ts';
 import { type InvariantName, type Violation } from './invariants.ts';
 import type { FaultKind, ScheduledFault } from './schedule.ts';
@@ -509,6 +510,6 @@ function checkFills(
 
 /** Deterministic salt/IV bytes for the run's keystore (the run repeats from its seed). */
 function seededBytes(seed: number): (size: number) => Uint8Array {
-  const rng = createRng(seed);
-  return (size) => Uint8Array.from({ length: size }, () => rng.int(256));
+  let draw = 0;
+  return (size) => Uint8Array.from(createHash('sha256').update(`chaos keystore ${seed}/${draw++}`).digest().subarray(0, size));
 }
