@@ -28,6 +28,7 @@ import {
   type PlaceOutcome,
   type Rng,
   type SignedOrder,
+  type SignerFailure,
   type TickerRules,
   type TokenBalance,
   type TokenInfo,
@@ -111,7 +112,7 @@ export class LiveVenue implements Venue {
   /** Signed orders waiting for `submitOrder`, by order id. */
   readonly #signed = new Map<string, { readonly intent: OrderIntent; readonly signed: SignedRequest<OrderRequest> }>();
   /** Orders the signer refused or could not sign, by a local id: `submitOrder` rejects them. */
-  readonly #unsigned = new Map<string, string>();
+  readonly #unsigned = new Map<string, ReturnType<typeof signerFailure>>();
   #unsignedCount = 0;
   #listener: VenueListener | undefined;
   #feed: MarketFeed | undefined;
@@ -281,7 +282,7 @@ export class LiveVenue implements Venue {
     const unsigned = this.#unsigned.get(order.orderId);
     if (unsigned !== undefined) {
       this.#unsigned.delete(order.orderId);
-      return { kind: 'rejected', orderId: order.orderId, reason: unsigned };
+      return { kind: 'rejected', orderId: order.orderId, ...unsigned };
     }
     const entry = this.#signed.get(order.orderId);
     if (entry === undefined) return { kind: 'rejected', orderId: order.orderId, reason: 'EXCHANGE_BAD_REQUEST: order was not signed by this venue' };
@@ -321,7 +322,7 @@ export class LiveVenue implements Venue {
     try {
       signed = await this.#takeCancelSignature(orderId, hash);
     } catch (error) {
-      return { kind: 'rejected', reason: signerFailure(error) };
+      return { kind: 'rejected', ...signerFailure(error) };
     }
     const outcome = await postResolved(
       () => rest.cancelOrder(signed.request),
@@ -380,7 +381,7 @@ export class LiveVenue implements Venue {
         signScheme: SIGN_SCHEME,
       });
     } catch (error) {
-      return { kind: 'rejected', reason: signerFailure(error) };
+      return { kind: 'rejected', ...signerFailure(error) };
     }
     const outcome = await postResolved(
       () => rest.cancelAll(signed.request),
@@ -411,7 +412,7 @@ export class LiveVenue implements Venue {
         signScheme: SIGN_SCHEME,
       });
     } catch (error) {
-      return { kind: 'rejected', reason: signerFailure(error) };
+      return { kind: 'rejected', ...signerFailure(error) };
     }
     const outcome = await postResolved(
       () => rest.increaseNonce(signed.request),
@@ -592,10 +593,10 @@ function describe(error: unknown): string {
 }
 
 /**
- * The reason of a request the signer refused (`SIGNER_REFUSED`) or could not sign
+ * The rejection of a request the signer refused (`SIGNER_REFUSED`) or could not sign
  * (`SIGNER_UNAVAILABLE`); anything else is a bug and is thrown again.
  */
-function signerFailure(error: unknown): string {
-  if (hasErrorCode(error, 'SIGNER_REFUSED') || hasErrorCode(error, 'SIGNER_UNAVAILABLE')) return `${error.code}: ${error.message}`;
+function signerFailure(error: unknown): { readonly reason: string; readonly signerError: SignerFailure } {
+  if (hasErrorCode(error, 'SIGNER_REFUSED') || hasErrorCode(error, 'SIGNER_UNAVAILABLE')) return { reason: `${error.code}: ${error.message}`, signerError: error.code };
   throw error;
 }

@@ -120,7 +120,7 @@ describe('live venue with a signer that answers later, refuses, or is gone', () 
     const { venue, live, clock } = await setup();
     const signed = await drive(clock, live.signOrder({ ...intent, priceUnits: 3100_000000n }), 0);
     const outcome = await drive(clock, live.submitOrder(signed), 0);
-    expect(outcome).toEqual({ kind: 'rejected', orderId: signed.orderId, reason: 'SIGNER_REFUSED: signing refused (notional): over the limit' });
+    expect(outcome).toEqual({ kind: 'rejected', orderId: signed.orderId, reason: 'SIGNER_REFUSED: signing refused (notional): over the limit', signerError: 'SIGNER_REFUSED' });
     expect(venue.seen('POST /place_order')).toHaveLength(0);
   });
 
@@ -129,9 +129,10 @@ describe('live venue with a signer that answers later, refuses, or is gone', () 
     const signed = await drive(clock, live.signOrder(intent), 0);
     await drive(clock, live.submitOrder(signed), 0);
     signer.isReachable = false;
-    expect(await drive(clock, live.cancelOrder(signed.orderId), 0)).toEqual({ kind: 'rejected', reason: 'SIGNER_UNAVAILABLE: the signer closed the connection' });
-    expect(await drive(clock, live.cancelAll(), 0)).toMatchObject({ kind: 'rejected' });
-    expect(await drive(clock, live.increaseNonce(), 0)).toMatchObject({ kind: 'rejected', reason: 'SIGNER_UNAVAILABLE: the signer closed the connection' });
+    const unavailable = { kind: 'rejected', reason: 'SIGNER_UNAVAILABLE: the signer closed the connection', signerError: 'SIGNER_UNAVAILABLE' };
+    expect(await drive(clock, live.cancelOrder(signed.orderId), 0)).toEqual(unavailable);
+    expect(await drive(clock, live.cancelAll(), 0)).toEqual(unavailable);
+    expect(await drive(clock, live.increaseNonce(), 0)).toEqual(unavailable);
     signer.isReachable = true;
     expect(await drive(clock, live.cancelAll(), 0)).toEqual({ kind: 'accepted' });
   });
