@@ -38,4 +38,9 @@ export default tseslint.config(
     files: ['src/core/clock.ts', 'src/cli.ts', 'src/cli/**', 'test/**', 'bench/**', 'bin/**', '.ci/**'],
     rules: { 'no-restricted-globals': 'off', 'no-restricted-properties': 'off', 'no-restricted-syntax': 'off' },
   },
+  {
+    // Scripts inlined into HTML reports run in the browser, with uPlot inlined beside them.
+    files: ['src/**/*.client.js'],
+    languageOptions: { globals: { window: 'readonly', document: 'readonly', uPlot: 'readonly' } },
+  },
 );

@@ -2,7 +2,7 @@
  * The one entry point: `akira-mm <command> …`. Each command lives in `src/cli/<command>.ts` and is
  * loaded only when used, so `akira-mm hash` does not pay for the exchange or the backtester.
  */
-import { EXIT_USAGE, UsageError, type CliIo, type CommandRunner } from './cli/io.ts';
+import { EXIT_USAGE, HelpRequest, UsageError, type CliIo, type CommandRunner } from './cli/io.ts';
 
 interface CommandEntry {
   readonly summary: string;
@@ -46,20 +46,31 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'paper [--env FILE] [--port N] [--duration S] [--metrics-port N]   paper trading against the embedded exchange (npm start)',
     load: async () => (await import('./cli/paper.ts')).runPaper,
   },
+  preflight: {
+    summary: 'preflight --env FILE [--order-test]           check a live setup before real money (one line per check, exit 0 when all pass)',
+    load: async () => (await import('./cli/preflight.ts')).runPreflightCommand,
+  },
   signer: {
     summary: 'signer serve --keystore FILE --socket PATH --env FILE…   hold the key in its own process; sign over a Unix socket what the policy allows',
     load: async () => (await import('./cli/signer.ts')).runSigner,
   },
 };
 
+/** Every command's name, for tests that hold each one to the CLI's conventions (`--help`). */
+export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
+
 function helpText(): string {
   const lines = Object.values(COMMANDS).map((entry) => `  akira-mm ${entry.summary}`);
-  return ['akira-mm: market making on LayerAkira', '', 'usage:', ...lines, '  akira-mm --help', ''].join('\n');
+  return ['akira-mm: market making on LayerAkira', '', 'usage:', ...lines, '  akira-mm --help', '', '`akira-mm <command> --help` lists the options of a command, each with its unit and default.', ''].join('\n');
 }
 
 /** Runs the CLI with these arguments and streams; returns the exit code. */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
-  const [name, ...rest] = argv;
+  const [first, ...afterFirst] = argv;
+  // `akira-mm help backtest` is `akira-mm backtest --help`.
+  const isHelpOfCommand = first === 'help' && afterFirst[0] !== undefined;
+  const name = isHelpOfCommand ? afterFirst[0] : first;
+  const rest = isHelpOfCommand ? ['--help'] : afterFirst;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.stdout.write(helpText());
     return name === undefined ? EXIT_USAGE : 0;
@@ -73,6 +84,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     const run = await entry.load();
     return await run(rest, io);
   } catch (error) {
+    if (error instanceof HelpRequest) {
+      io.stdout.write(error.text);
+      return 0;
+    }
     if (error instanceof UsageError) {
       io.stderr.write(`akira-mm ${name}: ${error.message}\n`);
       return EXIT_USAGE;

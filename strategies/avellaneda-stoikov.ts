@@ -1,25 +1,38 @@
 /**
- * `avellaneda-stoikov`: Avellaneda & Stoikov (2008), MM-NOTES §3.1.
- *   r = s − q·γ·σ²·(T−t),   spread = γ·σ²·(T−t) + (2/γ)·ln(1 + γ/k),   bid/ask = r ∓ spread/2.
+ * `avellaneda-stoikov`: Avellaneda & Stoikov (2008), MM-NOTES §3.1, with the order size Δ explicit:
+ *   r = s − q·γ·σ²·(T−t),   spread = γ·σ²·(T−t)·Δ + (2/(γΔ))·ln(1 + γΔ/k) + 2·costs,
+ *   bid/ask = r ∓ spread/2,   r capped to MAX_SKEW_BPS around s.
  * Units (consistent, so the formula holds as written):
  * - s in quote tokens per base token; σ in quote per √second (the engine's volatility estimator);
- * - T−t in seconds; q dimensionless: inventory in order-size units, q = (base − target) / ORDER_SIZE;
- * - hence γ in 1 / quote price unit (per USDC for ETH/USDC), k in 1 / quote price unit.
- * Unlike hummingbot (MM-NOTES §3.1, "as coded"), σ enters squared as in the paper and q counts
- * orders rather than a fraction of the portfolio.
+ * - T−t in seconds; q the POSITION in base tokens (base held − target), Δ = AS_ORDER_SIZE in base
+ *   tokens (the paper trades unit lots: Δ = 1 gives its formulas back);
+ * - hence γ per (quote price unit × base token), k per quote price unit.
+ * Costs = maker fee and gas per fill per base token, added to each half-spread.
+ * Unlike hummingbot (MM-NOTES §3.1, "as coded"), σ enters squared as in the paper and q is a
+ * position in tokens rather than a fraction of the portfolio.
  */
 import type { InventoryView, MarketView, StrategyDefinition } from '../src/core/index.ts';
 import { describeKeys, envKey, keywordOrNumber, numberIn, readKeys, type EnvKeyValues } from './env-keys.ts';
 import type { ExplainedStrategy, QuoteExplanation } from './explained.ts';
 import { buildModelKeys, checkSpreadBounds } from './model-keys.ts';
-import { applySpreadFloor, bpsToPrice, expandLevels, finalizeQuotes, isPositiveFinite, nonNegativeOrZero, referencePrice } from './passive-quotes.ts';
+import {
+  applySpreadFloor,
+  bpsToPrice,
+  capOffset,
+  expandLevels,
+  fillCostPerUnit,
+  finalizeQuotes,
+  isPositiveFinite,
+  nonNegativeOrZero,
+  referencePrice,
+} from './passive-quotes.ts';
 
 /** Inputs of the Avellaneda–Stoikov formulas, in the units of the module comment. */
 export interface AvellanedaStoikovInput {
   readonly mid: number;
-  /** q: inventory in order-size units relative to the target (positive = long). */
+  /** q: the position in base tokens relative to the target (positive = long). */
   readonly inventory: number;
-  /** γ > 0, per quote price unit. */
+  /** γ > 0, per (quote price unit × base token). */
   readonly gamma: number;
   /** σ, quote price units per √second. */
   readonly volatility: number;
@@ -27,6 +40,8 @@ export interface AvellanedaStoikovInput {
   readonly timeLeftS: number;
   /** k > 0, per quote price unit. */
   readonly kappa: number;
+  /** Δ, the order size in the units of q (base tokens); default 1 (the paper's unit lots). */
+  readonly orderSize?: number;
 }
 
 /** Reservation price and optimal total spread (both in quote price units). */
@@ -38,10 +53,11 @@ export interface AvellanedaStoikovResult {
 /** The two formulas of MM-NOTES §3.1. */
 export function computeAvellanedaStoikov(input: AvellanedaStoikovInput): AvellanedaStoikovResult {
   const inventoryRisk = input.gamma * input.volatility * input.volatility * input.timeLeftS;
+  const lot = input.gamma * (input.orderSize ?? 1);
   return {
     reservationPrice: input.mid - input.inventory * inventoryRisk,
-    // log1p keeps precision when γ/k is tiny (the spread then tends to 2/k).
-    spread: inventoryRisk + (2 / input.gamma) * Math.log1p(input.gamma / input.kappa),
+    // log1p keeps precision when γΔ/k is tiny (the spread then tends to 2/k).
+    spread: inventoryRisk * (input.orderSize ?? 1) + (2 / lot) * Math.log1p(lot / input.kappa),
   };
 }
 
@@ -62,9 +78,9 @@ export function computeTimeLeftS(timeMs: number, horizonS: number | 'inf'): numb
 export const AVELLANEDA_STOIKOV_KEYS = {
   gamma: envKey({
     key: 'AS_GAMMA',
-    default: '2',
-    unit: '1/quote price unit',
-    doc: 'Risk aversion γ: the inventory skew per order held is γσ²(T−t); larger γ also narrows the (2/γ)ln(1+γ/k) part of the spread',
+    default: '20',
+    unit: '1/(quote price unit × base token)',
+    doc: 'Risk aversion γ per base token of position: the reservation price moves γσ²(T−t) per base token held; larger γ also narrows the (2/(γΔ))ln(1+γΔ/k) part of the spread',
     parse: numberIn({ min: 0, minExclusive: true, max: 1e6 }),
   }),
   horizonS: envKey({
@@ -88,7 +104,7 @@ export const AVELLANEDA_STOIKOV_KEYS = {
     doc: 'k used while AS_KAPPA=auto has no fit yet (quoting never waits for data)',
     parse: numberIn({ min: 0, minExclusive: true, max: 1e9 }),
   }),
-  ...buildModelKeys('AS', { orderSize: '0.01', minSpreadBps: '4', maxSpreadBps: '200' }),
+  ...buildModelKeys('AS', { orderSize: '0.01', minSpreadBps: '0', maxSpreadBps: '200', maxSkewBps: '20' }),
 };
 
 /** Parsed Avellaneda–Stoikov parameters (see `AVELLANEDA_STOIKOV_KEYS`). */
@@ -99,16 +115,19 @@ export type KappaSource = 'fit' | 'fixed' | 'fallback';
 
 /** The model values behind one set of Avellaneda–Stoikov quotes. */
 export interface AvellanedaStoikovExplanation extends QuoteExplanation {
-  /** q in order-size units. */
+  /** q: the position in base tokens. */
   readonly inventory: number;
   readonly volatility: number;
   readonly timeLeftS: number;
   readonly kappa: number;
   readonly kappaSource: KappaSource;
+  /** r after the MAX_SKEW_BPS cap. */
   readonly reservationPrice: number;
-  /** The formula's spread, before the cap and floor. */
+  /** The formula's spread, before the cap, the costs and the floor. */
   readonly modelSpread: number;
-  /** Level-0 bid and ask after the cap and floor, before the post-only clamp. */
+  /** Maker fee and gas per fill, per base token (price units), added to each half spread. */
+  readonly cost: number;
+  /** Level-0 bid and ask after the cap and floor (raw; the engine rounds and clamps them). */
   readonly bid: number;
   readonly ask: number;
 }
@@ -128,35 +147,38 @@ export function explainAvellanedaStoikov(
   else if (fitted !== undefined && isPositiveFinite(fitted)) [kappa, kappaSource] = [fitted, 'fit'];
   else [kappa, kappaSource] = [params.kappaFallback, 'fallback'];
 
-  const q = (inventory.base - inventory.targetBase) / params.orderSize;
-  const inventoryUnits = Number.isFinite(q) ? q : 0;
+  const position = Number.isFinite(inventory.base - inventory.targetBase) ? inventory.base - inventory.targetBase : 0;
+  const size = params.orderSize;
   const volatility = nonNegativeOrZero(view.volatility);
   const timeLeftS = computeTimeLeftS(view.timeMs, params.horizonS);
-  const model = computeAvellanedaStoikov({ mid: reference, inventory: inventoryUnits, gamma: params.gamma, volatility, timeLeftS, kappa });
-  const spread = Math.min(model.spread, bpsToPrice(params.maxSpreadBps, reference));
+  const model = computeAvellanedaStoikov({ mid: reference, inventory: position, gamma: params.gamma, volatility, timeLeftS, kappa, orderSize: size });
+  const cost = fillCostPerUnit(view, reference, size);
+  const spread = Math.min(model.spread, bpsToPrice(params.maxSpreadBps, reference)) + 2 * cost;
+  const reservationPrice = capOffset(model.reservationPrice, reference, bpsToPrice(params.maxSkewBps, reference));
   // At least one tick wide, so rounding (bids down, asks up) can never lock our own quotes.
   const minSpread = Math.max(bpsToPrice(params.minSpreadBps, reference), view.tickSize);
-  const { bid, ask } = applySpreadFloor(model.reservationPrice - spread / 2, model.reservationPrice + spread / 2, minSpread);
+  const { bid, ask } = applySpreadFloor(reservationPrice - spread / 2, reservationPrice + spread / 2, minSpread);
   const quotes = expandLevels({
     bid,
     ask,
-    levels: params.levels,
+    bidLevels: params.levels,
+    askLevels: params.levels,
     spacing: bpsToPrice(params.levelSpacingBps, reference),
-    bidSize: params.orderSize,
-    askSize: params.orderSize,
-    quoteBids: true,
-    quoteAsks: true,
+    bidSize: size,
+    askSize: size,
+    reference: reservationPrice,
   });
   return {
     reference,
-    quotes: finalizeQuotes(quotes, view),
-    inventory: inventoryUnits,
+    quotes: finalizeQuotes(quotes),
+    inventory: position,
     volatility,
     timeLeftS,
     kappa,
     kappaSource,
-    reservationPrice: model.reservationPrice,
+    reservationPrice,
     modelSpread: model.spread,
+    cost,
     bid,
     ask,
   };
@@ -165,7 +187,7 @@ export function explainAvellanedaStoikov(
 /** The `avellaneda-stoikov` strategy. */
 export const AVELLANEDA_STOIKOV: StrategyDefinition<AvellanedaStoikovParams> = {
   name: 'avellaneda-stoikov',
-  summary: 'Avellaneda–Stoikov reservation price and optimal spread, finite or infinite horizon, online σ and k',
+  summary: 'Avellaneda–Stoikov reservation price and optimal spread, finite or infinite horizon, online σ and k, costs inside the spread, capped skew',
   keys: describeKeys(AVELLANEDA_STOIKOV_KEYS),
   parseParams: (env) => readKeys(AVELLANEDA_STOIKOV_KEYS, env, [checkSpreadBounds('AS')]),
   create: (params) => createAvellanedaStoikov(params),
@@ -175,6 +197,7 @@ export const AVELLANEDA_STOIKOV: StrategyDefinition<AvellanedaStoikovParams> = {
 export function createAvellanedaStoikov(params: AvellanedaStoikovParams): ExplainedStrategy<AvellanedaStoikovExplanation> {
   return {
     name: 'avellaneda-stoikov',
+    orderSize: params.orderSize,
     explain: (view, inventory) => explainAvellanedaStoikov(params, view, inventory),
     quote: (view, inventory) => explainAvellanedaStoikov(params, view, inventory)?.quotes ?? [],
   };

@@ -1,30 +1,41 @@
 /**
- * `glft`: the Guéant–Lehalle–Fernandez-Tapia closed form in Guéant's (2017) generalisation, as
- * hftbacktest writes it (MM-NOTES §3.2–3.3):
+ * `glft`: the Guéant–Lehalle–Fernandez-Tapia closed form in Guéant's (2017) generalisation
+ * (MM-NOTES §3.3), with the order size Δ explicit:
  *   c1 = (1/(ξΔ))·ln(1 + ξΔ/k),   c2 = √( γ/(2AΔk) · (1 + ξΔ/k)^(k/(ξΔ) + 1) ),
- *   half-spread = (c1 + (Δ/2)·σ·c2)·adj1,   skew = σ·c2·adj2,
- *   bid = fair − (half-spread + skew·q),   ask = fair + (half-spread − skew·q),
- * with ξ = γ (CARA objective), Δ = 1 and q = (base − target) / ORDER_SIZE, so q and Δ count orders.
+ *   half-spread = (c1 + (Δ/2)·σ·c2)·adj1 + costs,   skew = σ·c2·adj2,
+ *   bid = r − half-spread,   ask = r + half-spread,   r = fair − skew·q (capped by MAX_SKEW_BPS),
+ * with ξ = γ (CARA objective), costs = maker fee and gas per fill per base token.
  *
- * Units. hftbacktest measures δ, σ and 1/k in ticks; here they are in quote price units (σ per
- * √second, k and γ per quote price unit, A arrivals per second), the units of `MarketView`. The
- * two are the same model: with tick size h, γ_price = γ_ticks / h, k_price = k_ticks / h,
- * σ_price = σ_ticks · h, A unchanged; then c1_price = h·c1_ticks and c2 is unitless-equivalent,
- * so every price comes out h times the tick figure. To reuse an hftbacktest γ, divide it by the tick.
+ * Units (consistent, so the formula holds as written): q is the POSITION in base tokens
+ * (base held − target), Δ = GLFT_ORDER_SIZE in base tokens, prices and δ in quote price units,
+ * σ in quote per √second, A in arrivals per second, k per quote price unit, hence γ per (quote
+ * price unit × base token). hftbacktest counts q and Δ in orders (Δ = 1) and prices in ticks: its
+ * γ_ticks equals γ × tick × Δ here.
  */
 import type { InventoryView, MarketView, StrategyDefinition } from '../src/core/index.ts';
 import { booleanValue, describeKeys, envKey, keywordOrNumber, numberIn, readKeys, type EnvKeyValues } from './env-keys.ts';
 import type { ExplainedStrategy, QuoteExplanation } from './explained.ts';
 import { buildModelKeys, checkSpreadBounds } from './model-keys.ts';
-import { applySpreadFloor, bpsToPrice, expandLevels, finalizeQuotes, isPositiveFinite, nonNegativeOrZero, referencePrice } from './passive-quotes.ts';
+import {
+  applySpreadFloor,
+  bpsToPrice,
+  capOffset,
+  expandLevels,
+  fillCostPerUnit,
+  finalizeQuotes,
+  isPositiveFinite,
+  levelsWithinPosition,
+  nonNegativeOrZero,
+  referencePrice,
+} from './passive-quotes.ts';
 
 /** Inputs of the GLFT coefficients (units in the module comment). */
 export interface GlftCoefficientInput {
-  /** γ > 0, per quote price unit. */
+  /** γ > 0, per (quote price unit × base token). */
   readonly gamma: number;
   /** ξ; default γ. */
   readonly xi?: number;
-  /** Δ, order size in q units; default 1. */
+  /** Δ, order size in the units of q (base tokens here); default 1. */
   readonly delta?: number;
   /** A > 0, arrivals per second at the fair price. */
   readonly a: number;
@@ -56,7 +67,7 @@ export function computeGlftCoefficients(input: GlftCoefficientInput): GlftCoeffi
 /** Inputs of one GLFT quote pair. */
 export interface GlftQuoteInput extends GlftCoefficients {
   readonly fair: number;
-  /** q in order-size units (positive = long). */
+  /** q, the position in base tokens (positive = long). */
   readonly inventory: number;
   /** σ, quote price units per √second. */
   readonly volatility: number;
@@ -86,20 +97,20 @@ export function computeGlftQuote(input: GlftQuoteInput): GlftQuote {
   };
 }
 
-/** The strategy's env keys. Defaults suit ETH/USDC (γ, k per USDC). */
+/** The strategy's env keys. Defaults suit ETH/USDC-like books (γ per USDC per ETH, k per USDC). */
 export const GLFT_KEYS = {
   gamma: envKey({
     key: 'GLFT_GAMMA',
-    default: '1',
-    unit: '1/quote price unit',
-    doc: 'Risk aversion γ (ξ = γ). hftbacktest quotes γ per tick: divide such a value by the tick size',
-    parse: numberIn({ min: 0, minExclusive: true, max: 1e6 }),
+    default: '20',
+    unit: '1/(quote price unit × base token)',
+    doc: 'Risk aversion γ (ξ = γ), per quote price unit per base token of position. An hftbacktest γ (per tick, q in orders) is γ / (tick × ORDER_SIZE) here',
+    parse: numberIn({ min: 0, minExclusive: true, max: 1e9 }),
   }),
   adj1: envKey({
     key: 'GLFT_ADJ1',
     default: '1',
     unit: 'factor',
-    doc: 'Multiplier on the half spread (hftbacktest adj1)',
+    doc: 'Multiplier on the model half spread (hftbacktest adj1); costs are added after it',
     parse: numberIn({ min: 0, minExclusive: true, max: 1_000 }),
   }),
   adj2: envKey({
@@ -111,9 +122,9 @@ export const GLFT_KEYS = {
   }),
   maxPosition: envKey({
     key: 'GLFT_MAX_POSITION',
-    default: '0.1',
+    default: 'off',
     unit: 'base tokens',
-    doc: 'Largest |base − target|: a side whose next fill would take the position past it is not quoted; off = no limit',
+    doc: 'Largest |base − target| the model aims at: a side quotes only the levels that, all filled, keep the position inside; off = leave it to RISK_MAX_INVENTORY_BASE',
     parse: keywordOrNumber('off', { min: 0, minExclusive: true, unit: 'base tokens' }),
   }),
   fitArrival: envKey({
@@ -137,7 +148,7 @@ export const GLFT_KEYS = {
     doc: 'Arrival decay k, used until the fit is ready (or always with GLFT_FIT_ARRIVAL=off)',
     parse: numberIn({ min: 0, minExclusive: true, max: 1e9 }),
   }),
-  ...buildModelKeys('GLFT', { orderSize: '0.01', minSpreadBps: '4', maxSpreadBps: '200' }),
+  ...buildModelKeys('GLFT', { orderSize: '0.01', minSpreadBps: '0', maxSpreadBps: '200', maxSkewBps: '20' }),
 };
 
 /** Parsed GLFT parameters (see `GLFT_KEYS`). */
@@ -145,20 +156,22 @@ export type GlftParams = EnvKeyValues<typeof GLFT_KEYS>;
 
 /** The model values behind one set of GLFT quotes. */
 export interface GlftExplanation extends QuoteExplanation {
-  /** q in order-size units. */
+  /** q: the position in base tokens (base − target). */
   readonly inventory: number;
-  /** base − target in base tokens. */
-  readonly positionBase: number;
   readonly volatility: number;
   readonly a: number;
   readonly k: number;
   readonly arrivalSource: 'fit' | 'fallback';
   readonly c1: number;
   readonly c2: number;
-  /** Half spread after adj1 and the cap; skew per order held after adj2. */
+  /** Maker fee and gas per fill, per base token (price units), inside the half spread. */
+  readonly cost: number;
+  /** Half spread after adj1, the cap and the costs; skew per base token held after adj2. */
   readonly halfSpread: number;
   readonly skew: number;
-  /** Level-0 bid and ask after the cap and floor, before the post-only clamp. */
+  /** fair − skew·q, capped to MAX_SKEW_BPS around fair. */
+  readonly reservationPrice: number;
+  /** Level-0 bid and ask after the cap and floor (raw; the engine rounds and clamps them). */
   readonly bid: number;
   readonly ask: number;
   /** A side left out by the position limit. */
@@ -174,55 +187,56 @@ export function explainGlft(params: GlftParams, view: MarketView, inventory: Inv
   const useFit = params.fitArrival && fit !== undefined && isPositiveFinite(fit.a) && isPositiveFinite(fit.k);
   const a = useFit ? fit.a : params.a;
   const k = useFit ? fit.k : params.k;
-  const { c1, c2 } = computeGlftCoefficients({ gamma: params.gamma, a, k });
+  const size = params.orderSize;
+  const { c1, c2 } = computeGlftCoefficients({ gamma: params.gamma, delta: size, a, k });
 
-  const positionBase = Number.isFinite(inventory.base - inventory.targetBase) ? inventory.base - inventory.targetBase : 0;
-  const q = positionBase / params.orderSize;
+  const position = Number.isFinite(inventory.base - inventory.targetBase) ? inventory.base - inventory.targetBase : 0;
   const volatility = nonNegativeOrZero(view.volatility);
-  const model = computeGlftQuote({ c1, c2, fair, inventory: q, volatility, adj1: params.adj1, adj2: params.adj2 });
-  const halfSpread = Math.min(model.halfSpread, bpsToPrice(params.maxSpreadBps, fair) / 2);
-  const centre = fair - model.skew * q;
+  const model = computeGlftQuote({ c1, c2, fair, inventory: position, volatility, delta: size, adj1: params.adj1, adj2: params.adj2 });
+  const cost = fillCostPerUnit(view, fair, size);
+  const halfSpread = Math.min(model.halfSpread, bpsToPrice(params.maxSpreadBps, fair) / 2) + cost;
+  const reservationPrice = capOffset(fair - model.skew * position, fair, bpsToPrice(params.maxSkewBps, fair));
   // At least one tick wide, so rounding (bids down, asks up) can never lock our own quotes.
   const minSpread = Math.max(bpsToPrice(params.minSpreadBps, fair), view.tickSize);
-  const { bid, ask } = applySpreadFloor(centre - halfSpread, centre + halfSpread, minSpread);
+  const { bid, ask } = applySpreadFloor(reservationPrice - halfSpread, reservationPrice + halfSpread, minSpread);
 
-  const limit = params.maxPosition;
-  const bidsOff = limit !== 'off' && positionBase + params.orderSize > limit * (1 + 1e-12) ? 'max-position' : undefined;
-  const asksOff = limit !== 'off' && positionBase - params.orderSize < -limit * (1 + 1e-12) ? 'max-position' : undefined;
+  const bidLevels = levelsWithinPosition('buy', position, size, params.levels, params.maxPosition);
+  const askLevels = levelsWithinPosition('sell', position, size, params.levels, params.maxPosition);
   const quotes = expandLevels({
     bid,
     ask,
-    levels: params.levels,
+    bidLevels,
+    askLevels,
     spacing: bpsToPrice(params.levelSpacingBps, fair),
-    bidSize: params.orderSize,
-    askSize: params.orderSize,
-    quoteBids: bidsOff === undefined,
-    quoteAsks: asksOff === undefined,
+    bidSize: size,
+    askSize: size,
+    reference: reservationPrice,
   });
   return {
     reference: fair,
-    quotes: finalizeQuotes(quotes, view),
-    inventory: q,
-    positionBase,
+    quotes: finalizeQuotes(quotes),
+    inventory: position,
     volatility,
     a,
     k,
     arrivalSource: useFit ? 'fit' : 'fallback',
     c1,
     c2,
+    cost,
     halfSpread,
     skew: model.skew,
+    reservationPrice,
     bid,
     ask,
-    bidsOff,
-    asksOff,
+    bidsOff: bidLevels === 0 ? 'max-position' : undefined,
+    asksOff: askLevels === 0 ? 'max-position' : undefined,
   };
 }
 
 /** The `glft` strategy. */
 export const GLFT: StrategyDefinition<GlftParams> = {
   name: 'glft',
-  summary: 'Guéant–Lehalle–Fernandez-Tapia closed form (hftbacktest form) with online A and k, position limit',
+  summary: 'Guéant–Lehalle–Fernandez-Tapia closed form (Guéant 2017, order size explicit) with online A and k, costs inside the spread, capped skew',
   keys: describeKeys(GLFT_KEYS),
   parseParams: (env) =>
     readKeys(GLFT_KEYS, env, [
@@ -239,6 +253,7 @@ export const GLFT: StrategyDefinition<GlftParams> = {
 export function createGlft(params: GlftParams): ExplainedStrategy<GlftExplanation> {
   return {
     name: 'glft',
+    orderSize: params.orderSize,
     explain: (view, inventory) => explainGlft(params, view, inventory),
     quote: (view, inventory) => explainGlft(params, view, inventory)?.quotes ?? [],
   };

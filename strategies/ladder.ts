@@ -1,28 +1,30 @@
 /**
  * `ladder`: hummingbot-style pure market making (MM-NOTES §1): separate bid and ask spreads in
  * bps of the reference price, N levels with spacing and a size increment, inventory skew on size
- * (hummingbot's 0–2× scaling) and on price, a minimum spread, a price band and ping-pong.
+ * (hummingbot's 0–2× scaling) and on price, a minimum spread, a price band and ping-pong. Like
+ * hummingbot's `add_transaction_costs`, the maker fee and the gas per fill are added to each
+ * spread: the spreads are what a fill earns after costs.
  */
 import type { DesiredQuote, InventoryView, MarketView, StrategyDefinition } from '../src/core/index.ts';
 import { booleanValue, describeKeys, envKey, keywordOrNumber, numberIn, oneOf, readKeys, type EnvKeyValues } from './env-keys.ts';
 import type { ExplainedStrategy, QuoteExplanation } from './explained.ts';
 import { computeInventoryRatio, computeSkewRatios, computeTotalLadderSize } from './inventory-skew.ts';
-import { PRICE_SOURCES, applySpreadFloor, bpsToPrice, finalizeQuotes, referencePrice } from './passive-quotes.ts';
+import { PRICE_SOURCES, applySpreadFloor, bpsToPrice, fillCostPerUnit, finalizeQuotes, referencePrice } from './passive-quotes.ts';
 
-/** The ladder's env keys. Defaults quote one 0.01 ETH level 10 bps either side of the mid. */
+/** The ladder's env keys. Defaults quote one 0.01 ETH level 0.5 bps plus costs either side of the fair price. */
 export const LADDER_KEYS = {
   bidSpreadBps: envKey({
     key: 'LADDER_BID_SPREAD_BPS',
-    default: '10',
+    default: '0.5',
     unit: 'bps of reference',
-    doc: 'Distance of the level-0 bid below the reference price',
+    doc: 'Distance of the level-0 bid below the reference price, after costs (maker fee and gas per fill are added to it)',
     parse: numberIn({ min: 0, max: 5_000, unit: 'bps' }),
   }),
   askSpreadBps: envKey({
     key: 'LADDER_ASK_SPREAD_BPS',
-    default: '10',
+    default: '0.5',
     unit: 'bps of reference',
-    doc: 'Distance of the level-0 ask above the reference price',
+    doc: 'Distance of the level-0 ask above the reference price, after costs (maker fee and gas per fill are added to it)',
     parse: numberIn({ min: 0, max: 5_000, unit: 'bps' }),
   }),
   levels: envKey({
@@ -104,9 +106,9 @@ export const LADDER_KEYS = {
   }),
   priceSource: envKey({
     key: 'LADDER_PRICE_SOURCE',
-    default: 'mid',
-    unit: 'mid|microprice',
-    doc: 'Reference price the ladder is built around',
+    default: 'fair',
+    unit: 'fair|mid|microprice',
+    doc: 'Reference price the ladder is built around: fair = the engine\'s FAIR_PRICE; mid or microprice = the venue book\'s own',
     parse: oneOf(PRICE_SOURCES),
   }),
 };
@@ -132,8 +134,7 @@ export interface LadderExplanation extends QuoteExplanation {
 /** Builds the ladder for one input; undefined without a usable reference price. */
 export function explainLadder(params: LadderParams, view: MarketView, inventory: InventoryView): LadderExplanation | undefined {
   const reference = referencePrice(view, params.priceSource);
-  const mid = view.mid;
-  if (reference === undefined || mid === undefined) return undefined;
+  if (reference === undefined) return undefined;
   const inventoryRangeBase =
     params.inventoryRangeBase === 'auto' ? computeTotalLadderSize(params.orderSize, params.levelSizeIncrement, params.levels) : params.inventoryRangeBase;
   const skew = params.inventorySkew;
@@ -150,23 +151,24 @@ export function explainLadder(params: LadderParams, view: MarketView, inventory:
     else asksOff ??= 'ping-pong';
   }
 
-  const minDistance = bpsToPrice(params.minSpreadBps, mid);
+  const minDistance = bpsToPrice(params.minSpreadBps, reference);
   const raw: DesiredQuote[] = [];
   for (let level = 0; level < params.levels; level++) {
     const size = params.orderSize + level * params.levelSizeIncrement;
     const extraBps = level * params.levelSpacingBps;
+    const cost = fillCostPerUnit(view, centre, size);
     // At least one tick between a level's bid and ask, so rounding can never lock our own quotes.
     const { bid, ask } = applySpreadFloor(
-      centre * (1 - (params.bidSpreadBps + extraBps) / 10_000),
-      centre * (1 + (params.askSpreadBps + extraBps) / 10_000),
+      centre * (1 - (params.bidSpreadBps + extraBps) / 10_000) - cost,
+      centre * (1 + (params.askSpreadBps + extraBps) / 10_000) + cost,
       view.tickSize,
     );
-    if (bidsOff === undefined && mid - bid >= minDistance) raw.push({ side: 'buy', price: bid, size: size * factors.bid, level });
-    if (asksOff === undefined && ask - mid >= minDistance) raw.push({ side: 'sell', price: ask, size: size * factors.ask, level });
+    if (bidsOff === undefined && reference - bid >= minDistance) raw.push({ side: 'buy', price: bid, size: size * factors.bid, level, reference: centre });
+    if (asksOff === undefined && ask - reference >= minDistance) raw.push({ side: 'sell', price: ask, size: size * factors.ask, level, reference: centre });
   }
   return {
     reference,
-    quotes: finalizeQuotes(raw, view),
+    quotes: finalizeQuotes(raw),
     inventoryRangeBase,
     inventoryRatio,
     centre,
@@ -197,35 +199,38 @@ export const LADDER: StrategyDefinition<LadderParams> = {
 };
 
 /**
- * A ladder strategy for fixed parameters. Its quotes depend on a few inputs only (the touch, mid,
- * microprice, tick, inventory and the last fill's side), and most book changes move none of
+ * A ladder strategy for fixed parameters. Its quotes depend on a few inputs only (fair, mid,
+ * microprice, tick, costs, inventory and the last fill's side), and most book changes move none of
  * them (a size at the touch changed): `quote` returns its previous array for the same inputs.
  * The array is shared: read it, do not change it.
  */
 export function createLadder(params: LadderParams): ExplainedStrategy<LadderExplanation> {
   const last = {
     quotes: undefined as DesiredQuote[] | undefined,
+    fair: 0 as number | undefined,
     mid: 0 as number | undefined,
     microprice: 0 as number | undefined,
-    bestBid: 0 as number | undefined,
-    bestAsk: 0 as number | undefined,
     tickSize: 0,
+    makerFee: 0,
+    gasPerFill: 0,
     base: 0,
     targetBase: 0,
     lastFillSide: undefined as string | undefined,
   };
   return {
     name: 'ladder',
+    orderSize: params.orderSize,
     explain: (view, inventory) => explainLadder(params, view, inventory),
     quote: (view, inventory) => {
       const lastFillSide = inventory.lastFill?.side;
       if (
         last.quotes !== undefined &&
+        Object.is(view.fair, last.fair) &&
         Object.is(view.mid, last.mid) &&
         Object.is(view.microprice, last.microprice) &&
-        Object.is(view.bestBid, last.bestBid) &&
-        Object.is(view.bestAsk, last.bestAsk) &&
         Object.is(view.tickSize, last.tickSize) &&
+        Object.is(view.makerFee, last.makerFee) &&
+        Object.is(view.gasPerFill, last.gasPerFill) &&
         Object.is(inventory.base, last.base) &&
         Object.is(inventory.targetBase, last.targetBase) &&
         lastFillSide === last.lastFillSide
@@ -234,11 +239,12 @@ export function createLadder(params: LadderParams): ExplainedStrategy<LadderExpl
       }
       const quotes = explainLadder(params, view, inventory)?.quotes ?? [];
       last.quotes = quotes;
+      last.fair = view.fair;
       last.mid = view.mid;
       last.microprice = view.microprice;
-      last.bestBid = view.bestBid;
-      last.bestAsk = view.bestAsk;
       last.tickSize = view.tickSize;
+      last.makerFee = view.makerFee;
+      last.gasPerFill = view.gasPerFill;
       last.base = inventory.base;
       last.targetBase = inventory.targetBase;
       last.lastFillSide = lastFillSide;

@@ -12,6 +12,7 @@ export interface ModelKeyDefaults {
   readonly orderSize: string;
   readonly minSpreadBps: string;
   readonly maxSpreadBps: string;
+  readonly maxSkewBps: string;
 }
 
 /** Builds the shared keys under `prefix` (e.g. `AS`). */
@@ -52,11 +53,18 @@ export function buildModelKeys(prefix: string, defaults: ModelKeyDefaults) {
       doc: 'Extra distance of each deeper level from the one before it',
       parse: numberIn({ min: 0, max: 5_000, unit: 'bps' }),
     }),
+    maxSkewBps: envKey({
+      key: `${prefix}_MAX_SKEW_BPS`,
+      default: defaults.maxSkewBps,
+      unit: 'bps of reference',
+      doc: 'Cap on the reservation offset: the inventory skew moves the quotes\' centre at most this far from the fair price',
+      parse: numberIn({ min: 0, max: 5_000, unit: 'bps' }),
+    }),
     priceSource: envKey({
       key: `${prefix}_PRICE_SOURCE`,
-      default: 'mid',
-      unit: 'mid|microprice',
-      doc: 'Fair price s the model quotes around',
+      default: 'fair',
+      unit: 'fair|mid|microprice',
+      doc: 'Price s the model quotes around: fair = the engine\'s FAIR_PRICE; mid or microprice = the venue book\'s own',
       parse: oneOf(PRICE_SOURCES),
     }),
   };

@@ -1,27 +1,30 @@
 /**
  * Turns a model's raw bid/ask prices into quotes the engine may post: a reference price from the
- * view, a spread floor that keeps the inventory skew, levels, and the post-only clamp that keeps a
- * bid below the best ask and an ask above the best bid. Prices stay raw (not rounded): the engine
- * rounds bids down and asks up (`src/core/rules.ts`), which can only widen them.
+ * view, the costs of a fill, a spread floor that keeps the inventory skew, levels, and a last
+ * sanity check. Prices stay raw numbers: the engine rounds them to ticks and clamps them to the
+ * touch once, in integers (`src/engine/pipeline/ticks.ts`), so "join the best bid" lands exactly
+ * on it; a float clamp here would land a tick behind after rounding.
  */
 import { MmError, type DesiredQuote, type MarketView, type Side } from '../src/core/index.ts';
 
 /** Codes raised by `strategies/`. */
 export type StrategyErrorCode = 'STRATEGY_CROSSED_QUOTES';
 
-/** Which price the quotes are centred on. */
-export type PriceSource = 'mid' | 'microprice';
+/** Which price the quotes are centred on: the engine's fair price (`FAIR_PRICE`), or the venue's own mid or microprice. */
+export type PriceSource = 'fair' | 'mid' | 'microprice';
 
 /** Every allowed `PriceSource`, for env parsing. */
-export const PRICE_SOURCES: readonly PriceSource[] = ['mid', 'microprice'];
+export const PRICE_SOURCES: readonly PriceSource[] = ['fair', 'mid', 'microprice'];
 
 /**
- * The reference price, or undefined when the book cannot give one (a side missing, crossed or
- * locked book: `buildMarketView` leaves `mid` undefined then) or the view's tick is unusable.
- * Microprice falls back to mid when the view has none, and is clamped into [best bid, best ask].
+ * The reference price, or undefined when the view cannot give one (no fair price; for mid and
+ * microprice a side missing, crossed or locked book: `buildMarketView` leaves `mid` undefined
+ * then) or the view's tick is unusable. Microprice falls back to mid when the view has none, and
+ * is clamped into [best bid, best ask].
  */
 export function referencePrice(view: MarketView, source: PriceSource): number | undefined {
   if (!(view.tickSize > 0) || !Number.isFinite(view.tickSize)) return undefined;
+  if (source === 'fair') return view.fair !== undefined && isPositiveFinite(view.fair) ? view.fair : undefined;
   const mid = view.mid;
   if (mid === undefined || !(mid > 0) || !Number.isFinite(mid)) return undefined;
   if (source === 'microprice') {
@@ -30,6 +33,17 @@ export function referencePrice(view: MarketView, source: PriceSource): number | 
     if (micro !== undefined && micro > 0 && Number.isFinite(micro)) return Math.min(Math.max(micro, view.bestBid ?? micro), view.bestAsk ?? micro);
   }
   return mid;
+}
+
+/**
+ * What one maker fill of `size` base tokens at about `price` costs, per base token in quote
+ * price units: the maker fee plus the expected gas per fill spread over the size. Strategies add
+ * it to their half-spread, so a quote's distance from its reference is profit after costs.
+ */
+export function fillCostPerUnit(view: MarketView, price: number, size: number): number {
+  const fee = isPositiveFinite(view.makerFee) ? view.makerFee * price : 0;
+  const gas = isPositiveFinite(view.gasPerFill) && isPositiveFinite(size) ? view.gasPerFill / size : 0;
+  return fee + gas;
 }
 
 /** Converts basis points of `price` to price units. */
@@ -53,52 +67,70 @@ export interface LevelPlan {
   /** Level-0 bid and ask (raw model prices). */
   readonly bid: number;
   readonly ask: number;
-  readonly levels: number;
+  /** Levels quoted on each side (0 = the side is off). */
+  readonly bidLevels: number;
+  readonly askLevels: number;
   /** Extra distance per level, in price units (each deeper level is this much further out). */
   readonly spacing: number;
   readonly bidSize: number;
   readonly askSize: number;
-  readonly quoteBids: boolean;
-  readonly quoteAsks: boolean;
+  /** The reservation price the quotes' edge is measured from. */
+  readonly reference: number;
 }
 
-/** Expands level-0 prices into `levels` quotes per side, constant size, evenly spaced. */
+/** Expands level-0 prices into quotes per side, constant size, evenly spaced. */
 export function expandLevels(plan: LevelPlan): DesiredQuote[] {
   const quotes: DesiredQuote[] = [];
-  for (let level = 0; level < plan.levels; level++) {
-    if (plan.quoteBids) quotes.push({ side: 'buy', price: plan.bid - level * plan.spacing, size: plan.bidSize, level });
-    if (plan.quoteAsks) quotes.push({ side: 'sell', price: plan.ask + level * plan.spacing, size: plan.askSize, level });
+  const levels = Math.max(plan.bidLevels, plan.askLevels);
+  for (let level = 0; level < levels; level++) {
+    if (level < plan.bidLevels) quotes.push({ side: 'buy', price: plan.bid - level * plan.spacing, size: plan.bidSize, level, reference: plan.reference });
+    if (level < plan.askLevels) quotes.push({ side: 'sell', price: plan.ask + level * plan.spacing, size: plan.askSize, level, reference: plan.reference });
   }
   return quotes;
 }
 
 /**
- * The last step of every strategy: drops quotes with a non-finite or non-positive price or size,
- * then clamps each bid to at most one tick under the best ask and each ask to at least one tick
- * over the best bid, so a post-only quote can never cross. Clamping only lowers bids and raises
- * asks, so a pair with bid < ask stays that way; a result where a bid still reaches an ask means
- * the model itself is broken.
+ * How many levels of `size` a side may quote so that, if every one of them filled, the position
+ * (base tokens, signed; positive = long) stays within `limit`: bids add to it, asks take from it.
+ * Counts every level, not just the next order.
+ */
+export function levelsWithinPosition(side: Side, position: number, size: number, levels: number, limit: number | 'off'): number {
+  if (limit === 'off') return levels;
+  const room = side === 'buy' ? limit - position : limit + position;
+  if (!(size > 0)) return 0;
+  // A hair of slack so a room of exactly N sizes admits N levels despite float noise.
+  return Math.max(0, Math.min(levels, Math.floor((room / size) * (1 + 1e-12) + 1e-12)));
+}
+
+/**
+ * The last step of every strategy: drops quotes with a non-finite or non-positive price or size
+ * and checks that no bid reaches any ask of ours. It does not clamp to the touch: the engine does
+ * that once, in integer ticks, after rounding.
  * @throws MmError `STRATEGY_CROSSED_QUOTES` when some bid ≥ some ask (a bug, never a market state).
  */
-export function finalizeQuotes(quotes: readonly DesiredQuote[], view: MarketView): DesiredQuote[] {
-  const tick = view.tickSize;
-  const maxBid = view.bestAsk === undefined ? Number.POSITIVE_INFINITY : view.bestAsk - tick;
-  const minAsk = view.bestBid === undefined ? 0 : view.bestBid + tick;
+export function finalizeQuotes(quotes: readonly DesiredQuote[]): DesiredQuote[] {
   const result: DesiredQuote[] = [];
   let highestBid = Number.NEGATIVE_INFINITY;
   let lowestAsk = Number.POSITIVE_INFINITY;
   for (const quote of quotes) {
     if (!isPositiveFinite(quote.size) || !isPositiveFinite(quote.price)) continue;
-    const price = quote.side === 'buy' ? Math.min(quote.price, maxBid) : Math.max(quote.price, minAsk);
-    if (!isPositiveFinite(price)) continue;
-    if (quote.side === 'buy') highestBid = Math.max(highestBid, price);
-    else lowestAsk = Math.min(lowestAsk, price);
-    result.push(price === quote.price ? quote : { ...quote, price });
+    if (quote.side === 'buy') highestBid = Math.max(highestBid, quote.price);
+    else lowestAsk = Math.min(lowestAsk, quote.price);
+    result.push(quote);
   }
   if (highestBid >= lowestAsk) {
     throw new MmError<StrategyErrorCode>('STRATEGY_CROSSED_QUOTES', `own quotes cross: bid ${highestBid} ≥ ask ${lowestAsk}`);
   }
   return result;
+}
+
+/**
+ * Keeps a reservation price within `maxOffset` (price units) of the fair price: a large position
+ * or a volatility spike may not drag the quotes arbitrarily far (the key `<PREFIX>_MAX_SKEW_BPS`).
+ */
+export function capOffset(reservation: number, fair: number, maxOffset: number): number {
+  if (!(maxOffset >= 0)) return reservation;
+  return Math.min(fair + maxOffset, Math.max(fair - maxOffset, reservation));
 }
 
 /** Drops the quotes of one side. */

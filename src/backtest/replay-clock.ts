@@ -24,6 +24,8 @@ export class ReplayClock extends ManualClock {
   private nextTimerId = 0;
   private readonly heap: HeapTimer[] = [];
   private live = 0;
+  /** Raised when a timer is set to fire at the current time (delay 0); lowered by `hasTimerDueNow`. */
+  private zeroDelaySet = false;
 
   constructor(startMs = 0) {
     super(startMs);
@@ -57,6 +59,18 @@ export class ReplayClock extends ManualClock {
     return timer !== undefined && timer.dueMs <= timeMs;
   }
 
+  /** Whether a timer is due at the current time (set with delay 0 since time last moved). */
+  hasTimerDueNow(): boolean {
+    this.zeroDelaySet = false;
+    const timer = this.top();
+    return timer !== undefined && timer.dueMs <= this.timeMs;
+  }
+
+  /** False when no timer can be due at the current time: none was set with delay 0 since the last check. */
+  mayHaveTimerDueNow(): boolean {
+    return this.zeroDelaySet;
+  }
+
   override advance(deltaMs: number): void {
     this.advanceTo(this.timeMs + deltaMs);
   }
@@ -87,6 +101,7 @@ export class ReplayClock extends ManualClock {
 
   private add(callback: () => void, delayMs: number, intervalMs: number | undefined): Timer {
     const timer: HeapTimer = { id: this.nextTimerId++, dueMs: this.timeMs + delayMs, intervalMs, callback, cancelled: false };
+    if (delayMs <= 0) this.zeroDelaySet = true;
     this.push(timer);
     this.live++;
     return {

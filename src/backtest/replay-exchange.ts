@@ -173,6 +173,15 @@ export class ReplayExchange {
     }
   }
 
+  /** Our best resting price on a side (highest bid, lowest ask), in ticks; undefined when none rests. */
+  bestRestingPrice(side: Side): number | undefined {
+    let best: number | undefined;
+    for (const order of this.resting[side]) {
+      if (best === undefined || (side === 'buy' ? order.priceTicks > best : order.priceTicks < best)) best = order.priceTicks;
+    }
+    return best;
+  }
+
   restingOrders(): ReplayOrder[] {
     return [...this.resting.buy, ...this.resting.sell];
   }

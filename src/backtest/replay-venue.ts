@@ -51,6 +51,26 @@ export interface ReplayVenueOptions {
   readonly initialQuote: bigint;
 }
 
+/** One fill at the exchange, for the report: what, where the market stood, what it cost. */
+export interface VenueFill {
+  /** Exchange time of the fill, ms. */
+  readonly timeMs: number;
+  readonly orderId: string;
+  readonly side: Side;
+  /** Price in quote tokens per base token, size in base tokens. */
+  readonly price: number;
+  readonly size: number;
+  readonly isMaker: boolean;
+  /** Fee charged on what the fill delivered, valued in quote tokens at the fill price. */
+  readonly feeQuote: number;
+}
+
+/** Requests the venue received, counted apart from the engine's scorecard (a test holds them equal). */
+export interface VenueActivity {
+  readonly ordersSent: number;
+  readonly cancelsSent: number;
+}
+
 /** Gas and fees charged so far, for the report. */
 export interface ReplayCosts {
   readonly gasQuote: number;
@@ -71,16 +91,22 @@ export class ReplayVenue implements Venue {
   private feesQuoteUnits = 0n;
   private gasPriceUnits: bigint;
   private nextOrderId = 1;
-  private readonly lastLocalTop: { bid: number | undefined; bidQty: number; ask: number | undefined; askQty: number } = {
+  /** The top last published, with its prices in base units: most changes are of size only, and a price's BigInt is reused then. */
+  private readonly lastLocalTop: { bid: number | undefined; bidQty: number; ask: number | undefined; askQty: number; bidUnits: bigint | undefined; askUnits: bigint | undefined } = {
     bid: undefined,
     bidQty: 0,
     ask: undefined,
     askQty: 0,
+    bidUnits: undefined,
+    askUnits: undefined,
   };
   private readonly pendingAcks = new Map<string, (outcome: PlaceOutcome) => void>();
   private messageOpen = false;
   /** Count of engine calls into the venue: the runner flushes promise callbacks when it moves. */
   activity = 0;
+  /** Every fill at the exchange, in order. */
+  readonly fills: VenueFill[] = [];
+  private readonly requests = { ordersSent: 0, cancelsSent: 0 };
 
   constructor(private readonly options: ReplayVenueOptions) {
     this.clock = options.clock;
@@ -92,7 +118,7 @@ export class ReplayVenue implements Venue {
       options.rules,
       options.queue,
       (report) => this.scheduleReport(report),
-      (order, lots, _priceTicks, quoteUnits, isMaker) => this.settleFill(order, lots, quoteUnits, isMaker),
+      (order, lots, priceTicks, quoteUnits, isMaker) => this.settleFill(order, lots, priceTicks, quoteUnits, isMaker),
     );
   }
 
@@ -142,6 +168,11 @@ export class ReplayVenue implements Venue {
     this.scheduler.atMarket(this.clock.nowMs() + this.options.feedLatencyMs, () => this.listener?.onGasQuote(quote));
   }
 
+  /** Orders, cancels and filled orders so far. */
+  orderActivity(): VenueActivity {
+    return { ...this.requests };
+  }
+
   /** Charged costs so far. */
   costs(): ReplayCosts {
     return { gasQuote: this.gasQuoteTotal, feesBaseUnits: this.feesBaseUnits, feesQuoteUnits: this.feesQuoteUnits };
@@ -171,6 +202,7 @@ export class ReplayVenue implements Venue {
     if (intent.priceUnits % rules.priceTick !== 0n || intent.qtyUnits % rules.qtyStep !== 0n) {
       return Promise.resolve({ kind: 'rejected', orderId: order.orderId, reason: 'WRONG_INPUT' });
     }
+    this.requests.ordersSent++;
     const sentAt = this.clock.nowMs();
     const arriveAt = sentAt + this.options.latency.entryMs('place', sentAt);
     const answerAt = arriveAt + this.options.latency.responseMs('place', arriveAt);
@@ -203,6 +235,7 @@ export class ReplayVenue implements Venue {
 
   cancelOrder(orderId: string): Promise<CancelOutcome> {
     this.activity++;
+    this.requests.cancelsSent++;
     const sentAt = this.clock.nowMs();
     const arriveAt = sentAt + this.options.latency.entryMs('cancel', sentAt);
     const answerAt = arriveAt + this.options.latency.responseMs('cancel', arriveAt);
@@ -217,6 +250,7 @@ export class ReplayVenue implements Venue {
 
   cancelAll(): Promise<CancelOutcome> {
     this.activity++;
+    this.requests.cancelsSent++;
     const sentAt = this.clock.nowMs();
     const arriveAt = sentAt + this.options.latency.entryMs('cancel', sentAt);
     const answerAt = arriveAt + this.options.latency.responseMs('cancel', arriveAt);
@@ -275,15 +309,17 @@ export class ReplayVenue implements Venue {
     const askQty = ask === undefined ? 0 : book.sizeAt('sell', ask);
     const last = this.lastLocalTop;
     if (bid === last.bid && ask === last.ask && bidQty === last.bidQty && askQty === last.askQty) return;
+    const rules = this.options.rules;
+    if (bid !== last.bid) last.bidUnits = bid === undefined ? undefined : BigInt(bid) * rules.priceTick;
+    if (ask !== last.ask) last.askUnits = ask === undefined ? undefined : BigInt(ask) * rules.priceTick;
     last.bid = bid;
     last.ask = ask;
     last.bidQty = bidQty;
     last.askQty = askQty;
-    const rules = this.options.rules;
     const top: BestBidOffer = {
-      bidPriceUnits: bid === undefined ? undefined : BigInt(bid) * rules.priceTick,
+      bidPriceUnits: last.bidUnits,
       bidQtyUnits: BigInt(bidQty) * rules.qtyStep,
-      askPriceUnits: ask === undefined ? undefined : BigInt(ask) * rules.priceTick,
+      askPriceUnits: last.askUnits,
       askQtyUnits: BigInt(askQty) * rules.qtyStep,
       timeMs: this.clock.nowMs(),
     };
@@ -298,21 +334,34 @@ export class ReplayVenue implements Venue {
     this.scheduler.atOrder(at, () => this.listener?.onOrderReport(snapshot));
   }
 
-  private settleFill(order: ReplayOrder, lots: number, quoteUnits: bigint, isMaker: boolean): void {
+  private settleFill(order: ReplayOrder, lots: number, priceTicks: number, quoteUnits: bigint, isMaker: boolean): void {
     const rules = this.options.rules;
     const qtyUnits = BigInt(lots) * rules.qtyStep;
     const pbips = isMaker ? this.options.makerFeePbips : this.options.takerFeePbips;
+    const price = unitsToNumber(BigInt(priceTicks) * rules.priceTick, rules.quoteDecimals);
+    let feeQuote: number;
     if (order.side === 'buy') {
       const fee = feeOnReceipt(qtyUnits, pbips);
       this.baseUnits += qtyUnits - fee;
       this.quoteUnits -= quoteUnits;
       this.feesBaseUnits += fee;
+      feeQuote = unitsToNumber(fee, rules.baseDecimals) * price;
     } else {
       const fee = feeOnReceipt(quoteUnits, pbips);
       this.baseUnits -= qtyUnits;
       this.quoteUnits += quoteUnits - fee;
       this.feesQuoteUnits += fee;
+      feeQuote = unitsToNumber(fee, rules.quoteDecimals);
     }
+    this.fills.push({
+      timeMs: this.clock.nowMs(),
+      orderId: order.orderId,
+      side: order.side,
+      price,
+      size: unitsToNumber(qtyUnits, rules.baseDecimals),
+      isMaker,
+      feeQuote,
+    });
     if (!isMaker) this.chargeGas(this.options.steps.trade);
     if (this.baseUnits < 0n || this.quoteUnits < 0n) {
       // The replay does not lock balances; a strategy that overspends is a configuration error.

@@ -19,9 +19,13 @@ export class EventScheduler {
   private marketHead = 0;
   private readonly heap: Scheduled[] = [];
   private seq = 0;
+  /** Raised when something is scheduled for the current time or earlier; `hasDueNow` lowers it. */
+  private maybeDueNow = false;
 
   /** Whether a clock timer is due by a time; the replay clock answers without boxing a number. */
   private readonly isTimerDueBy: (timeMs: number) => boolean;
+  private readonly isTimerDueNow: () => boolean;
+  private readonly isTimerMaybeDueNow: () => boolean;
 
   constructor(private readonly clock: ManualClock) {
     this.isTimerDueBy =
@@ -31,16 +35,21 @@ export class EventScheduler {
             const due = clock.nextDueMs();
             return due !== undefined && due <= timeMs;
           };
+    this.isTimerDueNow = clock instanceof ReplayClock ? () => clock.hasTimerDueNow() : () => this.isTimerDueBy(clock.nowMs());
+    this.isTimerMaybeDueNow = clock instanceof ReplayClock ? () => clock.mayHaveTimerDueNow() : () => true;
   }
 
   /** Schedules a market-data delivery; times must not decrease between calls. */
   atMarket(timeMs: number, run: () => void): void {
+    if (timeMs <= this.clock.nowMs()) this.maybeDueNow = true;
     this.market.push({ timeMs, seq: this.seq++, run });
   }
 
   /** Schedules an order event at any time ≥ now. */
   atOrder(timeMs: number, run: () => void): void {
-    const item = { timeMs: Math.max(timeMs, this.clock.nowMs()), seq: this.seq++, run };
+    const now = this.clock.nowMs();
+    if (timeMs <= now) this.maybeDueNow = true;
+    const item = { timeMs: Math.max(timeMs, now), seq: this.seq++, run };
     this.heap.push(item);
     this.siftUp(this.heap.length - 1);
   }
@@ -60,6 +69,24 @@ export class EventScheduler {
     const orderItem = this.heap[0];
     if (orderItem !== undefined && orderItem.timeMs <= timeMs) return true;
     return this.isTimerDueBy(timeMs);
+  }
+
+  /**
+   * Whether something is due at the clock's current time: what a zero latency or a timer of delay
+   * 0 scheduled while the engine reacted to the last event. Asked before each event of a message
+   * (the time is not passed, so nothing is boxed).
+   */
+  hasDueNow(): boolean {
+    // Time never goes back, so only what was scheduled at or before the current time can be due
+    // now without time moving: the flag answers almost every event without looking further.
+    if (!this.maybeDueNow && !this.isTimerMaybeDueNow()) return false;
+    this.maybeDueNow = false;
+    const now = this.clock.nowMs();
+    const marketItem = this.market[this.marketHead];
+    if (marketItem !== undefined && marketItem.timeMs <= now) return true;
+    const orderItem = this.heap[0];
+    if (orderItem !== undefined && orderItem.timeMs <= now) return true;
+    return this.isTimerDueNow();
   }
 
   /** Time of the next scheduled callback or clock timer, if any. */

@@ -5,11 +5,11 @@
  * timers), applies it at the exchange, and lets the engine's promise callbacks run only when the
  * engine actually called the venue, so millions of quiet book updates cost no `await`.
  */
-import { ManualClock, createSilentLogger, type Logger, type Side, type Strategy } from '../core/index.ts';
-import { MarketMaker, combineObservers, type EngineObserver, type EngineSettings, type EngineStatus } from '../engine/index.ts';
+import { ManualClock, createSilentLogger, unitsToNumber, type Logger, type Side, type Strategy } from '../core/index.ts';
+import { MarketMaker, type EngineObserver, type EngineSettings, type EngineStatus } from '../engine/index.ts';
 import { ReplayClock } from './replay-clock.ts';
-import { ReplayVenue, type ReplayVenueOptions } from './replay-venue.ts';
-import type { PathSample } from './stats.ts';
+import { ReplayVenue, type ReplayVenueOptions, type VenueFill } from './replay-venue.ts';
+import type { PathSample, PnlComponents } from './stats.ts';
 
 const SETTLED = Promise.resolve();
 
@@ -26,14 +26,8 @@ export interface SessionOptions {
   readonly observer?: EngineObserver;
 }
 
-/** A fill of ours, for the report. */
-export interface FillRecord {
-  readonly timeMs: number;
-  readonly side: Side;
-  readonly price: number;
-  readonly size: number;
-  readonly isMaker: boolean;
-}
+/** A fill of ours, for the report: as the exchange made it (time, price, fee, the mid then). */
+export type FillRecord = VenueFill;
 
 /** A running backtest. */
 export class BacktestSession {
@@ -41,7 +35,6 @@ export class BacktestSession {
   readonly venue: ReplayVenue;
   readonly engine: MarketMaker;
   readonly samples: PathSample[] = [];
-  readonly fills: FillRecord[] = [];
   private readonly sampleMs: number;
   private nextSampleMs: number;
   private seenActivity = 0;
@@ -52,26 +45,19 @@ export class BacktestSession {
     this.venue = new ReplayVenue({ ...options.venue, clock: this.clock });
     this.sampleMs = options.sampleMs ?? 1_000;
     this.nextSampleMs = options.startMs + this.sampleMs;
-    const rules = options.venue.rules;
-    const recordFill: EngineObserver = {
-      fill: (fill) =>
-        this.fills.push({
-          timeMs: fill.timeMs,
-          side: fill.side,
-          price: Number(fill.priceUnits) / 10 ** rules.quoteDecimals,
-          size: Number(fill.qtyUnits) / 10 ** rules.baseDecimals,
-          isMaker: fill.isMaker,
-        }),
-    };
-    const observers = options.observer === undefined ? [recordFill] : [recordFill, options.observer];
     this.engine = new MarketMaker({
       venue: this.venue,
       strategy: options.strategy,
       clock: this.clock,
       logger: options.logger ?? createSilentLogger(),
       settings: options.settings,
-      observer: combineObservers(observers),
+      ...(options.observer === undefined ? {} : { observer: options.observer }),
     });
+  }
+
+  /** Our fills at the exchange, in order. */
+  get fills(): readonly FillRecord[] {
+    return this.venue.fills;
   }
 
   /** Starts the engine (it connects to the replay venue and takes its starting balances). */
@@ -95,6 +81,16 @@ export class BacktestSession {
       return undefined;
     }
     return this.advanceSlowly(timeMs);
+  }
+
+  /**
+   * Runs what fell due at the current time since the last event (answers with zero latency,
+   * timers of delay 0), as moving to the same time again would. Undefined when nothing is due,
+   * which is almost always.
+   */
+  runDueNow(): Promise<void> | undefined {
+    if (!this.venue.scheduler.hasDueNow() && !this.needsFlush()) return undefined;
+    return this.advanceSlowly(this.clock.nowMs());
   }
 
   private advanceSlowly(timeMs: number): Promise<void> | undefined {
@@ -170,17 +166,37 @@ export class BacktestSession {
   private sampleUpTo(timeMs: number): void {
     if (timeMs < this.nextSampleMs) return;
     const status = this.engine.status();
+    const exchange = this.venue.exchange;
     const sample: PathSample = {
       timeMs: this.nextSampleMs,
       mid: status.mid,
-      bid: status.bids[0]?.price,
-      ask: status.asks[0]?.price,
+      bid: this.tickPrice(exchange.bestRestingPrice('buy')),
+      ask: this.tickPrice(exchange.bestRestingPrice('sell')),
+      bestBid: this.tickPrice(exchange.book.bestBidPrice()),
+      bestAsk: this.tickPrice(exchange.book.bestAskPrice()),
       inventory: status.baseBalance - this.startBase,
       pnl: status.pnl.total,
+      components: pnlComponents(status),
     };
+    // One sample per period: a gap in the recording repeats the last state up to the next event.
     while (this.nextSampleMs <= timeMs) {
       this.samples.push({ ...sample, timeMs: this.nextSampleMs });
       this.nextSampleMs += this.sampleMs;
     }
   }
+
+  private tickPrice(priceTicks: number | undefined): number | undefined {
+    const rules = this.options.venue.rules;
+    return priceTicks === undefined ? undefined : unitsToNumber(BigInt(priceTicks) * rules.priceTick, rules.quoteDecimals);
+  }
+
+}
+
+/**
+ * The engine's PnL split at a sample as signed contributions (fees and gas negative), so the
+ * parts of a sample add up to its total. A hedge term joins here once the engine has one.
+ */
+function pnlComponents(status: EngineStatus): PnlComponents {
+  const split = status.scorecard.pnl;
+  return { spread: split.spread, inventory: split.inventory, fees: -split.fees, gas: -split.gas };
 }

@@ -4,16 +4,39 @@
  * compute them the same way.
  */
 
+/**
+ * Cumulative PnL of a run split by where it came from (the engine's scorecard split), in quote
+ * tokens, each a signed contribution: the parts add up to the split's total (fees and gas ≤ 0).
+ */
+export interface PnlComponents {
+  /** Edge of each fill against the fair price (mid) at the fill. */
+  readonly spread: number;
+  /** The position carried between fills, marked to market. */
+  readonly inventory: number;
+  /** Trading fees paid, as a negative number. */
+  readonly fees: number;
+  /** Gas paid, as a negative number. */
+  readonly gas: number;
+  /** PnL of hedges on another venue, once a hedger exists. */
+  readonly hedge?: number;
+}
+
 /** One point of the sampled paths (taken every `sampleMs` of simulated time). */
 export interface PathSample {
   readonly timeMs: number;
   readonly mid: number | undefined;
+  /** Our best resting bid and ask at the exchange (undefined when none rests). */
   readonly bid: number | undefined;
   readonly ask: number | undefined;
+  /** The market's best bid and ask (the recorded book, without our orders). */
+  readonly bestBid?: number | undefined;
+  readonly bestAsk?: number | undefined;
   /** Base inventory minus its starting value, in base tokens. */
   readonly inventory: number;
   /** Total PnL in quote tokens. */
   readonly pnl: number;
+  /** `pnl` split by component; absent in paths recorded before the split existed. */
+  readonly components?: PnlComponents;
 }
 
 /** Largest fall of PnL from a running peak, in quote tokens (≥ 0). */
@@ -35,18 +58,27 @@ export function standardDeviation(values: readonly number[]): number {
   return Math.sqrt(variance);
 }
 
+/** One hour and one day in ms: the horizons a Sharpe ratio is stated for. */
+export const HOUR_MS = 3_600_000;
+export const DAY_MS = 86_400_000;
+
 /**
- * Sharpe ratio of PnL changes between samples, annualised from the sample spacing
- * (√(periods per year) × mean / std). 0 when PnL never moved.
+ * Sharpe ratio of PnL changes between samples, stated per `horizonMs` (mean / std of the
+ * per-sample changes × √(horizon / sample spacing), the usual i.i.d. scaling). 0 when PnL never
+ * moved. Never annualised: a ratio scaled from minutes to a year says nothing.
  */
-export function sharpeRatio(samples: readonly PathSample[], sampleMs: number): number {
+export function sharpeRatio(samples: readonly PathSample[], sampleMs: number, horizonMs: number): number {
   const changes: number[] = [];
   for (let i = 1; i < samples.length; i++) changes.push((samples[i] as PathSample).pnl - (samples[i - 1] as PathSample).pnl);
   const deviation = standardDeviation(changes);
   if (deviation === 0 || changes.length === 0) return 0;
   const mean = changes.reduce((sum, value) => sum + value, 0) / changes.length;
-  const periodsPerYear = (365 * 24 * 3600 * 1000) / sampleMs;
-  return (mean / deviation) * Math.sqrt(periodsPerYear);
+  return (mean / deviation) * Math.sqrt(horizonMs / sampleMs);
+}
+
+/** The horizon a run's headline Sharpe is stated for: a day once the run spans 3 days, else an hour. */
+export function sharpeHorizon(durationMs: number): 'hour' | 'day' {
+  return durationMs >= 3 * DAY_MS ? 'day' : 'hour';
 }
 
 /** Largest |inventory| over the path, base tokens. */

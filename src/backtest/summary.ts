@@ -5,7 +5,8 @@
  */
 import type { EngineStatus } from '../engine/index.ts';
 import type { FillRecord } from './session.ts';
-import { maxAbsInventory, maxDrawdown, sharpeRatio, standardDeviation, type PathSample } from './stats.ts';
+import { summaryRows, type SummaryUnits } from './summary-rows.ts';
+import { HOUR_MS, DAY_MS, maxAbsInventory, maxDrawdown, sharpeHorizon, sharpeRatio, standardDeviation, type PathSample } from './stats.ts';
 
 /** The summary of one run (snake_case keys: a wire contract). */
 export interface BacktestSummary {
@@ -19,6 +20,7 @@ export interface BacktestSummary {
   readonly pnl_quote: number;
   readonly max_abs_inventory_base: number;
   readonly inventory_std_base: number;
+  /** Sharpe ratio of PnL stated per `sharpe_horizon` (an hour, or a day for runs of 3 days and more); never annualised. */
   readonly sharpe: number;
   readonly max_drawdown_quote: number;
   readonly quote_uptime: number;
@@ -29,6 +31,30 @@ export interface BacktestSummary {
   readonly duration_s: number;
   readonly start_ms: number;
   readonly end_ms: number;
+  /** Scorecard (issue "quoting"): placements and cancel requests sent. */
+  readonly orders_sent: number;
+  readonly cancels_sent: number;
+  /** Orders sent per fill (orders sent when nothing filled). */
+  readonly orders_per_fill: number;
+  /** Base volume filled / base volume of the orders sent. */
+  readonly fill_ratio: number;
+  /** Share of quoting time with both a bid and an ask resting (quote_uptime is the same figure, its older name). */
+  readonly two_sided_uptime: number;
+  /** Share of quoting time with our bid or ask at the best price of the book. */
+  readonly time_at_touch: number;
+  /** Moments |position| went past the inventory cap (must be 0). */
+  readonly cap_breaches: number;
+  /** PnL split, quote tokens: pnl_quote = pnl_spread_quote + pnl_inventory_quote − fees_quote − gas_quote. */
+  readonly pnl_spread_quote: number;
+  readonly pnl_inventory_quote: number;
+  /** Venue actions the outbound budget held back (sent later, or not at all when no longer wanted). */
+  readonly requests_throttled: number;
+  /** The inventory cap the run used (base tokens; 0 = none). */
+  readonly inventory_cap_base: number;
+  /** The horizon `sharpe` is stated for: `hour`, or `day` for runs of 3 days and more. */
+  readonly sharpe_horizon: 'hour' | 'day';
+  /** Sharpe ratio per hour whatever the run's length, to compare runs of different lengths. */
+  readonly sharpe_hourly: number;
 }
 
 /** What the summary is computed from. */
@@ -37,7 +63,6 @@ export interface SummaryInput {
   readonly status: EngineStatus;
   readonly samples: readonly PathSample[];
   readonly fills: readonly FillRecord[];
-  readonly gasQuote: number;
   readonly sampleMs: number;
   readonly wallSeconds: number;
   readonly startMs: number;
@@ -57,6 +82,8 @@ function tidyOrNull(value: number | undefined): number | null {
 export function summarize(input: SummaryInput): BacktestSummary {
   const { status, samples } = input;
   const pnl = status.pnl;
+  const horizon = sharpeHorizon(input.endMs - input.startMs);
+  const card = status.scorecard;
   return {
     events: input.events,
     fills: pnl.fills,
@@ -64,11 +91,11 @@ export function summarize(input: SummaryInput): BacktestSummary {
     taker_fills: pnl.takerFills,
     volume_base: tidy(pnl.volumeBase),
     fees_quote: tidy(pnl.feesPaid),
-    gas_quote: tidy(input.gasQuote),
+    gas_quote: tidy(pnl.gasPaid),
     pnl_quote: tidy(pnl.total),
     max_abs_inventory_base: tidy(maxAbsInventory(samples)),
     inventory_std_base: tidy(standardDeviation(samples.map((sample) => sample.inventory))),
-    sharpe: tidy(sharpeRatio(samples, input.sampleMs)),
+    sharpe: tidy(sharpeRatio(samples, input.sampleMs, horizon === 'day' ? DAY_MS : HOUR_MS)),
     max_drawdown_quote: tidy(maxDrawdown(samples)),
     quote_uptime: tidy(status.twoSidedUptime),
     markout_1s_bps: tidyOrNull(status.markouts.meanBps[0]),
@@ -78,6 +105,19 @@ export function summarize(input: SummaryInput): BacktestSummary {
     duration_s: tidy((input.endMs - input.startMs) / 1000),
     start_ms: input.startMs,
     end_ms: input.endMs,
+    orders_sent: card.ordersSent,
+    cancels_sent: card.cancelsSent,
+    orders_per_fill: tidy(card.ordersPerFill),
+    fill_ratio: tidy(card.fillRatio),
+    two_sided_uptime: tidy(card.twoSidedUptime),
+    time_at_touch: tidy(card.timeAtTouch),
+    cap_breaches: card.capBreaches,
+    pnl_spread_quote: tidy(card.pnl.spread),
+    pnl_inventory_quote: tidy(card.pnl.inventory),
+    requests_throttled: card.throttled,
+    inventory_cap_base: tidy(status.inventoryCap),
+    sharpe_horizon: horizon,
+    sharpe_hourly: tidy(sharpeRatio(samples, input.sampleMs, HOUR_MS)),
   };
 }
 
@@ -87,22 +127,12 @@ export function deterministicPart(summary: BacktestSummary): Omit<BacktestSummar
   return rest;
 }
 
-/** A human-readable summary, one `name  value` per line. */
-export function formatSummary(summary: BacktestSummary): string {
-  const rows: [string, string][] = [
-    ['events', String(summary.events)],
-    ['simulated time', `${summary.duration_s} s`],
-    ['fills (maker/taker)', `${summary.fills} (${summary.maker_fills}/${summary.taker_fills})`],
-    ['volume', `${summary.volume_base} base`],
-    ['PnL', `${summary.pnl_quote} quote`],
-    ['fees / gas', `${summary.fees_quote} / ${summary.gas_quote} quote`],
-    ['max drawdown', `${summary.max_drawdown_quote} quote`],
-    ['Sharpe (annualised)', String(summary.sharpe)],
-    ['max |inventory| / std', `${summary.max_abs_inventory_base} / ${summary.inventory_std_base} base`],
-    ['two-sided uptime', `${(summary.quote_uptime * 100).toFixed(1)} %`],
-    ['markout 1s / 10s / 60s', `${summary.markout_1s_bps ?? '–'} / ${summary.markout_10s_bps ?? '–'} / ${summary.markout_60s_bps ?? '–'} bps`],
-    ['speed', `${summary.events_per_sec} events/s`],
-  ];
-  const width = Math.max(...rows.map(([name]) => name.length));
-  return rows.map(([name, value]) => `${name.padEnd(width)}  ${value}`).join('\n');
+/**
+ * The summary for a person: one `name  value` per line, with units (PnL in quote, inventory in
+ * base), human times and durations, and percentages. `units` names the tokens.
+ */
+export function formatSummary(summary: BacktestSummary, units: SummaryUnits = { base: 'base', quote: 'quote' }): string {
+  const rows = summaryRows(summary, units);
+  const width = Math.max(...rows.map((row) => row.label.length));
+  return rows.map((row) => `${row.label.padEnd(width)}  ${row.text}`).join('\n');
 }

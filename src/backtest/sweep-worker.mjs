@@ -4,7 +4,7 @@ import { parentPort } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
 
 register();
-const { runSweepJob } = await import('../cli/backtest.ts');
+const { runSweepJob } = await import('../cli/backtest-plan.ts');
 const { UsageError } = await import('../cli/io.ts');
 
 parentPort.on('message', async ({ id, plan }) => {

@@ -44,14 +44,36 @@ interface JobAnswer {
   readonly usage?: boolean;
 }
 
+/** Worker threads a sweep starts by default: one per core the process may use. */
+export function defaultWorkers(): number {
+  return availableParallelism();
+}
+
+/** A slice of a sweep grid: the `index`-th (1-based) of `count`. */
+export interface Shard {
+  readonly index: number;
+  readonly count: number;
+}
+
 /**
- * Runs each job on a pool of `min(cores, jobs)` worker threads started from `entry`; results keep
- * the jobs' order. `onDone` is called after each job.
+ * The grid cells (indexes) of one shard: every `count`-th cell starting at `index − 1`. Dealt
+ * round-robin rather than in blocks, so each shard gets cells from every part of the grid and
+ * the shards take about as long as each other when one axis drives the run time.
+ */
+export function shardCells(cells: number, shard: Shard): number[] {
+  const indexes: number[] = [];
+  for (let i = shard.index - 1; i < cells; i += shard.count) indexes.push(i);
+  return indexes;
+}
+
+/**
+ * Runs each job on a pool of `min(threads, jobs)` worker threads started from `entry`; results
+ * keep the jobs' order. `onDone` is called after each job.
  * @throws SweepJobError for the first job that fails.
  */
-export async function runOnWorkers<Job>(entry: URL, jobs: readonly Job[], onDone: () => void): Promise<SweepSummary[]> {
+export async function runOnWorkers<Job>(entry: URL, jobs: readonly Job[], onDone: () => void, threads = defaultWorkers()): Promise<SweepSummary[]> {
   const results: SweepSummary[] = new Array<SweepSummary>(jobs.length);
-  const size = Math.max(1, Math.min(availableParallelism(), jobs.length));
+  const size = Math.max(1, Math.min(threads, jobs.length));
   let next = 0;
   const workers = Array.from({ length: size }, () => new Worker(entry));
   try {
@@ -90,16 +112,29 @@ export async function runOnWorkers<Job>(entry: URL, jobs: readonly Job[], onDone
 /** Columns of the sweep table after the swept keys. */
 export const SWEEP_COLUMNS = ['pnl_quote', 'fills', 'maker_fills', 'taker_fills', 'volume_base', 'fees_quote', 'gas_quote', 'max_drawdown_quote', 'sharpe', 'quote_uptime', 'markout_10s_bps'] as const;
 
+/** Scorecard columns shown after {@link SWEEP_COLUMNS} when the summaries carry them (issue 9). */
+const SCORECARD_COLUMNS = ['orders_per_fill', 'time_at_touch', 'cap_breaches', 'pnl_spread_quote', 'pnl_inventory_quote'] as const;
+
+/** The columns of a sweep's table: the fixed ones, then the scorecard keys the summaries have. */
+export function sweepColumns(summaries: readonly SweepSummary[]): string[] {
+  const first = (summaries[0] ?? {}) as Readonly<Record<string, unknown>>;
+  return [...SWEEP_COLUMNS, ...SCORECARD_COLUMNS.filter((key) => key in first)];
+}
+
+/** Cell indexes best `pnl_quote` first; ties keep grid order, so the ranking depends only on the inputs. */
+export function rankCells(summaries: readonly SweepSummary[]): number[] {
+  return summaries.map((summary, i) => ({ pnl: summary.pnl_quote, i })).sort((a, b) => b.pnl - a.pnl || a.i - b.i).map(({ i }) => i);
+}
+
 /**
  * The table, best `pnl_quote` first; ties keep grid order, so the same inputs print the same table.
  * Returns the text and the order (indexes into `cells`).
  */
 export function formatSweepTable(keys: readonly string[], cells: readonly Readonly<Record<string, string>>[], summaries: readonly SweepSummary[]): { text: string; order: number[] } {
-  const order = summaries.map((summary, i) => ({ pnl: summary.pnl_quote, i })).sort((a, b) => b.pnl - a.pnl || a.i - b.i).map(({ i }) => i);
-  const rows = [
-    ['#', ...keys, ...SWEEP_COLUMNS],
-    ...order.map((i, rank) => [String(rank + 1), ...keys.map((key) => cells[i]?.[key] ?? ''), ...SWEEP_COLUMNS.map((column) => String(summaries[i]?.[column] ?? '–'))]),
-  ];
+  const order = rankCells(summaries);
+  const columns = sweepColumns(summaries);
+  const value = (i: number, column: string): string => String((summaries[i] as Readonly<Record<string, unknown>> | undefined)?.[column] ?? '–');
+  const rows = [['#', ...keys, ...columns], ...order.map((i, rank) => [String(rank + 1), ...keys.map((key) => cells[i]?.[key] ?? ''), ...columns.map((column) => value(i, column))])];
   const widths = (rows[0] ?? []).map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
   return { text: rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd()).join('\n'), order };
 }

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LiveClock, type Clock } from '../core/index.ts';
-import { parseJournal, type JournalRecord } from '../engine/journal.ts';
+import { parseJournal, type JournalRecord } from '../engine/index.ts';
 import { feltToHex } from '../exchange/wire/fields.ts';
 import { startSim, type SimHandle, type SimOrder } from '../sim/index.ts';
 import { encryptStarkKeystore } from '../exchange/signer/index.ts';

@@ -1,81 +1,63 @@
 /**
- * `akira-mm backtest --data FILE… --env FILE …`: the pair's env file (validated like `run`), the
- * same strategy and engine, and a replay venue over recorded books. Prints a human summary and,
- * with --json, the summary as one JSON object on the last line (its keys are a contract).
- * `--sweep KEY=v1,v2` (repeatable) runs the grid of env values on worker threads and prints a
- * table, best PnL first. Everything but the measured speed is a function of data, flags and seed.
+ * `akira-mm backtest --data FILE… --env FILE …`: the same strategy and engine as live, against a
+ * replay venue over recorded books of any market (the market comes from the recording). Prints a
+ * human summary and, with --json, the summary as one JSON object on the last line (its keys are a
+ * contract); --report writes the HTML report. `--sweep KEY=v1,v2` (repeatable) runs a grid on
+ * worker threads (backtest-sweep.ts); `backtest merge` joins a sharded sweep. Everything but the
+ * measured speed is a function of data, flags and seed.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { parse as parseDotenv } from 'dotenv';
-import { SingleBar } from 'cli-progress';
-import { createRng, getChain, getToken, parseUnits, type TickerRules } from '../core/index.ts';
-import { constantLatency } from '../backtest/latency.ts';
-import { jitteredLatency } from '../backtest/latency-jitter.ts';
-import { parseQueueModel } from '../backtest/queue-model.ts';
-import { renderReportHtml } from '../backtest/report-html.ts';
-import { runBacktest, type BacktestOptions, type BacktestResult } from '../backtest/run.ts';
-import { deterministicPart, formatSummary } from '../backtest/summary.ts';
-import { SweepJobError, formatSweepTable, runOnWorkers, sweepGrid, type SweepSummary } from '../backtest/sweep.ts';
-import { DataError, createRecordedEventSource, readRecordingHeader, recordingScale, type RecordingHeader } from '../backtest/data/index.ts';
-import { parseFlags, integerFlag } from './args.ts';
-import { buildStrategy } from './daemon.ts';
-import { engineSettingsFromConfig } from './engine-settings.ts';
-import { UsageError, type CliIo, type CommandRunner } from './io.ts';
-import { validatePairEnv } from './pair-config.ts';
+import { writeFileSync } from 'node:fs';
+import { integerFlag, parseFlags, type CommandHelp } from './args.ts';
+import { BACKTEST_DEFAULTS } from './backtest-defaults.ts';
+import type { BacktestPlan } from './backtest-plan.ts';
+import { UsageError, type CommandRunner } from './io.ts';
+import { startProgress } from './progress.ts';
+import type { BacktestResult } from '../backtest/run.ts';
 
 const USAGE =
-  'akira-mm backtest --data FILE… --env FILE [--strategy NAME] [--base B --quote Q] [--tick T --lot L] ' +
-  '[--queue risk-averse|power:N|log] [--latency-ms N] [--latency-jitter-ms N] [--feed-latency-ms N] [--seed N] ' +
-  '[--initial-base X] [--maker-pbips N] [--taker-pbips N] [--gas-price-fri N] [--strk-price X] ' +
-  '[--report out.html] [--json] [--sweep KEY=v1,v2,…]…';
+  'akira-mm backtest --data FILE… --env FILE [--strategy NAME] [--set KEY=VALUE]… [--base B --quote Q] [--tick T --lot L] ' +
+  '[--queue risk-averse|power:N|log] [--latency-ms N] … [--report out.html] [--json] [--sweep KEY=v1,v2,…]… [--shard K/N] [--jsonl FILE]';
 
-/** Every default of the command, in one place (documented in `--help` and docs/data-format.md). */
-export const BACKTEST_DEFAULTS = {
-  /** Conservative: the queue ahead of us shrinks only by trades (hftbacktest's RiskAdverse). */
-  queue: 'risk-averse',
-  /** Order entry and response latency each way, ms. */
-  latencyMs: 25,
-  latencyJitterMs: 0,
-  /** Exchange → engine market-data delay, ms. */
-  feedLatencyMs: 10,
-  seed: 1,
-  /** Base tokens held at start; the same value is held in quote. */
-  initialBase: '1',
-  /** Trade fees in pbips (1000 pbips = 10 bps): set your account's /user/user_info fees. */
-  makerPbips: 100,
-  takerPbips: 200,
-  /** STRK base units per gas step until the recording says otherwise (SPEC §5). */
-  gasPriceFri: '50000000000000',
-  /** Quote tokens per STRK, to charge gas in quote. */
-  strkPrice: '0.15',
+const HELP: CommandHelp = {
+  usage: USAGE,
+  summary:
+    'Replays a recording (`akira-mm data import`) through the same engine and strategy as live, with queue-position and latency models, ' +
+    'and prints a summary. The market (base, quote, decimals, tick, lot) comes from the recording; the env file gives the strategy and engine keys.',
+  notes: [
+    'Sweeps: --sweep KEY=v1,v2 (repeatable; KEY is an env key or one of queue, latency-ms, latency-jitter-ms, feed-latency-ms, seed, maker-pbips, taker-pbips) ' +
+      'runs the grid on worker threads and prints it best PnL first. --shard K/N runs the K-th of N slices; `akira-mm backtest merge FILES…` joins the --jsonl files of every shard.',
+    'Everything in the summary but events_per_sec is a function of the data, the flags and the seed. More: docs/data-format.md.',
+  ],
+};
+
+export const BACKTEST_OPTIONS = {
+  data: { type: 'string', multiple: true, value: 'FILE', required: true, doc: 'recordings in the replay format, replayed back to back (also as extra arguments)' },
+  env: { type: 'string', value: 'FILE', required: true, doc: "a pair's env file: strategy, engine and risk keys (its BASE, QUOTE and account are not used)" },
+  strategy: { type: 'string', value: 'NAME', default: "the env file's STRATEGY", doc: 'ladder, avellaneda-stoikov or glft' },
+  set: { type: 'string', multiple: true, value: 'KEY=VALUE', default: 'none', doc: 'replace one env key, e.g. LADDER_ORDER_SIZE=10' },
+  base: { type: 'string', value: 'SYMBOL', default: "the recording's (its symbol when it names none)", doc: 'name of the base token' },
+  quote: { type: 'string', value: 'SYMBOL', default: "the recording's", doc: 'name of the quote token' },
+  'base-decimals': { type: 'string', value: 'N', unit: 'decimals', default: `the recording's size decimals, at least ${BACKTEST_DEFAULTS.minDecimals}`, doc: 'precision of base amounts' },
+  'quote-decimals': { type: 'string', value: 'N', unit: 'decimals', default: `the recording's price decimals, at least ${BACKTEST_DEFAULTS.minDecimals}`, doc: 'precision of quote amounts' },
+  tick: { type: 'string', value: 'DECIMAL', unit: 'quote tokens', default: "the recording's inferred tick", doc: 'price step; must divide the recording\'s' },
+  lot: { type: 'string', value: 'DECIMAL', unit: 'base tokens', default: "the recording's inferred lot", doc: 'size step; must divide the recording\'s' },
+  queue: { type: 'string', value: 'MODEL', default: BACKTEST_DEFAULTS.queue, doc: 'queue position: risk-averse (only trades move us up), power:N or log (probabilistic)' },
+  'latency-ms': { type: 'string', value: 'N', unit: 'ms', default: BACKTEST_DEFAULTS.latencyMs, doc: 'order entry latency, and the same again for the answer' },
+  'latency-jitter-ms': { type: 'string', value: 'N', unit: 'ms', default: BACKTEST_DEFAULTS.latencyJitterMs, doc: 'adds a seeded random whole number of ms in [0, N] to each latency' },
+  'feed-latency-ms': { type: 'string', value: 'N', unit: 'ms', default: BACKTEST_DEFAULTS.feedLatencyMs, doc: 'delay from the exchange to the engine for market data' },
+  seed: { type: 'string', value: 'N', default: BACKTEST_DEFAULTS.seed, doc: 'RNG seed (latency jitter)' },
+  'initial-base': { type: 'string', value: 'X', unit: 'base tokens', default: BACKTEST_DEFAULTS.initialBase, doc: 'held at the start; the same value is held in quote' },
+  'maker-pbips': { type: 'string', value: 'N', unit: 'pbips (1000 = 10 bps)', default: BACKTEST_DEFAULTS.makerPbips, doc: 'maker fee' },
+  'taker-pbips': { type: 'string', value: 'N', unit: 'pbips (1000 = 10 bps)', default: BACKTEST_DEFAULTS.takerPbips, doc: 'taker fee' },
+  'gas-price-fri': { type: 'string', value: 'N', unit: 'fri per gas step', default: BACKTEST_DEFAULTS.gasPriceFri, doc: 'gas price until the recording has its own' },
+  'strk-price': { type: 'string', value: 'X', unit: 'quote tokens per STRK', default: BACKTEST_DEFAULTS.strkPrice, doc: 'to charge gas in quote' },
+  report: { type: 'string', value: 'FILE', default: 'none', doc: 'write the self-contained HTML report (a sweep: ranked table and heatmaps)' },
+  json: { type: 'boolean', doc: 'print the summary as one JSON object on the last line (a sweep: {"sweep":[…]})' },
+  sweep: { type: 'string', multiple: true, value: 'KEY=v1,v2,…', default: 'none', doc: 'run the grid of these values on worker threads' },
+  shard: { type: 'string', value: 'K/N', default: 'the whole grid', doc: 'sweep: run only the K-th of N slices of the grid' },
+  jsonl: { type: 'string', value: 'FILE', default: 'none', doc: 'sweep: write one JSON line per cell (params and summary), for scripts and `backtest merge`' },
+  workers: { type: 'string', value: 'N', unit: 'threads', default: 'one per core', doc: 'sweep: worker threads' },
 } as const;
-
-/** Everything one run needs, serialisable so a sweep can hand it to a worker thread. */
-export interface BacktestPlan {
-  readonly data: readonly string[];
-  readonly envPath: string;
-  /** Env keys replaced after reading the file (--base, --quote, --strategy, sweep values). */
-  readonly overrides: Readonly<Record<string, string>>;
-  readonly tick: string | undefined;
-  readonly lot: string | undefined;
-  readonly queue: string;
-  readonly latencyMs: number;
-  readonly latencyJitterMs: number;
-  readonly feedLatencyMs: number;
-  readonly seed: number;
-  readonly initialBase: string;
-  readonly makerPbips: number;
-  readonly takerPbips: number;
-  readonly gasPriceFri: string;
-  readonly strkPrice: string;
-}
-
-/** A plan checked and built: the options of `runBacktest` and lines describing the run. */
-interface PreparedRun {
-  readonly options: BacktestOptions;
-  readonly context: string[];
-  readonly title: string;
-}
 
 const DECIMAL = /^\d+(\.\d+)?$/;
 
@@ -84,227 +66,39 @@ function decimalFlag(name: string, value: string): string {
   return value;
 }
 
-/** The pair file with placeholders for the account keys: a backtest never signs or connects. */
-function readPairEnv(path: string, overrides: Readonly<Record<string, string>>): ReturnType<typeof validatePairEnv> {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(`--env ${path}: cannot read it (${error instanceof Error ? error.message : String(error)})`);
-  }
-  const env: Record<string, string> = { ...parseDotenv(text) };
-  for (const key of ['TRADING_ACCOUNT']) if ((env[key] ?? '') === '') env[key] = '0x1';
-  // A backtest signs nothing: no signer is required and no key, keystore or password file is read.
-  return validatePairEnv({ ...env, ...overrides }, path, { requireSigner: false });
+function symbolFlag(name: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[A-Za-z0-9._-]{1,32}$/.test(value)) throw new UsageError(`--${name}=${value} is not a token symbol (letters, digits, . _ -)`);
+  return value;
 }
 
-function stepUnits(flag: string, text: string, decimals: number, token: string): bigint {
-  let units: bigint;
-  try {
-    units = parseUnits(text, decimals);
-  } catch {
-    throw new UsageError(`--${flag}=${text} has more decimals than ${token} (${decimals})`);
-  }
-  if (units <= 0n) throw new UsageError(`--${flag}=${text} must be positive`);
-  return units;
-}
-
-function readHeaders(paths: readonly string[]): RecordingHeader[] {
-  return paths.map((path) => {
-    try {
-      return readRecordingHeader(path);
-    } catch (error) {
-      if (error instanceof DataError) throw new UsageError(`--data ${error.message}`);
-      throw error;
-    }
-  });
-}
-
-/**
- * Checks a plan and builds the run.
- * @throws UsageError naming the flag or env key that is wrong.
- */
-export function prepareRun(plan: BacktestPlan, onProgress?: (done: number, total: number) => void): PreparedRun {
-  const headers = readHeaders(plan.data);
-  const first = headers[0] as RecordingHeader;
-  const config = readPairEnv(plan.envPath, plan.overrides);
-  const chain = getChain(config.chain);
-  const base = getToken(chain, config.base);
-  const quote = getToken(chain, config.quote);
-  const tick = plan.tick ?? first.tick;
-  const lot = plan.lot ?? first.lot;
-  if (tick === '0' || lot === '0') throw new UsageError(`--data ${plan.data[0]}: the recording has no prices to infer the tick and lot from; give --tick and --lot`);
-  const rules: TickerRules = {
-    base: config.base,
-    quote: config.quote,
-    isEcosystemBook: config.ecosystemBook,
-    priceTick: stepUnits(plan.tick === undefined ? 'tick (inferred from the recording)' : 'tick', tick, quote.decimals, quote.symbol),
-    qtyStep: stepUnits(plan.lot === undefined ? 'lot (inferred from the recording)' : 'lot', lot, base.decimals, base.symbol),
-    minQty: 0n,
-    baseDecimals: base.decimals,
-    quoteDecimals: quote.decimals,
-  };
-  const fitted = { ...rules, minQty: rules.qtyStep };
-  headers.forEach((header, i) => {
-    try {
-      recordingScale(header, fitted, plan.data[i] as string);
-    } catch (error) {
-      if (!(error instanceof DataError)) throw error;
-      const flag = error.message.includes('tick') ? '--tick' : '--lot';
-      throw new UsageError(`${flag}: ${error.message}; use a step that divides the recording's`);
-    }
-  });
-  const queue = parseQueueModel(plan.queue);
-  if (queue === undefined) throw new UsageError(`--queue=${plan.queue} is not a queue model (risk-averse, power:N with 0 < N ≤ 10, or log)`);
-  const strategy = buildStrategy(config);
-  const settings = engineSettingsFromConfig(config.engine, { baseDecimals: base.decimals, quoteDecimals: quote.decimals });
-  const rng = createRng(plan.seed);
-  const options: BacktestOptions = {
-    source: createRecordedEventSource(plan.data, fitted, onProgress === undefined ? {} : { onProgress }),
-    strategy,
-    settings,
-    initialBase: Number(plan.initialBase),
-    venue: {
-      rules: fitted,
-      makerFeePbips: plan.makerPbips,
-      takerFeePbips: plan.takerPbips,
-      steps: { trade: config.ecosystemBook ? 150 : 250, cancel: 0, nonce: 100, withdraw: 150 },
-      gasPriceUnits: BigInt(plan.gasPriceFri),
-      quotePerStrk: Number(plan.strkPrice),
-      latency: jitteredLatency(constantLatency(plan.latencyMs), plan.latencyJitterMs, rng.fork('latency')),
-      feedLatencyMs: plan.feedLatencyMs,
-      queue,
-    },
-  };
-  const context = [
-    `data: ${plan.data.join(', ')} (${first.symbol}, ${first.source})`,
-    `pair: ${config.base}/${config.quote}, tick ${tick}, lot ${lot}`,
-    `strategy: ${config.strategy} (${plan.envPath})`,
-    `queue: ${queue.name}; latency ${plan.latencyMs} ms each way (+ up to ${plan.latencyJitterMs} ms, seed ${plan.seed}); feed ${plan.feedLatencyMs} ms`,
-    `fees: maker ${plan.makerPbips} / taker ${plan.takerPbips} pbips; gas ${plan.gasPriceFri} fri/step at ${plan.strkPrice} ${config.quote}/STRK`,
-    ...Object.entries(plan.overrides)
-      .filter(([key]) => !['BASE', 'QUOTE', 'STRATEGY'].includes(key))
-      .map(([key, value]) => `sweep: ${key}=${value}`),
-  ];
-  return { options, context, title: `akira-mm backtest: ${config.strategy} on ${first.symbol} as ${config.base}/${config.quote}` };
-}
-
-/** Runs a prepared backtest, turning data errors into usage errors (the input is wrong). */
-async function execute(prepared: PreparedRun): Promise<BacktestResult> {
-  try {
-    return await runBacktest(prepared.options);
-  } catch (error) {
-    if (error instanceof DataError) throw new UsageError(`--data ${error.message}`);
-    throw error;
-  }
-}
-
-/** One sweep cell, run in a worker thread: the summary without the wall-clock speed. */
-export async function runSweepJob(plan: BacktestPlan): Promise<SweepSummary> {
-  return deterministicPart((await execute(prepareRun(plan))).summary);
-}
-
-/** The worker entry: registers tsx, then runs {@link runSweepJob} for each plan it is sent. */
-const SWEEP_WORKER = new URL('../backtest/sweep-worker.mjs', import.meta.url);
-
-/** Flags a sweep may vary besides env keys: the fill and cost models. */
-const SWEEPABLE_FLAGS = ['queue', 'latency-ms', 'latency-jitter-ms', 'feed-latency-ms', 'seed', 'maker-pbips', 'taker-pbips'] as const;
-type SweepableFlag = (typeof SWEEPABLE_FLAGS)[number];
-const isSweepableFlag = (key: string): key is SweepableFlag => (SWEEPABLE_FLAGS as readonly string[]).includes(key);
-
-/** Parses `KEY=v1,v2,…`: an env key (upper case) or one of {@link SWEEPABLE_FLAGS}. */
-function parseSweep(text: string): { key: string; values: string[] } {
-  const match = /^([A-Z][A-Z0-9_]*|[a-z][a-z-]*)=(.+)$/.exec(text);
-  if (match === null || (/^[a-z]/.test(match[1] as string) && !isSweepableFlag(match[1] as string))) {
-    throw new UsageError(`--sweep ${text}: expected KEY=v1,v2,… with an env key (e.g. LADDER_BID_SPREAD_BPS=5,10,20) or one of ${SWEEPABLE_FLAGS.join(', ')}`);
-  }
-  const values = (match[2] as string).split(',').map((value) => value.trim());
-  if (values.some((value) => value === '')) throw new UsageError(`--sweep ${text}: empty value in the list`);
-  return { key: match[1] as string, values };
-}
-
-/** The plan of one sweep cell: env keys become overrides, flags replace the plan's fields. */
-function planForCell(plan: BacktestPlan, cell: Readonly<Record<string, string>>): BacktestPlan {
-  let result: BacktestPlan = { ...plan, overrides: { ...plan.overrides } };
-  for (const [key, value] of Object.entries(cell)) {
-    if (!isSweepableFlag(key)) {
-      result = { ...result, overrides: { ...result.overrides, [key]: value } };
-      continue;
-    }
-    const limits = key === 'seed' ? [0, 2 ** 31 - 1] : key.endsWith('pbips') ? [0, 1_000_000] : [0, 60_000];
-    const number = key === 'queue' ? 0 : integerFlag(key, value, 0, limits[0] as number, limits[1] as number);
-    if (key === 'queue') result = { ...result, queue: value };
-    else if (key === 'latency-ms') result = { ...result, latencyMs: number };
-    else if (key === 'latency-jitter-ms') result = { ...result, latencyJitterMs: number };
-    else if (key === 'feed-latency-ms') result = { ...result, feedLatencyMs: number };
-    else if (key === 'seed') result = { ...result, seed: number };
-    else if (key === 'maker-pbips') result = { ...result, makerPbips: number };
-    else result = { ...result, takerPbips: number };
-  }
-  return result;
-}
-
-function startProgress(io: CliIo, label: string): { update(done: number, total: number): void; stop(): void } | undefined {
-  const stderr = io.stderr as { isTTY?: boolean };
-  if (stderr.isTTY !== true) return undefined;
-  const bar = new SingleBar({ stream: io.stderr as NodeJS.WritableStream, format: `${label} [{bar}] {percentage}% {value}/{total} {unit}`, hideCursor: true, clearOnComplete: true });
-  let started = false;
-  return {
-    update(done, total) {
-      if (!started) {
-        bar.start(total, 0, { unit: label === 'sweep' ? 'runs' : 'records' });
-        started = true;
-      }
-      bar.update(done);
-    },
-    stop() {
-      if (started) bar.stop();
-    },
-  };
-}
-
-/** `akira-mm backtest`. */
-export const runBacktestCommand: CommandRunner = async (args, io) => {
-  const { values, positionals } = parseFlags(
-    args,
-    {
-      data: { type: 'string', multiple: true },
-      env: { type: 'string' },
-      strategy: { type: 'string' },
-      base: { type: 'string' },
-      quote: { type: 'string' },
-      tick: { type: 'string' },
-      lot: { type: 'string' },
-      queue: { type: 'string' },
-      'latency-ms': { type: 'string' },
-      'latency-jitter-ms': { type: 'string' },
-      'feed-latency-ms': { type: 'string' },
-      seed: { type: 'string' },
-      'initial-base': { type: 'string' },
-      'maker-pbips': { type: 'string' },
-      'taker-pbips': { type: 'string' },
-      'gas-price-fri': { type: 'string' },
-      'strk-price': { type: 'string' },
-      report: { type: 'string' },
-      json: { type: 'boolean' },
-      sweep: { type: 'string', multiple: true },
-    },
-    USAGE,
-  );
-  // `--data a b c`: parseArgs gives the extra files as positionals.
-  const data = [...(values.data ?? []), ...positionals];
-  if (data.length === 0) throw new UsageError(`--data FILE is required\nusage: ${USAGE}`);
-  if (values.env === undefined) throw new UsageError(`--env FILE is required\nusage: ${USAGE}`);
+/** `--set KEY=VALUE` entries as env overrides. */
+function parseSets(entries: readonly string[]): Record<string, string> {
   const overrides: Record<string, string> = {};
-  if (values.base !== undefined) overrides['BASE'] = values.base;
-  if (values.quote !== undefined) overrides['QUOTE'] = values.quote;
+  for (const entry of entries) {
+    const match = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(entry);
+    if (match === null) throw new UsageError(`--set ${entry}: expected KEY=VALUE with an env key, e.g. LADDER_ORDER_SIZE=0.1`);
+    overrides[match[1] as string] = match[2] as string;
+  }
+  return overrides;
+}
+
+type Values = ReturnType<typeof parseFlags<typeof BACKTEST_OPTIONS>>['values'];
+
+function planFromFlags(values: Values, data: string[], env: string): BacktestPlan {
+  const overrides = parseSets(values.set ?? []);
   if (values.strategy !== undefined) overrides['STRATEGY'] = values.strategy;
   const gasPriceFri = values['gas-price-fri'] ?? BACKTEST_DEFAULTS.gasPriceFri;
   if (!/^\d{1,30}$/.test(gasPriceFri)) throw new UsageError(`--gas-price-fri=${gasPriceFri} is not a whole number of fri per gas step`);
-  const plan: BacktestPlan = {
+  const decimals = (name: 'base-decimals' | 'quote-decimals'): number | undefined => (values[name] === undefined ? undefined : integerFlag(name, values[name], 0, 0, 30));
+  return {
     data,
-    envPath: values.env,
+    envPath: env,
     overrides,
+    base: symbolFlag('base', values.base),
+    quote: symbolFlag('quote', values.quote),
+    baseDecimals: decimals('base-decimals'),
+    quoteDecimals: decimals('quote-decimals'),
     tick: values.tick === undefined ? undefined : decimalFlag('tick', values.tick),
     lot: values.lot === undefined ? undefined : decimalFlag('lot', values.lot),
     queue: values.queue ?? BACKTEST_DEFAULTS.queue,
@@ -318,59 +112,48 @@ export const runBacktestCommand: CommandRunner = async (args, io) => {
     gasPriceFri,
     strkPrice: decimalFlag('strk-price', values['strk-price'] ?? BACKTEST_DEFAULTS.strkPrice),
   };
+}
+
+/** `akira-mm backtest`. */
+export const runBacktestCommand: CommandRunner = async (args, io) => {
+  if (args[0] === 'merge') return (await import('./backtest-sweep.ts')).runMerge(args.slice(1), io);
+  const { values, positionals } = parseFlags(args, BACKTEST_OPTIONS, HELP);
+  // `--data a b c`: parseArgs gives the extra files as positionals.
+  const data = [...(values.data ?? []), ...positionals];
+  if (data.length === 0) throw new UsageError(`--data FILE is required\nusage: ${USAGE}`);
+  if (values.env === undefined) throw new UsageError(`--env FILE is required\nusage: ${USAGE}`);
+  const plan = planFromFlags(values, data, values.env);
 
   if (values.sweep !== undefined && values.sweep.length > 0) {
-    if (values.report !== undefined) throw new UsageError('--report and --sweep do not go together: report the best cell with a plain run');
-    const axes = values.sweep.map(parseSweep);
-    const seen = new Set<string>();
-    for (const axis of axes) {
-      if (seen.has(axis.key)) throw new UsageError(`--sweep ${axis.key} is given twice`);
-      seen.add(axis.key);
-    }
-    const cells = sweepGrid(axes);
-    // Every cell is checked here first, so a bad value fails in one second, not after a worker ran.
-    const plans = cells.map((cell) => {
-      try {
-        const cellPlan = planForCell(plan, cell);
-        prepareRun(cellPlan);
-        return cellPlan;
-      } catch (error) {
-        if (error instanceof UsageError) throw new UsageError(`--sweep ${Object.entries(cell).map(([k, v]) => `${k}=${v}`).join(' ')}: ${error.message}`);
-        throw error;
-      }
+    const { parseShard, runSweep } = await import('./backtest-sweep.ts');
+    return runSweep(io, plan, values.sweep, {
+      json: values.json === true,
+      jsonl: values.jsonl,
+      report: values.report,
+      shard: values.shard === undefined ? undefined : parseShard(values.shard),
+      workers: values.workers === undefined ? undefined : integerFlag('workers', values.workers, 1, 1, 1024),
     });
-    const progress = startProgress(io, 'sweep');
-    let done = 0;
-    let summaries: SweepSummary[];
-    try {
-      summaries = await runOnWorkers(SWEEP_WORKER, plans, () => progress?.update(++done, plans.length));
-    } catch (error) {
-      if (error instanceof SweepJobError && error.isUsage) throw new UsageError(error.message);
-      throw error;
-    } finally {
-      progress?.stop();
-    }
-    const table = formatSweepTable(axes.map((axis) => axis.key), cells, summaries);
-    io.stdout.write(`${table.text}\n`);
-    if (values.json === true) {
-      io.stdout.write(`${JSON.stringify({ sweep: table.order.map((i) => ({ params: cells[i], ...summaries[i] })) })}\n`);
-    }
-    return 0;
+  }
+  for (const flag of ['shard', 'jsonl', 'workers'] as const) {
+    if (values[flag] !== undefined) throw new UsageError(`--${flag} applies to sweeps only: add --sweep KEY=v1,v2`);
   }
 
-  const progress = startProgress(io, 'replay');
+  // Loaded only now: `--help` and a usage error cost no engine, strategies or data layer.
+  const { executeRun, prepareRun } = await import('./backtest-plan.ts');
+  const progress = startProgress(io, 'replay', 'records');
   const prepared = prepareRun(plan, progress === undefined ? undefined : (done, total) => progress.update(done, total));
   let result: BacktestResult;
   try {
-    result = await execute(prepared);
+    result = await executeRun(prepared);
   } finally {
     progress?.stop();
   }
-  io.stdout.write(`${prepared.title}\n${prepared.context.map((line) => `  ${line}`).join('\n')}\n\n${formatSummary(result.summary)}\n`);
+  const { describeRun } = await import('./backtest-output.ts');
+  const output = describeRun(prepared, result);
+  io.stdout.write(output.text);
   if (values.report !== undefined) {
-    const html = renderReportHtml({ title: prepared.title, summary: result.summary, samples: result.samples, fills: result.fills, context: prepared.context });
     try {
-      writeFileSync(values.report, html);
+      writeFileSync(values.report, output.html());
     } catch (error) {
       throw new UsageError(`--report ${values.report}: cannot write it (${error instanceof Error ? error.message : String(error)})`);
     }

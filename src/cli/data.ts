@@ -4,11 +4,21 @@
  * after every book change, as CSV, so users can check a recording against the venue's own BBO.
  */
 import { DataError, IMPORT_FORMATS, importRecording, isImportFormat, readRecordingHeader, replayTopOfBook, scaledToDecimal, type TopRow } from '../backtest/data/index.ts';
-import { parseFlags } from './args.ts';
-import { UsageError, type CliIo, type CommandRunner } from './io.ts';
+import { parseFlags, subcommandsHelp } from './args.ts';
+import { HelpRequest, UsageError, type CliIo, type CommandRunner } from './io.ts';
 
 const IMPORT_USAGE = `akira-mm data import --format <${IMPORT_FORMATS.join('|')}> FILES… --out FILE`;
 const BBO_USAGE = 'akira-mm data bbo FILE';
+
+const SUBCOMMANDS = [
+  { name: 'import', usage: IMPORT_USAGE, summary: 'convert recordings (gzip or plain) into the replay format; docs/data-format.md' },
+  { name: 'bbo', usage: BBO_USAGE, summary: 'print the rebuilt top of book after every book change as CSV' },
+];
+
+const IMPORT_OPTIONS = {
+  format: { type: 'string', value: `<${IMPORT_FORMATS.join('|')}>`, required: true, doc: 'the input format' },
+  out: { type: 'string', value: 'FILE', required: true, doc: 'the recording to write (nothing is left behind on failure)' },
+} as const;
 
 /** Turns a data error into a one-line usage error (exit 2): the input is what is wrong. */
 async function asUsage<T>(run: () => Promise<T>): Promise<T> {
@@ -21,7 +31,7 @@ async function asUsage<T>(run: () => Promise<T>): Promise<T> {
 }
 
 async function runImport(args: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseFlags(args, { format: { type: 'string' }, out: { type: 'string' } }, IMPORT_USAGE);
+  const { values, positionals } = parseFlags(args, IMPORT_OPTIONS, { usage: IMPORT_USAGE, summary: SUBCOMMANDS[0]?.summary ?? '', notes: ['FILES: the input files in time order (binance: each day\'s file continues the one before; lobster: the message file and its orderbook file).'] });
   if (values.format === undefined) throw new UsageError(`--format is required (one of ${IMPORT_FORMATS.join(', ')})\nusage: ${IMPORT_USAGE}`);
   if (!isImportFormat(values.format)) throw new UsageError(`--format=${values.format} is not a known format (one of ${IMPORT_FORMATS.join(', ')})`);
   if (values.out === undefined) throw new UsageError(`--out FILE is required\nusage: ${IMPORT_USAGE}`);
@@ -47,7 +57,7 @@ function formatRow(row: TopRow, priceDecimals: number, qtyDecimals: number): str
 }
 
 async function runBbo(args: readonly string[], io: CliIo): Promise<number> {
-  const { positionals } = parseFlags(args, {}, BBO_USAGE);
+  const { positionals } = parseFlags(args, {}, { usage: BBO_USAGE, summary: SUBCOMMANDS[1]?.summary ?? '', notes: ['Columns: exch_ts_ms,update_id,bid,bid_qty,ask,ask_qty.'] });
   if (positionals.length !== 1) throw new UsageError(`one recording FILE is required\nusage: ${BBO_USAGE}`);
   const path = positionals[0] as string;
   const header = await asUsage(async () => readRecordingHeader(path));
@@ -81,6 +91,8 @@ async function runBbo(args: readonly string[], io: CliIo): Promise<number> {
 /** `akira-mm data …`. */
 export const runData: CommandRunner = async (args, io) => {
   const [sub, ...rest] = args;
+  if (sub === '--help' || sub === '-h') throw new HelpRequest(subcommandsHelp('data', SUBCOMMANDS));
+  if (sub === undefined) throw new UsageError(`a sub-command is required\n${subcommandsHelp('data', SUBCOMMANDS)}`);
   if (sub === 'import') return runImport(rest, io);
   if (sub === 'bbo') return runBbo(rest, io);
   throw new UsageError(`unknown data command "${sub ?? ''}"\nusage: ${IMPORT_USAGE}\n       ${BBO_USAGE}`);

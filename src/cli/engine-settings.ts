@@ -5,7 +5,7 @@
  */
 import type { EngineConfig } from '../config/index.ts';
 import { parseUnits } from '../core/index.ts';
-import { DEFAULT_ENGINE_SETTINGS, type EngineSettings } from '../engine/index.ts';
+import { DEFAULT_ENGINE_SETTINGS, type EngineSettings, type InventoryTarget } from '../engine/index.ts';
 
 /** Token decimals of the pair. */
 export interface PairDecimals {
@@ -17,11 +17,25 @@ export interface PairDecimals {
 export function engineSettingsFromConfig(engine: EngineConfig, decimals: PairDecimals): EngineSettings {
   const base = (text: string): bigint => parseUnits(text, decimals.baseDecimals, { rounding: 'down' });
   const quote = (text: string): bigint => parseUnits(text, decimals.quoteDecimals, { rounding: 'down' });
+  const targetPct = engine.INVENTORY_TARGET_PCT;
+  const targetBase = engine.INVENTORY_TARGET_BASE;
+  const inventoryTarget: InventoryTarget =
+    targetPct !== 'off' ? { kind: 'value-fraction', fraction: targetPct.value / 100 } : targetBase === 'start' ? { kind: 'start' } : { kind: 'base', units: base(targetBase.text) };
+  const inventoryCap = engine.RISK_MAX_INVENTORY_BASE;
+  const totalNotional = engine.RISK_MAX_TOTAL_NOTIONAL;
+  const drawdown = engine.RISK_MAX_DRAWDOWN;
   return {
     ...DEFAULT_ENGINE_SETTINGS,
-    inventoryTargetFraction: engine.INVENTORY_TARGET_PCT.value / 100,
-    requoteToleranceTicks: engine.REQUOTE_TOLERANCE_TICKS,
-    requoteToleranceSizeFraction: engine.REQUOTE_TOLERANCE_SIZE_PCT.value / 100,
+    inventoryTarget,
+    fairPrice: engine.FAIR_PRICE,
+    fairHoldMs: engine.FAIR_HOLD_MS,
+    requoteTolerance: {
+      ...DEFAULT_ENGINE_SETTINGS.requoteTolerance,
+      aggressiveEdgeFraction: engine.REQUOTE_AGGRESSIVE_TOLERANCE_PCT.value / 100,
+      ticks: engine.REQUOTE_TOLERANCE_TICKS,
+      bps: engine.REQUOTE_TOLERANCE_BPS === 'auto' ? 'auto' : engine.REQUOTE_TOLERANCE_BPS.value,
+      sizeFraction: engine.REQUOTE_TOLERANCE_SIZE_PCT.value / 100,
+    },
     maxOrderAgeMs: engine.MAX_ORDER_AGE_S * 1_000,
     minEdgeBps: engine.MIN_EDGE_BPS.value,
     conversionMargin: engine.CONVERSION_MARGIN_BPS.value / 10_000,
@@ -31,13 +45,14 @@ export function engineSettingsFromConfig(engine: EngineConfig, decimals: PairDec
     staleFeedMs: engine.STALE_FEED_MS,
     shutdownTimeoutMs: engine.SHUTDOWN_TIMEOUT_MS,
     onchainKill: engine.RISK_ONCHAIN_KILL,
+    outbound: { ...DEFAULT_ENGINE_SETTINGS.outbound, ratePerS: engine.ORDER_RATE_LIMIT_PER_S.value, burst: engine.ORDER_RATE_BURST },
     risk: {
-      maxInventoryDeviationUnits: base(engine.RISK_MAX_INVENTORY_BASE.text),
+      maxInventoryDeviationUnits: inventoryCap === 'auto' ? 'auto' : base(inventoryCap.text),
       maxOrderNotionalUnits: quote(engine.RISK_MAX_ORDER_NOTIONAL.text),
-      maxTotalNotionalUnits: quote(engine.RISK_MAX_TOTAL_NOTIONAL.text),
+      maxTotalNotionalUnits: totalNotional === 'auto' ? 'auto' : quote(totalNotional.text),
       maxOpenOrders: engine.RISK_MAX_OPEN_ORDERS,
       priceBandFraction: engine.RISK_PRICE_BAND_PCT.value / 100,
-      maxDrawdownQuote: engine.RISK_MAX_DRAWDOWN.value,
+      maxDrawdownQuote: drawdown === 'auto' ? 'auto' : drawdown.value,
     },
   };
 }

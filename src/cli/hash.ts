@@ -17,10 +17,20 @@ import {
   type RequestKind,
 } from '../exchange/wire/requests.ts';
 import { WITHDRAW_HASH_SCHEMES, createMessageHasher, type MessageHasher, type WithdrawHashScheme } from '../exchange/signer/index.ts';
-import { parseFlags } from './args.ts';
+import { parseFlags, type CommandHelp } from './args.ts';
 import { UsageError, type CliIo, type CommandRunner } from './io.ts';
 
 const USAGE = `akira-mm hash <${REQUEST_KINDS.join('|')}> --chain <${CHAIN_NAMES.join('|')}> [--withdraw-hash snip12|poseidon] [FILE|-]`;
+
+const HELP: CommandHelp = {
+  usage: USAGE,
+  summary: 'Prints the SNIP-12 message hash the venue checks the signature against, for a POST body read from FILE or stdin (`-` or no FILE). Use it when the venue answers FAILED_SIGN_CHECK.',
+};
+
+const OPTIONS = {
+  chain: { type: 'string', value: `<${CHAIN_NAMES.join('|')}>`, required: true, doc: 'the chain whose domain the hash uses' },
+  'withdraw-hash': { type: 'string', value: 'snip12|poseidon', default: 'snip12', doc: 'withdraw hash scheme (poseidon: the legacy one)' },
+} as const;
 
 const HASHERS: Readonly<Record<RequestKind, (body: unknown, chain: ChainInfo, hasher: MessageHasher) => bigint>> = {
   order: (body, chain, hasher) => hasher.order(parseOrderBody(body, chain)),
@@ -44,7 +54,7 @@ async function readInput(source: string | undefined, io: CliIo): Promise<string>
 }
 
 export const runHash: CommandRunner = async (args, io) => {
-  const { values, positionals } = parseFlags(args, { chain: { type: 'string' }, 'withdraw-hash': { type: 'string' } }, USAGE);
+  const { values, positionals } = parseFlags(args, OPTIONS, HELP);
   const [kind, source, ...extra] = positionals;
   if (kind === undefined || !(REQUEST_KINDS as readonly string[]).includes(kind)) {
     throw new UsageError(`unknown request kind ${kind === undefined ? '(none)' : `"${kind}"`}; allowed: ${REQUEST_KINDS.join(', ')}\nusage: ${USAGE}`);

@@ -27,3 +27,11 @@ export class UsageError extends Error {
     this.name = 'UsageError';
   }
 }
+
+/** `--help` was asked for: the entry point prints `text` on stdout and exits 0. */
+export class HelpRequest extends Error {
+  constructor(readonly text: string) {
+    super('help requested');
+    this.name = 'HelpRequest';
+  }
+}

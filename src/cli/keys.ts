@@ -13,56 +13,51 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Secret, hasErrorCode } from '../core/index.ts';
 import { DEFAULT_SCRYPT, describeKeyPair, encryptStarkKeystore, generatePrivateKey, parsePrivateKey } from '../exchange/signer/index.ts';
-import { integerFlag, parseFlags } from './args.ts';
-import { UsageError, type CliIo, type CommandRunner } from './io.ts';
-import { INSECURE_PERMISSIONS_FLAG, INSECURE_PERMISSIONS_HELP } from './pair-config.ts';
+import { integerFlag, parseFlags, subcommandsHelp } from './args.ts';
+import { INSECURE_PERMISSIONS_FLAG } from './file-permissions.ts';
+import { HelpRequest, UsageError, type CliIo, type CommandRunner } from './io.ts';
 import { isInteractive, promptHidden, readStdin } from './secret-input.ts';
 import { readSecretFile, unlockKeystore } from './signer-setup.ts';
 
-const HELP = `usage:
-  akira-mm keys new                                  print a fresh key pair (private key included: dev and sim only)
-  akira-mm keys new --keystore FILE [options]        write a fresh key into an encrypted keystore; print its public key
-  akira-mm keys import --keystore FILE [options]     encrypt an existing key, typed at a prompt without echo or piped on stdin
-  akira-mm keys inspect --keystore FILE [options]    print the public key of a keystore
+const SUBCOMMANDS = [
+  { name: 'new', usage: 'akira-mm keys new [--keystore FILE [--password-file FILE] [--scrypt-n N]]', summary: 'a fresh key pair: printed as JSON (private key included: dev and sim only), or with --keystore written encrypted and only its public key printed' },
+  { name: 'import', usage: 'akira-mm keys import --keystore FILE [--password-file FILE] [--scrypt-n N]', summary: 'encrypt an existing key, typed at a prompt without echo or piped on stdin (never on the command line)' },
+  { name: 'inspect', usage: 'akira-mm keys inspect --keystore FILE [--password-file FILE]', summary: 'print the public key of a keystore' },
+];
 
-options:
-  --keystore FILE          the keystore (Web3 Secret Storage v3, as starkli reads and writes it); written with mode 0600, never overwritten
-  --password-file FILE     read the keystore password from FILE (chmod 600; trailing newline ignored); default: ask twice on the terminal
-  --scrypt-n N             scrypt cost when writing, a power of two from 1024 to 1048576; default ${DEFAULT_SCRYPT.n} (about 256 MiB and 2 s to unlock; starkli writes 8192)
-  ${INSECURE_PERMISSIONS_HELP}
-`;
-
-const FLAGS = {
-  keystore: { type: 'string' },
-  'password-file': { type: 'string' },
-  'scrypt-n': { type: 'string' },
-  help: { type: 'boolean' },
-  ...INSECURE_PERMISSIONS_FLAG,
+const KEYSTORE_DOC = 'the keystore (Web3 Secret Storage v3, as starkli reads and writes it); written with mode 0600, never overwritten';
+const PASSWORD_FILE = { type: 'string', value: 'FILE', default: 'asked on the terminal without echo', doc: 'read the keystore password from FILE (chmod 600; trailing newline ignored)' } as const;
+const SCRYPT_N = {
+  type: 'string',
+  value: 'N',
+  default: `${DEFAULT_SCRYPT.n} (about 256 MiB and 2 s to unlock; starkli writes 8192)`,
+  doc: 'scrypt cost when writing, a power of two from 1024 to 1048576',
 } as const;
 
-type KeysFlags = ReturnType<typeof parseFlags<typeof FLAGS>>['values'];
+/** Each sub-command's flags (one table: its help and its parsing). */
+const OPTIONS = {
+  new: { keystore: { type: 'string', value: 'FILE', default: 'none: print the pair', doc: KEYSTORE_DOC }, 'password-file': PASSWORD_FILE, 'scrypt-n': SCRYPT_N, ...INSECURE_PERMISSIONS_FLAG },
+  import: { keystore: { type: 'string', value: 'FILE', required: true, doc: KEYSTORE_DOC }, 'password-file': PASSWORD_FILE, 'scrypt-n': SCRYPT_N, ...INSECURE_PERMISSIONS_FLAG },
+  inspect: { keystore: { type: 'string', value: 'FILE', required: true, doc: 'the keystore to decrypt' }, 'password-file': PASSWORD_FILE, ...INSECURE_PERMISSIONS_FLAG },
+} as const;
+
+type KeysFlags = { readonly keystore?: string; readonly 'password-file'?: string; readonly 'scrypt-n'?: string; readonly 'insecure-permissions'?: boolean };
 
 export const runKeys: CommandRunner = async (args, io) => {
   const [sub, ...rest] = args;
-  if (sub === '--help' || sub === '-h' || sub === 'help') {
-    io.stdout.write(HELP);
-    return 0;
-  }
-  const { values, positionals } = parseFlags(rest, FLAGS, HELP);
-  if (values.help === true) {
-    io.stdout.write(HELP);
-    return 0;
-  }
-  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\n${HELP}`);
-  switch (sub) {
+  if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') throw new HelpRequest(subcommandsHelp('keys', SUBCOMMANDS));
+  const entry = SUBCOMMANDS.find((candidate) => candidate.name === sub);
+  if (entry === undefined) throw new UsageError(`unknown sub-command "${sub}"\n${subcommandsHelp('keys', SUBCOMMANDS)}`);
+  const { values, positionals } = parseFlags(rest, OPTIONS[entry.name as keyof typeof OPTIONS], { usage: entry.usage, summary: entry.summary });
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${entry.usage}`);
+  const flags = values as KeysFlags;
+  switch (entry.name) {
     case 'new':
-      return values.keystore === undefined ? printNewPair(io, values) : writeKeystore(io, values, generatePrivateKey(randomBytes));
+      return flags.keystore === undefined ? printNewPair(io, flags) : writeKeystore(io, flags, generatePrivateKey(randomBytes));
     case 'import':
-      return writeKeystore(io, values, await readKeyToImport(io, values));
-    case 'inspect':
-      return inspectKeystore(io, values);
+      return writeKeystore(io, flags, await readKeyToImport(io, flags));
     default:
-      throw new UsageError(HELP);
+      return inspectKeystore(io, flags);
   }
 };
 
@@ -74,7 +69,7 @@ function printNewPair(io: CliIo, values: KeysFlags): number {
 }
 
 async function readKeyToImport(io: CliIo, values: KeysFlags): Promise<bigint> {
-  if (values.keystore === undefined) throw new UsageError(`--keystore FILE is required\n${HELP}`);
+  if (values.keystore === undefined) throw new UsageError('--keystore FILE is required');
   const text = isInteractive(io) ? await promptHidden(io, 'Private key to import (0x hex, not shown): ') : await readStdin(io);
   try {
     return parsePrivateKey(new Secret(text));
@@ -101,7 +96,7 @@ async function writeKeystore(io: CliIo, values: KeysFlags, privateKey: bigint): 
 }
 
 async function inspectKeystore(io: CliIo, values: KeysFlags): Promise<number> {
-  if (values.keystore === undefined) throw new UsageError(`--keystore FILE is required\n${HELP}`);
+  if (values.keystore === undefined) throw new UsageError('--keystore FILE is required');
   const path = resolve(io.cwd, values.keystore);
   const permissions = { insecurePermissions: values['insecure-permissions'] === true, warn: (message: string) => io.stderr.write(`${message}\n`) };
   const password = values['password-file'] === undefined ? undefined : readSecretFile(resolve(io.cwd, values['password-file']), 'password file', permissions);

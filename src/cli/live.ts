@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { PairConfig, PermissionOptions } from '../config/index.ts';
 import { LiveClock, createLogger, createRng, getChain, getToken, type Logger } from '../core/index.ts';
-import { createLiveVenue, type LiveVenue } from '../exchange/index.ts';
+import { WIRE_ANOMALY_KINDS, createLiveVenue, type LiveVenue, type LiveVenueConfig, type LiveVenueFactoryDeps } from '../exchange/index.ts';
 import { REFUSAL_KINDS, SigningAudit } from '../exchange/signer/index.ts';
 import { startDaemon, type RunningDaemon } from './daemon.ts';
 import { engineSettingsFromConfig } from './engine-settings.ts';
@@ -14,8 +14,25 @@ import type { CliIo } from './io.ts';
 import { openSigner, signingPolicyOf, type OpenedSigner } from './signer-setup.ts';
 import { Counter, Gauge, type Registry } from 'prom-client';
 
-/** Pre-signing effectiveness: a miss means a requote signed in the hot path. */
+/**
+ * Pre-signing effectiveness (a miss means a requote signed in the hot path), and what the venue
+ * sent that the client read past (issue 11 item 3), by kind.
+ */
 function registerVenueMetrics(registry: Registry, venue: LiveVenue): void {
+  const reported = new Map<string, number>();
+  new Counter({
+    name: 'akira_mm_wire_anomalies_total',
+    help: 'Oddities in venue messages read past instead of dropping the message (extra decimals, unknown enum values, unreadable frames …)',
+    labelNames: ['kind'],
+    registers: [registry],
+    collect() {
+      for (const kind of WIRE_ANOMALY_KINDS) {
+        const count = venue.wireAnomalies().get(kind) ?? 0;
+        this.inc({ kind }, count - (reported.get(kind) ?? 0));
+        reported.set(kind, count);
+      }
+    },
+  });
   const stats = (): ReturnType<LiveVenue['presignStats']> => venue.presignStats();
   new Gauge({ name: 'akira_mm_presign_hits_total', help: 'Orders sent pre-signed', registers: [registry], collect() { this.set(stats().hits); } });
   new Gauge({ name: 'akira_mm_presign_misses_total', help: 'Orders signed in the hot path (no pre-signed match)', registers: [registry], collect() { this.set(stats().misses); } });
@@ -54,6 +71,31 @@ export interface LiveRun {
   readonly logger: Logger;
 }
 
+/** The live venue's settings from a validated pair file (also used by `akira-mm preflight`). */
+export function liveVenueConfig(config: PairConfig, signer: OpenedSigner, signingWorkers?: number): LiveVenueConfig {
+  return {
+    httpUrl: config.exchangeHttpUrl,
+    wsUrl: config.exchangeWsUrl,
+    chain: config.chain,
+    tradingAccount: config.tradingAccount,
+    ...(signer.kind === 'key' ? { signerPrivateKey: signer.privateKey } : {}),
+    signingPolicy: signingPolicyOf(config),
+    base: config.base,
+    quote: config.quote,
+    ecosystemBook: config.ecosystemBook,
+    feeToken: config.engine.FEE_TOKEN,
+    gasPriceMultiplier: config.gasPriceMultiplier.value,
+    gasRefreshS: config.engine.GAS_REFRESH_S,
+    conversionMarginBps: config.engine.CONVERSION_MARGIN_BPS.value,
+    orderTtlS: config.engine.ORDER_TTL_S,
+    withdrawHash: config.withdrawHash,
+    contracts: config.contracts,
+    fastCancel: config.fastCancel,
+    ...(config.starknetRpcUrl === undefined ? {} : { starknetRpcUrl: config.starknetRpcUrl }),
+    ...(signingWorkers === undefined ? {} : { signingWorkers }),
+  };
+}
+
 /** Starts the engine against the venue the config names; resolves once it is quoting. */
 export async function startLiveRun(options: LiveRunOptions): Promise<LiveRun> {
   const { config, io } = options;
@@ -62,29 +104,12 @@ export async function startLiveRun(options: LiveRunOptions): Promise<LiveRun> {
   // Salts must be unpredictable on a real venue: the live RNG is seeded from the OS, once.
   const rng = createRng(randomBytes(4).readUInt32LE(0));
   const chain = getChain(config.chain);
+  if (config.starknetRpcUrl === undefined) {
+    logger.warn({ chain: config.chain }, 'STARKNET_RPC_URL is not set: the fee recipient and contract addresses signed into every order are not checked against the chain (`akira-mm preflight` says which are verified)');
+  }
   const audit = new SigningAudit(logger);
   const signer = options.signer ?? (await openSigner(config, { io, logger, clock, audit, ...(options.permissions === undefined ? {} : { permissions: options.permissions }) }));
-  const venue = createLiveVenue(
-    {
-      httpUrl: config.exchangeHttpUrl,
-      wsUrl: config.exchangeWsUrl,
-      chain: config.chain,
-      tradingAccount: config.tradingAccount,
-      ...(signer.kind === 'key' ? { signerPrivateKey: signer.privateKey } : {}),
-      signingPolicy: signingPolicyOf(config),
-      base: config.base,
-      quote: config.quote,
-      ecosystemBook: config.ecosystemBook,
-      feeToken: config.engine.FEE_TOKEN,
-      gasPriceMultiplier: config.gasPriceMultiplier.value,
-      gasRefreshS: config.engine.GAS_REFRESH_S,
-      conversionMarginBps: config.engine.CONVERSION_MARGIN_BPS.value,
-      orderTtlS: config.engine.ORDER_TTL_S,
-      withdrawHash: config.withdrawHash,
-      ...(options.signingWorkers === undefined ? {} : { signingWorkers: options.signingWorkers }),
-    },
-    { clock, rng, logger, audit, ...(signer.kind === 'remote' ? { signer: { signer: signer.remote, batchSigner: signer.remote } } : {}) },
-  );
+  const venue = createLiveVenue(liveVenueConfig(config, signer, options.signingWorkers), { clock, rng, logger, audit, ...remoteSignerDeps(signer) });
   const settings = engineSettingsFromConfig(config.engine, {
     baseDecimals: getToken(chain, config.base).decimals,
     quoteDecimals: getToken(chain, config.quote).decimals,
@@ -105,4 +130,14 @@ export async function startLiveRun(options: LiveRunOptions): Promise<LiveRun> {
     },
   });
   return { venue, daemon, logger };
+}
+
+/**
+ * The venue's signer when the key is held by `signer serve`: it signs, pre-signs (batches) and
+ * signs fast-sign challenges; the venue closes it on stop. Nothing for a key held here.
+ */
+export function remoteSignerDeps(signer: OpenedSigner, options: { readonly presign?: boolean } = {}): Pick<LiveVenueFactoryDeps, 'signer'> {
+  if (signer.kind !== 'remote') return {};
+  const remote = signer.remote;
+  return { signer: { signer: remote, fastSignSigner: remote, ...(options.presign === false ? {} : { batchSigner: remote }) } };
 }

@@ -18,36 +18,13 @@ import {
   renderExampleEnv,
   secretKeys,
   type KeyGroup,
-  type LoadOptions,
   type PairConfig,
 } from '../config/index.ts';
 import { formatConfigIssues, type ConfigIssue } from '../core/index.ts';
 import { isPublicDevelopmentKey } from '../exchange/signer/index.ts';
 import { STRATEGIES, STRATEGY_NAMES, getStrategyDefinition } from '../../strategies/index.ts';
-import { UsageError, type CliIo } from './io.ts';
-
-/** How a command reads a pair file and its secrets. */
-export type PairFileOptions = Pick<LoadOptions, 'environment' | 'insecurePermissions' | 'warn' | 'requireSigner' | 'cwd'>;
-
-/** The flag of every command that reads a pair file or a key file. */
-export const INSECURE_PERMISSIONS_FLAG = { 'insecure-permissions': { type: 'boolean' } } as const;
-
-/** Usage text of {@link INSECURE_PERMISSIONS_FLAG}. */
-export const INSECURE_PERMISSIONS_HELP =
-  '--insecure-permissions   accept a pair file, key file or keystore that group or others may read (warns; default: refuse, like ssh)';
-
-/**
- * Options for a command run: secrets may come from the process environment (deleted from it once
- * read), warnings go to stderr.
- */
-export function pairFileOptions(io: CliIo, flags: { readonly 'insecure-permissions'?: boolean | undefined }): PairFileOptions {
-  return {
-    environment: io.env,
-    cwd: io.cwd,
-    insecurePermissions: flags['insecure-permissions'] === true,
-    warn: (message) => io.stderr.write(`${message}\n`),
-  };
-}
+import type { PairFileOptions } from './file-permissions.ts';
+import { UsageError } from './io.ts';
 
 /** Every strategy's keys: allowed in any pair file, whichever strategy it runs. */
 function strategyKeys(): Set<string> {

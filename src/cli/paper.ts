@@ -11,14 +11,30 @@ import { join, resolve } from 'node:path';
 import { LiveClock, createLogger, getChain, type Logger } from '../core/index.ts';
 import { feltToHex } from '../exchange/wire/fields.ts';
 import { startSim, type SimHandle } from '../sim/index.ts';
-import { integerFlag, parseFlags } from './args.ts';
+import { integerFlag, parseFlags, type CommandHelp } from './args.ts';
 import { waitForStopSignal } from './daemon.ts';
 import { UsageError, type CliIo, type CommandRunner } from './io.ts';
 import { startLiveRun } from './live.ts';
-import { INSECURE_PERMISSIONS_FLAG, loadPairFile, validatePairEnv } from './pair-config.ts';
+import { INSECURE_PERMISSIONS_FLAG } from './file-permissions.ts';
+import { loadPairFile, validatePairEnv } from './pair-config.ts';
 
 const USAGE =
   'akira-mm paper [--env FILE] [--port N] [--seed N] [--metrics-port N] [--duration SECONDS] [--log-level LEVEL] [--insecure-permissions]';
+
+const HELP: CommandHelp = {
+  usage: USAGE,
+  summary: 'What `npm start` runs: the embedded exchange in-process with synthetic flow and the bot quoting ETH/USDC on its development account, no configuration and no money. Ctrl-C cancels every order and stops.',
+};
+
+const OPTIONS = {
+  env: { type: 'string', value: 'FILE', default: 'ETH/USDC ladder, 2 levels of 0.05 at 4 bps', doc: 'paper-trade this pair file instead (its URLs and account are replaced by the embedded exchange\'s)' },
+  port: { type: 'string', value: 'N', unit: 'port', default: '0 (any free port)', doc: 'HTTP/WS port of the embedded exchange' },
+  seed: { type: 'string', value: 'N', default: 0, doc: 'seed of the synthetic order flow' },
+  'metrics-port': { type: 'string', value: 'N', unit: 'port', default: '0 (off)', doc: 'serve /metrics and /health here' },
+  duration: { type: 'string', value: 'N', unit: 's', default: 'until Ctrl-C', doc: 'stop after this long' },
+  'log-level': { type: 'string', value: 'LEVEL', default: 'warn', doc: 'pino level: trace, debug, info, warn, error' },
+  ...INSECURE_PERMISSIONS_FLAG,
+} as const;
 
 /** The pair `npm start` trades when no file is given. */
 const DEFAULT_PAPER_ENV: Readonly<Record<string, string>> = {
@@ -47,6 +63,7 @@ async function paperConfig(envFile: string | undefined, sim: SimHandle, io: CliI
   const overrides: Record<string, string> = {
     EXCHANGE_HTTP_URL: sim.httpUrl,
     EXCHANGE_WS_URL: sim.wsUrl,
+    STARKNET_RPC_URL: sim.rpcUrl,
     CHAIN: sim.chain.name,
     TRADING_ACCOUNT: feltToHex(account.address),
     SIGNER_PRIVATE_KEY: feltToHex(account.privateKey),
@@ -65,19 +82,7 @@ async function paperConfig(envFile: string | undefined, sim: SimHandle, io: CliI
 }
 
 export const runPaper: CommandRunner = async (args, io) => {
-  const { values, positionals } = parseFlags(
-    args,
-    {
-      env: { type: 'string' },
-      port: { type: 'string' },
-      seed: { type: 'string' },
-      'metrics-port': { type: 'string' },
-      duration: { type: 'string' },
-      'log-level': { type: 'string' },
-      ...INSECURE_PERMISSIONS_FLAG,
-    },
-    USAGE,
-  );
+  const { values, positionals } = parseFlags(args, OPTIONS, HELP);
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${USAGE}`);
   const port = integerFlag('port', values.port, 0, 0, 65_535);
   const seed = integerFlag('seed', values.seed, 0, 0, 2 ** 31 - 1);

@@ -9,20 +9,33 @@ import { LiveClock, createLogger, createRng, getChain, getToken } from '../core/
 import { MarketRecorder, RestClient, recordingScales, type RecordedEvent } from '../exchange/index.ts';
 import { FLAG, KIND, SIDE_BUY, SIDE_NONE, SIDE_SELL } from '../backtest/data/format.ts';
 import { RecordingWriter } from '../backtest/data/writer.ts';
-import { integerFlag, parseFlags } from './args.ts';
+import { integerFlag, parseFlags, type CommandHelp } from './args.ts';
 import { waitForStopSignal } from './daemon.ts';
 import { UsageError, type CommandRunner } from './io.ts';
-import { INSECURE_PERMISSIONS_FLAG, loadPairFile, pairFileOptions } from './pair-config.ts';
+import { INSECURE_PERMISSIONS_FLAG, pairFileOptions } from './file-permissions.ts';
+import { loadPairFile } from './pair-config.ts';
 import { openLoginSigner } from './signer-setup.ts';
 
 const USAGE = 'akira-mm record --env FILE --out FILE [--duration SECONDS] [--insecure-permissions]';
+
+const HELP: CommandHelp = {
+  usage: USAGE,
+  summary: "Records the venue's public market data of the env file's pair (book, trades, bbo, gas price, conversion rate) in the format backtests replay. Ctrl-C or --duration finishes the file.",
+};
+
+const OPTIONS = {
+  env: { type: 'string', value: 'FILE', required: true, doc: "the pair's env file: venue URLs and pair" },
+  out: { type: 'string', value: 'FILE', required: true, doc: 'the recording to write' },
+  duration: { type: 'string', value: 'N', unit: 's', default: 'until Ctrl-C', doc: 'stop after this long' },
+  ...INSECURE_PERMISSIONS_FLAG,
+} as const;
 
 function toNs(ms: number): bigint {
   return BigInt(Math.round(ms * 1_000_000));
 }
 
 export const runRecord: CommandRunner = async (args, io) => {
-  const { values, positionals } = parseFlags(args, { env: { type: 'string' }, out: { type: 'string' }, duration: { type: 'string' }, ...INSECURE_PERMISSIONS_FLAG }, USAGE);
+  const { values, positionals } = parseFlags(args, OPTIONS, HELP);
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${USAGE}`);
   if (values.env === undefined) throw new UsageError(`--env FILE is required\nusage: ${USAGE}`);
   if (values.out === undefined) throw new UsageError(`--out FILE is required\nusage: ${USAGE}`);

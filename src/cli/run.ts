@@ -4,21 +4,30 @@
  * order and wait for the venue to confirm before exiting 0.
  */
 import { resolve } from 'node:path';
-import { parseFlags } from './args.ts';
+import { parseFlags, type CommandHelp } from './args.ts';
 import { UsageError, type CommandRunner } from './io.ts';
-import { startLiveRun } from './live.ts';
-import { INSECURE_PERMISSIONS_FLAG, loadPairFile, pairFileOptions } from './pair-config.ts';
+import { INSECURE_PERMISSIONS_FLAG, pairFileOptions } from './file-permissions.ts';
 
 const USAGE = 'akira-mm run --env FILE [--metrics-host HOST] [--journal FILE] [--insecure-permissions]';
 
+const HELP: CommandHelp = {
+  usage: USAGE,
+  summary: 'Market-makes one pair live against the venue its env file names (LayerAkira, or a running `akira-mm sim`). SIGINT/SIGTERM cancel every order and wait for the venue to confirm before exiting 0.',
+};
+
+export const RUN_OPTIONS = {
+  env: { type: 'string', value: 'FILE', required: true, doc: "the pair's env file (every key: config/example.env)" },
+  'metrics-host': { type: 'string', value: 'HOST', default: "the file's METRICS_HOST (127.0.0.1)", doc: 'interface for /metrics and /health (0.0.0.0 in a container)' },
+  journal: { type: 'string', value: 'FILE', default: 'akira-mm-<BASE>-<QUOTE>.journal in the working directory', doc: 'crash journal of orders in flight' },
+  ...INSECURE_PERMISSIONS_FLAG,
+} as const;
+
 export const runRun: CommandRunner = async (args, io) => {
-  const { values, positionals } = parseFlags(
-    args,
-    { env: { type: 'string' }, 'metrics-host': { type: 'string' }, journal: { type: 'string' }, ...INSECURE_PERMISSIONS_FLAG },
-    USAGE,
-  );
+  const { values, positionals } = parseFlags(args, RUN_OPTIONS, HELP);
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${USAGE}`);
   if (values.env === undefined) throw new UsageError(`--env FILE is required\nusage: ${USAGE}`);
+  // Loaded after the flags: `--help` and usage errors do not pay for the engine and the client.
+  const [{ startLiveRun }, { loadPairFile }] = await Promise.all([import('./live.ts'), import('./pair-config.ts')]);
   const fileOptions = pairFileOptions(io, values);
   const config = loadPairFile(resolve(io.cwd, values.env), {}, fileOptions);
   const run = await startLiveRun({

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { assertPrivateFile, InsecurePermissionsError, type PairConfig, type PermissionOptions } from '../config/index.ts';
-import { MmError, Secret, getChain, getToken, parseUnits, type Clock, type Logger } from '../core/index.ts';
+import { MmError, Secret, getChain, getToken, parseUnits, withContracts, type Clock, type Logger } from '../core/index.ts';
 import {
   RemoteSigner,
   SignerError,
@@ -50,7 +50,7 @@ export async function openSigner(config: PairConfig, context: SignerSetupContext
       try {
         const remote = await RemoteSigner.connect({
           socketPath: source.socketPath,
-          chain: getChain(config.chain),
+          chain: withContracts(getChain(config.chain), config.contracts),
           account: BigInt(config.tradingAccount),
           clock: context.clock,
           logger: context.logger,
@@ -126,6 +126,7 @@ export function signingPolicyOf(config: PairConfig): SigningPolicySpec {
     account: BigInt(config.tradingAccount),
     pairs: [{ base: config.base, quote: config.quote, ...(notional > 0n ? { maxOrderNotionalUnits: notional } : {}) }],
     withdrawReceivers: config.withdrawAllowedReceivers.map((receiver) => BigInt(receiver)),
+    contracts: config.contracts,
   };
 }
 
@@ -142,13 +143,18 @@ export interface LoginOnlySigner {
  * @throws UsageError as {@link openSigner}.
  */
 export async function openLoginSigner(config: PairConfig, context: SignerSetupContext): Promise<LoginOnlySigner> {
-  const opened = await openSigner(config, context);
+  return loginSignerOf(await openSigner(config, context), config, context.audit);
+}
+
+/** The login side of an opened signer (under the pair's policy when the key is held here). */
+export function loginSignerOf(opened: OpenedSigner, config: PairConfig, audit?: SigningAudit): LoginOnlySigner {
   if (opened.kind === 'remote') return opened.remote;
   const signer = new Signer({
     privateKey: opened.privateKey,
     account: BigInt(config.tradingAccount),
-    chain: getChain(config.chain),
-    policy: new SigningPolicy(signingPolicyOf(config), context.audit),
+    chain: withContracts(getChain(config.chain), config.contracts),
+    withdrawHash: config.withdrawHash,
+    policy: new SigningPolicy(signingPolicyOf(config), audit),
   });
   return { starkKey: signer.starkKey, signLogin: (challenge) => signer.signLogin(challenge), close: async () => undefined };
 }

@@ -11,58 +11,52 @@ import { resolve } from 'node:path';
 import type { PairConfig } from '../config/index.ts';
 import { createLogger, formatUnits, getChain, getToken } from '../core/index.ts';
 import { Signer, SignerServer, SigningAudit, SigningPolicy, SigningPool, type SigningPolicySpec } from '../exchange/signer/index.ts';
-import { integerFlag, parseFlags } from './args.ts';
+import { integerFlag, parseFlags, subcommandsHelp } from './args.ts';
 import { waitForStopSignal } from './daemon.ts';
-import { UsageError, type CliIo, type CommandRunner } from './io.ts';
-import { INSECURE_PERMISSIONS_FLAG, INSECURE_PERMISSIONS_HELP, loadPairFile, pairFileOptions } from './pair-config.ts';
+import { INSECURE_PERMISSIONS_FLAG, pairFileOptions } from './file-permissions.ts';
+import { HelpRequest, UsageError, type CliIo, type CommandRunner } from './io.ts';
+import { loadPairFile } from './pair-config.ts';
 import { readSecretFile, signingPolicyOf, unlockKeystore } from './signer-setup.ts';
 
-const HELP = `usage: akira-mm signer serve --keystore FILE --socket PATH --env FILE [--env FILE]… [options]
+const SUBCOMMANDS = [
+  {
+    name: 'serve',
+    usage: 'akira-mm signer serve --keystore FILE --socket PATH --env FILE [--env FILE]… [options]',
+    summary: 'Holds the signer key in this process and signs, over a Unix socket, only what the pair files allow. Daemons use it with SIGNER_REMOTE=unix:PATH in their pair file or environment.',
+  },
+];
 
-Holds the signer key in this process and signs, over a Unix socket, only what the pair files allow.
-Daemons use it with SIGNER_REMOTE=unix:PATH in their pair file or environment.
-
-options:
-  --keystore FILE          encrypted keystore holding the key (chmod 600); required
-  --socket PATH            Unix socket to listen on; a stale one left by a crash is replaced; required
-  --env FILE               a pair file whose pair, account, chain, RISK_MAX_ORDER_NOTIONAL and
-                           WITHDRAW_ALLOWED_RECEIVERS make up the policy; repeat for several pairs of
-                           one account; required
-  --password-file FILE     keystore password (chmod 600; trailing newline ignored); default: ask on the terminal without echo
-  --socket-mode 600|660    who may connect: the signer's user only (default 600), or its group too (660:
-                           a daemon running as another user in the signer's group, as in docker-compose.yml)
-  --workers N              signing threads for pre-signing batches, 0 to 8; default 2 (0 signs batches inline)
-  --log-level LEVEL        fatal, error, warn, info, debug, trace or silent; default info (refusals are logged at error)
-  ${INSECURE_PERMISSIONS_HELP}
-`;
-
-const FLAGS = {
-  keystore: { type: 'string' },
-  socket: { type: 'string' },
-  env: { type: 'string', multiple: true },
-  'password-file': { type: 'string' },
-  'socket-mode': { type: 'string' },
-  workers: { type: 'string' },
-  'log-level': { type: 'string' },
-  help: { type: 'boolean' },
+const OPTIONS = {
+  keystore: { type: 'string', value: 'FILE', required: true, doc: 'encrypted keystore holding the key (chmod 600)' },
+  socket: { type: 'string', value: 'PATH', required: true, doc: 'Unix socket to listen on; a stale one left by a crash is replaced' },
+  env: {
+    type: 'string',
+    value: 'FILE',
+    multiple: true,
+    required: true,
+    doc: "a pair file whose pair, account, chain, contracts, RISK_MAX_ORDER_NOTIONAL and WITHDRAW_ALLOWED_RECEIVERS make up the policy; repeat for several pairs of one account",
+  },
+  'password-file': { type: 'string', value: 'FILE', default: 'asked on the terminal without echo', doc: 'keystore password (chmod 600; trailing newline ignored)' },
+  'socket-mode': {
+    type: 'string',
+    value: '600|660',
+    default: 600,
+    doc: "who may connect: the signer's user only, or its group too (660: a daemon running as another user in the signer's group, as in docker-compose.yml)",
+  },
+  workers: { type: 'string', value: 'N', default: '2 (0 signs batches inline)', doc: 'signing threads for pre-signing batches, 0 to 8' },
+  'log-level': { type: 'string', value: 'LEVEL', default: 'info', doc: 'fatal, error, warn, info, debug, trace or silent (refusals are logged at error)' },
   ...INSECURE_PERMISSIONS_FLAG,
 } as const;
 
 export const runSigner: CommandRunner = async (args, io) => {
   const [sub, ...rest] = args;
-  if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
-    io.stdout.write(HELP);
-    return sub === undefined ? 2 : 0;
-  }
-  if (sub !== 'serve') throw new UsageError(`unknown subcommand "${sub}"\n${HELP}`);
-  const { values, positionals } = parseFlags(rest, FLAGS, HELP);
-  if (values.help === true) {
-    io.stdout.write(HELP);
-    return 0;
-  }
-  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\n${HELP}`);
+  if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') throw new HelpRequest(subcommandsHelp('signer', SUBCOMMANDS));
+  const serve = SUBCOMMANDS[0]!;
+  if (sub !== serve.name) throw new UsageError(`unknown sub-command "${sub}"\n${subcommandsHelp('signer', SUBCOMMANDS)}`);
+  const { values, positionals } = parseFlags(rest, OPTIONS, { usage: serve.usage, summary: serve.summary });
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${serve.usage}`);
   if (values.keystore === undefined || values.socket === undefined || values.env === undefined || values.env.length === 0) {
-    throw new UsageError(`--keystore, --socket and --env are required\n${HELP}`);
+    throw new UsageError(`--keystore, --socket and --env are required\nusage: ${serve.usage} (--help lists every option)`);
   }
   const socketMode = values['socket-mode'] ?? '600';
   if (socketMode !== '600' && socketMode !== '660') throw new UsageError(`--socket-mode=${socketMode}: allowed 600 or 660`);
@@ -75,7 +69,9 @@ export const runSigner: CommandRunner = async (args, io) => {
   const privateKey = await unlockKeystore(resolve(io.cwd, values.keystore), password, io, permissions);
   const logger = createLogger({ level: values['log-level'] ?? 'info', base: { component: 'signer' } });
   const audit = new SigningAudit(logger);
-  const signerOptions = { privateKey, account: spec.account, chain: getChain(spec.chain), policy: new SigningPolicy(spec, audit) };
+  const policy = new SigningPolicy(spec, audit);
+  // The policy's chain carries the pair files' contract addresses: the hashes use them too.
+  const signerOptions = { privateKey, account: spec.account, chain: policy.chain, policy };
   const pool = workers > 0 ? new SigningPool({ ...signerOptions, size: workers }) : undefined;
   const socketPath = resolve(io.cwd, values.socket);
   let server: SignerServer;
@@ -113,6 +109,9 @@ export function mergePolicies(configs: readonly PairConfig[], paths: readonly st
     if (spec.chain !== first.chain || spec.account !== first.account) {
       throw new UsageError(`${paths[index]} is for account 0x${spec.account.toString(16)} on ${spec.chain}, ${paths[0]} for 0x${first.account.toString(16)} on ${first.chain}: one signer, one account`);
     }
+    if (JSON.stringify(spec.contracts ?? {}) !== JSON.stringify(first.contracts ?? {})) {
+      throw new UsageError(`${paths[index]} and ${paths[0]} name different contract addresses (EXCHANGE_ADDRESS, CORE_ADDRESS, ROUTER_ADDRESS, FEE_RECIPIENT): one signer hashes with one set`);
+    }
   });
   const pairs = new Map<string, SigningPolicySpec['pairs'][number]>();
   for (const pair of specs.flatMap((spec) => spec.pairs)) {
@@ -123,7 +122,7 @@ export function mergePolicies(configs: readonly PairConfig[], paths: readonly st
     pairs.set(key, { base: pair.base, quote: pair.quote, ...(lowest === undefined ? {} : { maxOrderNotionalUnits: lowest }) });
   }
   const receivers = [...new Set(specs.flatMap((spec) => spec.withdrawReceivers))];
-  return { chain: first.chain, account: first.account, pairs: [...pairs.values()], withdrawReceivers: receivers };
+  return { chain: first.chain, account: first.account, pairs: [...pairs.values()], withdrawReceivers: receivers, ...(first.contracts === undefined ? {} : { contracts: first.contracts }) };
 }
 
 function describePolicy(io: CliIo, spec: SigningPolicySpec, server: SignerServer): void {

@@ -6,25 +6,31 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { CHAIN_NAMES, createLogger, getChain, isChainName } from '../core/index.ts';
-import { NO_FAULTS, describeAccounts, parseAccountsFile, startSim, type FaultSettings, type SimAccount } from '../sim/index.ts';
-import { integerFlag, parseFlags } from './args.ts';
+import { DEFAULT_RATE_LIMIT, NO_FAULTS, NO_RATE_LIMIT, describeAccounts, parseAccountsFile, startSim, type FaultSettings, type RateLimitSettings, type SimAccount } from '../sim/index.ts';
+import { integerFlag, parseFlags, type CommandHelp } from './args.ts';
 import { UsageError, type CommandRunner } from './io.ts';
 
 const USAGE =
   'akira-mm sim [--port N] [--host H] [--chain mainnet|sepolia] [--accounts FILE] [--seed N] [--dev-accounts N] [--no-flow] ' +
-  '[--withdraw-hash snip12|poseidon] [--fault KEY=VALUE]...';
+  '[--withdraw-hash snip12|poseidon] [--fault KEY=VALUE]... [--rate-limit PER_SECOND[:BURST]|off] [--rpc-port N]';
+
+const HELP: CommandHelp = {
+  usage: USAGE,
+  summary: 'Runs the embedded exchange (the whole API over HTTP and WS on loopback) until SIGINT/SIGTERM, and prints its development accounts with their keys like starknet-devnet.',
+};
 
 const OPTIONS = {
-  port: { type: 'string' },
-  host: { type: 'string' },
-  chain: { type: 'string' },
-  accounts: { type: 'string' },
-  seed: { type: 'string' },
-  'dev-accounts': { type: 'string' },
-  'no-flow': { type: 'boolean' },
-  'withdraw-hash': { type: 'string' },
-  fault: { type: 'string', multiple: true },
-  help: { type: 'boolean', short: 'h' },
+  port: { type: 'string', value: 'N', unit: 'port', default: 8080, doc: 'HTTP and WS port (0: any free port)' },
+  host: { type: 'string', value: 'HOST', default: '127.0.0.1', doc: 'interface to listen on' },
+  chain: { type: 'string', value: 'mainnet|sepolia', default: 'mainnet', doc: 'chain whose tokens and signing domain it uses' },
+  accounts: { type: 'string', value: 'FILE', default: 'generated dev accounts', doc: 'JSON file of accounts and balances' },
+  seed: { type: 'string', value: 'N', default: 0, doc: 'seed of dev accounts and synthetic flow' },
+  'dev-accounts': { type: 'string', value: 'N', unit: 'accounts', default: 3, doc: 'development accounts to create' },
+  'no-flow': { type: 'boolean', doc: 'no synthetic order flow' },
+  'withdraw-hash': { type: 'string', value: 'snip12|poseidon', default: 'snip12', doc: 'withdraw hash scheme it verifies' },
+  fault: { type: 'string', value: 'KEY=VALUE', multiple: true, default: 'no faults', doc: `fault injection: ${Object.keys(NO_FAULTS).filter((key) => key !== 'paths').join(', ')}` },
+  'rate-limit': { type: 'string', value: 'PER_SECOND[:BURST]|off', unit: 'requests/s per account', default: '20:40', doc: 'the venue\'s per-trader limit on state-changing requests: 429 with a suggested sleep beyond it; off = none' },
+  'rpc-port': { type: 'string', value: 'N', unit: 'port', default: 'port + 1', doc: 'Starknet JSON-RPC of the core contract\'s views (fee recipient, bound signer, nonce)' },
 } as const;
 
 /** `--fault httpErrorRate=0.1` → a fault setting; every key of FaultSettings except `paths`. */
@@ -52,17 +58,29 @@ function parseFaults(values: readonly string[]): Partial<FaultSettings> {
   return faults as Partial<FaultSettings>;
 }
 
+/**
+ * `--rate-limit 20:40` → 20 state-changing requests per second per account, bursts of 40 (the
+ * default); `--rate-limit off` switches the venue's 429s off.
+ */
+function parseRateLimit(value: string | undefined): RateLimitSettings {
+  if (value === undefined) return DEFAULT_RATE_LIMIT;
+  if (value === 'off') return NO_RATE_LIMIT;
+  const match = /^(\d+(?:\.\d+)?)(?::(\d+))?$/.exec(value);
+  const perSecond = Number(match?.[1]);
+  const burst = match?.[2] === undefined ? Math.max(1, Math.ceil(perSecond * 2)) : Number(match[2]);
+  if (match === null || !(perSecond > 0) || burst < 1) throw new UsageError(`--rate-limit ${value}: expected PER_SECOND[:BURST] (e.g. 20:40) or off`);
+  return { perSecond, burst };
+}
+
 export const runSim: CommandRunner = async (args, io) => {
-  const { values } = parseFlags(args, OPTIONS, USAGE);
-  if (values.help === true) {
-    io.stdout.write(`usage: ${USAGE}\n`);
-    return 0;
-  }
+  const { values } = parseFlags(args, OPTIONS, HELP);
   const chainName = values.chain ?? 'mainnet';
   if (!isChainName(chainName)) throw new UsageError(`--chain ${chainName}: expected one of ${CHAIN_NAMES.join(', ')}`);
   const withdrawHash = values['withdraw-hash'] ?? 'snip12';
   if (withdrawHash !== 'snip12' && withdrawHash !== 'poseidon') throw new UsageError(`--withdraw-hash ${withdrawHash}: expected snip12 or poseidon`);
   const port = integerFlag('port', values.port, 8080, 0, 65_535);
+  // The JSON-RPC of the core contract sits next door, so pair files can name it (STARKNET_RPC_URL).
+  const rpcPort = integerFlag('rpc-port', values['rpc-port'], port === 0 ? 0 : port + 1, 0, 65_535);
   const seed = integerFlag('seed', values.seed, 0, 0, 2 ** 31 - 1);
   const devAccounts = integerFlag('dev-accounts', values['dev-accounts'], 3, 1, 1000);
   const chain = getChain(chainName);
@@ -93,10 +111,15 @@ export const runSim: CommandRunner = async (args, io) => {
     withdrawHash,
     faults,
     logger,
+    settings: { rateLimit: parseRateLimit(values['rate-limit']) },
+    rpcPort,
     ...(accounts === undefined ? {} : { accounts }),
   });
   io.stdout.write(`Accounts (${chainName}):\n${describeAccounts(sim.accounts, chain)}`);
-  logger.info({ httpUrl: sim.httpUrl, wsUrl: sim.wsUrl, chain: chainName, flow: values['no-flow'] !== true }, `sim listening on ${sim.httpUrl} (ws ${sim.wsUrl})`);
+  logger.info(
+    { httpUrl: sim.httpUrl, wsUrl: sim.wsUrl, rpcUrl: sim.rpcUrl, chain: chainName, flow: values['no-flow'] !== true },
+    `sim listening on ${sim.httpUrl} (ws ${sim.wsUrl}, starknet rpc ${sim.rpcUrl})`,
+  );
   await new Promise<void>((done) => {
     const stop = (): void => {
       process.off('SIGTERM', stop);

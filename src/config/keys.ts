@@ -153,6 +153,50 @@ export const CONFIG_KEYS = {
     doc: 'Log level: fatal, error, warn, info, debug, trace or silent',
     parse: v.oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
   }),
+  // ── venue contracts and checks (issue 11). Empty = the chain's default in src/core/chains.ts,
+  // whose sources are cited there; docs/venue.md says which of them are verified.
+  EXCHANGE_ADDRESS: spec({
+    key: 'EXCHANGE_ADDRESS',
+    default: '',
+    unit: '0x address',
+    doc: "Executor contract hashed into every order as `exchange`; empty = the chain's (mainnet 0x7e684c…04e16, sepolia 0x1315a7…139c2)",
+    parse: v.optionalAddress,
+  }),
+  CORE_ADDRESS: spec({
+    key: 'CORE_ADDRESS',
+    default: '',
+    unit: '0x address',
+    doc: "Core contract: hashed into withdraws, read over STARKNET_RPC_URL; empty = the chain's (mainnet 0x51c728…ed024, sepolia 0x3593d9…c42bf)",
+    parse: v.optionalAddress,
+  }),
+  ROUTER_ADDRESS: spec({
+    key: 'ROUTER_ADDRESS',
+    default: '',
+    unit: '0x address',
+    doc: "Router contract; empty = the chain's (mainnet 0x65b58d…57353, sepolia 0x32ef0b…2bd4)",
+    parse: v.optionalAddress,
+  }),
+  FEE_RECIPIENT: spec({
+    key: 'FEE_RECIPIENT',
+    default: '',
+    unit: '0x address',
+    doc: "The exchange's fee recipient signed into every order (else WRONG_FEE_RECIPIENT); empty = 0x051d99…85d4d, published for sepolia only: check it with STARKNET_RPC_URL",
+    parse: v.optionalAddress,
+  }),
+  STARKNET_RPC_URL: spec({
+    key: 'STARKNET_RPC_URL',
+    default: '',
+    unit: 'URL',
+    doc: 'Starknet JSON-RPC node; when set, start refuses to run unless the core contract agrees on the fee recipient, the bound signer and the chain id (`akira-mm sim` serves one on its port + 1)',
+    parse: v.optionalUrl(['http:', 'https:']),
+  }),
+  FAST_CANCEL: spec({
+    key: 'FAST_CANCEL',
+    default: 'off',
+    unit: 'on|off',
+    doc: 'Obtain a fast-sign key at start (renewed hourly) and send cancels and cancel-alls with it instead of a Stark signature',
+    parse: v.boolean,
+  }),
 } as const;
 
 /** Names of the keys the config layer owns. */

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { MmError, Secret, formatConfigIssues, getChain, type ChainName, type ConfigIssue } from '../core/index.ts';
-import { ENGINE_KEY_LIST, type EngineConfig } from './engine-keys.ts';
+import { ENGINE_KEY_LIST, checkEngineKeys, type EngineConfig } from './engine-keys.ts';
 import { CONFIG_KEYS, CONFIG_KEY_LIST, type KeySpec } from './keys.ts';
 import { fileKeyOf, resolvePath, resolveSecretEntries, type ResolvedEntries, type SecretSourceOptions } from './secrets.ts';
 
@@ -61,6 +61,12 @@ export interface PairConfig {
   readonly gasPriceMultiplier: { readonly text: string; readonly value: number };
   readonly withdrawHash: 'snip12' | 'poseidon';
   readonly logLevel: string;
+  /** EXCHANGE_ADDRESS, CORE_ADDRESS, ROUTER_ADDRESS, FEE_RECIPIENT when set (else the chain's). */
+  readonly contracts: ContractOverrides;
+  /** STARKNET_RPC_URL, when set. */
+  readonly starknetRpcUrl: string | undefined;
+  /** FAST_CANCEL. */
+  readonly fastCancel: boolean;
   /** Engine, risk and gas settings. */
   readonly engine: EngineConfig;
   /** Every non-secret key of the file, for the strategy's own keys. */
@@ -148,11 +154,14 @@ export function parsePairConfig(
     withdrawHash: read(CONFIG_KEYS.WITHDRAW_HASH),
     logLevel: read(CONFIG_KEYS.LOG_LEVEL),
     withdrawAllowedReceivers: read(CONFIG_KEYS.WITHDRAW_ALLOWED_RECEIVERS),
+    fastCancel: read(CONFIG_KEYS.FAST_CANCEL),
   };
   const signer = readSignerSource(read, resolved, options, issues);
+  const venueChecks = readVenueChecks(read);
 
   const engineEntries = ENGINE_KEY_LIST.map((spec) => [spec.key, read(spec)] as const);
   checkTokens(values.chain, values.base, values.quote, issues);
+  issues.push(...checkEngineKeys(Object.fromEntries(engineEntries) as Partial<EngineConfig>, env));
   const feeToken = engineEntries.find(([key]) => key === 'FEE_TOKEN')?.[1];
   if (typeof feeToken === 'string' && values.chain !== undefined && !getChain(values.chain).tokens.has(feeToken)) {
     issues.push({ key: 'FEE_TOKEN', value: feeToken, allowed: `a token of ${values.chain}: ${[...getChain(values.chain).tokens.keys()].join(', ')}` });
@@ -172,7 +181,7 @@ export function parsePairConfig(
   const valid = values as Required<{ [K in keyof typeof values]: NonNullable<(typeof values)[K]> }>;
   const raw = Object.fromEntries(Object.entries(env).filter(([key]) => !SECRET_KEYS.has(key)));
   const engine = Object.fromEntries(engineEntries) as unknown as EngineConfig;
-  return { ...valid, signer, engine, raw };
+  return { ...valid, ...venueChecks, signer, engine, raw };
 }
 
 const SIGNER_ISSUE_KEYS: ReadonlySet<string> = new Set([...SIGNER_SOURCE_KEYS, 'SIGNER_KEYSTORE_PASSWORD', fileKeyOf('SIGNER_KEYSTORE_PASSWORD')]);
@@ -209,6 +218,20 @@ function readSignerSource(
   }
   if (remote !== undefined) return { kind: 'remote', socketPath: pathOf('SIGNER_REMOTE', remote) };
   return undefined;
+}
+
+type ContractOverrides = import('../core/index.ts').ContractOverrides;
+
+/** The optional contract and RPC keys (issue 11); undefined ones stay out of the overrides. */
+function readVenueChecks(read: <T>(spec: KeySpec<T>) => T | undefined): { contracts: ContractOverrides; starknetRpcUrl: string | undefined } {
+  const entries = [
+    ['executorAddress', read(CONFIG_KEYS.EXCHANGE_ADDRESS)],
+    ['coreAddress', read(CONFIG_KEYS.CORE_ADDRESS)],
+    ['routerAddress', read(CONFIG_KEYS.ROUTER_ADDRESS)],
+    ['feeRecipient', read(CONFIG_KEYS.FEE_RECIPIENT)],
+  ] as const;
+  const contracts = Object.fromEntries(entries.filter(([, value]) => value !== undefined)) as ContractOverrides;
+  return { contracts, starknetRpcUrl: read(CONFIG_KEYS.STARKNET_RPC_URL) };
 }
 
 function checkTokens(chain: ChainName | undefined, base: string | undefined, quote: string | undefined, issues: ConfigIssue[]): void {

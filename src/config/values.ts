@@ -57,6 +57,16 @@ export function decimal(min: number, max: number, unit = ''): ValueParser<{ text
   };
 }
 
+/** A keyword (e.g. `auto`, `off`) or a plain decimal number in [min, max]. */
+export function keywordOrDecimal<K extends string>(keyword: K, min: number, max: number, unit = ''): ValueParser<K | { text: string; value: number }> {
+  const number = decimal(min, max, unit);
+  return (raw) => {
+    if (raw === keyword) return ok(keyword);
+    const parsed = number(raw);
+    return parsed.ok ? parsed : fail(`${keyword}, or ${parsed.allowed}`);
+  };
+}
+
 /** true/false, 1/0, on/off, yes/no. */
 export const boolean: ValueParser<boolean> = (raw) => {
   const lowered = raw.toLowerCase();
@@ -88,6 +98,14 @@ export const privateKey: ValueParser<string> = (raw) => {
 export const tokenSymbol: ValueParser<string> = (raw) =>
   /^[A-Z][A-Z0-9]{0,15}$/.test(raw) ? ok(raw) : fail('a token symbol in capitals, e.g. ETH, USDC');
 
+/** An address, or empty for "the chain's default" (EXCHANGE_ADDRESS, CORE_ADDRESS, …). */
+export const optionalAddress: ValueParser<string | undefined> = (raw) => (raw === '' ? ok(undefined) : address(raw));
+
+/** A URL with one of the given protocols, or empty for "none". */
+export function optionalUrl(protocols: readonly string[]): ValueParser<string | undefined> {
+  const parse = url(protocols);
+  return (raw) => (raw === '' ? ok(undefined) : parse(raw));
+}
 /** Starknet addresses separated by commas or spaces; empty = none. Normalised to lowercase. */
 export const addressList: ValueParser<readonly string[]> = (raw) => {
   const items = raw.split(/[\s,]+/).filter((item) => item !== '');

@@ -1,8 +1,14 @@
 /**
  * Per-chain constants of LayerAkira: chain id, contract addresses, fee recipient and the token
- * table. Sources: REFERENCE.md §0 (WD config.toml for mainnet, EX constants.ts for Sepolia).
- * The exchange never serves token decimals or addresses (REFERENCE §0), so clients, the signer and
- * the embedded exchange all read them from here.
+ * table. The exchange never serves token decimals or addresses (REFERENCE §0), so clients, the
+ * signer and the embedded exchange all read them from here. Sources (docs/venue.md §6):
+ * - mainnet contracts: Mirong1707/withdraw-script-for-LayerAkira `config.toml` @5b8f84b (a
+ *   user's script, not LayerAkira's own);
+ * - Sepolia contracts and the fee recipient: NikitaMishin/akiraSampleInteraction
+ *   `src/constants.ts` @87bbec2 (the SDK author's sample);
+ * - the mainnet fee recipient has no public source: it is the Sepolia one. Pair files override
+ *   every address (EXCHANGE_ADDRESS, CORE_ADDRESS, ROUTER_ADDRESS, FEE_RECIPIENT) and, with
+ *   STARKNET_RPC_URL, the bot checks the fee recipient against the core contract at start.
  */
 import { MmError } from './errors.ts';
 
@@ -86,6 +92,29 @@ const CHAINS: Readonly<Record<ChainName, ChainInfo>> = {
 /** The constants of one chain. */
 export function getChain(name: ChainName): ChainInfo {
   return CHAINS[name];
+}
+
+/** Contract addresses that replace a chain's defaults (0x-hex; EXCHANGE_ADDRESS, CORE_ADDRESS, …). */
+export interface ContractOverrides {
+  readonly executorAddress?: string;
+  readonly coreAddress?: string;
+  readonly routerAddress?: string;
+  readonly feeRecipient?: string;
+}
+
+/**
+ * A chain with some contract addresses replaced: what a pair file's EXCHANGE_ADDRESS,
+ * CORE_ADDRESS, ROUTER_ADDRESS and FEE_RECIPIENT make of the defaults above, and what the
+ * embedded exchange serves when told to play a venue with other contracts.
+ */
+export function withContracts(chain: ChainInfo, overrides: ContractOverrides = {}): ChainInfo {
+  return {
+    ...chain,
+    executorAddress: overrides.executorAddress ?? chain.executorAddress,
+    coreAddress: overrides.coreAddress ?? chain.coreAddress,
+    routerAddress: overrides.routerAddress ?? chain.routerAddress,
+    feeRecipient: overrides.feeRecipient ?? chain.feeRecipient,
+  };
 }
 
 /** True when `value` names a supported chain. */

@@ -28,6 +28,12 @@ export interface MarketView {
   readonly mid: number | undefined;
   /** Size-weighted mid: (bid·askSize + ask·bidSize) / (bidSize + askSize). */
   readonly microprice: number | undefined;
+  /**
+   * The fair price the engine's fair stage computed once for every strategy (`FAIR_PRICE`: mid,
+   * microprice, or a reference market's price); undefined when there is none. Strategies quote
+   * around it, not around the raw mid: on a thin venue the two differ.
+   */
+  readonly fair: number | undefined;
   /** Standard deviation of mid changes per √second, in quote price units (σ); 0 until known. */
   readonly volatility: number;
   /** Trades per second on each aggressor side over the estimator's window. */
@@ -41,6 +47,12 @@ export interface MarketView {
   /** Maker and taker fees as fractions (1000 pbips = 0.001). */
   readonly makerFee: number;
   readonly takerFee: number;
+  /**
+   * Gas one maker fill is expected to cost us, in quote tokens (the venue charges makers no trade
+   * gas; where cancels pay gas, the cancel a fill's requote needs). Strategies add it, with the
+   * maker fee, to their half-spread so costs are inside the model.
+   */
+  readonly gasPerFill: number;
 }
 
 /** Our position as the strategy needs it. */
@@ -61,11 +73,18 @@ export interface DesiredQuote {
   readonly price: number;
   readonly size: number;
   readonly level: number;
+  /**
+   * The price this quote's edge is measured from: the strategy's reservation (inventory-adjusted)
+   * price or the centre of its skewed ladder. Default: the view's fair price.
+   */
+  readonly reference?: number;
 }
 
 /** A configured strategy, ready to quote. */
 export interface Strategy {
   readonly name: string;
+  /** Size of one level-0 order in base tokens, when the strategy has one (sizes the default caps). */
+  readonly orderSize?: number;
   /** Desired quotes for this view and inventory; [] means "quote nothing". */
   quote(view: MarketView, inventory: InventoryView): DesiredQuote[];
 }

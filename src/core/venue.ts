@@ -116,11 +116,48 @@ export type PlaceOutcome =
   | { readonly kind: 'rejected'; readonly orderId: string; readonly reason: string; readonly signerError?: SignerFailure }
   | { readonly kind: 'unknown'; readonly orderId: string; readonly reason: string };
 
-/** Result of a cancel request. */
+/**
+ * Result of a cancel request. For cancel-all and the nonce increase (queued actions: a 200 only
+ * means "accepted for processing", SPEC §5) a live venue returns `accepted` only once it saw the
+ * effect (our open orders gone; the nonce raised), `rejected` when the venue failed the request
+ * after accepting it (a `fail` report), and `unconfirmed` when the effect did not show within
+ * the venue's bound even after a retry: the orders may still rest / the old nonce may still hold.
+ */
 export type CancelOutcome =
   | { readonly kind: 'accepted' }
   | { readonly kind: 'rejected'; readonly reason: string; readonly signerError?: SignerFailure }
-  | { readonly kind: 'unknown'; readonly reason: string };
+  | { readonly kind: 'unknown'; readonly reason: string }
+  | { readonly kind: 'unconfirmed'; readonly reason: string };
+
+/** The requests a venue reports on after accepting them. */
+export type VenueAction = 'place' | 'cancel' | 'cancel-all' | 'increase-nonce' | 'withdraw' | 'unknown';
+
+/**
+ * Something went wrong with a request after the venue accepted it. The venue also asks for a
+ * resync (`onResync('missed-fills')`) where our order state may be stale, so an engine that
+ * ignores alerts still heals; the alert says which action failed, so the engine can pause or halt.
+ */
+export type VenueAlert =
+  /** A `fail` report: the venue dropped the request (nothing of it was applied). */
+  | {
+      readonly kind: 'request-failed';
+      readonly action: VenueAction;
+      /** The request's hash (the order hash for `place`), 0x-hex. */
+      readonly requestHash: string;
+      /** Our order it concerns, when the venue names one we know. */
+      readonly orderId: string | undefined;
+      /** The venue's error code or report type. */
+      readonly reason: string;
+      readonly timeMs: number;
+    }
+  /** The effect of an accepted cancel-all / nonce increase / withdraw did not show in time. */
+  | {
+      readonly kind: 'action-unconfirmed';
+      readonly action: VenueAction;
+      readonly requestHash: string;
+      readonly reason: string;
+      readonly timeMs: number;
+    };
 
 /**
  * Set on a rejection when the signer, not the exchange, turned the request down (nothing was
@@ -143,6 +180,8 @@ export interface VenueListener {
   onResync(reason: ResyncReason): void;
   /** Market-data feed up or down (the dead-man switch watches it). */
   onFeedStatus(isUp: boolean): void;
+  /** A request failed or could not be confirmed after the venue accepted it (optional). */
+  onVenueAlert?(alert: VenueAlert): void;
 }
 
 /** The exchange as the engine sees it. */

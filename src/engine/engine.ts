@@ -1,47 +1,54 @@
 /**
- * The market-making engine: the strategy loop, the order manager's diff-and-send, fill
- * reconciliation, risk checks and graceful shutdown, over the `Venue` port only (it never knows
- * whether the venue is LayerAkira, the embedded exchange or a replayed recording).
+ * The market-making engine, over the `Venue` port only (it never knows whether the venue is
+ * LayerAkira, the embedded exchange or a replayed recording). It wires three owners and a pure
+ * pipeline, and reads like the data flow of one tick:
  *
- * One tick: market event → market view → strategy → round to ticks/lots and keep passive →
- * risk clip → gas-aware edge filter → diff against live orders (tolerance band) → cancel/place.
- * At most one requote is in flight per side; events that arrive meanwhile mark the side dirty
- * and it is requoted once its requests finish, so bursts coalesce instead of queueing.
+ *   venue event → market view + fair price (MarketTracker) → strategy → pipeline (ticks → caps →
+ *   edge → tolerances, pure, memoised) → diff against live orders (asymmetric band) → order
+ *   manager (budget, priorities, caps gate, journal) → venue → reports → books (ledger,
+ *   markouts, scorecard) → safety (dead-man, drawdown) may pause or halt.
+ *
+ * - `OrderManager` (orders/) owns our orders and every request that changes them;
+ * - `Safety` (safety/) is the only one that pauses or halts;
+ * - `Reconciler` heals from the venue's records; fills reach the books only through `applyReport`.
  */
 import {
-  clampPassivePrice,
-  fitQuantityNumber,
-  isTerminalStatus,
+  notionalUnits,
   numberToUnits,
-  quotePriceToUnits,
   unitsToNumber,
   type BestBidOffer,
   type Clock,
   type DesiredQuote,
-  type GasQuote,
-  type InventoryView,
   type Logger,
   type OrderIntent,
   type OrderReport,
   type ResyncReason,
-  type Side,
   type Strategy,
+  type TickerRules,
   type Timer,
   type Venue,
   type VenueInfo,
   type VenueListener,
-  type VenueTrade,
 } from '../core/index.ts';
-import { diffQuotes, type LiveQuote, type QuoteDiff, type RoundedQuote } from './diff.ts';
-import { filterByEdge, gasCostQuote, keepReplacementsThatPay, type EdgeContext } from './edge.ts';
-import { Ledger, type PnlSnapshot } from './ledger.ts';
+import type { Account, AccountMember } from './account.ts';
+import { Costs } from './costs.ts';
+import { Ledger } from './ledger.ts';
 import { MarketTracker } from './market.ts';
-import { MarkoutTracker, type MarkoutSummary } from './markouts.ts';
-import { NullJournal, type Journal } from './journal.ts';
+import { MarkoutTracker } from './markouts.ts';
 import type { EngineObserver } from './observer.ts';
-import { OrderTable } from './order-table.ts';
-import { clipQuotes, DrawdownGuard, type HaltReason } from './risk.ts';
+import { NullJournal, type Journal } from './orders/journal.ts';
+import { OrderManager } from './orders/order-manager.ts';
+import { isOverInventoryCap, resolveRiskLimits, type RiskLimits } from './pipeline/caps.ts';
+import type { RoundedQuote } from './pipeline/diff.ts';
+import { QuotePipeline } from './pipeline/quote-pipeline.ts';
+import { tickSizeNumber, type Touch } from './pipeline/ticks.ts';
+import { Position } from './position.ts';
+import { Reconciler } from './reconciler.ts';
+import { Safety, type HaltReason } from './safety/safety.ts';
+import { Scorecard } from './scorecard.ts';
 import type { EngineSettings } from './settings.ts';
+import { SidePlanner } from './side-planner.ts';
+import { scorecardSnapshot, workingQuotes, type EngineStatus } from './status.ts';
 
 /** Collaborators and settings of an engine. */
 export interface EngineOptions {
@@ -53,28 +60,15 @@ export interface EngineOptions {
   readonly observer?: EngineObserver;
   /** Crash journal; default none (backtests). The daemon passes a `FileJournal`. */
   readonly journal?: Journal;
+  /**
+   * The account this pair shares with other pairs (one process per account): its outbound
+   * budget, funds, ledger check and account-wide limits. Without it the pair has the account to
+   * itself. With it, start the engines with `prepare()`, `Account.allocate()`, then `begin()`.
+   */
+  readonly account?: { readonly account: Account; readonly pairName: string };
 }
 
-/** A snapshot of what the engine is doing, for the status line, /health and reports. */
-export interface EngineStatus {
-  readonly state: 'starting' | 'quoting' | 'paused' | 'halted' | 'stopping' | 'stopped';
-  readonly haltReason: HaltReason | undefined;
-  readonly pauseReason: string | undefined;
-  readonly mid: number | undefined;
-  readonly bids: readonly { price: number; size: number }[];
-  readonly asks: readonly { price: number; size: number }[];
-  readonly baseBalance: number;
-  readonly quoteBalance: number;
-  readonly pnl: PnlSnapshot;
-  readonly markouts: MarkoutSummary;
-  /** Fraction of quoting time with both a bid and an ask resting. */
-  readonly twoSidedUptime: number;
-}
-
-const SIDES: readonly Side[] = ['buy', 'sell'];
-const DONE_ORDER_RETENTION_MS = 600_000;
-/** How long an order the venue has not listed yet may still appear (late-applied POSTs). */
-const UNKNOWN_ORDER_GRACE_MS = 30_000;
+const NO_QUOTES: RoundedQuote[] = [];
 
 /** The daemon's brain. `start()` once, `stop()` to cancel everything and leave. */
 export class MarketMaker {
@@ -85,48 +79,22 @@ export class MarketMaker {
   private readonly settings: EngineSettings;
   private readonly observer: EngineObserver;
   private readonly journal: Journal;
-  private readonly orders = new OrderTable();
+  private readonly orders: OrderManager;
+  private readonly safety: Safety;
+  private readonly reconciler: Reconciler;
   private readonly markouts = new MarkoutTracker();
-  private readonly drawdown: DrawdownGuard;
-  private info: VenueInfo | undefined;
+  private readonly scorecard = new Scorecard();
+  private readonly pipeline = new QuotePipeline();
+  private readonly planner: SidePlanner;
+  private readonly accountLink: { readonly account: Account; readonly pairName: string } | undefined;
+  /** What start-up learns: the pair's rules and costs, the market, the books. */
+  private pair: { readonly info: VenueInfo; readonly rules: TickerRules; readonly tickSize: number; readonly costs: Costs } | undefined;
   private market: MarketTracker | undefined;
   private ledger: Ledger | undefined;
-  private gas: GasQuote | undefined;
-  private state: EngineStatus['state'] = 'starting';
-  private haltReason: HaltReason | undefined;
-  private pauseReason: string | undefined;
-  private readonly inFlight = new Set<Side>();
-  private readonly dirty = new Set<Side>();
-  private healing: Promise<void> | undefined;
-  private healAgain = false;
+  private position: Position | undefined;
+  private limits: RiskLimits | undefined;
   private timers: Timer[] = [];
-  private lastMarketDataMs = 0;
   private requoteTriggerMs: number | undefined;
-  private uptime = { quotingMs: 0, twoSidedMs: 0, sinceMs: 0, wasTwoSided: false };
-  private balanceNumbers = { baseUnits: 0n, base: 0, quoteUnits: 0n, quote: 0 };
-  private edgeContextCache: EdgeContext | undefined;
-  /** Per side, what its last empty diff read; see `requote`. */
-  private readonly quietSides: Record<Side, { desired: readonly RoundedQuote[]; ordersVersion: number; untilMs: number } | undefined> = {
-    buy: undefined,
-    sell: undefined,
-  };
-  /** The last strategy output with everything that rounding, risk and edge read, and their answer. */
-  private desiredMemo:
-    | {
-        readonly raw: readonly DesiredQuote[];
-        readonly bestBidUnits: bigint | undefined;
-        readonly bestAskUnits: bigint | undefined;
-        readonly midUnits: bigint | undefined;
-        readonly mid: number;
-        readonly baseUnits: bigint;
-        readonly quoteUnits: bigint;
-        readonly targetUnits: bigint;
-        readonly edge: EdgeContext;
-        readonly result: RoundedQuote[];
-      }
-    | undefined;
-  /** After rejections a side waits before placing again (1 s, doubling to 30 s): no order spam. */
-  private readonly rejectBackoff = { buy: { untilMs: 0, streak: 0 }, sell: { untilMs: 0, streak: 0 } };
 
   constructor(options: EngineOptions) {
     this.venue = options.venue;
@@ -136,31 +104,126 @@ export class MarketMaker {
     this.settings = options.settings;
     this.observer = options.observer ?? {};
     this.journal = options.journal ?? new NullJournal();
-    this.drawdown = new DrawdownGuard(options.settings.risk.maxDrawdownQuote);
+    const applyReport = (report: OrderReport): void => this.applyReport(report);
+    this.orders = new OrderManager({
+      venue: this.venue,
+      clock: this.clock,
+      logger: this.logger,
+      journal: this.journal,
+      observer: this.observer,
+      budget: this.settings.outbound,
+      ...(options.account === undefined ? {} : { bucket: options.account.account.bucket }),
+      hooks: {
+        isQuoting: () => this.safety.isQuoting(),
+        onSideSettled: () => this.requote(),
+        onWake: () => this.requote(),
+        onUnknownOutcome: () => void this.reconciler.heal(),
+        onOrdersChanged: () => this.sampleScorecard(),
+      },
+    });
+    this.safety = new Safety({
+      clock: this.clock,
+      logger: this.logger,
+      observer: this.observer,
+      staleFeedMs: this.settings.staleFeedMs,
+      maxDrawdownQuote: typeof this.settings.risk.maxDrawdownQuote === 'number' ? this.settings.risk.maxDrawdownQuote : 0,
+      hooks: {
+        onPause: (reason) => void this.orders.cancelEverything(reason, this.settings.shutdownTimeoutMs, applyReport),
+        onResume: () => void this.reconciler.heal(),
+        onHalt: (reason) => this.cancelOnHalt(reason),
+      },
+    });
+    this.reconciler = new Reconciler({
+      venue: this.venue,
+      clock: this.clock,
+      logger: this.logger,
+      journal: this.journal,
+      observer: this.observer,
+      orders: this.orders,
+      settings: this.settings,
+      rules: () => this.pair?.rules,
+      ledger: () => this.ledger,
+      applyReport,
+      isStarting: () => this.safety.state === 'starting',
+      onDrift: (message) => void this.halt('ENGINE_INVARIANT', message),
+      afterHeal: () => this.requote(),
+      ...(options.account === undefined ? {} : { account: { checkBalances: () => (options.account as { account: Account }).account.checkBalances() } }),
+    });
+    this.accountLink = options.account;
+    this.planner = new SidePlanner(this.orders, this.settings);
   }
 
   /** Connects, applies the startup-order policy, takes the starting balances and begins quoting. */
   async start(): Promise<void> {
-    const info = await this.venue.start(this.listener());
-    this.info = info;
-    this.market = new MarketTracker(info);
-    this.ledger = new Ledger({
-      baseDecimals: info.rules.baseDecimals,
-      quoteDecimals: info.rules.quoteDecimals,
-      makerFeePbips: info.makerFeePbips,
-      takerFeePbips: info.takerFeePbips,
-    });
-    await this.recoverFromJournal();
-    await this.applyStartupPolicy();
-    this.journal.append({ t: 'start', timeMs: this.clock.nowMs() });
+    await this.prepare();
+    if (this.accountLink !== undefined) throw new Error('an engine that shares its account starts with prepare(), Account.allocate(), begin()');
+    const rules = (this.pair as { rules: TickerRules }).rules;
     const account = await this.venue.fetchAccount();
-    this.ledger.reset(account.balances.get(info.rules.base)?.total ?? 0n, account.balances.get(info.rules.quote)?.total ?? 0n);
-    this.lastMarketDataMs = this.clock.nowMs();
-    this.uptime.sinceMs = this.clock.nowMs();
-    this.state = 'quoting';
+    this.begin({ baseUnits: account.balances.get(rules.base)?.total ?? 0n, quoteUnits: account.balances.get(rules.quote)?.total ?? 0n });
+  }
+
+  /** Connects, learns the pair, recovers from the journal and settles leftovers (adopt or cancel): everything before quoting. */
+  async prepare(): Promise<void> {
+    const info = await this.venue.start(this.listener());
+    const rules = info.rules;
+    this.pair = { info, rules, tickSize: tickSizeNumber(rules), costs: new Costs(info, this.venue, this.settings.conversionMargin) };
+    this.market = new MarketTracker(info, this.settings.fairPrice, this.settings.fairHoldMs, () => this.clock.nowMs());
+    this.ledger = new Ledger({ baseDecimals: rules.baseDecimals, quoteDecimals: rules.quoteDecimals, makerFeePbips: info.makerFeePbips, takerFeePbips: info.takerFeePbips });
+    this.orders.setRules(rules);
+    await this.reconciler.recoverFromJournal();
+    await this.reconciler.applyStartupPolicy();
+    this.journal.append({ t: 'start', timeMs: this.clock.nowMs() });
+  }
+
+  /**
+   * Begins quoting with these funds (base units the pair may use: the account's balances when it
+   * has the account to itself, its budget when it shares it).
+   */
+  begin(funds?: { readonly baseUnits: bigint; readonly quoteUnits: bigint }): void {
+    const pair = this.pair;
+    const ledger = this.ledger;
+    if (pair === undefined || ledger === undefined) throw new Error('begin() before prepare()');
+    const link = this.accountLink;
+    const start = funds ?? (link === undefined ? undefined : link.account.fundsOf(link.pairName));
+    if (start === undefined) throw new Error('begin() needs the funds when the engine has its account to itself (start() passes them)');
+    ledger.reset(start.baseUnits, start.quoteUnits);
+    this.position = new Position(ledger, pair.rules, this.settings.inventoryTarget, start.baseUnits);
+    link?.account.join(this.member(link.pairName));
+    this.safety.begin();
+    this.sampleScorecard();
     this.startTimers();
-    this.logger.info({ pair: `${info.rules.base}/${info.rules.quote}`, strategy: this.strategy.name }, 'engine started');
+    this.logger.info({ pair: `${pair.rules.base}/${pair.rules.quote}`, strategy: this.strategy.name, state: this.safety.state }, 'engine started');
     this.requote();
+  }
+
+  /** What this pair offers the account it shares. */
+  private member(pairName: string): AccountMember {
+    const pair = this.pair as { rules: TickerRules };
+    const ledger = this.ledger as Ledger;
+    const rules = pair.rules;
+    return {
+      pair: { name: pairName, base: rules.base, quote: rules.quote, budgetBaseUnits: undefined, budgetQuoteUnits: undefined },
+      deltas: () => {
+        const now = ledger.balances();
+        const start = ledger.startBalances();
+        return new Map([
+          [rules.base, now.baseUnits - start.baseUnits],
+          [rules.quote, now.quoteUnits - start.quoteUnits],
+        ]);
+      },
+      healOrders: () => this.reconciler.healOrders(),
+      knowsOrder: (orderId) => this.orders.table.get(orderId) !== undefined,
+      exposedNotionalUnits: () => {
+        let total = 0n;
+        for (const order of this.orders.table.notDoneOrders()) total += notionalUnits(order.priceUnits, order.qtyUnits - order.filledQtyUnits, rules, 'up');
+        return total;
+      },
+      pnlTotal: () => {
+        const mark = this.market?.fair() ?? this.market?.mid();
+        return mark === undefined ? undefined : ledger.pnl(mark).total;
+      },
+      halt: (code, message) => this.halt(code, message),
+    };
   }
 
   /**
@@ -168,76 +231,62 @@ export class MarketMaker {
    * that nothing of ours rests, then close the venue. Idempotent.
    */
   async stop(): Promise<void> {
-    if (this.state === 'stopping' || this.state === 'stopped') return;
-    this.state = 'stopping';
+    if (!this.safety.beginStopping()) return;
     for (const timer of this.timers) timer.cancel();
     this.timers = [];
-    const confirmed = await this.cancelEverything('shutdown', this.settings.shutdownTimeoutMs);
+    this.orders.stop();
+    const confirmed = await this.orders.cancelEverything('shutdown', this.settings.shutdownTimeoutMs, (report) => this.applyReport(report));
     if (!confirmed) this.logger.error('shutdown: the venue still lists open orders after the timeout');
     await this.venue.stop();
     this.journal.append({ t: 'stop', timeMs: this.clock.nowMs() });
     if (confirmed) this.journal.compact();
     this.journal.close();
-    this.state = 'stopped';
+    this.safety.stopped();
     this.logger.info({ confirmed }, 'engine stopped');
   }
 
   /** Stops quoting for good (kill switch, broken invariant, operator) and cancels everything. */
-  async halt(code: HaltReason['code'], message: string): Promise<void> {
-    if (this.state === 'halted' || this.state === 'stopping' || this.state === 'stopped') return;
-    this.haltReason = { code, message, atMs: this.clock.nowMs() };
-    this.state = 'halted';
-    this.logger.error({ code, reason: message }, 'quoting halted');
-    this.observer.halted?.(message);
-    await this.cancelEverything('halt', this.settings.shutdownTimeoutMs);
-    if (this.settings.onchainKill && (code === 'FATAL' || code === 'ENGINE_INVARIANT')) {
-      const outcome = await this.venue.increaseNonce();
-      this.logger.warn({ outcome }, 'on-chain kill: nonce increase requested');
-    }
+  halt(code: HaltReason['code'], message: string): Promise<void> {
+    return this.safety.haltWith(code, message);
   }
 
   /** What the engine is doing now. */
   status(): EngineStatus {
     const mid = this.market?.mid();
-    const rules = this.info?.rules;
+    const fair = this.market?.fair();
+    const rules = this.pair?.rules;
     const balances = this.ledger?.balances();
-    this.accumulateUptime();
+    this.sampleScorecard();
+    const baseBalance = balances === undefined || rules === undefined ? 0 : unitsToNumber(balances.baseUnits, rules.baseDecimals);
+    const pnl = this.ledger?.pnl(fair ?? mid) ?? new Ledger({ baseDecimals: 0, quoteDecimals: 0, makerFeePbips: 0, takerFeePbips: 0 }).pnl(undefined);
+    const scorecard = scorecardSnapshot(this.scorecard, this.orders.stats(), pnl, rules);
     return {
-      state: this.state,
-      haltReason: this.haltReason,
-      pauseReason: this.pauseReason,
+      state: this.safety.state,
+      haltReason: this.safety.haltReason,
+      pauseReason: this.safety.pauseReason,
       mid,
-      bids: this.workingQuotes('buy'),
-      asks: this.workingQuotes('sell'),
-      baseBalance: balances === undefined || rules === undefined ? 0 : unitsToNumber(balances.baseUnits, rules.baseDecimals),
+      fair,
+      bids: workingQuotes(this.orders.table, 'buy', rules),
+      asks: workingQuotes(this.orders.table, 'sell', rules),
+      baseBalance,
       quoteBalance: balances === undefined || rules === undefined ? 0 : unitsToNumber(balances.quoteUnits, rules.quoteDecimals),
-      pnl: this.ledger?.pnl(mid) ?? new Ledger({ baseDecimals: 0, quoteDecimals: 0, makerFeePbips: 0, takerFeePbips: 0 }).pnl(undefined),
+      position: this.position?.positionBase(fair) ?? 0,
+      inventoryCap: this.limits === undefined || rules === undefined ? 0 : unitsToNumber(this.limits.maxInventoryDeviationUnits, rules.baseDecimals),
+      pnl,
       markouts: this.markouts.summary(),
-      twoSidedUptime: this.uptime.quotingMs === 0 ? 0 : this.uptime.twoSidedMs / this.uptime.quotingMs,
+      twoSidedUptime: scorecard.twoSidedUptime,
+      scorecard,
     };
-  }
-
-  /** This side's working orders as numbers, best first (a method, not a closure per call: status is sampled often). */
-  private workingQuotes(side: Side): { price: number; size: number }[] {
-    const rules = this.info?.rules;
-    if (rules === undefined) return [];
-    return this.orders
-      .working(side)
-      .map((order) => ({
-        price: unitsToNumber(order.priceUnits, rules.quoteDecimals),
-        size: unitsToNumber(order.qtyUnits - order.filledQtyUnits, rules.baseDecimals),
-      }))
-      .sort((a, b) => (side === 'buy' ? b.price - a.price : a.price - b.price));
   }
 
   /** True while the engine quotes (for /health). */
   isQuoting(): boolean {
-    return this.state === 'quoting';
+    return this.safety.isQuoting();
   }
 
   /** Requests not yet answered (backtests flush their event loop while this is non-zero). */
   hasWorkInFlight(): boolean {
-    return this.inFlight.size > 0 || this.healing !== undefined;
+    return this.orders.hasWorkInFlight() || this.reconciler.isHealing();
   }
 
   // ── venue events ──────────────────────────────────────────────────────────────────────────
@@ -245,37 +294,37 @@ export class MarketMaker {
   private listener(): VenueListener {
     return {
       onTopOfBook: (top) => this.onTopOfBook(top),
-      onTrade: (trade) => this.onTrade(trade),
-      onOrderReport: (report) => this.onOrderReport(report),
-      onGasQuote: (quote) => {
-        this.gas = quote;
+      onTrade: (trade) => {
+        this.safety.marketDataSeen();
+        this.market?.onTrade(trade);
       },
+      onOrderReport: (report) => this.applyReport(report),
+      onGasQuote: (quote) => this.pair?.costs.onGasQuote(quote),
       onResync: (reason) => this.onResync(reason),
-      onFeedStatus: (isUp) => this.onFeedStatus(isUp),
+      onFeedStatus: (isUp) => (isUp ? this.safety.clear('feed down') : this.safety.pause('feed down')),
     };
   }
 
   private onTopOfBook(top: BestBidOffer): void {
-    if (this.market === undefined) return;
-    const marketData = top.fromOwnOrders !== true;
-    if (marketData) this.lastMarketDataMs = this.clock.nowMs();
-    if (!this.market.onTopOfBook(top)) return;
-    this.markouts.observeMid(this.market.mid(), top.timeMs);
-    // The kill switch watches marked-to-market PnL: a position loses as the mid moves, not at fills.
+    const market = this.market;
+    if (market === undefined) return;
+    // A top recomputed from our own orders proves nothing about the feed (the dead-man ignores it).
+    if (top.fromOwnOrders !== true) this.safety.marketDataSeen();
+    if (!market.onTopOfBook(top)) return;
+    const fair = market.fair();
+    this.markouts.observeMid(market.mid(), top.timeMs);
+    this.scorecard.markTo(fair);
+    this.resolveLimits();
+    // The kill switch watches marked-to-market PnL: a position loses as the price moves, not at fills.
     this.checkDrawdown();
-    if (this.state === 'halted') return;
-    if (this.state === 'paused' && this.pauseReason === 'stale feed' && marketData) this.resume();
+    if (this.safety.isFinished()) return;
     this.requoteTriggerMs ??= this.clock.nowMs();
     this.requote();
   }
 
-  private onTrade(trade: VenueTrade): void {
-    this.lastMarketDataMs = this.clock.nowMs();
-    this.market?.onTrade(trade);
-  }
-
-  private onOrderReport(report: OrderReport): void {
-    const effect = this.orders.applyReport(report);
+  /** Applies a venue report: order state, and the fill (if any) to every book. The only way fills enter. */
+  private applyReport(report: OrderReport): void {
+    const effect = this.orders.table.applyReport(report);
     if (!effect.known) {
       // Not ours as far as the table knows: a leftover, or a report that outran a restart.
       // Healing decides (adopt or cancel) with the venue's own records.
@@ -283,12 +332,18 @@ export class MarketMaker {
       this.onResync('missed-fills');
       return;
     }
-    if (effect.fill !== undefined && this.ledger !== undefined && this.info !== undefined) {
-      const fillEffect = this.ledger.applyFill(effect.fill);
-      const price = unitsToNumber(effect.fill.priceUnits, this.info.rules.quoteDecimals);
+    const ledger = this.ledger;
+    const rules = this.pair?.rules;
+    if (effect.fill !== undefined && ledger !== undefined && rules !== undefined) {
+      const fillEffect = ledger.applyFill(effect.fill);
+      const price = unitsToNumber(effect.fill.priceUnits, rules.quoteDecimals);
       this.markouts.addFill(effect.fill.side, price, effect.fill.timeMs);
+      this.scorecard.addFill(fillEffect, unitsToNumber(fillEffect.baseDeltaUnits, rules.baseDecimals), unitsToNumber(fillEffect.quoteDeltaUnits, rules.quoteDecimals), price);
       if (!effect.fill.isMaker) this.chargeTakerGas();
       this.observer.fill?.(effect.fill, fillEffect);
+      if (this.limits !== undefined && this.position !== undefined) {
+        this.scorecard.checkCap(isOverInventoryCap(ledger.balances().baseUnits, this.position.targetUnits(this.market?.fair()), this.limits));
+      }
       this.checkDrawdown();
     }
     if (effect.becameDone) this.journal.append({ t: 'done', orderId: report.orderId, status: report.status, timeMs: this.clock.nowMs() });
@@ -299,521 +354,160 @@ export class MarketMaker {
   private onResync(reason: ResyncReason): void {
     this.logger.info({ reason }, 'venue asks for a resync');
     if (reason === 'reconnected') this.observer.feedReconnected?.();
-    void this.heal();
-  }
-
-  private onFeedStatus(isUp: boolean): void {
-    if (!isUp) void this.pause('feed down');
-    else if (this.state === 'paused' && this.pauseReason === 'feed down') this.resume();
+    void this.reconciler.heal();
   }
 
   // ── the strategy loop ─────────────────────────────────────────────────────────────────────
 
-  /** Computes desired quotes and sends the difference, side by side. */
+  /** Computes desired quotes and sends the difference, side by side, within the budget. */
   private requote(): void {
-    if (this.state !== 'quoting' || this.info === undefined || this.market === undefined || this.ledger === undefined) return;
+    const market = this.market;
+    const pair = this.pair;
+    if (!this.safety.isQuoting() || pair === undefined || market === undefined) return;
     const desired = this.desiredQuotes();
-    for (const side of SIDES) {
-      if (this.inFlight.has(side)) {
-        this.dirty.add(side);
-        continue;
-      }
-      const nowMs = this.clock.nowMs();
-      // The diff reads the desired quotes, this side's orders and the time (order age, reject
-      // backoff): with the same quotes (the desired memo hands back the same array), no order
-      // change and no deadline passed, it is as empty as last time.
-      const quiet = this.quietSides[side];
-      if (quiet !== undefined && quiet.desired === desired && quiet.ordersVersion === this.orders.version && nowMs < quiet.untilMs) continue;
-      this.quietSides[side] = undefined;
-      const bandDiff = diffQuotes(
-        desired.filter((quote) => quote.side === side),
-        this.orders.working(side).map(toLiveQuote),
-        {
-          priceTick: this.info.rules.priceTick,
-          toleranceTicks: this.settings.requoteToleranceTicks,
-          toleranceSizeFraction: this.settings.requoteToleranceSizeFraction,
-          maxOrderAgeMs: this.settings.maxOrderAgeMs,
-          nowMs: this.clock.nowMs(),
-        },
-      );
-      const mid = this.market.mid();
-      const paying = mid === undefined ? bandDiff : keepReplacementsThatPay(bandDiff, mid, this.settings.minEdgeBps, this.edgeContext());
-      const coolingDown = this.clock.nowMs() < this.rejectBackoff[side].untilMs;
-      const diff = coolingDown ? { ...paying, place: [] } : paying;
-      if (diff.cancel.length === 0 && diff.place.length === 0) {
-        this.quietSides[side] = { desired, ordersVersion: this.orders.version, untilMs: this.quietUntilMs(side, nowMs) };
-        continue;
-      }
-      this.inFlight.add(side);
-      const triggeredAtMs = this.requoteTriggerMs ?? this.clock.nowMs();
-      void this.execute(diff).finally(() => {
-        this.inFlight.delete(side);
-        this.observer.requoteLatency?.(this.clock.nowMs() - triggeredAtMs);
-        if (this.dirty.delete(side)) this.requote();
-      });
+    const nowMs = this.clock.nowMs();
+    const plans = this.planner.plan(desired, nowMs, market.fair(), () => pair.costs.edgeContext());
+    if (plans.length > 0 && this.limits !== undefined && this.position !== undefined) {
+      const triggeredAtMs = this.requoteTriggerMs ?? nowMs;
+      const link = this.accountLink;
+      const accountRoomUnits = link?.account.notionalRoomUnits(link.pairName);
+      this.orders.execute(plans, { holdings: this.position.holdings(market.fair()), limits: this.limits, touch: this.touch(), ...(accountRoomUnits === undefined ? {} : { accountRoomUnits }) });
+      this.observer.requoteLatency?.(this.clock.nowMs() - triggeredAtMs);
     }
     this.requoteTriggerMs = undefined;
     this.prepareNeighbours(desired);
-    this.accumulateUptime();
+    this.sampleScorecard();
   }
 
-  /** When the time alone could change this side's diff: an order reaching its maximum age, or the reject backoff ending. */
-  private quietUntilMs(side: Side, nowMs: number): number {
-    let untilMs = Number.POSITIVE_INFINITY;
-    const backoffUntilMs = this.rejectBackoff[side].untilMs;
-    if (nowMs < backoffUntilMs) untilMs = backoffUntilMs;
-    if (this.settings.maxOrderAgeMs > 0) {
-      for (const order of this.orders.working(side)) untilMs = Math.min(untilMs, order.createdAtMs + this.settings.maxOrderAgeMs);
-    }
-    return untilMs;
-  }
-
-  /** Strategy → rounding → risk → edge: the quotes that should rest now. */
+  /** View → fair → strategy → pipeline: the quotes that should rest now. */
   private desiredQuotes(): RoundedQuote[] {
-    const info = this.info;
     const market = this.market;
-    if (info === undefined || market === undefined || this.ledger === undefined) return [];
-    const now = this.clock.nowMs();
-    const view = market.view(now, this.gas);
-    if (view.mid === undefined) return [];
-    const inventory = this.inventoryView(view.mid);
+    const pair = this.pair;
+    const position = this.position;
+    if (pair === undefined || market === undefined || position === undefined) return NO_QUOTES;
+    const view = market.view(this.clock.nowMs(), pair.costs.gasPerFill());
+    const fair = view.fair;
+    const fairUnits = market.fairUnits();
+    const limits = this.resolveLimits();
+    if (fair === undefined || fairUnits === undefined || limits === undefined) return NO_QUOTES;
+    const inventory = position.inventoryView(fair);
     let raw: DesiredQuote[];
     try {
       raw = this.strategy.quote(view, inventory);
     } catch (error) {
       void this.halt('ENGINE_INVARIANT', `strategy ${this.strategy.name} threw: ${error instanceof Error ? error.message : String(error)}`);
-      return [];
+      return NO_QUOTES;
     }
-    const balances = this.ledger.balances();
-    const targetUnits = this.targetBaseUnits(inventory);
-    const midUnits = market.midUnits();
-    const bestBidUnits = market.bestBidUnits();
-    const bestAskUnits = market.bestAskUnits();
-    const edge = this.edgeContext();
-    // Rounding, clipping and the edge filter are pure in these inputs; most book changes leave
-    // them all as they were (a size at the touch moved), so the last answer stands.
-    const memo = this.desiredMemo;
-    if (
-      memo !== undefined &&
-      sameDesiredQuotes(raw, memo.raw) &&
-      memo.bestBidUnits === bestBidUnits &&
-      memo.bestAskUnits === bestAskUnits &&
-      memo.midUnits === midUnits &&
-      Object.is(memo.mid, view.mid) &&
-      memo.baseUnits === balances.baseUnits &&
-      memo.quoteUnits === balances.quoteUnits &&
-      memo.targetUnits === targetUnits &&
-      memo.edge === edge
-    ) {
-      return memo.result;
-    }
-    const rounded = this.roundQuotes(raw);
-    if (this.state !== 'quoting') return [];
-    const clipped = clipQuotes(rounded, this.settings.risk, { baseUnits: balances.baseUnits, targetUnits, quoteUnits: balances.quoteUnits }, midUnits, info.rules);
-    const result = filterByEdge(clipped, view.mid, this.settings.minEdgeBps, edge);
-    this.desiredMemo = {
-      raw: raw.map((quote) => ({ side: quote.side, price: quote.price, size: quote.size, level: quote.level })),
-      bestBidUnits,
-      bestAskUnits,
-      midUnits,
-      mid: view.mid,
-      baseUnits: balances.baseUnits,
-      quoteUnits: balances.quoteUnits,
-      targetUnits,
-      edge,
-      result,
-    };
-    return result;
-  }
-
-  /** Rounds strategy quotes to ticks and lots, passive side, never crossing the book. */
-  private roundQuotes(quotes: readonly DesiredQuote[]): RoundedQuote[] {
-    const info = this.info;
-    const market = this.market;
-    if (info === undefined || market === undefined) return [];
-    const result: RoundedQuote[] = [];
-    for (const quote of quotes) {
+    for (const quote of raw) {
       if (!(quote.price > 0) || !Number.isFinite(quote.price)) {
         void this.halt('ENGINE_INVARIANT', `strategy ${this.strategy.name} returned price ${quote.price}`);
-        return [];
+        return NO_QUOTES;
       }
-      const size = fitQuantityNumber(quote.size, info.rules);
-      if (size.kind !== 'ok') continue;
-      const opposite = quote.side === 'buy' ? market.bestAskUnits() : market.bestBidUnits();
-      const price = clampPassivePrice(quotePriceToUnits(quote.price, quote.side, info.rules), quote.side, opposite, info.rules);
-      if (price === undefined) continue;
-      result.push({ side: quote.side, priceUnits: price, qtyUnits: size.qty, level: quote.level });
     }
-    return result;
-  }
-
-  /** Cancels and places one side's difference; resolves when every request has an answer. */
-  private async execute(diff: QuoteDiff): Promise<void> {
-    const now = this.clock.nowMs();
-    const cancels = diff.cancel.map(async (order) => {
-      this.orders.markCancelling(order.orderId, now);
-      this.journal.append({ t: 'cancel', orderId: order.orderId, timeMs: now });
-      const outcome = await this.venue.cancelOrder(order.orderId);
-      if (outcome.kind === 'accepted') this.observer.orderCancelled?.(order.side);
-      else this.logger.warn({ orderId: order.orderId, outcome }, 'cancel not confirmed; healing will settle it');
-      if (outcome.kind !== 'accepted') void this.heal();
+    return this.pipeline.run({
+      quotes: raw,
+      fair,
+      fairUnits,
+      touch: this.touch(),
+      rules: pair.rules,
+      tickSize: pair.tickSize,
+      holdings: position.holdings(fair),
+      limits,
+      minEdgeBps: this.settings.minEdgeBps,
+      edge: pair.costs.edgeContext(),
+      tolerance: this.settings.requoteTolerance,
     });
-    const places = diff.place.map((quote) => this.place({ side: quote.side, priceUnits: quote.priceUnits, qtyUnits: quote.qtyUnits, postOnly: true }));
-    await Promise.all([...cancels, ...places]);
-  }
-
-  private async place(intent: OrderIntent): Promise<void> {
-    const signed = await this.venue.signOrder(intent);
-    if (this.state !== 'quoting') return;
-    this.orders.addPending(signed.orderId, intent.side, intent.priceUnits, intent.qtyUnits, this.clock.nowMs());
-    this.journal.append({
-      t: 'intent',
-      orderId: signed.orderId,
-      side: intent.side,
-      price: intent.priceUnits.toString(),
-      qty: intent.qtyUnits.toString(),
-      timeMs: this.clock.nowMs(),
-    });
-    const outcome = await this.venue.submitOrder(signed);
-    this.journal.append({ t: 'ack', orderId: outcome.orderId, outcome: outcome.kind, timeMs: this.clock.nowMs() });
-    switch (outcome.kind) {
-      case 'accepted':
-        this.orders.markOpen(outcome.orderId);
-        this.rejectBackoff[intent.side].streak = 0;
-        this.observer.orderPlaced?.(intent.side);
-        return;
-      case 'rejected': {
-        const backoff = this.rejectBackoff[intent.side];
-        backoff.streak++;
-        backoff.untilMs = this.clock.nowMs() + Math.min(30_000, 1_000 * 2 ** (backoff.streak - 1));
-        this.orders.markDone(outcome.orderId, 'NOT_PROCESSED');
-        this.observer.orderRejected?.(intent.side, outcome.reason);
-        this.logger.warn({ orderId: outcome.orderId, reason: outcome.reason, side: intent.side, retryInMs: backoff.untilMs - this.clock.nowMs() }, 'order rejected');
-        return;
-      }
-      case 'unknown':
-        // The venue may or may not have it: keep it as pending and let healing find out.
-        this.logger.warn({ orderId: outcome.orderId, reason: outcome.reason }, 'placement outcome unknown; healing');
-        void this.heal();
-        return;
-    }
   }
 
   /** Asks the venue to pre-sign the orders a requote is likely to need next. */
   private prepareNeighbours(desired: readonly RoundedQuote[]): void {
-    const info = this.info;
-    if (info === undefined || this.settings.presignTicks <= 0 || desired.length === 0) return;
+    const rules = this.pair?.rules;
+    if (rules === undefined || this.settings.presignTicks <= 0 || desired.length === 0) return;
     const intents: OrderIntent[] = [];
     for (const quote of desired) {
       for (let offset = -this.settings.presignTicks; offset <= this.settings.presignTicks; offset++) {
-        const priceUnits = quote.priceUnits + BigInt(offset) * info.rules.priceTick;
+        const priceUnits = quote.priceUnits + BigInt(offset) * rules.priceTick;
         if (priceUnits > 0n) intents.push({ side: quote.side, priceUnits, qtyUnits: quote.qtyUnits, postOnly: true });
       }
     }
     this.venue.prepareOrders(intents);
   }
 
-  // ── reconciliation ────────────────────────────────────────────────────────────────────────
+  // ── inputs of the pipeline ────────────────────────────────────────────────────────────────
 
-  /**
-   * Heals the engine's view from the venue's records: fills we missed are applied from
-   * cumulative amounts, orders we do not know are cancelled, orders the venue no longer lists
-   * get their final state, and balances are compared with what the fills imply.
-   */
-  private heal(): Promise<void> {
-    // Before start() has taken the starting balances the ledger is empty: a heal then would
-    // "find" the whole balance as drift and halt. Startup settles leftovers itself (adopt/cancel).
-    if (this.state === 'starting') return Promise.resolve();
-    if (this.healing !== undefined) {
-      this.healAgain = true;
-      return this.healing;
-    }
-    this.healing = this.runHeal()
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'heal failed; will retry on the next timer'))
-      .finally(() => {
-        this.healing = undefined;
-        if (this.healAgain) {
-          this.healAgain = false;
-          void this.heal();
-        } else {
-          this.requote();
-        }
-      });
-    return this.healing;
+  private touch(): Touch {
+    return { bestBidUnits: this.market?.bestBidUnits(), bestAskUnits: this.market?.bestAskUnits() };
   }
 
-  private async runHeal(): Promise<void> {
-    const info = this.info;
-    const ledger = this.ledger;
-    if (info === undefined || ledger === undefined) return;
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const before = await this.venue.fetchAccount();
-      const open = await this.venue.fetchOpenOrders();
-      const openIds = new Set(open.map((report) => report.orderId));
-      for (const report of open) {
-        if (this.orders.get(report.orderId) === undefined) {
-          this.logger.warn({ orderId: report.orderId }, 'venue lists an order the engine does not know; cancelling it');
-          this.orders.adopt(report, this.clock.nowMs());
-          this.orders.markCancelling(report.orderId, this.clock.nowMs());
-          void this.venue.cancelOrder(report.orderId);
-        } else {
-          this.onOrderReport(report);
-        }
-      }
-      for (const order of this.orders.live()) {
-        if (openIds.has(order.orderId)) continue;
-        const final = await this.venue.fetchOrder(order.orderId);
-        if (final !== undefined) this.onOrderReport(final);
-        // An order the venue does not know yet may still be applied late (a timed-out POST sits
-        // in its queue): while it is young it stays working, so no second order takes its place.
-        else if (this.clock.nowMs() - order.createdAtMs > Math.max(this.settings.staleFeedMs, UNKNOWN_ORDER_GRACE_MS)) this.orders.markDone(order.orderId, 'NOT_PROCESSED');
-      }
-      const after = await this.venue.fetchAccount();
-      if (!sameBalances(before.balances, after.balances, info.rules.base, info.rules.quote)) continue;
-      this.compareBalances(after.balances.get(info.rules.base)?.total ?? 0n, after.balances.get(info.rules.quote)?.total ?? 0n);
-      this.orders.prune(this.clock.nowMs(), DONE_ORDER_RETENTION_MS);
-      return;
-    }
-    this.logger.info('balances kept moving during the heal; comparing on the next one');
-  }
-
-  private compareBalances(baseUnits: bigint, quoteUnits: bigint): void {
-    const ledger = this.ledger;
-    if (ledger === undefined) return;
-    const expected = ledger.balances();
-    const baseDrift = baseUnits - expected.baseUnits;
-    const quoteDrift = quoteUnits - expected.quoteUnits;
-    if (baseDrift === 0n && quoteDrift === 0n) return;
-    this.observer.drift?.(baseDrift, quoteDrift);
-    const tolerance = this.settings.driftToleranceUnits;
-    ledger.heal(baseUnits, quoteUnits);
-    if (abs(baseDrift) > tolerance || abs(quoteDrift) > tolerance) {
-      void this.halt(
-        'ENGINE_INVARIANT',
-        `inventory drift: venue balances differ from start + fills by ${baseDrift} base units and ${quoteDrift} quote units`,
-      );
-    } else {
-      this.logger.info({ baseDrift: String(baseDrift), quoteDrift: String(quoteDrift) }, 'small balance drift healed (fee rounding)');
-    }
-  }
-
-  /**
-   * After a crash the journal lists orders we sent and never saw finish. Each is looked up on
-   * the venue: finished ones are settled, live ones are adopted (or cancelled by the startup
-   * policy below, which sees them in the venue's open orders).
-   */
-  private async recoverFromJournal(): Promise<void> {
-    const unresolved = this.journal.unresolvedOrders();
-    if (unresolved.length === 0) return;
-    this.logger.warn({ count: unresolved.length }, 'journal lists orders from a previous run that never finished; resolving');
-    for (const order of unresolved) {
-      const report = await this.venue.fetchOrder(order.orderId);
-      if (report === undefined || isTerminalStatus(report.status)) {
-        this.journal.append({ t: 'done', orderId: order.orderId, status: report?.status ?? 'NOT_PROCESSED', timeMs: this.clock.nowMs() });
-      }
-    }
-  }
-
-  private async applyStartupPolicy(): Promise<void> {
-    const open = await this.venue.fetchOpenOrders();
-    if (open.length === 0) return;
-    if (this.settings.startupOrders === 'adopt') {
-      for (const report of open) this.orders.adopt(report, this.clock.nowMs());
-      this.logger.info({ count: open.length }, 'adopted orders found at start');
-      return;
-    }
-    this.logger.info({ count: open.length }, 'cancelling orders found at start');
-    await this.venue.cancelAll();
-    await this.waitUntilNoOpenOrders(this.settings.shutdownTimeoutMs);
+  /** The risk limits with `auto` resolved once the first fair price is known. */
+  private resolveLimits(): RiskLimits | undefined {
+    if (this.limits !== undefined) return this.limits;
+    const rules = this.pair?.rules;
+    const fairUnits = this.market?.fairUnits();
+    if (rules === undefined || fairUnits === undefined) return undefined;
+    const size = this.strategy.orderSize;
+    const orderSizeUnits = size !== undefined && size > 0 && Number.isFinite(size) ? numberToUnits(size, rules.baseDecimals, 'down') : undefined;
+    this.limits = resolveRiskLimits(this.settings.risk, { orderSizeUnits, fairUnits, rules });
+    this.safety.drawdown.setLimit(this.limits.maxDrawdownQuote);
+    this.logger.info(
+      {
+        maxInventoryBase: unitsToNumber(this.limits.maxInventoryDeviationUnits, rules.baseDecimals),
+        maxTotalNotional: unitsToNumber(this.limits.maxTotalNotionalUnits, rules.quoteDecimals),
+        maxDrawdown: this.limits.maxDrawdownQuote,
+      },
+      'risk limits in force (0 = off)',
+    );
+    return this.limits;
   }
 
   // ── safety ────────────────────────────────────────────────────────────────────────────────
 
   private startTimers(): void {
     const checkEveryMs = Math.max(50, Math.floor(this.settings.staleFeedMs / 4));
-    this.timers.push(this.clock.setInterval(() => this.checkFeed(), checkEveryMs));
-    if (this.settings.reconcileIntervalMs > 0) this.timers.push(this.clock.setInterval(() => void this.heal(), this.settings.reconcileIntervalMs));
+    this.timers.push(this.clock.setInterval(() => this.safety.checkFeed(), checkEveryMs));
+    if (this.settings.reconcileIntervalMs > 0) this.timers.push(this.clock.setInterval(() => void this.reconciler.heal(), this.settings.reconcileIntervalMs));
     if (this.settings.maxOrderAgeMs > 0) {
       this.timers.push(this.clock.setInterval(() => this.requote(), Math.max(1_000, Math.floor(this.settings.maxOrderAgeMs / 4))));
     }
   }
 
-  /** Dead-man switch: no market data for `staleFeedMs` → cancel everything until it flows again. */
-  private checkFeed(): void {
-    if (this.state !== 'quoting') return;
-    if (this.clock.nowMs() - this.lastMarketDataMs > this.settings.staleFeedMs) void this.pause('stale feed');
-  }
-
-  private async pause(reason: string): Promise<void> {
-    if (this.state !== 'quoting') return;
-    this.state = 'paused';
-    this.pauseReason = reason;
-    this.logger.warn({ reason }, 'quoting paused; cancelling everything');
-    this.observer.paused?.(true, reason);
-    await this.cancelEverything(reason, this.settings.shutdownTimeoutMs);
-  }
-
-  private resume(): void {
-    if (this.state !== 'paused') return;
-    this.logger.info({ reason: this.pauseReason }, 'quoting resumed');
-    this.observer.paused?.(false, this.pauseReason ?? '');
-    this.state = 'quoting';
-    this.pauseReason = undefined;
-    void this.heal();
+  private async cancelOnHalt(reason: HaltReason): Promise<void> {
+    await this.orders.cancelEverything('halt', this.settings.shutdownTimeoutMs, (report) => this.applyReport(report));
+    if (this.settings.onchainKill && (reason.code === 'FATAL' || reason.code === 'ENGINE_INVARIANT')) {
+      const outcome = await this.venue.increaseNonce();
+      this.logger.warn({ outcome }, 'on-chain kill: nonce increase requested');
+    }
   }
 
   private checkDrawdown(): void {
-    const pnl = this.ledger?.pnl(this.market?.mid());
-    if (pnl === undefined) return;
-    const breach = this.drawdown.observe(pnl.total);
-    if (breach !== undefined) void this.halt('RISK_DRAWDOWN', `drawdown ${breach.toFixed(6)} reached the limit ${this.settings.risk.maxDrawdownQuote}`);
+    const market = this.market;
+    const pnl = this.ledger?.pnl(market?.fair() ?? market?.mid());
+    if (pnl !== undefined) this.safety.observePnl(pnl.total);
+    this.accountLink?.account.observePnl();
   }
 
   private chargeTakerGas(): void {
-    if (this.info === undefined) return;
-    const cost = gasCostQuote(this.info.steps.trade, this.edgeContext());
+    if (this.pair === undefined) return;
+    const cost = this.pair.costs.takerGas();
     this.ledger?.applyGas(cost);
+    this.scorecard.addGas(cost);
     this.observer.gasSpent?.(cost);
   }
 
-  /** Cancel-all, then wait until the venue lists nothing; true when confirmed in time. */
-  private async cancelEverything(reason: string, timeoutMs: number): Promise<boolean> {
-    const outcome = await this.venue.cancelAll();
-    this.logger.info({ reason, outcome }, 'cancel-all sent');
-    for (const order of this.orders.live()) this.orders.markCancelling(order.orderId, this.clock.nowMs());
-    return this.waitUntilNoOpenOrders(timeoutMs);
+  /** Feeds the scorecard's time-weighted shares with what rests now. */
+  private sampleScorecard(): void {
+    const market = this.market;
+    const table = this.orders.table;
+    const ourBid = table.bestWorkingPrice('buy');
+    const ourAsk = table.bestWorkingPrice('sell');
+    const marketBid = market?.bestBidUnits();
+    const marketAsk = market?.bestAskUnits();
+    this.scorecard.sample(this.clock.nowMs(), {
+      quoting: this.safety.isQuoting(),
+      hasBid: ourBid !== undefined,
+      hasAsk: ourAsk !== undefined,
+      bidAtTouch: ourBid !== undefined && (marketBid === undefined || ourBid >= marketBid),
+      askAtTouch: ourAsk !== undefined && (marketAsk === undefined || ourAsk <= marketAsk),
+    });
   }
-
-  private async waitUntilNoOpenOrders(timeoutMs: number): Promise<boolean> {
-    const deadline = this.clock.nowMs() + timeoutMs;
-    let delayMs = 50;
-    for (;;) {
-      // A failed listing is not an empty one: the orders may still rest (exchange restarting).
-      // Treating it as empty marked live orders cancelled, and their later fills went missing.
-      let open: OrderReport[] | undefined;
-      try {
-        open = await this.venue.fetchOpenOrders();
-      } catch (error) {
-        this.logger.warn({ err: error }, 'could not list open orders');
-      }
-      if (open !== undefined) {
-        for (const report of open) this.onOrderReport(report);
-        if (open.length === 0) {
-          let settled = true;
-          for (const order of this.orders.live()) {
-            let final: OrderReport | undefined;
-            try {
-              final = await this.venue.fetchOrder(order.orderId);
-            } catch {
-              settled = false;
-              continue;
-            }
-            if (final !== undefined) this.onOrderReport(final);
-            if (final === undefined || isTerminalStatus(final.status)) this.orders.markDone(order.orderId, final?.status ?? 'CANCELLED');
-          }
-          if (settled) return true;
-        }
-      }
-      if (this.clock.nowMs() >= deadline) return false;
-      if (open === undefined || open.length > 0) await this.venue.cancelAll().catch(() => undefined);
-      await new Promise<void>((resolve) => this.clock.setTimeout(resolve, delayMs));
-      delayMs = Math.min(1_000, delayMs * 2);
-    }
-  }
-
-  // ── helpers ───────────────────────────────────────────────────────────────────────────────
-
-  private inventoryView(mid: number): InventoryView {
-    const info = this.info;
-    const ledger = this.ledger;
-    if (info === undefined || ledger === undefined) return { base: 0, quote: 0, targetBase: 0, lastFill: undefined };
-    const balances = ledger.balances();
-    // Balances change on fills only; converting 18-decimal amounts is the slow, exact kind.
-    const cached = this.balanceNumbers;
-    if (cached.baseUnits !== balances.baseUnits) {
-      cached.baseUnits = balances.baseUnits;
-      cached.base = unitsToNumber(balances.baseUnits, info.rules.baseDecimals);
-    }
-    if (cached.quoteUnits !== balances.quoteUnits) {
-      cached.quoteUnits = balances.quoteUnits;
-      cached.quote = unitsToNumber(balances.quoteUnits, info.rules.quoteDecimals);
-    }
-    const base = cached.base;
-    const quote = cached.quote;
-    return {
-      base,
-      quote,
-      targetBase: ((base * mid + quote) * this.settings.inventoryTargetFraction) / mid,
-      lastFill: ledger.lastFill(),
-    };
-  }
-
-  /** The inventory target in base units, for the deviation limit (the only reader: 0 without it). */
-  private targetBaseUnits(inventory: InventoryView): bigint {
-    const info = this.info;
-    if (info === undefined || this.settings.risk.maxInventoryDeviationUnits <= 0n) return 0n;
-    const target = inventory.targetBase;
-    return target > 0 ? numberToUnits(target, info.rules.baseDecimals, 'down') : 0n;
-  }
-
-  private edgeContext(): EdgeContext {
-    const info = this.info as VenueInfo;
-    // Built once per gas quote: requotes ask for it several times each.
-    const gas = this.gas;
-    if (gas !== undefined && this.edgeContextCache?.gas === gas) return this.edgeContextCache;
-    const context: EdgeContext = {
-      rules: info.rules,
-      makerFeePbips: info.makerFeePbips,
-      steps: info.steps,
-      gas: gas ?? this.venue.gasQuote(),
-      conversionMargin: this.settings.conversionMargin,
-    };
-    if (gas !== undefined) this.edgeContextCache = context;
-    return context;
-  }
-
-  private accumulateUptime(): void {
-    const now = this.clock.nowMs();
-    const elapsed = now - this.uptime.sinceMs;
-    if (elapsed > 0 && this.state === 'quoting') {
-      this.uptime.quotingMs += elapsed;
-      if (this.uptime.wasTwoSided) this.uptime.twoSidedMs += elapsed;
-    }
-    this.uptime.sinceMs = now;
-    this.uptime.wasTwoSided = this.orders.workingCount('buy') > 0 && this.orders.workingCount('sell') > 0;
-  }
-}
-
-function toLiveQuote(order: { orderId: string; side: Side; priceUnits: bigint; qtyUnits: bigint; filledQtyUnits: bigint; createdAtMs: number }): LiveQuote {
-  return {
-    orderId: order.orderId,
-    side: order.side,
-    priceUnits: order.priceUnits,
-    remainingUnits: order.qtyUnits - order.filledQtyUnits,
-    createdAtMs: order.createdAtMs,
-  };
-}
-
-/** Same quotes, field by field (a strategy may hand back the same values in a new array). */
-function sameDesiredQuotes(a: readonly DesiredQuote[], b: readonly DesiredQuote[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] as DesiredQuote;
-    const y = b[i] as DesiredQuote;
-    if (x.side !== y.side || !Object.is(x.price, y.price) || !Object.is(x.size, y.size) || x.level !== y.level) return false;
-  }
-  return true;
-}
-
-function sameBalances(
-  a: ReadonlyMap<string, { total: bigint }>,
-  b: ReadonlyMap<string, { total: bigint }>,
-  base: string,
-  quote: string,
-): boolean {
-  return a.get(base)?.total === b.get(base)?.total && a.get(quote)?.total === b.get(quote)?.total;
-}
-
-function abs(value: bigint): bigint {
-  return value < 0n ? -value : value;
 }

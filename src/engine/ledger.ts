@@ -5,7 +5,7 @@
  * the bot signs its orders: the fee is taken from what the fill delivers, rounded up.
  */
 import { ceilDiv, unitsToNumber, type Side } from '../core/index.ts';
-import type { FillIncrement } from './order-table.ts';
+import type { FillIncrement } from './orders/order-table.ts';
 
 /** Static facts the ledger needs. */
 export interface LedgerOptions {

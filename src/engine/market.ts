@@ -1,10 +1,14 @@
 /**
- * The engine's picture of the market: the best bid/offer in exact units, and the estimators
- * behind the strategy's `MarketView` (volatility, trade rates, arrival intensity), which the
- * engine owns and feeds (src/core/strategy.ts).
+ * The engine's picture of the market: the best bid/offer in exact units, the fair price (the
+ * pipeline's first stage: `FAIR_PRICE` picks mid or microprice; the reference issue adds a deep
+ * market's), and the estimators behind the strategy's `MarketView` (volatility, trade rates,
+ * arrival intensity), which the engine owns and feeds (src/core/strategy.ts).
  */
-import { unitsToNumber, type BestBidOffer, type GasQuote, type MarketView, type VenueInfo, type VenueTrade } from '../core/index.ts';
+import { numberToUnits, unitsToNumber, type BestBidOffer, type MarketView, type VenueInfo, type VenueTrade } from '../core/index.ts';
 import { MarketEstimators, buildMarketView, type TickerNumbers, type TopLevel } from '../../strategies/index.ts';
+import type { FairPriceSource } from './settings.ts';
+
+const NO_TRADES = { buy: 0, sell: 0 };
 
 /** Tracks the top of book and feeds the estimators. */
 export class MarketTracker {
@@ -15,7 +19,27 @@ export class MarketTracker {
   private readonly estimators: MarketEstimators;
   private readonly ticker: TickerNumbers;
 
-  constructor(private readonly info: VenueInfo) {
+  private fairNumber: number | undefined;
+  private fairUnitsValue: bigint | undefined;
+  private fairIsCurrent = false;
+  /** The last fair price the book gave: it outlives a flicker of the book for `fairHoldMs`. */
+  private lastFair: { readonly value: number; readonly units: bigint } | undefined;
+  /** When the book stopped giving a fair price (undefined while it gives one). */
+  private fairLostAtMs: number | undefined;
+
+  /**
+   * @param fairSource which of the book's prices is fair (FAIR_PRICE).
+   * @param fairHoldMs how long the last fair price stands when the book stops giving one (a side
+   *   empty for a moment, e.g. while the only other maker re-quotes): quotes stay put instead of
+   *   being pulled and re-placed. 0 = none.
+   * @param nowMs the engine's clock (the hold ends on time, not on the next book event).
+   */
+  constructor(
+    private readonly info: VenueInfo,
+    private readonly fairSource: FairPriceSource = 'mid',
+    private readonly fairHoldMs = 0,
+    private readonly nowMs: () => number = () => this.top?.timeMs ?? 0,
+  ) {
     const rules = info.rules;
     this.ticker = {
       tickSize: unitsToNumber(rules.priceTick, rules.quoteDecimals),
@@ -34,6 +58,7 @@ export class MarketTracker {
     this.top = top;
     this.topLevels = undefined;
     this.midIsCurrent = false;
+    this.fairIsCurrent = false;
     const changed =
       previous === undefined ||
       previous.bidPriceUnits !== top.bidPriceUnits ||
@@ -41,6 +66,8 @@ export class MarketTracker {
       previous.bidQtyUnits !== top.bidQtyUnits ||
       previous.askQtyUnits !== top.askQtyUnits;
     if (changed) this.estimators.onMid(top.timeMs, this.mid());
+    // The hold counts from the moment the book stopped giving a fair price, not from the next time one is asked for.
+    if (this.fairHoldMs > 0) this.computeFair();
     return changed;
   }
 
@@ -72,15 +99,54 @@ export class MarketTracker {
     return this.midNumber;
   }
 
-  /** The strategy's view at `nowMs`. Gas does not enter the view: the engine prices it itself. */
-  view(nowMs: number, _gas: GasQuote | undefined): MarketView {
-    const top = this.top;
-    // The top as numbers is converted once per book change; requotes between changes reuse it.
-    let levels = this.topLevels;
-    if (levels === undefined && top !== undefined) {
-      levels = { bid: this.level(top.bidPriceUnits, top.bidQtyUnits), ask: this.level(top.askPriceUnits, top.askQtyUnits) };
-      this.topLevels = levels;
+  /**
+   * The fair price every strategy quotes around (quote tokens per base token), or undefined when
+   * the book gives none (a side missing, crossed or locked).
+   */
+  fair(): number | undefined {
+    if (!this.fairIsCurrent) this.computeFair();
+    return this.fairNumber;
+  }
+
+  /** The fair price in quote units (rounded down), for the price band and the `auto` limits. */
+  fairUnits(): bigint | undefined {
+    if (!this.fairIsCurrent) this.computeFair();
+    return this.fairUnitsValue;
+  }
+
+  private computeFair(): void {
+    let fair: number | undefined;
+    let units: bigint | undefined;
+    if (this.fairSource === 'mid') {
+      fair = this.mid();
+      units = this.midUnits();
+    } else {
+      const levels = this.levels();
+      fair = buildMarketView({ timeMs: 0, bid: levels?.bid, ask: levels?.ask, ticker: this.ticker, volatility: 0, tradeRate: NO_TRADES, arrival: undefined, fairSource: this.fairSource }).fair;
+      units = fair === undefined ? undefined : numberToUnits(fair, this.info.rules.quoteDecimals, 'down');
     }
+    const nowMs = this.nowMs();
+    let isHeld = false;
+    if (fair !== undefined && units !== undefined) {
+      this.lastFair = { value: fair, units };
+      this.fairLostAtMs = undefined;
+    } else if (this.lastFair !== undefined) {
+      this.fairLostAtMs ??= nowMs;
+      if (nowMs - this.fairLostAtMs <= this.fairHoldMs) {
+        fair = this.lastFair.value;
+        units = this.lastFair.units;
+        isHeld = true;
+      }
+    }
+    this.fairNumber = fair;
+    this.fairUnitsValue = units;
+    // A held price expires with time: it is looked at again on every call, not cached.
+    this.fairIsCurrent = !isHeld;
+  }
+
+  /** The strategy's view at `nowMs`, with the fair price and the expected gas per maker fill (quote tokens). */
+  view(nowMs: number, gasPerFill: number): MarketView {
+    const levels = this.levels();
     const values = this.estimators.values(nowMs);
     return buildMarketView({
       timeMs: nowMs,
@@ -90,7 +156,18 @@ export class MarketTracker {
       volatility: values.volatility,
       tradeRate: values.tradeRate,
       arrival: values.arrival,
+      fair: this.fair() ?? null,
+      gasPerFill,
     });
+  }
+
+  /** The top as numbers, converted once per book change; requotes between changes reuse it. */
+  private levels(): { readonly bid: TopLevel | undefined; readonly ask: TopLevel | undefined } | undefined {
+    const top = this.top;
+    if (this.topLevels === undefined && top !== undefined) {
+      this.topLevels = { bid: this.level(top.bidPriceUnits, top.bidQtyUnits), ask: this.level(top.askPriceUnits, top.askQtyUnits) };
+    }
+    return this.topLevels;
   }
 
   private level(price: bigint | undefined, qty: bigint): TopLevel | undefined {

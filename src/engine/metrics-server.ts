@@ -4,7 +4,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { Registry } from 'prom-client';
-import type { EngineStatus } from './engine.ts';
+import type { EngineStatus } from './status.ts';
 
 /** A running metrics server. */
 export interface MetricsServer {

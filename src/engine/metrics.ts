@@ -5,7 +5,7 @@
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { unitsToNumber, type Side } from '../core/index.ts';
-import type { EngineStatus } from './engine.ts';
+import type { EngineStatus } from './status.ts';
 import type { EngineObserver } from './observer.ts';
 
 /** Token decimals, to report drift in tokens. */
@@ -49,6 +49,11 @@ export function createEngineMetrics(context: MetricsContext): EngineMetrics {
     registers: [registry],
   });
   const halts = new Counter({ name: 'akira_mm_halts_total', help: 'Times quoting was halted', registers: [registry] });
+  const throttled = new Counter({
+    name: 'akira_mm_requests_throttled_total',
+    help: 'Venue actions the outbound budget held back (ORDER_RATE_LIMIT_PER_S); they go when tokens return, nearest the touch first',
+    registers: [registry],
+  });
   const pauses = new Counter({ name: 'akira_mm_pauses_total', help: 'Times quoting was paused (dead-man)', registers: [registry] });
 
   new Gauge({
@@ -80,8 +85,58 @@ export function createEngineMetrics(context: MetricsContext): EngineMetrics {
       this.set({ kind: 'total' }, s.pnl.total);
       this.set({ kind: 'realized' }, s.pnl.realized);
       this.set({ kind: 'unrealized' }, s.pnl.unrealized);
+      // The scorecard's split: total = spread + inventory − fees − gas.
+      this.set({ kind: 'spread' }, s.scorecard.pnl.spread);
+      this.set({ kind: 'inventory' }, s.scorecard.pnl.inventory);
+      this.set({ kind: 'fees' }, s.scorecard.pnl.fees);
+      this.set({ kind: 'gas' }, s.scorecard.pnl.gas);
     },
   });
+  new Gauge({
+    name: 'akira_mm_position_base',
+    help: 'Position: base held minus the inventory target, base tokens (what skew and caps measure)',
+    registers: [registry],
+    collect() {
+      const s = status();
+      if (s !== undefined) this.set(s.position);
+    },
+  });
+  new Gauge({
+    name: 'akira_mm_inventory_cap_base',
+    help: 'Hard cap on |position| in force, base tokens (0 = none)',
+    registers: [registry],
+    collect() {
+      const s = status();
+      if (s !== undefined) this.set(s.inventoryCap);
+    },
+  });
+  new Gauge({
+    name: 'akira_mm_fair_price',
+    help: 'The fair price the strategy quotes around (FAIR_PRICE), quote per base',
+    registers: [registry],
+    collect() {
+      const s = status();
+      if (s?.fair !== undefined) this.set(s.fair);
+    },
+  });
+  const scorecardGauge = (name: string, help: string, read: (s: EngineStatus) => number): void => {
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        const s = status();
+        if (s !== undefined) this.set(read(s));
+      },
+    });
+  };
+  scorecardGauge('akira_mm_two_sided_uptime_ratio', 'Share of quoting time with both a bid and an ask resting', (s) => s.scorecard.twoSidedUptime);
+  scorecardGauge('akira_mm_time_at_touch_ratio', 'Share of quoting time with our bid or ask at the best price of the book', (s) => s.scorecard.timeAtTouch);
+  scorecardGauge('akira_mm_orders_sent', 'Placements sent to the venue since start', (s) => s.scorecard.ordersSent);
+  scorecardGauge('akira_mm_cancels_sent', 'Cancel requests sent to the venue since start', (s) => s.scorecard.cancelsSent);
+  scorecardGauge('akira_mm_orders_per_fill', 'Placements sent per fill since start', (s) => s.scorecard.ordersPerFill);
+  scorecardGauge('akira_mm_fill_ratio', 'Base volume filled / base volume of the placements sent', (s) => s.scorecard.fillRatio);
+  scorecardGauge('akira_mm_cap_breaches', 'Moments |position| went past the inventory cap since start (must be 0)', (s) => s.scorecard.capBreaches);
   new Gauge({
     name: 'akira_mm_quote_uptime_ratio',
     help: 'Share of quoting time with both a bid and an ask resting',
@@ -154,6 +209,7 @@ export function createEngineMetrics(context: MetricsContext): EngineMetrics {
     },
     gasSpent: (amount: number) => gasQuote.inc(amount),
     halted: () => halts.inc(),
+    requestsThrottled: (count: number) => throttled.inc(count),
     paused: (isPaused: boolean) => {
       if (isPaused) pauses.inc();
     },

@@ -4,7 +4,7 @@
  */
 import type { Side } from '../core/index.ts';
 import type { FillEffect } from './ledger.ts';
-import type { FillIncrement } from './order-table.ts';
+import type { FillIncrement } from './orders/order-table.ts';
 
 /** Events the engine emits; every method is optional to implement. */
 export interface EngineObserver {
@@ -21,6 +21,8 @@ export interface EngineObserver {
   /** Quoting paused (dead-man) or resumed. */
   paused?(isPaused: boolean, reason: string): void;
   feedReconnected?(): void;
+  /** The outbound budget held back this many venue actions (they go when tokens return). */
+  requestsThrottled?(count: number): void;
 }
 
 /** Fans one event out to several observers. */
@@ -42,5 +44,6 @@ export function combineObservers(observers: readonly EngineObserver[]): EngineOb
     halted: (...args) => call('halted', args),
     paused: (...args) => call('paused', args),
     feedReconnected: (...args) => call('feedReconnected', args),
+    requestsThrottled: (...args) => call('requestsThrottled', args),
   };
 }

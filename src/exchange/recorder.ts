@@ -167,8 +167,9 @@ export class MarketRecorder {
       const now = this.#now();
       sink.write({ kind: 'gasPrice', exchMs: now, localMs: now, aux1: gas });
       this.counts.gas++;
-      if (pair.quote !== 'STRK') {
-        const [r0, r1] = await rest.conversionRate(pair.quote);
+      const rate = pair.quote === 'STRK' ? undefined : await rest.conversionRate(pair.quote);
+      if (rate !== undefined) {
+        const [r0, r1] = rate;
         // Quote tokens per STRK, in the recording's price scale: r1 quote units buy r0 fri.
         const quotePerStrk = (r1 * 10n ** 18n) / (r0 === 0n ? 1n : r0);
         sink.write({ kind: 'conversionRate', exchMs: now, localMs: this.#now(), price: this.#price(quotePerStrk) });

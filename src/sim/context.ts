@@ -9,6 +9,8 @@ import type { PriceModel } from './prices.ts';
 import type { Sequencer } from './sequencer.ts';
 import type { SimSettings } from './settings.ts';
 import type { SignatureChecker } from './signatures/jobs.ts';
+import type { FastSignKeys } from './fast-sign.ts';
+import type { RateLimiter } from './rate-limit.ts';
 
 export interface VenueContext {
   readonly chain: ChainInfo;
@@ -25,4 +27,6 @@ export interface VenueContext {
   /** The router's signer key (answers `/router/sign_external_order`). Never logged. */
   readonly routerPrivateKey: bigint;
   readonly routerSigner: bigint;
+  readonly fastSign: FastSignKeys;
+  readonly rateLimiter: RateLimiter;
 }

@@ -6,11 +6,11 @@
  * Increase-nonce waits `nonceDelayMs` before it joins the queue, as the real rollup does.
  */
 import type { ChainInfo, Clock, Logger, Side, Timer } from '../core/index.ts';
-import { feltToHex } from '../exchange/wire/fields.ts';
+import { addressToHex, feltToHex } from '../exchange/wire/fields.ts';
 import type { CancelAllRequest, CancelRequest, IncreaseNonceRequest, OrderRequest, WithdrawRequest } from '../exchange/wire/requests.ts';
 import { reject } from './errors.ts';
 import type { EngineListener } from './events.ts';
-import { lockPair, processWithdraw, chargeNonceGas, settledReport, unlockPair } from './funds.ts';
+import { failReport, lockPair, processWithdraw, chargeNonceGas, settledReport, unlockPair } from './funds.ts';
 import { gasCeiling } from './gas.ts';
 import type { Ledger } from './ledger.ts';
 import { marketKey, type Market } from './markets.ts';
@@ -30,6 +30,8 @@ export interface EngineDeps {
   readonly listener: EngineListener;
   readonly logger: Logger;
   gasPriceFri(): bigint;
+  /** Fault injection for accepted cancel-alls, nonce increases and withdraws (default: none). */
+  queuedActionFault?(): 'fail' | 'drop' | undefined;
 }
 
 type QueueItem =
@@ -293,6 +295,7 @@ export class Engine {
   }
 
   private processItem(item: QueueItem): void {
+    if (item.kind !== 'order' && item.kind !== 'cancel' && this.injectActionFault(item)) return;
     switch (item.kind) {
       case 'order':
         if (item.order.cancelScheduled) this.matcher.finish(item.order, 'CANCELLED', undefined);
@@ -313,11 +316,30 @@ export class Engine {
     }
   }
 
+  /**
+   * Fails or drops a queued action when fault injection says so; true when it did. Funds locked
+   * at acceptance go back either way (the action never happened).
+   */
+  private injectActionFault(item: Extract<QueueItem, { kind: 'cancel-all' | 'withdraw' | 'nonce' }>): boolean {
+    const fault = this.deps.queuedActionFault?.();
+    if (fault === undefined) return false;
+    const { ledger } = this.deps;
+    const gasToken = item.kind === 'cancel-all' ? undefined : item.request.gasFee.feeToken.symbol;
+    if (item.kind === 'withdraw' && gasToken !== undefined) unlockPair(ledger, item.request.maker, item.request.token.symbol, item.request.amount, gasToken, item.lockedGas);
+    if (item.kind === 'nonce' && gasToken !== undefined) {
+      ledger.unlock(item.request.maker, gasToken, item.lockedGas);
+      if (this.pendingNonces.get(item.request.maker) === item.request.newNonce) this.pendingNonces.delete(item.request.maker);
+    }
+    const reportType = item.kind === 'cancel-all' ? 'CANCEL_ALL' : item.kind === 'withdraw' ? 'WITHDRAW' : 'INCREASE_NONCE';
+    if (fault === 'fail') failReport(this.deps.listener, item.request.maker, reportType, item.hash, 'ACTION_FAILED (fault injection)');
+    return true;
+  }
+
   private processCancelAll(request: CancelAllRequest, hash: bigint, market: Market): void {
     for (const order of this.ordersByAccount.get(request.maker) ?? []) {
       if (order.market === market && !isFinal(order) && order.status !== 'ACC') this.matcher.finish(order, 'CANCELLED', undefined);
     }
-    this.deps.listener.onAccountReport({ account: request.maker, market, result: { cancel_ticker_hash: feltToHex(hash) } });
+    this.deps.listener.onAccountReport({ account: request.maker, market, result: { cancel_ticker_hash: addressToHex(hash) } });
   }
 
   private processNonce(request: IncreaseNonceRequest, hash: bigint, lockedGas: bigint): void {

@@ -33,6 +33,14 @@ export interface FaultSettings {
   readonly rateLimitSleepMs: number;
   /** Fail (500/429) only after the request was applied, so its outcome is unknown to the client. */
   readonly failAfterApply: boolean;
+  /**
+   * Per accepted cancel-all, increase-nonce or withdraw: fail it when it is processed, with a
+   * `fail` report on the private stream and nothing applied (what the venue does when such a
+   * request fails after its 200, REFERENCE §3.3).
+   */
+  readonly queuedActionFailRate: number;
+  /** Per accepted cancel-all, increase-nonce or withdraw: never process it and say nothing (200 and silence). */
+  readonly queuedActionDropRate: number;
   /** HTTP faults apply to these paths only; empty = every path except `/sign/*`. */
   readonly paths: readonly string[];
 }
@@ -51,6 +59,8 @@ export const NO_FAULTS: FaultSettings = {
   httpResetRate: 0,
   rateLimitSleepMs: 1000,
   failAfterApply: false,
+  queuedActionFailRate: 0,
+  queuedActionDropRate: 0,
   paths: [],
 };
 
@@ -101,6 +111,13 @@ export class FaultController {
     if (rate <= 0) return false;
     if (rate >= 1) return true;
     return this.rng.next() < rate;
+  }
+
+  /** What to do to an accepted queued action when it is processed: fail it, drop it, or nothing. */
+  queuedActionFault(): 'fail' | 'drop' | undefined {
+    if (this.roll(this.#settings.queuedActionFailRate)) return 'fail';
+    if (this.roll(this.#settings.queuedActionDropRate)) return 'drop';
+    return undefined;
   }
 
   /** The fault, if any, for an HTTP request on `path`. */

@@ -3,14 +3,12 @@
  * scaled by each token's decimals, raw integers only where the reference says so.
  */
 import { formatUnits } from '../core/index.ts';
-import { feltToHex } from '../exchange/wire/fields.ts';
+import { addressToHex } from '../exchange/wire/fields.ts';
 import { ORDER_FLAG_KEYS, formatOrderBody } from '../exchange/wire/requests.ts';
 import type { ExecutionEvent } from './events.ts';
 import { pairLabelOf, type Market } from './markets.ts';
 import type { LevelView } from './order-book.ts';
 import type { SimOrder } from './orders.ts';
-
-const STP_NAMES = ['NONE', 'EXPIRE_TAKER', 'EXPIRE_MAKER', 'EXPIRE_BOTH'];
 
 /** `[price, volume, orders]` as the snapshot and `snap` stream carry it. */
 export function formatLevel(level: LevelView, market: Market): [string, string, number] {
@@ -54,7 +52,7 @@ export function formatOrderFull(order: SimOrder): Record<string, unknown> {
     ...body,
     ticker: { base: order.market.base.symbol, quote: order.market.quote.symbol },
     flags: flagsArray(order),
-    hash: feltToHex(order.hash),
+    hash: addressToHex(order.hash),
     created_at: order.request.constraints.createdAt,
     state: formatState(order),
   };
@@ -64,14 +62,15 @@ export function formatOrderFull(order: SimOrder): Record<string, unknown> {
 export function formatOrderReduced(order: SimOrder): Record<string, unknown> {
   const { request, market } = order;
   return {
-    maker: feltToHex(order.account),
-    hash: feltToHex(order.hash),
+    maker: addressToHex(order.account),
+    hash: addressToHex(order.hash),
     state: formatState(order),
     price: formatUnits(request.price, market.quote.decimals),
     ticker: { base: market.base.symbol, quote: market.quote.symbol },
     qty: { base_qty: formatUnits(request.baseQty, market.base.decimals), quote_qty: formatUnits(request.quoteQty, market.quote.decimals) },
     flags: flagsArray(order),
-    stp: STP_NAMES[request.constraints.stp] ?? String(request.constraints.stp),
+    // A number, as in every swagger example: python_akira reads `STPMode(d['stp'])`, an int enum.
+    stp: request.constraints.stp,
     expiration_time: request.constraints.createdAt + request.constraints.durationValid,
     source: request.source,
     created_at: request.constraints.createdAt,
@@ -79,13 +78,13 @@ export function formatOrderReduced(order: SimOrder): Record<string, unknown> {
   };
 }
 
-/** The `result` of a `fills_<account>` execution report (REFERENCE §3.3). */
+/** The `result` of an execution report on the `fills` stream (REFERENCE §3.3). */
 export function formatExecutionReport(event: ExecutionEvent): Record<string, unknown> {
   const { order, fill } = event;
   const { market } = order;
   const zeroBase = formatUnits(0n, market.base.decimals);
   return {
-    hash: feltToHex(order.hash),
+    hash: addressToHex(order.hash),
     fill_price: fill === undefined ? formatUnits(order.request.price, market.quote.decimals) : formatUnits(fill.price, market.quote.decimals),
     fill_base_qty: fill === undefined ? zeroBase : formatUnits(fill.base, market.base.decimals),
     fill_quote_qty: fill === undefined ? '0' : formatUnits(fill.quote, market.quote.decimals),

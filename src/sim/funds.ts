@@ -5,7 +5,7 @@
  * REFERENCE §3.3). Funds were locked at acceptance; here they are spent or given back.
  */
 import type { ChainInfo } from '../core/index.ts';
-import { feltToHex } from '../exchange/wire/fields.ts';
+import { addressToHex } from '../exchange/wire/fields.ts';
 import type { GasFee, IncreaseNonceRequest, WithdrawRequest } from '../exchange/wire/requests.ts';
 import { reject } from './errors.ts';
 import type { EngineListener } from './events.ts';
@@ -49,16 +49,21 @@ function chargeableGas(deps: FundsDeps, gasFee: GasFee, steps: number): bigint |
   return gasCharge(steps, price, gasFee, deps.chain.nativeGasToken);
 }
 
-/** The "rollup tx report" of a settled request; the sim has no chain, so the request hash stands in for the tx. */
+/**
+ * The "rollup tx report" of a settled request; the sim has no chain, so the request hash stands in
+ * for the tx. python_akira's `TxHashRollupReport` reads `tx_hash`, `order_hash` and `source`
+ * unconditionally, so all three are sent (`order_hash` = the request's hash, like `req_hash`).
+ */
 export function settledReport(listener: EngineListener, account: bigint, source: string, hash: bigint, extra: Record<string, unknown>): void {
-  listener.onAccountReport({ account, market: undefined, result: { tx_hash: feltToHex(hash), req_hash: feltToHex(hash), source, ...extra } });
+  const hex = addressToHex(hash);
+  listener.onAccountReport({ account, market: undefined, result: { tx_hash: hex, order_hash: hex, req_hash: hex, source, ...extra } });
 }
 
-function failReport(listener: EngineListener, account: bigint, reportType: string, hash: bigint, error: string): void {
+export function failReport(listener: EngineListener, account: bigint, reportType: string, hash: bigint, error: string): void {
   listener.onAccountReport({
     account,
     market: undefined,
-    result: { report_type: reportType, req_hash: feltToHex(hash), entity_hash: feltToHex(hash), error_code_orderbook: error },
+    result: { report_type: reportType, req_hash: addressToHex(hash), entity_hash: addressToHex(hash), error_code_orderbook: error },
   });
 }
 

@@ -10,6 +10,7 @@ import { WireError } from '../exchange/wire/fields.ts';
 import type { AuthService, Session } from './auth.ts';
 import { SimRejection, venueErrorCode } from './errors.ts';
 import type { FaultController } from './faults.ts';
+import { rateLimitText } from './rate-limit.ts';
 
 /** A plain HTTP failure (401, 404 text errors, 400 on the sign endpoints). */
 export class HttpError extends Error {
@@ -161,7 +162,7 @@ function failureReply(status: 500 | 429, sleepMs: number): Reply {
   if (status === 429) {
     return {
       status,
-      body: { code: 429, error: `Rate limit exceeded. Suggested sleep time: ${sleepMs}ms` },
+      body: { code: 429, error: rateLimitText(sleepMs) },
       headers: { 'retry-after': String(Math.ceil(sleepMs / 1000)) },
     };
   }

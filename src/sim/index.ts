@@ -8,3 +8,4 @@ export { VENUE_ERROR_NAMES, venueErrorCode, type VenueErrorName } from './errors
 export { listMarkets, marketKey, type Market } from './markets.ts';
 export type { Holding, TokenTotals } from './ledger.ts';
 export type { SimOrder } from './orders.ts';
+export { DEFAULT_RATE_LIMIT, NO_RATE_LIMIT, type RateLimitSettings } from './rate-limit.ts';

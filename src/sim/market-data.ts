@@ -74,7 +74,9 @@ export class MarketData {
         stream: 'snap',
         pair: wsPair(market),
         ecosystem: market.isEcosystemBook,
-        result: { bids: pick('buy'), asks: pick('sell'), msg_id: id, time: this.deps.clock.nowMs(), msg_ids_start: id, msg_ids_end: id },
+        // Digit strings like the REST snapshot's msg_id: akira-js compares them as bigints
+        // (DepthBook `currentMsgId + 1n === msg_ids_start`), which a JSON number never equals.
+        result: { bids: pick('buy'), asks: pick('sell'), msg_id: String(id), time: this.deps.clock.nowMs(), msg_ids_start: String(id), msg_ids_end: String(id) },
       };
       const faults = this.deps.faults;
       if (!faults.roll(faults.settings.snapSkipRate)) {

@@ -1,11 +1,13 @@
 /**
  * The signed, state-changing endpoints (REFERENCE §1.2 rows 15–20). Each request goes:
- * parse (400 naming the field) → maker is the logged-in account → state-free checks (422) →
- * hash and verify the signature off the event loop (FAILED_SIGN_CHECK) → in arrival order,
- * stateful checks and queueing (SPEC §5: 200 = accepted). A refused request is never queued.
+ * the account's rate limit (429) → the SDKs' wire forms (400) → parse (400 naming the field) →
+ * maker is the logged-in account → state-free checks (422) → hash and verify the signature off
+ * the event loop (FAILED_SIGN_CHECK; a live `fast_sign_key` of the account replaces the signature
+ * on cancels) → in arrival order, stateful checks and queueing (SPEC §5: 200 = accepted). A
+ * refused request is never queued.
  */
 import { signHash } from '../exchange/signer/index.ts';
-import { feltToHex } from '../exchange/wire/fields.ts';
+import { addressToHex, feltToHex } from '../exchange/wire/fields.ts';
 import {
   parseCancelAllBody,
   parseCancelBody,
@@ -16,7 +18,9 @@ import {
 import type { SimAccount } from './accounts.ts';
 import type { VenueContext } from './context.ts';
 import { reject } from './errors.ts';
-import type { Route, RouteContext } from './http.ts';
+import { HttpError, type Route, type RouteContext } from './http.ts';
+import { rateLimitText } from './rate-limit.ts';
+import { checkWireForms, type BodyKind } from './wire-forms.ts';
 import type { SignatureJob } from './signatures/jobs.ts';
 import { checkGasFee, checkOrderStatic, checkSignScheme, type ValidationContext } from './validate.ts';
 
@@ -45,19 +49,48 @@ function makerAccount(venue: VenueContext, context: RouteContext, maker: bigint)
  * Runs one signed request through the pipeline. `prepare` parses and checks without state and
  * returns the job to verify plus the step that accepts it; the step runs in arrival order.
  */
-async function signedRequest(venue: VenueContext, prepare: () => { job: SignatureJob; accept: (hash: bigint) => void }): Promise<string> {
+async function signedRequest(
+  venue: VenueContext,
+  context: RouteContext,
+  kind: BodyKind,
+  prepare: () => { job: SignatureJob; accept: (hash: bigint) => void; isPreAuthorized?: boolean },
+): Promise<string> {
+  const account = context.session?.account;
+  const waitMs = account === undefined ? undefined : venue.rateLimiter.take(account);
+  if (waitMs !== undefined) throw new HttpError(429, rateLimitText(waitMs));
+  checkWireForms(context.body, kind);
   const ticket = venue.sequencer.take();
   let isQueuedForStep = false;
   try {
-    const { job, accept } = prepare();
+    const { job, accept, isPreAuthorized } = prepare();
     const { hash, valid } = await venue.checker.check(job);
-    if (!valid) throw reject('FAILED_SIGN_CHECK', `signature does not match hash ${feltToHex(hash)} for the account's key`);
+    if (!valid && isPreAuthorized !== true) throw reject('FAILED_SIGN_CHECK', `signature does not match hash ${feltToHex(hash)} for the account's key`);
     isQueuedForStep = true;
     await venue.sequencer.run(ticket, () => accept(hash));
-    return feltToHex(hash);
+    return addressToHex(hash);
   } finally {
     if (!isQueuedForStep) venue.sequencer.abandon(ticket);
   }
+}
+
+/**
+ * True when the body carries a `fast_sign_key` that is live and was issued to the maker; a key
+ * that is sent but dead or someone else's is refused outright (FAILED_SIGN_CHECK), since its
+ * zero signature can never verify.
+ */
+function hasLiveFastSignKey(venue: VenueContext, context: RouteContext, maker: bigint): boolean {
+  const body = context.body as Record<string, unknown>;
+  const key = body['fast_sign_key'];
+  if (key === undefined || key === null) return false;
+  const session = typeof key === 'string' ? venue.fastSign.resolve(key) : undefined;
+  if (session === undefined || session.account !== maker) throw reject('FAILED_SIGN_CHECK', 'fast_sign_key is unknown, expired or not this account\'s');
+  return true;
+}
+
+function withoutSignature<T extends { readonly sign?: unknown }>(request: T): T {
+  const { sign, ...rest } = request;
+  void sign;
+  return rest as T;
 }
 
 function post(handle: (context: RouteContext) => Promise<unknown>): Route {
@@ -67,7 +100,7 @@ function post(handle: (context: RouteContext) => Promise<unknown>): Route {
 /** Routes of this file by path (both cancel-all spellings, SPEC §1). */
 export function actionRoutes(venue: VenueContext): Array<[string, Route]> {
   const placeOrder = post((context) =>
-    signedRequest(venue, () => {
+    signedRequest(venue, context, 'order', () => {
       const request = parseOrderBody(context.body, venue.chain);
       const account = makerAccount(venue, context, request.maker);
       const market = checkOrderStatic(request, validationContext(venue));
@@ -78,23 +111,28 @@ export function actionRoutes(venue: VenueContext): Array<[string, Route]> {
     }),
   );
   const cancelOrder = post((context) =>
-    signedRequest(venue, () => {
-      const request = parseCancelBody(context.body);
-      const account = makerAccount(venue, context, request.maker);
-      checkSignScheme(request.signScheme);
-      return { job: { kind: 'cancel', request, publicKey: account.publicKey }, accept: (hash) => venue.engine.acceptCancel(request, hash) };
+    signedRequest(venue, context, 'cancel', () => {
+      const parsed = parseCancelBody(context.body);
+      const account = makerAccount(venue, context, parsed.maker);
+      checkSignScheme(parsed.signScheme);
+      const isPreAuthorized = hasLiveFastSignKey(venue, context, parsed.maker);
+      // With a fast-sign key the venue only hashes the request: no signature to verify.
+      const request = isPreAuthorized ? withoutSignature(parsed) : parsed;
+      return { job: { kind: 'cancel', request, publicKey: account.publicKey }, accept: (hash) => venue.engine.acceptCancel(request, hash), isPreAuthorized };
     }),
   );
   const cancelAll = post((context) =>
-    signedRequest(venue, () => {
-      const request = parseCancelAllBody(context.body, venue.chain);
-      const account = makerAccount(venue, context, request.maker);
-      checkSignScheme(request.signScheme);
-      return { job: { kind: 'cancel-all', request, publicKey: account.publicKey }, accept: (hash) => venue.engine.acceptCancelAll(request, hash) };
+    signedRequest(venue, context, 'cancel-all', () => {
+      const parsed = parseCancelAllBody(context.body, venue.chain);
+      const account = makerAccount(venue, context, parsed.maker);
+      checkSignScheme(parsed.signScheme);
+      const isPreAuthorized = hasLiveFastSignKey(venue, context, parsed.maker);
+      const request = isPreAuthorized ? withoutSignature(parsed) : parsed;
+      return { job: { kind: 'cancel-all', request, publicKey: account.publicKey }, accept: (hash) => venue.engine.acceptCancelAll(request, hash), isPreAuthorized };
     }),
   );
   const withdraw = post((context) =>
-    signedRequest(venue, () => {
+    signedRequest(venue, context, 'withdraw', () => {
       const request = parseWithdrawBody(context.body, venue.chain);
       const account = makerAccount(venue, context, request.maker);
       checkSignScheme(request.signScheme);
@@ -103,7 +141,7 @@ export function actionRoutes(venue: VenueContext): Array<[string, Route]> {
     }),
   );
   const increaseNonce = post((context) =>
-    signedRequest(venue, () => {
+    signedRequest(venue, context, 'increase-nonce', () => {
       const request = parseIncreaseNonceBody(context.body, venue.chain);
       const account = makerAccount(venue, context, request.maker);
       checkSignScheme(request.signScheme);

@@ -10,10 +10,13 @@ import {
   LiveClock,
   createRng,
   createSilentLogger,
+  findTokenByAddress,
   getChain,
+  withContracts,
   type ChainInfo,
   type ChainName,
   type Clock,
+  type ContractOverrides,
   type Logger,
   type Timer,
 } from '../core/index.ts';
@@ -22,6 +25,8 @@ import { fundDevAccounts, type SimAccount } from './accounts.ts';
 import { AuthService } from './auth.ts';
 import type { VenueContext } from './context.ts';
 import { Engine } from './engine.ts';
+import { FastSignKeys, fastSignRoutes } from './fast-sign.ts';
+import { RateLimiter } from './rate-limit.ts';
 import type { EngineListener } from './events.ts';
 import { FaultController, type FaultSettings } from './faults.ts';
 import { DEFAULT_FLOW, SyntheticFlow, type FlowOptions } from './flow.ts';
@@ -41,7 +46,8 @@ import { createInlineChecker } from './signatures/inline.ts';
 import type { SignatureChecker } from './signatures/jobs.ts';
 import { createWorkerPoolChecker } from './signatures/pool.ts';
 import { WsHub } from './ws-hub.ts';
-import { feltToHex } from '../exchange/wire/fields.ts';
+import { createRpcServer } from './rpc.ts';
+import { addressToHex, feltToHex } from '../exchange/wire/fields.ts';
 
 /** Options of {@link startSim}; every one has a default. */
 export interface SimOptions {
@@ -73,12 +79,18 @@ export interface SimOptions {
   readonly withdrawHash?: WithdrawHashScheme;
   /** Signature-check threads; 0 checks inline. Default min(2, cores). */
   readonly signatureWorkers?: number;
+  /** Port of the Starknet JSON-RPC endpoint (core contract views); default 0 (any free port). */
+  readonly rpcPort?: number;
+  /** Contract constants other than the chain's (a venue with another fee recipient, say). */
+  readonly contracts?: ContractOverrides;
 }
 
 /** A running embedded exchange. */
 export interface SimHandle {
   readonly httpUrl: string;
   readonly wsUrl: string;
+  /** Starknet JSON-RPC of the venue's core contract (fee recipient, bound signers, nonces). */
+  readonly rpcUrl: string;
   readonly port: number;
   readonly chain: ChainInfo;
   readonly settings: SimSettings;
@@ -134,7 +146,7 @@ function listen(server: Server, port: number, host: string): Promise<number> {
  */
 export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
   const seed = options.seed ?? 0;
-  const chain = getChain(options.chain ?? 'mainnet');
+  const chain = withContracts(getChain(options.chain ?? 'mainnet'), options.contracts);
   const settings = resolveSettings(options.settings);
   const clock = options.clock ?? new LiveClock();
   const logger = options.logger ?? createSilentLogger();
@@ -158,9 +170,11 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
   const marketData: MarketData = new MarketData({ clock, hub, faults, book: (market) => engine.book(market) });
   const listener: EngineListener = {
     onExecution: (event) => {
+      // The event's stream is "fills", not the subscription name: both SDKs route private events
+      // only on `stream == "fills"` and find the subscriber by `client` (docs/venue.md).
       hub.publishReport(event.order.account, {
-        stream: `fills_${feltToHex(event.order.account)}`,
-        client: feltToHex(event.order.account),
+        stream: 'fills',
+        client: addressToHex(event.order.account),
         pair: wsPair(event.order.market),
         result: formatExecutionReport(event),
       });
@@ -168,15 +182,15 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
     onTrade: (event) => marketData.onTrade(event),
     onAccountReport: (event) => {
       hub.publishReport(event.account, {
-        stream: `fills_${feltToHex(event.account)}`,
-        client: feltToHex(event.account),
+        stream: 'fills',
+        client: addressToHex(event.account),
         ...(event.market === undefined ? {} : { pair: wsPair(event.market) }),
         result: event.result,
       });
     },
     onBooksChanged: (changes) => marketData.onBooksChanged(changes),
   };
-  const engine = new Engine({ chain, settings, clock, ledger, markets, listener, logger, gasPriceFri: () => prices.gasPriceFri() });
+  const engine = new Engine({ chain, settings, clock, ledger, markets, listener, logger, gasPriceFri: () => prices.gasPriceFri(), queuedActionFault: () => faults.queuedActionFault() });
 
   const withdrawHash = options.withdrawHash ?? 'snip12';
   const workers = options.signatureWorkers ?? Math.min(2, availableParallelism());
@@ -196,8 +210,15 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
     sequencer: new Sequencer(),
     routerPrivateKey,
     routerSigner: starkKeyOf(routerPrivateKey),
+    fastSign: new FastSignKeys(clock, rng.fork('fast-sign')),
+    rateLimiter: new RateLimiter(clock, settings.rateLimit),
   };
-  const routes = new Map<string, Route>([...infoRoutes(venue), ...userRoutes(venue), ...actionRoutes(venue)]);
+  const routes = new Map<string, Route>([
+    ...infoRoutes(venue),
+    ...userRoutes(venue),
+    ...actionRoutes(venue),
+    ...fastSignRoutes(venue, venue.fastSign),
+  ]);
   const server = createServer({ keepAlive: true }, createRequestHandler({ routes, auth, faults, clock, logger, maxBodyBytes: settings.maxBodyBytes }));
   server.on('upgrade', (request, socket, head) => {
     const url = new URL(request.url ?? '/', 'http://sim');
@@ -224,10 +245,24 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
     flow = new SyntheticFlow({ chain, settings, clock, rng: rng.fork('flow'), engine, ledger, prices }, flowOptions);
   }
 
+  const rpcServer = createRpcServer({
+    chain,
+    signerOf: (account) => venue.accounts.get(account)?.publicKey ?? 0n,
+    nonceOf: (account) => engine.nonceOf(account),
+    balanceOf: (account, tokenAddress) => {
+      const token = findTokenByAddress(chain, feltToHex(tokenAddress));
+      const holding = token === undefined ? undefined : ledger.holdingsOf(account).get(token.symbol);
+      return holding === undefined ? 0n : holding.free + holding.locked;
+    },
+    withdrawSteps: () => settings.steps.withdraw,
+  });
   let port: number;
+  let rpcPort: number;
   try {
     port = await listen(server, options.port ?? 0, host);
+    rpcPort = await listen(rpcServer, options.rpcPort ?? 0, host);
   } catch (error) {
+    server.close();
     for (const timer of timers) timer.cancel();
     hub.stop();
     engine.stop();
@@ -242,6 +277,7 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
   return {
     httpUrl: `http://${urlHost}:${port}`,
     wsUrl: `ws://${urlHost}:${port}/ws`,
+    rpcUrl: `http://${urlHost}:${rpcPort}`,
     port,
     chain,
     settings,
@@ -255,7 +291,8 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
         engine.stop();
         hub.stop();
         server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
+        rpcServer.closeAllConnections();
+        await Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), new Promise<void>((resolve) => rpcServer.close(() => resolve()))]);
         await checker.close();
       })();
       return stopping;

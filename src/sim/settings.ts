@@ -2,6 +2,7 @@
  * Every tunable of the embedded exchange with its default, in one object (STYLE.md: options
  * documented once, next to their defaults). Units are in the names.
  */
+import { DEFAULT_RATE_LIMIT, type RateLimitSettings } from './rate-limit.ts';
 
 /** Gas steps per action (SPEC §5, REFERENCE §5): served by `/info/steps_specifications`. */
 export interface StepsSettings {
@@ -44,6 +45,8 @@ export interface SimSettings {
   readonly maxBodyBytes: number;
   /** Page size cap of `/user/orders` (REFERENCE §1.2 #13). */
   readonly maxOrdersPageSize: number;
+  /** Per-account limit on state-changing requests (429 past it); on by default, `perSecond` 0 = off. */
+  readonly rateLimit: RateLimitSettings;
 }
 
 export const DEFAULT_SETTINGS: SimSettings = {
@@ -64,6 +67,7 @@ export const DEFAULT_SETTINGS: SimSettings = {
   sweepIntervalMs: 1_000,
   maxBodyBytes: 64 * 1024,
   maxOrdersPageSize: 20,
+  rateLimit: DEFAULT_RATE_LIMIT,
 };
 
 /** Settings with some defaults overridden (steps merged field by field). */

@@ -11,6 +11,7 @@ import type { Clock, Logger, Timer } from '../core/index.ts';
 import type { AuthService, Session } from './auth.ts';
 import type { FaultController } from './faults.ts';
 import { marketKey } from './markets.ts';
+import { isPaddedAddress } from '../exchange/wire/fields.ts';
 
 interface Client {
   readonly socket: WebSocket;
@@ -63,10 +64,15 @@ export class WsHub {
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer, query: URLSearchParams): void {
     const key = query.get('listenKey') ?? query.get('listen_key') ?? '';
     const session = this.deps.auth.resolveListenKey(key);
-    if (session === undefined) {
-      socket.end('HTTP/1.1 401 Unauthorized\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nlisten key invalid or expired\n');
-      return;
-    }
+    const refuse = (why: string): void => {
+      socket.end(`HTTP/1.1 401 Unauthorized\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${why}\n`);
+    };
+    if (session === undefined) return refuse('listen key invalid or expired');
+    // Both SDKs send the signer zero-padded (akira-js buildUrl with the padded key, python_akira
+    // `signer.as_str()`); it must be the key the listen key was issued to.
+    const signer = query.get('signer');
+    if (signer === null || !isPaddedAddress(signer)) return refuse('signer must be the zero-padded signer key (0x and 64 hex digits)');
+    if (BigInt(signer) !== session.signer) return refuse('signer is not the key this listen key was issued to');
     this.server.handleUpgrade(request, socket, head, (ws) => this.attach(ws, session, key));
   }
 
@@ -130,12 +136,10 @@ export class WsHub {
   private channelOf(client: Client, stream: unknown, ticker: unknown): string | { error: string } {
     if (typeof stream !== 'string') return { error: 'stream must be a string' };
     if (stream.startsWith('fills_')) {
-      let account: bigint;
-      try {
-        account = BigInt(stream.slice('fills_'.length));
-      } catch {
-        return { error: `bad account in ${stream}` };
-      }
+      const suffix = stream.slice('fills_'.length);
+      // python_akira subscribes `fills_{acc}` with the padded `ContractAddress.as_str()`.
+      if (!isPaddedAddress(suffix)) return { error: `${stream}: the account must be zero-padded (0x and 64 hex digits)` };
+      const account = BigInt(suffix);
       if (account !== client.session.account) return { error: `${stream} belongs to another account` };
       return fillsChannel(account);
     }

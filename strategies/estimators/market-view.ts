@@ -38,6 +38,15 @@ export interface MarketViewInput extends EstimatorValues {
   readonly bid: TopLevel | undefined;
   readonly ask: TopLevel | undefined;
   readonly ticker: TickerNumbers;
+  /** Which of the venue book's prices is the fair price; default mid. */
+  readonly fairSource?: 'mid' | 'microprice';
+  /**
+   * A fair price from outside the venue book (a reference market), overriding `fairSource`;
+   * `null` means "no fair price now" (the reference is down), distinct from "not given".
+   */
+  readonly fair?: number | null;
+  /** Expected gas per maker fill, quote tokens; default 0. */
+  readonly gasPerFill?: number;
 }
 
 /**
@@ -68,6 +77,7 @@ export function buildMarketView(input: MarketViewInput): MarketView {
     bestAskSize: askSize,
     mid,
     microprice,
+    fair: input.fair === null ? undefined : (input.fair ?? (input.fairSource === 'microprice' ? microprice : mid)),
     volatility: input.volatility,
     tradeRate: input.tradeRate,
     arrival: input.arrival,
@@ -76,6 +86,7 @@ export function buildMarketView(input: MarketViewInput): MarketView {
     minSize: input.ticker.minSize,
     makerFee: input.ticker.makerFee,
     takerFee: input.ticker.takerFee,
+    gasPerFill: input.gasPerFill ?? 0,
   };
 }
 

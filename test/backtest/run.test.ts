@@ -30,24 +30,26 @@ function syntheticSource(seed: number, steps: number): RecordedEventSource {
         events++;
         if (result !== undefined) await result;
       };
-      await emit(handler.clear(time));
+      await handler.advance(time);
+      await emit(handler.clear());
       for (let step = 0; step < steps; step++) {
         time += 50 + rng.int(100);
+        await handler.advance(time);
         const move = rng.int(3) - 1;
         // Remove the previous levels, then lay out ten fresh ones a side around the new mid.
         for (let level = 1; level <= 10; level++) {
-          await emit(handler.depth(time, 'buy', mid - level * 10, 0));
-          await emit(handler.depth(time, 'sell', mid + level * 10, 0));
+          await emit(handler.depth('buy', mid - level * 10, 0));
+          await emit(handler.depth('sell', mid + level * 10, 0));
         }
         mid += move * 5;
         for (let level = 1; level <= 10; level++) {
-          await emit(handler.depth(time, 'buy', mid - level * 10, 1 + rng.int(20) * 100));
-          await emit(handler.depth(time, 'sell', mid + level * 10, 1 + rng.int(20) * 100));
+          await emit(handler.depth('buy', mid - level * 10, 1 + rng.int(20) * 100));
+          await emit(handler.depth('sell', mid + level * 10, 1 + rng.int(20) * 100));
         }
         if (rng.next() < 0.4) {
           const aggressor: Side = rng.next() < 0.5 ? 'buy' : 'sell';
           const price = aggressor === 'buy' ? mid + 10 + rng.int(8) * 10 : mid - 10 - rng.int(8) * 10;
-          await emit(handler.trade(time, aggressor, price, 1 + rng.int(3000)));
+          await emit(handler.trade(aggressor, price, 1 + rng.int(3000)));
         }
       }
       return events;
@@ -74,15 +76,50 @@ describe('runBacktest', () => {
     const limited = { ...settings, risk: { ...settings.risk, maxInventoryDeviationUnits: 5n * 10n ** 17n } };
     const result = await runBacktest({ source: syntheticSource(1, 2_000), strategy: spread, settings: limited, venue, initialBase: 2 });
     const s = result.summary;
-    for (const key of ['events', 'fills', 'maker_fills', 'taker_fills', 'volume_base', 'fees_quote', 'gas_quote', 'pnl_quote', 'max_abs_inventory_base', 'inventory_std_base', 'sharpe', 'max_drawdown_quote', 'quote_uptime', 'markout_1s_bps', 'markout_10s_bps', 'markout_60s_bps', 'events_per_sec']) {
-      expect(s).toHaveProperty(key);
-    }
+    const contract = ['events', 'fills', 'maker_fills', 'taker_fills', 'volume_base', 'fees_quote', 'gas_quote', 'pnl_quote', 'max_abs_inventory_base', 'inventory_std_base', 'sharpe', 'max_drawdown_quote', 'quote_uptime', 'markout_1s_bps', 'markout_10s_bps', 'markout_60s_bps', 'events_per_sec'];
+    const scorecard = ['orders_sent', 'cancels_sent', 'orders_per_fill', 'fill_ratio', 'two_sided_uptime', 'time_at_touch', 'cap_breaches', 'pnl_spread_quote', 'pnl_inventory_quote'];
+    for (const key of [...contract, ...scorecard]) expect(s).toHaveProperty(key);
+    expect(s.cap_breaches).toBe(0);
+    expect(s.orders_per_fill).toBeCloseTo(s.orders_sent / s.fills, 6);
+    expect(s.fill_ratio).toBeGreaterThan(0);
+    expect(s.fill_ratio).toBeLessThanOrEqual(1);
     expect(s.events).toBeGreaterThan(2_000 * 40);
     expect(s.fills).toBeGreaterThan(10);
     expect(s.maker_fills + s.taker_fills).toBe(s.fills);
     expect(s.quote_uptime).toBeGreaterThan(0.5);
     expect(s.max_abs_inventory_base).toBeLessThanOrEqual(0.5 + 0.05);
     expect(result.samples.length).toBeGreaterThan(100);
+    // The engine's counts agree with what the replay venue received and filled, counted apart.
+    expect(result.activity.ordersSent).toBe(s.orders_sent);
+    expect(result.activity.cancelsSent).toBe(s.cancels_sent);
+    expect(result.fills).toHaveLength(s.fills);
+    // Each sample's PnL split adds up to the engine's split total at that moment.
+    const last = result.samples[result.samples.length - 1];
+    expect(last?.components?.spread).toBeCloseTo(s.pnl_spread_quote, 6);
+    expect(s.sharpe_horizon).toBe('hour');
+  });
+
+  it('splits PnL into spread, inventory, fees and gas that sum to the total, against the ledger\'s own average-cost PnL', async () => {
+    // A strategy that skews with its position, so the inventory part moves too.
+    const skewing: Strategy = {
+      name: 'skewing',
+      quote: (view, inventory) => {
+        if (view.fair === undefined) return [];
+        const centre = view.fair - (inventory.base - inventory.targetBase) * 4;
+        return [
+          { side: 'buy', price: centre - 0.7, size: 0.05, level: 0, reference: centre },
+          { side: 'sell', price: centre + 0.7, size: 0.05, level: 0, reference: centre },
+        ];
+      },
+    };
+    for (const strategy of [spread, skewing]) {
+      const s = (await runBacktest({ source: syntheticSource(3, 1_500), strategy, settings, venue, initialBase: 2 })).summary;
+      expect(s.fills).toBeGreaterThan(5);
+      expect(Math.abs(s.pnl_inventory_quote)).toBeGreaterThan(0);
+      const sum = s.pnl_spread_quote + s.pnl_inventory_quote - s.fees_quote - s.gas_quote;
+      expect(Math.abs(sum - s.pnl_quote)).toBeLessThan(1e-6 * (1 + Math.abs(s.pnl_spread_quote) + Math.abs(s.pnl_inventory_quote)));
+      expect(s.fees_quote).toBeGreaterThan(0);
+    }
   });
 
   it('gives a byte-identical summary for the same data, settings and seed', async () => {

@@ -85,7 +85,9 @@ describe('BacktestSession', () => {
     const account = await s.venue.fetchAccount();
     expect(account.balances.get('ETH')?.total).toBe(eth(1.1) - fee);
     expect(account.balances.get('USDC')?.total).toBe(usdc(5_000) - usdc(199.95));
-    expect(s.fills).toEqual([{ timeMs: 1_000_100, side: 'buy', price: 1999.5, size: 0.1, isMaker: true }]);
+    // The fill as the exchange made it, with its fee valued at the fill price.
+    expect(s.fills).toEqual([{ timeMs: 1_000_100, orderId: expect.any(String), side: 'buy', price: 1999.5, size: 0.1, isMaker: true, feeQuote: (Number(fee) / 1e18) * 1999.5 }]);
+    expect(s.venue.orderActivity().ordersSent).toBeGreaterThanOrEqual(1);
     const status = await s.finish();
     expect(status.baseBalance).toBeCloseTo(1.1 - Number(fee) / 1e18, 12);
   });

@@ -10,6 +10,7 @@ const dataDir = [resolve(repoRoot, '../shared/data'), resolve(repoRoot, '../../s
 const CONTRACT_KEYS = [
   'events', 'fills', 'maker_fills', 'taker_fills', 'volume_base', 'fees_quote', 'gas_quote', 'pnl_quote', 'max_abs_inventory_base',
   'inventory_std_base', 'sharpe', 'max_drawdown_quote', 'quote_uptime', 'markout_1s_bps', 'markout_10s_bps', 'markout_60s_bps', 'events_per_sec',
+  'sharpe_horizon', 'sharpe_hourly',
 ];
 
 function lastJson(stdout: string): Record<string, unknown> {
@@ -48,7 +49,7 @@ describe.skipIf(dataDir === undefined)('akira-mm data and backtest on the ETHUSD
     const { code, stdout, stderr } = await runCli([...base, '--json']);
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    expect(stdout).toContain('fills (maker/taker)');
+    expect(stdout).toMatch(/\nfills +\d+ \(\d+ maker, \d+ taker\)\n/);
     const summary = lastJson(stdout);
     for (const key of CONTRACT_KEYS) expect(summary).toHaveProperty(key);
     expect(summary['events']).toBeGreaterThan(280_000);
@@ -75,6 +76,52 @@ describe.skipIf(dataDir === undefined)('akira-mm data and backtest on the ETHUSD
     expect(html).toContain('uPlot');
     expect(html).toContain('pnl_quote');
     expect(html).not.toMatch(/<script[^>]+src=/);
+    for (const id of ['price', 'pnl', 'inventory', 'distance']) expect(html).toContain(`<div class="chart" id="${id}">`);
+  });
+
+  it('prints the summary for people: UTC span, durations, units, Sharpe per hour, the scorecard', async () => {
+    const { stdout } = await runCli(base);
+    expect(stdout).toMatch(/\nsimulated time +10 min 50 s \(2024-08-08 23:54:15.423 UTC → 2024-08-09 00:05:05.809 UTC\)\n/);
+    expect(stdout).toMatch(/\nPnL +−?[\d.]+ USDT\n/);
+    expect(stdout).toMatch(/\nvolume +[\d.]+ ETH\n/);
+    expect(stdout).toMatch(/\nSharpe \(per hour\) +−?[\d.]+\n/);
+    expect(stdout).toMatch(/\n {2}orders sent +[\d,]+/);
+    expect(stdout).not.toContain('1723161255423');
+  });
+
+  it('runs a sweep in shards whose merged results equal the unsharded sweep exactly', async () => {
+    const grid = ['--sweep', 'LADDER_BID_SPREAD_BPS=2,5', '--sweep', 'queue=risk-averse,log'];
+    const whole = join(dir, 'whole.jsonl');
+    const report = join(dir, 'sweep.html');
+    const unsharded = await runCli([...base, ...grid, '--json', '--jsonl', whole, '--report', report]);
+    expect(unsharded.stderr).toBe('');
+    expect(unsharded.code).toBe(0);
+    const shards = [1, 2, 3].map((k) => join(dir, `shard-${k}.jsonl`));
+    for (const [i, file] of shards.entries()) {
+      const shard = await runCli([...base, ...grid, '--shard', `${i + 1}/3`, '--jsonl', file, '--workers', '1']);
+      expect(shard.code).toBe(0);
+      expect(shard.stdout).toContain(`(${i === 0 ? 2 : 1} of 4 cells)`);
+    }
+    const merged = join(dir, 'merged.jsonl');
+    const merge = await runCli(['backtest', 'merge', ...shards.reverse(), '--json', '--jsonl', merged]);
+    expect(merge.stderr).toBe('');
+    expect(merge.code).toBe(0);
+    const withoutFileLine = (text: string): string => text.split('\n').filter((line) => !line.startsWith('results: ') && !line.startsWith('report: ')).join('\n');
+    expect(withoutFileLine(merge.stdout)).toBe(withoutFileLine(unsharded.stdout));
+    expect(readFileSync(merged, 'utf8')).toBe(readFileSync(whole, 'utf8'));
+    expect(readFileSync(whole, 'utf8').trimEnd().split('\n')).toHaveLength(4);
+    // The sweep report ranks every cell and draws PnL and fills heatmaps over the two keys.
+    const html = readFileSync(report, 'utf8');
+    expect(html).toContain('<table class="heat" id="heatmap-pnl_quote">');
+    expect(html).toContain('<table class="heat" id="heatmap-fills">');
+    expect(html.match(/<td style="background:/g)?.length).toBe(8);
+    // Shards of another sweep, or a missing shard, are refused.
+    const partial = await runCli(['backtest', 'merge', shards[0] as string]);
+    expect([partial.code, /cells .* of 4 are missing/.test(partial.stderr)]).toEqual([2, true]);
+    const other = join(dir, 'other.jsonl');
+    expect((await runCli([...base, '--sweep', 'LADDER_BID_SPREAD_BPS=3', '--jsonl', other])).code).toBe(0);
+    const mixed = await runCli(['backtest', 'merge', whole, other]);
+    expect([mixed.code, mixed.stderr.includes('from another sweep')]).toEqual([2, true]);
   });
 
   it('--sweep runs the grid on worker threads and prints it best PnL first', async () => {
@@ -105,6 +152,12 @@ describe.skipIf(dataDir === undefined)('akira-mm data and backtest on the ETHUSD
     [['--sweep', 'spread=1'], '--sweep spread=1'],
     [['--sweep', 'queue=risk-averse,fifo'], '--sweep queue=fifo'],
     [['--sweep', 'latency-ms=10,soon'], '--latency-ms=soon'],
+    [['--sweep', 'LADDER_LEVELS=2', '--shard', '3/2'], '--shard 3/2'],
+    [['--shard', '1/2'], '--shard applies to sweeps only'],
+    [['--set', 'ladder=1'], '--set ladder=1'],
+    [['--set', 'LADDER_ORDER_SIZE=lots'], 'LADDER_ORDER_SIZE'],
+    [['--base-decimals', '40'], '--base-decimals=40'],
+    [['--tick', '0.000000001'], '--tick=0.000000001 has more decimals than USDT has in this backtest (8); raise --quote-decimals'],
     [['--bogus'], '--bogus'],
   ])('exits 2 naming the bad flag: %j', async (extra, named) => {
     const { code, stderr } = await runCli([...base, ...extra]);

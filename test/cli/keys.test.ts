@@ -60,10 +60,13 @@ describe('akira-mm keys new', () => {
     expect((await runCli(['keys', 'old'])).code).toBe(2);
   });
 
-  it('--help lists every option with its default', async () => {
+  it('--help lists the sub-commands, and each one\'s --help every option with its default', async () => {
     const { code, stdout } = await runCli(['keys', '--help']);
     expect(code).toBe(0);
-    for (const text of ['--keystore FILE', '--password-file FILE', '--scrypt-n N', 'default 262144', '--insecure-permissions']) expect(stdout).toContain(text);
+    for (const sub of ['keys new', 'keys import', 'keys inspect']) expect(stdout).toContain(sub);
+    const help = await runCli(['keys', 'new', '--help']);
+    expect(help.code).toBe(0);
+    for (const text of ['--keystore FILE', '--password-file FILE', '--scrypt-n N', 'default 262144', '--insecure-permissions']) expect(help.stdout).toContain(text);
   });
 
   it('--keystore writes an encrypted keystore (mode 0600) and prints only the public key', async () => {

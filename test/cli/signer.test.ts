@@ -43,6 +43,7 @@ describe('akira-mm signer', () => {
         { base: 'STRK', quote: 'USDC' },
       ],
       withdrawReceivers: [0xabcn, 0xdefn],
+      contracts: {},
     });
   });
 

@@ -30,7 +30,11 @@ describe('parsePairConfig', () => {
     expect(config.withdrawAllowedReceivers).toEqual([]);
     expect(config.engine.FEE_TOKEN).toBe('STRK');
     expect(config.engine.STALE_FEED_MS).toBe(10_000);
-    expect(config.engine.RISK_MAX_INVENTORY_BASE).toEqual({ text: '0', value: 0 });
+    expect(config.engine.RISK_MAX_INVENTORY_BASE).toBe('auto');
+    expect(config.engine.RISK_MAX_DRAWDOWN).toBe('auto');
+    expect(config.engine.INVENTORY_TARGET_BASE).toBe('start');
+    expect(config.engine.INVENTORY_TARGET_PCT).toBe('off');
+    expect(config.engine.ORDER_RATE_LIMIT_PER_S).toEqual({ text: '10', value: 10 });
     expect(config.engine.STARTUP_ORDERS).toBe('cancel');
   });
 
@@ -41,6 +45,13 @@ describe('parsePairConfig', () => {
     expect(error.message).toContain('CHAIN="goerli": one of mainnet, sepolia');
     expect(error.message).toContain('GAS_PRICE_MULTIPLIER="lots": a decimal number from 1 to 10');
     expect(error.message).toContain('METRICS_PORT="70000": an integer from 0 to 65535');
+  });
+
+  it('refuses two inventory targets at once, naming the key', () => {
+    const error = issuesOf({ ...minimal, INVENTORY_TARGET_PCT: '50', INVENTORY_TARGET_BASE: '2' });
+    expect(error.issues.map((issue) => issue.key)).toEqual(['INVENTORY_TARGET_PCT']);
+    expect(parsePairConfig({ ...minimal, INVENTORY_TARGET_PCT: '50' }).engine.INVENTORY_TARGET_PCT).toEqual({ text: '50', value: 50 });
+    expect(issuesOf({ ...minimal, RISK_MAX_INVENTORY_BASE: 'lots' }).message).toContain('RISK_MAX_INVENTORY_BASE="lots": auto, or a decimal number');
   });
 
   it('checks tokens against the chain table once the chain is known', () => {

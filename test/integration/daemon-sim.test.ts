@@ -82,10 +82,11 @@ describe('daemon ↔ embedded exchange', () => {
     const account = sim.accounts[0]!.address;
     const s = sim;
     const isOpen = (id: string): boolean => s.openOrdersOf(account).some((o) => `0x${o.hash.toString(16)}` === id);
-    // "An earlier run" left the very bid the bot wants: 0.05 ETH at mid 3000 − 5 bps = 2998.50.
+    // "An earlier run" left the very bid the bot wants: 0.05 ETH at mid 3000 − (5 bps + the sim's
+    // 2 bps maker fee, inside the spread) = 2997.90.
     const earlier = await counterparty(sim, 0);
     venues.push(earlier);
-    const leftover = { side: 'buy' as const, priceUnits: 2998_500000n, qtyUnits: 5n * 10n ** 16n, postOnly: true };
+    const leftover = { side: 'buy' as const, priceUnits: 2997_900000n, qtyUnits: 5n * 10n ** 16n, postOnly: true };
     const first = await place(earlier, leftover);
     await sim.idle();
     expect(isOpen(first)).toBe(true);

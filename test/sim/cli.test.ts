@@ -21,6 +21,7 @@ describe('akira-mm sim', () => {
     });
     expect(line['httpUrl']).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(line['wsUrl']).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/ws$/);
+    expect(line['rpcUrl']).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(stdout).toContain('Account #1');
     expect(stdout).toMatch(/Private key: 0x[0-9a-f]+/);
     expect(stderr).not.toMatch(/Private key|privateKey/i);
@@ -42,6 +43,9 @@ describe('akira-mm sim', () => {
     expect(port.stderr).toMatch(/--port=70000/);
     const fault = await runCli(['sim', '--fault', 'httpErrorRate=2']);
     expect(fault.stderr).toMatch(/httpErrorRate=2/);
+    const rate = await runCli(['sim', '--rate-limit', 'fast']);
+    expect(rate.code).toBe(2);
+    expect(rate.stderr).toMatch(/--rate-limit fast: expected PER_SECOND\[:BURST\]/);
   });
 
   it('names the entry and field of a bad accounts file', async () => {

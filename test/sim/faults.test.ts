@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { feltToHex } from '../../src/exchange/wire/fields.ts';
+import { addressToHex } from '../../src/exchange/wire/fields.ts';
 import { startTestSim, type TestSim } from './harness.ts';
 
 const ETH_USDC = { base: 'ETH', quote: 'USDC', ecosystem_book: true };
@@ -33,32 +33,32 @@ describe('fault injection', () => {
     await sim.sim.idle();
     sim.sim.faults.set({ snapSkipRate: 0, snapDuplicateRate: 1 });
     await sim.place(0, { price: '2001' });
-    const snaps = async (): Promise<number[]> => {
-      await socket.waitFor((f) => f['stream'] === 'snap' && (f['result'] as Record<string, unknown>)['msg_id'] === 2, 'snap 2');
-      return socket.frames.filter((f) => f['stream'] === 'snap').map((f) => (f['result'] as Record<string, number>)['msg_ids_start'] as number);
+    const snaps = async (): Promise<string[]> => {
+      await socket.waitFor((f) => f['stream'] === 'snap' && (f['result'] as Record<string, unknown>)['msg_id'] === '2', 'snap 2');
+      return socket.frames.filter((f) => f['stream'] === 'snap').map((f) => (f['result'] as Record<string, string>)['msg_ids_start'] as string);
     };
     // Id 1 was skipped (a gap), id 2 came twice.
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(await snaps()).toEqual([2, 2]);
+    expect(await snaps()).toEqual(['2', '2']);
   });
 
   it('duplicates and reorders execution reports', async () => {
     const sim = await ready();
     const socket = await sim.connect(0);
-    await socket.subscribe(`fills_${feltToHex(sim.accounts[0]?.address ?? 0n)}`);
+    await socket.subscribe(`fills_${addressToHex(sim.accounts[0]?.address ?? 0n)}`);
     sim.sim.faults.set({ reportDuplicateRate: 1 });
     const first = await sim.place(0, { price: '2000' });
-    await socket.waitFor((f) => (f['result'] as Record<string, unknown> | undefined)?.['hash'] === feltToHex(first.hash));
+    await socket.waitFor((f) => (f['result'] as Record<string, unknown> | undefined)?.['hash'] === addressToHex(first.hash));
     await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(socket.frames.filter((f) => (f['result'] as Record<string, unknown> | undefined)?.['hash'] === feltToHex(first.hash))).toHaveLength(2);
+    expect(socket.frames.filter((f) => (f['result'] as Record<string, unknown> | undefined)?.['hash'] === addressToHex(first.hash))).toHaveLength(2);
     sim.sim.faults.set({ reportDuplicateRate: 0, reportReorderRate: 1 });
     const second = await sim.place(0, { price: '2001' });
     await sim.sim.idle();
     sim.sim.faults.set({ reportReorderRate: 0 });
     const third = await sim.place(0, { price: '2002' });
-    await socket.waitFor((f) => (f['result'] as Record<string, unknown> | undefined)?.['hash'] === feltToHex(second.hash));
-    const order = socket.frames.map((f) => (f['result'] as Record<string, unknown> | undefined)?.['hash']).filter((h) => h === feltToHex(second.hash) || h === feltToHex(third.hash));
-    expect(order).toEqual([feltToHex(third.hash), feltToHex(second.hash)]);
+    await socket.waitFor((f) => (f['result'] as Record<string, unknown> | undefined)?.['hash'] === addressToHex(second.hash));
+    const order = socket.frames.map((f) => (f['result'] as Record<string, unknown> | undefined)?.['hash']).filter((h) => h === addressToHex(second.hash) || h === addressToHex(third.hash));
+    expect(order).toEqual([addressToHex(third.hash), addressToHex(second.hash)]);
   });
 
   it('fails a request with 500 before applying it, or after (the order exists, the client must query)', async () => {
@@ -74,7 +74,7 @@ describe('fault injection', () => {
     await sim.sim.idle();
     expect(sim.sim.orderOf(after.hash)?.status).toBe('OPEN');
     sim.sim.faults.reset();
-    const query = await sim.get('/user/order', { order_hash: feltToHex(after.hash), trading_account: feltToHex(sim.accounts[0]?.address ?? 0n) }, sim.accounts[0]?.jwt);
+    const query = await sim.get('/user/order', { order_hash: addressToHex(after.hash), trading_account: addressToHex(sim.accounts[0]?.address ?? 0n) }, sim.accounts[0]?.jwt);
     expect(query.status).toBe(200);
   });
 

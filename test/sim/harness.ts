@@ -5,7 +5,7 @@
 import WebSocket from 'ws';
 import { ManualClock, Secret, type Clock } from '../../src/core/index.ts';
 import { Signer } from '../../src/exchange/signer/index.ts';
-import { feltToHex } from '../../src/exchange/wire/fields.ts';
+import { addressToHex } from '../../src/exchange/wire/fields.ts';
 import { formatOrderBody, type OrderRequest } from '../../src/exchange/wire/requests.ts';
 import { startSim, type SimHandle, type SimOptions } from '../../src/sim/index.ts';
 import { CHAIN, START_MS, order, type OrderSpec } from './fixtures.ts';
@@ -130,10 +130,10 @@ export async function startTestSim(options: SimOptions = {}): Promise<TestSim> {
     post: (path, body, jwt) => request('POST', path, body, jwt),
     async login(index) {
       const account = accounts[index] as TestAccount;
-      const challenge = await harness.get('/sign/request_sign_data', { user: feltToHex(account.signer.starkKey), account: feltToHex(account.address) });
+      const challenge = await harness.get('/sign/request_sign_data', { user: addressToHex(account.signer.starkKey), account: addressToHex(account.address) });
       if (challenge.status !== 200) throw new Error(`challenge: ${JSON.stringify(challenge.body)}`);
       const { signature } = account.signer.signLogin(BigInt(challenge.body.result as string));
-      const auth = await harness.post('/sign/auth', { msg: challenge.body.result, signature: [feltToHex(signature.r), feltToHex(signature.s)] });
+      const auth = await harness.post('/sign/auth', { msg: challenge.body.result, signature: [addressToHex(signature.r), addressToHex(signature.s)] });
       if (auth.status !== 200) throw new Error(`auth: ${JSON.stringify(auth.body)}`);
       account.jwt = auth.body.result as string;
       return account.jwt;
@@ -147,7 +147,7 @@ export async function startTestSim(options: SimOptions = {}): Promise<TestSim> {
     async connect(index) {
       const account = accounts[index] as TestAccount;
       const key = await harness.get('/user/listen_key', {}, account.jwt);
-      const socket = new WebSocket(`${sim.wsUrl}?listenKey=${String(key.body.result)}&signer=${feltToHex(account.signer.starkKey)}`);
+      const socket = new WebSocket(`${sim.wsUrl}?listenKey=${String(key.body.result)}&signer=${addressToHex(account.signer.starkKey)}`);
       await new Promise<void>((resolve, reject) => {
         socket.once('open', () => resolve());
         socket.once('error', reject);

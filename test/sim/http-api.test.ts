@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { feltToHex } from '../../src/exchange/wire/fields.ts';
+import { addressToHex } from '../../src/exchange/wire/fields.ts';
 import { formatCancelAllBody, formatCancelBody, formatIncreaseNonceBody, formatWithdrawBody } from '../../src/exchange/wire/requests.ts';
 import { referenceCancelHash, referenceOrderHash } from '../../src/exchange/signer/reference.ts';
 import { venueErrorCode } from '../../src/sim/index.ts';
@@ -19,7 +19,7 @@ afterAll(async () => {
 describe('auth', () => {
   it('logs in with a SNIP-12 signature over the challenge and returns a JWT', async () => {
     expect(t.accounts[0]?.jwt.split('.')).toHaveLength(3);
-    const info = await t.get('/user/user_info', { trading_account: feltToHex(t.accounts[0]?.address ?? 0n) }, t.accounts[0]?.jwt);
+    const info = await t.get('/user/user_info', { trading_account: addressToHex(t.accounts[0]?.address ?? 0n) }, t.accounts[0]?.jwt);
     expect(info.status).toBe(200);
   });
 
@@ -35,10 +35,10 @@ describe('auth', () => {
   it('refuses a challenge for a signer that is not the account’s key, a bad signature, a reused and an expired challenge', async () => {
     const a = t.accounts[0];
     if (a === undefined) throw new Error('account');
-    const wrong = await t.get('/sign/request_sign_data', { user: '0x1234', account: feltToHex(a.address) });
+    const wrong = await t.get('/sign/request_sign_data', { user: addressToHex(0x1234n), account: addressToHex(a.address) });
     expect(wrong.status).toBe(400);
     expect(wrong.body.error).toBe('Wrong account');
-    const query = { user: feltToHex(a.signer.starkKey), account: feltToHex(a.address) };
+    const query = { user: addressToHex(a.signer.starkKey), account: addressToHex(a.address) };
     const challenge = (await t.get('/sign/request_sign_data', query)).body.result as string;
     const other = t.accounts[1]?.signer.signLogin(BigInt(challenge)).signature;
     const bad = await t.post('/sign/auth', { msg: challenge, signature: [String(other?.r), String(other?.s)] });
@@ -80,12 +80,12 @@ describe('information endpoints', () => {
   });
 
   it('serves user info with nonce, balances and per-pair fees, and only for the logged-in account', async () => {
-    const address = feltToHex(t.accounts[0]?.address ?? 0n);
+    const address = addressToHex(t.accounts[0]?.address ?? 0n);
     const info = (await t.get('/user/user_info', { trading_account: address }, jwt())).body.result as Record<string, unknown>;
     expect(info['nonce']).toBe(0);
     expect(info['balances']).toContainEqual({ token: 'ETH', balance: '100', locked: '0' });
     expect(info['fees']).toContainEqual({ base: 'ETH', quote: 'USDC', fee: [200, 1000] });
-    const other = await t.get('/user/user_info', { trading_account: feltToHex(t.accounts[1]?.address ?? 0n) }, jwt());
+    const other = await t.get('/user/user_info', { trading_account: addressToHex(t.accounts[1]?.address ?? 0n) }, jwt());
     expect(other.status).toBe(422);
   });
 
@@ -105,20 +105,20 @@ describe('signed requests', () => {
   it('places an order and returns the hash starknet.js computes; the order is readable in both modes', async () => {
     const { reply, hash, request } = await t.place(0, { price: '2500', qty: '0.1' });
     expect(reply.status).toBe(200);
-    expect(reply.body.result).toBe(feltToHex(hash));
+    expect(reply.body.result).toBe(addressToHex(hash));
     expect(hash).toBe(referenceOrderHash(request, CHAIN));
     await t.sim.idle();
     const jwt = t.accounts[0]?.jwt ?? '';
-    const address = feltToHex(t.accounts[0]?.address ?? 0n);
-    const full = (await t.get('/user/order', { order_hash: feltToHex(hash), trading_account: address, mode: 1 }, jwt)).body.result as Record<string, unknown>;
+    const address = addressToHex(t.accounts[0]?.address ?? 0n);
+    const full = (await t.get('/user/order', { order_hash: addressToHex(hash), trading_account: address, mode: 1 }, jwt)).body.result as Record<string, unknown>;
     expect(full).toMatchObject({ price: '2500', ticker: { base: 'ETH', quote: 'USDC' }, state: { status: 'OPEN', limit_price: '2500', filled_base_amount: '0' } });
     expect(full['flags']).toEqual([false, false, true, false, false, true, false]);
     const reduced = (await t.get('/user/order', { order_hash: hash.toString(), trading_account: address, mode: 2 }, jwt)).body.result as Record<string, unknown>;
-    expect(reduced).toMatchObject({ hash: feltToHex(hash), stp: 'NONE' });
-    const page = (await t.get('/user/orders', { trading_account: address, mode: 2, limit: 20, active: 1 }, jwt)).body.result as { data: unknown[]; cursor: unknown };
+    expect(reduced).toMatchObject({ hash: addressToHex(hash), stp: 0 });
+    const page = (await t.get('/user/orders', { trading_account: address, mode: 2, limit: 20, active: 'true' }, jwt)).body.result as { data: unknown[]; cursor: unknown };
     expect(page.data.length).toBeGreaterThan(0);
     expect((await t.get('/user/order', { order_hash: '0x1', trading_account: address }, jwt)).status).toBe(404);
-    const router = await t.get('/user/order_router', { order_hash: feltToHex(hash), trading_account: address }, t.accounts[1]?.jwt);
+    const router = await t.get('/user/order_router', { order_hash: addressToHex(hash), trading_account: address }, t.accounts[1]?.jwt);
     expect(router.status).toBe(200);
   });
 
@@ -129,20 +129,20 @@ describe('signed requests', () => {
     await t.sim.idle();
     const cancel = a.signer.signCancel({ maker: a.address, orderHash: hash, salt: 11n, signScheme: 'ecdsa curve' });
     const cancelReply = await t.post('/cancel_order', formatCancelBody(cancel.request), a.jwt);
-    expect(cancelReply.body.result).toBe(feltToHex(cancel.hash));
+    expect(cancelReply.body.result).toBe(addressToHex(cancel.hash));
     expect(cancel.hash).toBe(referenceCancelHash(cancel.request, CHAIN));
     await t.sim.idle();
     expect(t.sim.orderOf(hash)?.status).toBe('CANCELLED');
     for (const [path, salt] of [['/cancel_all', 12n], ['/cancel_all_orders', 13n]] as const) {
       const all = a.signer.signCancelAll({ maker: a.address, salt, base: token('ETH'), quote: token('USDC'), toEcosystemBook: true, signScheme: 'ecdsa curve' });
-      expect((await t.post(path, formatCancelAllBody(all.request), a.jwt)).body.result).toBe(feltToHex(all.hash));
+      expect((await t.post(path, formatCancelAllBody(all.request), a.jwt)).body.result).toBe(addressToHex(all.hash));
     }
     const withdraw = a.signer.signWithdraw({ maker: a.address, token: token('USDT'), amount: units('USDT', '10'), salt: 14n, receiver: a.address, gasFee: gasFee(), signScheme: 'ecdsa curve' });
-    expect((await t.post('/withdraw', formatWithdrawBody(withdraw.request), a.jwt)).body.result).toBe(feltToHex(withdraw.hash));
+    expect((await t.post('/withdraw', formatWithdrawBody(withdraw.request), a.jwt)).body.result).toBe(addressToHex(withdraw.hash));
     await t.sim.idle();
     expect(t.sim.totals('USDT').withdrawn).toBe(units('USDT', '10'));
     const nonce = a.signer.signIncreaseNonce({ maker: a.address, newNonce: 5, salt: 15n, gasFee: gasFee({ gasPerAction: 100 }), signScheme: 'ecdsa curve' });
-    expect((await t.post('/increase_nonce', formatIncreaseNonceBody(nonce.request), a.jwt)).body.result).toBe(feltToHex(nonce.hash));
+    expect((await t.post('/increase_nonce', formatIncreaseNonceBody(nonce.request), a.jwt)).body.result).toBe(addressToHex(nonce.hash));
     t.clock.advance(t.sim.settings.nonceDelayMs);
     await t.sim.idle();
     expect(t.sim.nonceOf(a.address)).toBe(5);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Secret } from '../../src/core/index.ts';
 import { Signer, poseidonWithdrawHash, verifySignature } from '../../src/exchange/signer/index.ts';
-import { feltToHex } from '../../src/exchange/wire/fields.ts';
+import { addressToHex } from '../../src/exchange/wire/fields.ts';
 import { formatOrderBody, formatWithdrawBody } from '../../src/exchange/wire/requests.ts';
 import { CHAIN, gasFee, order, token, units } from './fixtures.ts';
 import { startTestSim, type TestSim } from './harness.ts';
@@ -34,7 +34,7 @@ describe('router and legacy withdraw hashing', () => {
     const signed = signer.signWithdraw({ maker: account.address, token: token('USDC'), amount: units('USDC', '5'), salt: 9n, receiver: account.address, gasFee: gasFee(), signScheme: 'ecdsa curve' });
     expect(signed.hash).toBe(poseidonWithdrawHash(signed.request));
     const reply = await t.post('/withdraw', formatWithdrawBody(signed.request), jwt);
-    expect(reply.body.result).toBe(feltToHex(signed.hash));
+    expect(reply.body.result).toBe(addressToHex(signed.hash));
     await t.sim.idle();
     expect(t.sim.totals('USDC').withdrawn).toBe(units('USDC', '5'));
   });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { feltToHex } from '../../src/exchange/wire/fields.ts';
+import { addressToHex } from '../../src/exchange/wire/fields.ts';
 import { units } from './fixtures.ts';
 import { DEV_BALANCES } from '../../src/sim/index.ts';
 import { startTestSim, type TestSim } from './harness.ts';
@@ -19,8 +19,8 @@ describe('WebSocket streams', () => {
     await t.login(1);
     const alice = await t.connect(0);
     const bob = await t.connect(1);
-    const aliceFills = `fills_${feltToHex(t.accounts[0]?.address ?? 0n)}`;
-    const bobFills = `fills_${feltToHex(t.accounts[1]?.address ?? 0n)}`;
+    const aliceFills = `fills_${addressToHex(t.accounts[0]?.address ?? 0n)}`;
+    const bobFills = `fills_${addressToHex(t.accounts[1]?.address ?? 0n)}`;
     expect(await alice.subscribe(aliceFills)).toEqual({ id: 1, result: 'OK' });
     expect(await bob.subscribe(bobFills)).toEqual({ id: 1, result: 'OK' });
     for (const stream of ['bbo', 'trade', 'snap']) expect((await alice.subscribe(stream, ETH_USDC))['result']).toBe('OK');
@@ -30,7 +30,7 @@ describe('WebSocket streams', () => {
     const resting = await t.place(0, { side: 'buy', price: '3000', qty: '0.5' });
     expect(resting.reply.status).toBe(200);
     const open = await alice.waitFor((f) => (f['result'] as Record<string, unknown> | undefined)?.['status'] === 'OPEN', 'OPEN report');
-    expect(open).toMatchObject({ stream: aliceFills, client: feltToHex(t.accounts[0]?.address ?? 0n), pair: { base: 'ETH', quote: 'USDC' } });
+    expect(open).toMatchObject({ stream: 'fills', client: addressToHex(t.accounts[0]?.address ?? 0n), pair: { base: 'ETH', quote: 'USDC' } });
     const snapshot = (await t.get('/book/snapshot', { base: 'ETH', quote: 'USDC', to_ecosystem_book: 1, levels: -1 }, t.accounts[0]?.jwt)).body.result as {
       levels: { bids: unknown[]; msg_id: string };
     };
@@ -42,7 +42,7 @@ describe('WebSocket streams', () => {
     expect(crossing.reply.status).toBe(200);
     const makerReport = await alice.waitFor((f) => (f['result'] as Record<string, unknown> | undefined)?.['status'] === 'FILLED', 'maker fill');
     expect(makerReport['result']).toMatchObject({
-      hash: feltToHex(resting.hash),
+      hash: addressToHex(resting.hash),
       fill_price: '3000',
       fill_base_qty: '0.5',
       fill_quote_qty: '1500',
@@ -50,14 +50,14 @@ describe('WebSocket streams', () => {
       is_sell_side: false,
       matcher_result: 'OK',
     });
-    const takerReport = await bob.waitFor((f) => (f['result'] as Record<string, unknown> | undefined)?.['hash'] === feltToHex(crossing.hash), 'taker fill');
+    const takerReport = await bob.waitFor((f) => (f['result'] as Record<string, unknown> | undefined)?.['hash'] === addressToHex(crossing.hash), 'taker fill');
     expect(takerReport['result']).toMatchObject({ status: 'FILLED', fill_price: '3000', is_sell_side: true });
     const trade = await alice.waitFor((f) => f['stream'] === 'trade', 'trade');
     expect(trade).toMatchObject({ pair: { base: 'ETH', quote: 'USDC' }, ecosystem: true, result: { price: '3000', base_qty: '0.5', quote_qty: '1500', is_sell_side: true } });
     // Snap deltas continue the snapshot's msg id without gaps; the level is removed with volume 0.
     const snaps = alice.frames.filter((f) => f['stream'] === 'snap').map((f) => f['result'] as Record<string, unknown>);
     const last = snaps.at(-1);
-    expect(last?.['msg_ids_start']).toBe(Number(snapshot.levels.msg_id) + 1);
+    expect(last?.['msg_ids_start']).toBe(String(Number(snapshot.levels.msg_id) + 1));
     expect(last?.['bids']).toEqual([['3000', '0', 0]]);
     expect(await alice.waitFor((f) => f['stream'] === 'bbo' && JSON.stringify((f['result'] as Record<string, unknown>)['bid']) === '[]', 'empty bbo')).toBeDefined();
     // Balances: maker got 0.5 ETH less 200 pbips, taker 1500 USDC less 1000 pbips and gas.
@@ -79,6 +79,27 @@ describe('WebSocket streams', () => {
     expect(error.message).toMatch(/401/);
   });
 
+  it('refuses an upgrade whose signer is missing, unpadded or not the listen key’s (both SDKs send the padded key)', async () => {
+    const test = await startTestSim();
+    t = test;
+    await test.login(0);
+    const key = (await test.get('/user/listen_key', {}, test.accounts[0]?.jwt)).body.result as string;
+    const starkKey = test.accounts[0]?.signer.starkKey ?? 0n;
+    const statusOf = (query: string): Promise<number> =>
+      new Promise((resolve) => {
+        const socket = new WebSocket(`${test.sim.wsUrl}?listenKey=${key}${query}`);
+        socket.once('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+        socket.once('open', () => {
+          socket.close();
+          resolve(101);
+        });
+      });
+    expect(await statusOf('')).toBe(401);
+    expect(await statusOf(`&signer=0x${starkKey.toString(16)}`)).toBe(starkKey.toString(16).length === 64 ? 101 : 401);
+    expect(await statusOf(`&signer=${addressToHex(test.accounts[1]?.signer.starkKey ?? 0n)}`)).toBe(401);
+    expect(await statusOf(`&signer=${addressToHex(starkKey)}`)).toBe(101);
+  });
+
   it('acks subscribe and unsubscribe with the request id and answers errors for bad requests', async () => {
     t = await startTestSim();
     await t.login(0);
@@ -96,7 +117,7 @@ describe('WebSocket streams', () => {
     await t.login(0);
     const answering = await t.connect(0);
     const key = (await t.get('/user/listen_key', {}, t.accounts[0]?.jwt)).body.result as string;
-    const silent = new WebSocket(`${t.sim.wsUrl}?listenKey=${key}`, { autoPong: false });
+    const silent = new WebSocket(`${t.sim.wsUrl}?listenKey=${key}&signer=${addressToHex(t.accounts[0]?.signer.starkKey ?? 0n)}`, { autoPong: false });
     await new Promise((resolve) => silent.once('open', resolve));
     let pings = 0;
     answering.socket.on('ping', () => pings++);

@@ -35,7 +35,7 @@ describe('Avellaneda–Stoikov formulas', () => {
 describe('avellaneda-stoikov strategy', () => {
   const wideBook = { bestBid: 99, bestAsk: 101, mid: 100, microprice: 100, tickSize: 0.01 };
 
-  it('quotes r ∓ spread/2 with q counted in order sizes and a fixed k', () => {
+  it('quotes r ∓ spread/2 with q the position in base tokens, Δ the order size and a fixed k', () => {
     const params = parseOrThrow(AVELLANEDA_STOIKOV, {
       AS_GAMMA: '0.1',
       AS_KAPPA: '1.5',
@@ -43,20 +43,39 @@ describe('avellaneda-stoikov strategy', () => {
       AS_ORDER_SIZE: '0.5',
       AS_MIN_SPREAD_BPS: '0',
     });
-    // timeMs 30 s into a 60 s session: T−t = 30 s; σ = 0.2 → γσ²(T−t) = 0.1·0.04·30 = 0.12.
-    // base 1 over target 0 with size 0.5 → q = 2; r = 100 − 0.24 = 99.76.
-    // spread = 0.12 + 1.290770423 = 1.410770423 → bid 99.054614789, ask 100.465385211.
+    // timeMs 30 s into a 60 s session: T−t = 30 s; σ = 0.2 → γσ²(T−t) = 0.1·0.04·30 = 0.12 per base token.
+    // base 1 over target 0 → q = 1; r = 100 − 0.12 = 99.88 (inside the 20 bps skew cap).
+    // spread = 0.12·Δ + (2/(γΔ))·ln(1 + γΔ/k) = 0.06 + 40·ln(1.0333…) = 1.371592913 → bid 99.194203544, ask 100.565796456.
     const view = makeView({ ...wideBook, timeMs: 30_000, volatility: 0.2 });
     const explained = createAvellanedaStoikov(params).explain(view, makeInventory({ base: 1 }));
-    expect(explained?.inventory).toBe(2);
+    expect(explained?.inventory).toBe(1);
     expect(explained?.timeLeftS).toBe(30);
     expect(explained?.kappaSource).toBe('fixed');
-    expect(explained?.reservationPrice).toBeCloseTo(99.76, 9);
+    expect(explained?.reservationPrice).toBeCloseTo(99.88, 9);
     const quotes = createAvellanedaStoikov(params).quote(view, makeInventory({ base: 1 }));
     expect(quotes).toHaveLength(2);
-    expect(quotes.find((q) => q.side === 'buy')?.price).toBeCloseTo(99.054614789, 8);
-    expect(quotes.find((q) => q.side === 'sell')?.price).toBeCloseTo(100.465385211, 8);
-    expect(quotes.every((q) => q.size === 0.5)).toBe(true);
+    expect(quotes.find((q) => q.side === 'buy')?.price).toBeCloseTo(99.194203544, 8);
+    expect(quotes.find((q) => q.side === 'sell')?.price).toBeCloseTo(100.565796456, 8);
+    expect(quotes.every((q) => q.size === 0.5 && q.reference === explained?.reservationPrice)).toBe(true);
+  });
+
+  it('adds the maker fee and the gas per fill to each half spread', () => {
+    const params = parseOrThrow(AVELLANEDA_STOIKOV, { AS_GAMMA: '0.1', AS_KAPPA: '1.5', AS_ORDER_SIZE: '0.5', AS_MIN_SPREAD_BPS: '0' });
+    const free = createAvellanedaStoikov(params).explain(makeView(wideBook), makeInventory());
+    // 10 bps maker fee on 100 = 0.1, plus 0.02 quote of gas per fill over 0.5 base = 0.04: 0.14 a side.
+    const costly = createAvellanedaStoikov(params).explain(makeView({ ...wideBook, makerFee: 0.001, gasPerFill: 0.02 }), makeInventory());
+    expect(costly?.cost).toBeCloseTo(0.14, 12);
+    expect((free?.bid ?? 0) - (costly?.bid ?? 0)).toBeCloseTo(0.14, 9);
+    expect((costly?.ask ?? 0) - (free?.ask ?? 0)).toBeCloseTo(0.14, 9);
+  });
+
+  it('caps the reservation offset at AS_MAX_SKEW_BPS of the fair price', () => {
+    const params = parseOrThrow(AVELLANEDA_STOIKOV, { AS_GAMMA: '10', AS_KAPPA: '1.5', AS_ORDER_SIZE: '0.5', AS_MAX_SKEW_BPS: '30' });
+    // γσ²τ·q = 10·0.04·1·5 = 2 price units uncapped; the cap is 30 bps of 100 = 0.3.
+    const explained = createAvellanedaStoikov(params).explain(makeView({ ...wideBook, volatility: 0.2 }), makeInventory({ base: 5 }));
+    expect(explained?.reservationPrice).toBeCloseTo(99.7, 9);
+    const short = createAvellanedaStoikov(params).explain(makeView({ ...wideBook, volatility: 0.2 }), makeInventory({ base: -5 }));
+    expect(short?.reservationPrice).toBeCloseTo(100.3, 9);
   });
 
   it('uses the fitted k when AS_KAPPA=auto and the fallback until the fit exists', () => {
@@ -73,7 +92,7 @@ describe('avellaneda-stoikov strategy', () => {
 
   it('widens a spread narrower than the floor around the reservation price, keeping the skew', () => {
     const params = parseOrThrow(AVELLANEDA_STOIKOV, { AS_GAMMA: '1', AS_KAPPA: '1000', AS_MIN_SPREAD_BPS: '50', AS_ORDER_SIZE: '1' });
-    // τ = 1 s, σ = 0.1 → γσ² = 0.01 per order; q = 3 → r = 100 − 0.03 = 99.97.
+    // τ = 1 s, σ = 0.1 → γσ² = 0.01 per base token; q = 3 → r = 100 − 0.03 = 99.97.
     // Model spread 0.01 + 2·ln(1.001) = 0.011999 < floor 50 bps of 100 = 0.5 → r ∓ 0.25.
     const explained = createAvellanedaStoikov(params).explain(makeView({ ...wideBook, volatility: 0.1 }), makeInventory({ base: 3 }));
     expect(explained?.bid).toBeCloseTo(99.72, 9);

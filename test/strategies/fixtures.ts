@@ -14,6 +14,7 @@ export function makeView(overrides: Partial<MarketView> = {}): MarketView {
     bestAskSize: 1,
     mid,
     microprice: mid,
+    fair: mid,
     volatility: 0,
     tradeRate: { buy: 0, sell: 0 },
     arrival: undefined,
@@ -22,6 +23,7 @@ export function makeView(overrides: Partial<MarketView> = {}): MarketView {
     minSize: 0.001,
     makerFee: 0,
     takerFee: 0.0005,
+    gasPerFill: 0,
     ...overrides,
   };
 }

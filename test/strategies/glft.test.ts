@@ -46,15 +46,36 @@ describe('GLFT formulas', () => {
 describe('glft strategy', () => {
   const wideBook = { bestBid: 99, bestAsk: 101, mid: 100, microprice: 100 };
 
-  it('quotes around the fair price with fallback A and k until the fit is ready', () => {
-    const params = parseOrThrow(GLFT, { GLFT_GAMMA: '1', GLFT_A: '1', GLFT_K: '1', GLFT_MIN_SPREAD_BPS: '0', GLFT_MAX_SPREAD_BPS: '1000', GLFT_ORDER_SIZE: '0.1', GLFT_MAX_POSITION: 'off' });
-    // σ = 0.5: half = ln 2 + ½·0.5·√2 = 0.693147181 + 0.353553391 = 1.046700572
-    // skew = 0.5·√2 = 0.707106781; q = 0.2/0.1 = 2 → centre = 100 − 1.414213562
+  it('quotes around the fair price with fallback A and k until the fit is ready, q the position in base tokens', () => {
+    const params = parseOrThrow(GLFT, {
+      GLFT_GAMMA: '1',
+      GLFT_A: '1',
+      GLFT_K: '1',
+      GLFT_MIN_SPREAD_BPS: '0',
+      GLFT_MAX_SPREAD_BPS: '1000',
+      GLFT_MAX_SKEW_BPS: '5000',
+      GLFT_ORDER_SIZE: '0.1',
+      GLFT_MAX_POSITION: 'off',
+    });
+    // Δ = 0.1, ξΔ/k = 0.1: c1 = 10·ln 1.1 = 0.953101798; c2 = √(1/(2·0.1) · 1.1^11) = 3.776980743.
+    // σ = 0.5: half = c1 + (Δ/2)·σ·c2 = 1.047526317; skew = σ·c2 = 1.888490371 per base token;
+    // q = 0.2 → r = 100 − 0.377698074 = 99.622301926.
     const explained = createGlft(params).explain(makeView({ ...wideBook, volatility: 0.5 }), makeInventory({ base: 0.2 }));
     expect(explained?.arrivalSource).toBe('fallback');
-    expect(explained?.inventory).toBeCloseTo(2, 12);
-    expect(explained?.bid).toBeCloseTo(100 - 1.414213562 - 1.046700572, 8);
-    expect(explained?.ask).toBeCloseTo(100 - 1.414213562 + 1.046700572, 8);
+    expect(explained?.inventory).toBeCloseTo(0.2, 12);
+    expect(explained?.reservationPrice).toBeCloseTo(99.622301926, 8);
+    expect(explained?.bid).toBeCloseTo(99.622301926 - 1.047526317, 8);
+    expect(explained?.ask).toBeCloseTo(99.622301926 + 1.047526317, 8);
+  });
+
+  it('adds the maker fee and the gas per fill to the half spread', () => {
+    const params = parseOrThrow(GLFT, { GLFT_ORDER_SIZE: '0.1', GLFT_MIN_SPREAD_BPS: '0' });
+    const free = createGlft(params).explain(makeView(wideBook), makeInventory());
+    // 5 bps of 100 = 0.05, plus 0.003 quote of gas over 0.1 base = 0.03: 0.08 a side.
+    const costly = createGlft(params).explain(makeView({ ...wideBook, makerFee: 0.0005, gasPerFill: 0.003 }), makeInventory());
+    expect(costly?.cost).toBeCloseTo(0.08, 12);
+    expect((costly?.ask ?? 0) - (free?.ask ?? 0)).toBeCloseTo(0.08, 9);
+    expect((free?.bid ?? 0) - (costly?.bid ?? 0)).toBeCloseTo(0.08, 9);
   });
 
   it('switches to the fitted A and k, unless GLFT_FIT_ARRIVAL is off', () => {
@@ -63,6 +84,15 @@ describe('glft strategy', () => {
     expect([fitted?.arrivalSource, fitted?.a, fitted?.k]).toEqual(['fit', 5, 2]);
     const fixed = createGlft(parseOrThrow(GLFT, { GLFT_FIT_ARRIVAL: 'off', GLFT_A: '3', GLFT_K: '4' })).explain(view, makeInventory());
     expect([fixed?.arrivalSource, fixed?.a, fixed?.k]).toEqual(['fallback', 3, 4]);
+  });
+
+  it('quotes only the levels that, all filled, keep the position inside GLFT_MAX_POSITION', () => {
+    const strategy = createGlft(parseOrThrow(GLFT, { GLFT_ORDER_SIZE: '0.1', GLFT_MAX_POSITION: '0.3', GLFT_LEVELS: '3' }));
+    const count = (base: number, side: 'buy' | 'sell'): number => strategy.quote(makeView(wideBook), makeInventory({ base, targetBase: 1 })).filter((q) => q.side === side).length;
+    expect([count(1, 'buy'), count(1, 'sell')]).toEqual([3, 3]);
+    expect([count(1.1, 'buy'), count(1.1, 'sell')]).toEqual([2, 3]); // 0.1 + 2·0.1 = 0.3
+    expect([count(1.25, 'buy'), count(1.25, 'sell')]).toEqual([0, 3]);
+    expect([count(0.8, 'buy'), count(0.8, 'sell')]).toEqual([3, 1]);
   });
 
   it('stops quoting the side whose next fill would pass the position limit', () => {
@@ -74,12 +104,14 @@ describe('glft strategy', () => {
     expect(sides(1)).toEqual(['buy', 'sell']);
   });
 
-  it('clamps a skewed ask to one tick above the best bid instead of crossing', () => {
-    const strategy = createGlft(parseOrThrow(GLFT, { GLFT_MAX_POSITION: 'off', GLFT_ORDER_SIZE: '0.01' }));
+  it('caps the skew at GLFT_MAX_SKEW_BPS, and leaves the clamp to the book to the engine', () => {
+    const strategy = createGlft(parseOrThrow(GLFT, { GLFT_MAX_POSITION: 'off', GLFT_ORDER_SIZE: '0.01', GLFT_MAX_SKEW_BPS: '20' }));
     const view = makeView({ volatility: 2 });
-    const quotes = strategy.quote(view, makeInventory({ base: 5 }));
-    const ask = quotes.find((q) => q.side === 'sell');
-    expect(ask?.price).toBeCloseTo(2000.01, 9);
-    expect(quotes.find((q) => q.side === 'buy')?.price).toBeLessThan(2000);
+    const explained = strategy.explain(view, makeInventory({ base: 5 }));
+    // An enormous long: the reservation price stops 20 bps (4.0002) under the fair 2000.01.
+    expect(explained?.reservationPrice).toBeCloseTo(2000.01 * (1 - 0.002), 9);
+    const ask = explained?.quotes.find((q) => q.side === 'sell');
+    expect(ask?.price).toBeLessThan(2000); // under the best bid: the engine clamps it, in ticks
+    expect(explained?.quotes.every((q) => q.reference === explained.reservationPrice)).toBe(true);
   });
 });

@@ -15,8 +15,10 @@ const viewArb: fc.Arbitrary<MarketView> = fc
     volatilityFraction: fc.oneof(fc.constant(0), fc.double({ min: 0, max: 0.05, noNaN: true })),
     arrival: fc.option(fc.record({ a: fc.double({ min: 1e-6, max: 1e4, noNaN: true }), kFraction: fc.double({ min: 1e-6, max: 1e6, noNaN: true }) }), { nil: undefined }),
     timeMs: fc.integer({ min: 0, max: 2_000_000_000_000 }),
+    makerFee: fc.constantFrom(0, 0.0001, 0.001),
+    gasPerFill: fc.constantFrom(0, 0.01),
   })
-  .map(({ price, tickExponent, spreadTicks, bidSize, askSize, volatilityFraction, arrival, timeMs }) => {
+  .map(({ price, tickExponent, spreadTicks, bidSize, askSize, volatilityFraction, arrival, timeMs, makerFee, gasPerFill }) => {
     const tickSize = price * 10 ** tickExponent;
     const bestBid = price;
     const bestAsk = price + spreadTicks * tickSize;
@@ -30,6 +32,7 @@ const viewArb: fc.Arbitrary<MarketView> = fc
       bestAskSize: askSize,
       mid,
       microprice,
+      fair: mid,
       volatility: volatilityFraction * price,
       tradeRate: { buy: 1, sell: 1 },
       // k in 1/price: scaled by the price level so fits range from very flat to very steep.
@@ -37,8 +40,9 @@ const viewArb: fc.Arbitrary<MarketView> = fc
       tickSize,
       lotSize: 0.001,
       minSize: 0.001,
-      makerFee: 0,
+      makerFee,
       takerFee: 0.001,
+      gasPerFill: gasPerFill * 1e-3 * price,
     };
   });
 
@@ -64,7 +68,7 @@ const ladderEnv = fc.record({
   LADDER_PRICE_SKEW_BPS: bps(500),
   LADDER_MIN_SPREAD_BPS: fc.constantFrom('-10000', '-5', '0', '5'),
   LADDER_PING_PONG: fc.constantFrom('on', 'off'),
-  LADDER_PRICE_SOURCE: fc.constantFrom('mid', 'microprice'),
+  LADDER_PRICE_SOURCE: fc.constantFrom('fair', 'mid', 'microprice'),
 });
 
 const asEnv = fc.record({
@@ -77,7 +81,8 @@ const asEnv = fc.record({
   AS_MAX_SPREAD_BPS: fc.constantFrom('50', '200', '10000'),
   AS_LEVELS: fc.integer({ min: 1, max: 4 }).map(String),
   AS_LEVEL_SPACING_BPS: bps(50),
-  AS_PRICE_SOURCE: fc.constantFrom('mid', 'microprice'),
+  AS_PRICE_SOURCE: fc.constantFrom('fair', 'mid', 'microprice'),
+  AS_MAX_SKEW_BPS: fc.constantFrom('0', '20', '5000'),
 });
 
 const glftEnv = fc.record({
@@ -93,7 +98,8 @@ const glftEnv = fc.record({
   GLFT_MAX_SPREAD_BPS: fc.constantFrom('50', '200', '10000'),
   GLFT_LEVELS: fc.integer({ min: 1, max: 4 }).map(String),
   GLFT_LEVEL_SPACING_BPS: bps(50),
-  GLFT_PRICE_SOURCE: fc.constantFrom('mid', 'microprice'),
+  GLFT_PRICE_SOURCE: fc.constantFrom('fair', 'mid', 'microprice'),
+  GLFT_MAX_SKEW_BPS: fc.constantFrom('0', '20', '5000'),
 });
 
 type Case = readonly [string, StrategyDefinition<unknown>, fc.Arbitrary<Record<string, string>>, string];
@@ -113,7 +119,7 @@ const level0 = (quotes: DesiredQuote[], side: 'buy' | 'sell'): DesiredQuote | un
 describe.each(cases)('%s invariants', (_name, definition, envArb, sizeKey) => {
   const withInventory = envArb.chain((env) => fc.tuple(fc.constant(env), viewArb, inventoryArb(Number(env[sizeKey]))));
 
-  it('returns finite positive prices and sizes, every bid below every ask, and never crosses the book', () => {
+  it('returns finite positive prices and sizes, every bid of ours below every ask of ours (the engine clamps to the book)', () => {
     fc.assert(
       fc.property(withInventory, ([env, view, inventory]) => {
         const strategy = build(definition, env);
@@ -122,8 +128,7 @@ describe.each(cases)('%s invariants', (_name, definition, envArb, sizeKey) => {
         for (const quote of quotes) {
           expect(Number.isFinite(quote.price) && quote.price > 0).toBe(true);
           expect(Number.isFinite(quote.size) && quote.size > 0).toBe(true);
-          if (quote.side === 'buy') expect(quote.price).toBeLessThan(view.bestAsk as number);
-          else expect(quote.price).toBeGreaterThan(view.bestBid as number);
+          if (quote.reference !== undefined) expect(Number.isFinite(quote.reference) && quote.reference > 0).toBe(true);
         }
         const highestBid = Math.max(...quotes.filter((q) => q.side === 'buy').map((q) => q.price));
         const lowestAsk = Math.min(...quotes.filter((q) => q.side === 'sell').map((q) => q.price));
@@ -170,12 +175,11 @@ describe.each(cases)('%s invariants', (_name, definition, envArb, sizeKey) => {
           expect(model.ask - reference).toBeCloseTo(reference - model.bid, 6);
           return;
         }
-        // The ladder: compare level-0 quotes that the clamp left alone.
+        // The ladder: its level-0 quotes.
         const bid = level0((explained as QuoteExplanation).quotes, 'buy');
         const ask = level0((explained as QuoteExplanation).quotes, 'sell');
         expect(bid === undefined).toBe(ask === undefined);
         if (bid === undefined || ask === undefined) return;
-        if (bid.price === (view.bestAsk as number) - view.tickSize || ask.price === (view.bestBid as number) + view.tickSize) return;
         expect(ask.price - reference).toBeCloseTo(reference - bid.price, 6);
         expect(ask.size).toBe(bid.size);
       }),
@@ -188,17 +192,52 @@ describe.each(cases)('%s invariants', (_name, definition, envArb, sizeKey) => {
       fc.property(envArb, viewArb, fc.constantFrom('empty', 'no-bid', 'no-ask', 'crossed'), (env, view, shape) => {
         const strategy = build(definition, env);
         fc.pre(strategy !== undefined);
+        const none = { mid: undefined, microprice: undefined, fair: undefined };
         const broken: MarketView =
           shape === 'empty'
-            ? { ...view, bestBid: undefined, bestAsk: undefined, mid: undefined, microprice: undefined }
+            ? { ...view, ...none, bestBid: undefined, bestAsk: undefined }
             : shape === 'no-bid'
-              ? { ...view, bestBid: undefined, mid: undefined, microprice: undefined }
+              ? { ...view, ...none, bestBid: undefined }
               : shape === 'no-ask'
-                ? { ...view, bestAsk: undefined, mid: undefined, microprice: undefined }
-                : { ...view, bestBid: view.bestAsk, bestAsk: view.bestBid, mid: undefined, microprice: undefined };
+                ? { ...view, ...none, bestAsk: undefined }
+                : { ...view, ...none, bestBid: view.bestAsk, bestAsk: view.bestBid };
         expect((strategy as Strategy).quote(broken, makeInventory())).toEqual([]);
       }),
       { numRuns: 100 },
+    );
+  });
+
+  it('quotes both sides of an empty book around a fair price from elsewhere (a reference market)', () => {
+    fc.assert(
+      fc.property(envArb, viewArb, (env, view) => {
+        const strategy = build(definition, { ...env, LADDER_PING_PONG: 'off', LADDER_PRICE_CEILING: 'off', LADDER_PRICE_FLOOR: 'off', LADDER_MIN_SPREAD_BPS: '-10000' });
+        fc.pre(strategy !== undefined);
+        const empty: MarketView = { ...view, bestBid: undefined, bestAsk: undefined, mid: undefined, microprice: undefined };
+        const sources = Object.entries(env).filter(([key]) => key.endsWith('_PRICE_SOURCE'));
+        fc.pre(sources.every(([, value]) => value === 'fair'));
+        const quotes = (strategy as Strategy).quote(empty, makeInventory());
+        expect(quotes.some((q) => q.side === 'buy')).toBe(true);
+        expect(quotes.some((q) => q.side === 'sell')).toBe(true);
+        for (const quote of quotes) expect(quote.side === 'buy' ? quote.price <= (view.fair as number) : quote.price >= (view.fair as number)).toBe(true);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('puts the maker fee and gas per fill inside the spread: each quote is at least the costs away from its reference', () => {
+    fc.assert(
+      fc.property(withInventory, ([env, view, inventory]) => {
+        const strategy = build(definition, env);
+        fc.pre(strategy !== undefined);
+        for (const quote of (strategy as Strategy).quote(view, inventory)) {
+          const reference = quote.reference as number;
+          const cost = view.makerFee * reference + view.gasPerFill / quote.size;
+          const distance = quote.side === 'buy' ? reference - quote.price : quote.price - reference;
+          // The ladder's size skew may shrink a level below its nominal size (gas per unit grows): compare with the nominal cost.
+          expect(distance).toBeGreaterThanOrEqual(Math.min(cost, view.makerFee * reference) * (1 - 1e-9) - 1e-9 * reference);
+        }
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -53,13 +53,17 @@ describe('ladder strategy', () => {
     }
   });
 
-  it('defaults to one 0.01 level 10 bps either side of the mid', () => {
+  it('defaults to one 0.01 level 0.5 bps plus costs either side of the fair price', () => {
     const quotes = createLadder(parseOrThrow(LADDER)).quote(view, makeInventory());
-    // mid 2000 → 2000·0.999 = 1998, 2000·1.001 = 2002
+    // fair 2000 → 2000·(1 − 0.00005) = 1999.9, 2000·1.00005 = 2000.1 (no fee, no gas)
     expect(quotes).toHaveLength(2);
-    expect(byLevel(quotes, 'buy')[0]).toMatchObject({ size: 0.01, level: 0 });
-    expect(byLevel(quotes, 'buy')[0]?.price).toBeCloseTo(1998, 9);
-    expect(byLevel(quotes, 'sell')[0]?.price).toBeCloseTo(2002, 9);
+    expect(byLevel(quotes, 'buy')[0]).toMatchObject({ size: 0.01, level: 0, reference: 2000 });
+    expect(byLevel(quotes, 'buy')[0]?.price).toBeCloseTo(1999.9, 9);
+    expect(byLevel(quotes, 'sell')[0]?.price).toBeCloseTo(2000.1, 9);
+    // A 1 bp maker fee (0.2) and 0.002 quote of gas per fill (0.2 per base at 0.01) widen each side by 0.4.
+    const costly = createLadder(parseOrThrow(LADDER)).quote(makeView({ bestBid: 1999.99, bestAsk: 2000.01, makerFee: 0.0001, gasPerFill: 0.002 }), makeInventory());
+    expect(byLevel(costly, 'buy')[0]?.price).toBeCloseTo(1999.5, 9);
+    expect(byLevel(costly, 'sell')[0]?.price).toBeCloseTo(2000.5, 9);
   });
 
   it('prices and sizes levels with spreads, spacing, increment and both skews as computed by hand', () => {
@@ -108,6 +112,8 @@ describe('ladder strategy', () => {
 
   it('drops quotes closer to the mid than the minimum spread', () => {
     const params = parseOrThrow(LADDER, {
+      LADDER_BID_SPREAD_BPS: '10',
+      LADDER_ASK_SPREAD_BPS: '10',
       LADDER_LEVELS: '3',
       LADDER_LEVEL_SPACING_BPS: '10',
       LADDER_MIN_SPREAD_BPS: '15',
@@ -118,19 +124,21 @@ describe('ladder strategy', () => {
     expect(byLevel(quotes, 'sell').map((q) => q.level)).toEqual([1, 2]);
   });
 
-  it('keeps a bid one tick under the best ask when the price skew pushes it through the book', () => {
+  it('lets the price skew push a bid through the book: the engine clamps it, in ticks, and its edge is measured from the skewed centre', () => {
     const params = parseOrThrow(LADDER, {
+      LADDER_BID_SPREAD_BPS: '10',
       LADDER_INVENTORY_SKEW: 'on',
       LADDER_INVENTORY_RANGE_BASE: '1',
       LADDER_PRICE_SKEW_BPS: '100',
       LADDER_MIN_SPREAD_BPS: '-1000',
     });
-    // Short a full range: centre = 2000·1.01 = 2020, bid = 2020·0.999 = 2017.98 → clamped to 2000.00.
+    // Short a full range: centre = 2000·1.01 = 2020, bid = 2020·0.999 = 2017.98 (above the best ask).
     // The size skew is full too: bids ×2, asks ×0 (so no ask at all).
     const quotes = createLadder(params).quote(view, makeInventory({ base: 0, targetBase: 5 }));
     expect(quotes).toHaveLength(1);
     expect(quotes[0]).toMatchObject({ side: 'buy', size: 0.02 });
-    expect(quotes[0]?.price).toBeCloseTo(2000, 9);
+    expect(quotes[0]?.price).toBeCloseTo(2017.98, 9);
+    expect(quotes[0]?.reference).toBeCloseTo(2020, 9);
   });
 
   it('quotes nothing without a two-sided, uncrossed book', () => {

@@ -20,14 +20,15 @@ describe('strategy registry', () => {
     if (definition === undefined || parsed === undefined || !parsed.ok) return;
     const strategy = definition.create(parsed.params);
     expect(strategy.name).toBe(name);
-    // ETH at 3000.00/3000.01 with σ = 0.3 USDC/√s (about 1.5% a day), before and after an arrival fit.
+    // ETH at 3000.00/3000.01 with σ = 0.3 USDC/√s (about 1.5% a day) and a 2 bps maker fee,
+    // before and after an arrival fit: every quote at least the fee away, none absurdly far.
     for (const arrival of [undefined, { a: 3, k: 8 }]) {
-      const view = makeView({ bestBid: 3000, bestAsk: 3000.01, volatility: 0.3, arrival });
+      const view = makeView({ bestBid: 3000, bestAsk: 3000.01, volatility: 0.3, arrival, makerFee: 0.0002 });
       const quotes = strategy.quote(view, makeInventory({ base: 1, targetBase: 1 }));
       expect(quotes.map((q) => q.side).sort()).toEqual(['buy', 'sell']);
       for (const quote of quotes) {
         const distanceBps = (Math.abs(quote.price - 3000.005) / 3000.005) * 10_000;
-        expect(distanceBps).toBeGreaterThanOrEqual(1.99);
+        expect(distanceBps).toBeGreaterThanOrEqual(2);
         expect(distanceBps).toBeLessThanOrEqual(50);
         expect(quote.size).toBe(0.01);
       }

@@ -101,15 +101,18 @@ export function createRecordedEventSource(paths: readonly string[], rules: Ticke
         for (const file of files) {
           const { multiply: pm, divide: pd } = file.scale.price;
           const { multiply: qm, divide: qd } = file.scale.qty;
+          // A quotient of integers below 2^53 is whole exactly when the division is exact (a
+          // remainder of at least 1/divide outweighs the rounding), so no floating-point `%`,
+          // which is a C call per record.
           const toTicks = (value: number, index: number): number => {
-            const scaled = value * pm;
-            if (scaled % pd !== 0) throw new DataError('DATA_RULES_MISMATCH', `${file.path}: record ${index} price ${value} is off the tick`);
-            return scaled / pd;
+            const ticks = (value * pm) / pd;
+            if (!Number.isInteger(ticks)) throw new DataError('DATA_RULES_MISMATCH', `${file.path}: record ${index} price ${value} is off the tick`);
+            return ticks;
           };
           const toLots = (value: number, index: number): number => {
-            const scaled = value * qm;
-            if (scaled % qd !== 0) throw new DataError('DATA_RULES_MISMATCH', `${file.path}: record ${index} size ${value} is off the lot`);
-            return scaled / qd;
+            const lots = (value * qm) / qd;
+            if (!Number.isInteger(lots)) throw new DataError('DATA_RULES_MISMATCH', `${file.path}: record ${index} size ${value} is off the lot`);
+            return lots;
           };
           const before = readBefore;
           // Decodes only the fields the replay reads (decodeRecord has the layout); a record
@@ -130,8 +133,11 @@ export function createRecordedEventSource(paths: readonly string[], rules: Ticke
                   at.hasFirst = true;
                 }
                 const shifted = exchMs + at.offsetMs;
-                const timeMs = shifted > at.lastMs ? shifted : at.lastMs;
-                at.lastMs = timeMs;
+                if (shifted > at.lastMs) {
+                  at.lastMs = shifted;
+                  const moving = handler.advance(shifted);
+                  if (moving !== undefined) await moving;
+                }
                 let result: Promise<void> | undefined;
                 if (kind === KIND.depth) {
                   const sideByte = (w0 >>> 8) & 0xff;
@@ -139,20 +145,20 @@ export function createRecordedEventSource(paths: readonly string[], rules: Ticke
                   const price = (i32[w + 9] as number) * TWO_32 + (u32[w + 8] as number);
                   const qty = (i32[w + 11] as number) * TWO_32 + (u32[w + 10] as number);
                   at.events++;
-                  result = handler.depth(timeMs, side, toTicks(price, index), toLots(qty, index));
+                  result = handler.depth(side, toTicks(price, index), toLots(qty, index));
                 } else if (kind === KIND.trade) {
                   const sideByte = (w0 >>> 8) & 0xff;
                   const aggressor: Side | undefined = sideByte === SIDE_BUY ? 'buy' : sideByte === SIDE_SELL ? 'sell' : undefined;
                   const price = (i32[w + 9] as number) * TWO_32 + (u32[w + 8] as number);
                   const qty = (i32[w + 11] as number) * TWO_32 + (u32[w + 10] as number);
                   at.events++;
-                  result = handler.trade(timeMs, aggressor, toTicks(price, index), toLots(qty, index));
+                  result = handler.trade(aggressor, toTicks(price, index), toLots(qty, index));
                 } else if (kind === KIND.clear) {
                   at.events++;
-                  result = handler.clear(timeMs);
+                  result = handler.clear();
                 } else if (kind === KIND.gasPrice) {
                   at.events++;
-                  result = handler.gasPrice(timeMs, readExactFields({ bytes: chunk.bytes, offset: i * RECORD_BYTES }).aux1);
+                  result = handler.gasPrice(readExactFields({ bytes: chunk.bytes, offset: i * RECORD_BYTES }).aux1);
                 } else {
                   throw new DataError('DATA_BAD_RECORD', `${file.path}: record ${index} has unknown kind ${kind}`);
                 }

@@ -31,7 +31,11 @@ export type ExchangeErrorCode =
   /** A WS subscribe/unsubscribe was refused or not acknowledged in time. */
   | 'WS_SUBSCRIBE_FAILED'
   /** The WS connection closed while a request waited for its ack. */
-  | 'WS_CLOSED';
+  | 'WS_CLOSED'
+  /** The Starknet node (STARKNET_RPC_URL) could not be asked. */
+  | 'EXCHANGE_RPC'
+  /** A contract constant of ours disagrees with the chain (fee recipient, bound signer, chain id). */
+  | 'EXCHANGE_CONTRACT_MISMATCH';
 
 export { VENUE_ERROR_NAMES, type VenueErrorName } from '../wire/errors.ts';
 import { VENUE_ERROR_NAMES, type VenueErrorName } from '../wire/errors.ts';

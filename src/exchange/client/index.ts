@@ -6,3 +6,4 @@ export { ExchangeError, VENUE_ERROR_NAMES, hasVenueError, isOutcomeUnknown, venu
 export { backoffDelayMs, rateLimitDelayMs, suggestedSleepMs, type BackoffPolicy } from './backoff.ts';
 export { postResolved, type PostOutcome, type ResolveOptions } from './resolve.ts';
 export * from './responses.ts';
+export { FAST_SIGN_VALID_HOURS, fastSignMessageHash, fastSignTypedData, parseFastSignChallenge, type FastSignChallenge } from './fast-sign.ts';

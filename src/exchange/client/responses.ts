@@ -2,8 +2,9 @@
  * Parsers of every REST `result` (REFERENCE §1.2–1.3) into exact typed values: amounts in bigint
  * base units (decimals from the chain's token table, SPEC §2), raw integers where §1.3 says so.
  * Each throws `WireError` naming the field; the client wraps it into `EXCHANGE_MALFORMED` with
- * the raw body. Lenient only where the sources disagree (flags as array or object, ticker as
- * object or pair), strict on amounts.
+ * the raw body. Lenient where the sources disagree (flags as array or object, ticker as object or
+ * pair). Given an `AnomalySink` (the client always gives one) they also read past what the SDKs
+ * read past: extra decimals are truncated, an unknown status reads as `ACC`, each reported.
  */
 import {
   ORDER_STATUSES,
@@ -13,6 +14,7 @@ import {
   type TokenInfo,
 } from '../../core/index.ts';
 import { FieldReader, WireError, parseAmount, parseFelt } from '../wire/fields.ts';
+import type { AnomalySink } from '../wire/anomalies.ts';
 import { ORDER_FLAG_KEYS } from '../wire/requests.ts';
 
 /** One aggregated price level: price in quote units, volume in base units. */
@@ -151,29 +153,29 @@ export interface TokenPair {
 }
 
 /** A `[price, volume, orders]` level (snapshots and WS). */
-export function parseLevelTuple(value: unknown, pair: TokenPair, field: string): PriceLevel {
+export function parseLevelTuple(value: unknown, pair: TokenPair, field: string, sink?: AnomalySink): PriceLevel {
   if (!Array.isArray(value) || value.length < 2) throw new WireError(field, 'expected [price, volume, orders]');
   const items = value as unknown[];
   return {
-    price: parseAmount(items[0], pair.quote.decimals, `${field}[0]`),
-    qty: parseAmount(items[1], pair.base.decimals, `${field}[1]`),
+    price: parseAmount(items[0], pair.quote.decimals, `${field}[0]`, sink),
+    qty: parseAmount(items[1], pair.base.decimals, `${field}[1]`, sink),
     orders: items[2] === undefined ? 0 : Number(parseFelt(items[2], `${field}[2]`)),
   };
 }
 
 /** A list of level tuples. */
-export function parseLevels(value: unknown, pair: TokenPair, field: string): PriceLevel[] {
+export function parseLevels(value: unknown, pair: TokenPair, field: string, sink?: AnomalySink): PriceLevel[] {
   if (!Array.isArray(value)) throw new WireError(field, 'expected an array of levels');
-  return (value as unknown[]).map((level, index) => parseLevelTuple(level, pair, `${field}[${index}]`));
+  return (value as unknown[]).map((level, index) => parseLevelTuple(level, pair, `${field}[${index}]`, sink));
 }
 
 /** `/book/bbo`; an empty side is `{}` (or absent). */
-export function parseBbo(result: unknown, pair: TokenPair): Bbo {
-  const reader = FieldReader.root(result, 'result');
+export function parseBbo(result: unknown, pair: TokenPair, sink?: AnomalySink): Bbo {
+  const reader = FieldReader.root(result, 'result', sink);
   const side = (key: string): PriceLevel | undefined => {
     if (!reader.has(key)) return undefined;
     const value = reader.raw(key);
-    if (Array.isArray(value)) return value.length === 0 ? undefined : parseLevelTuple(value, pair, reader.path(key));
+    if (Array.isArray(value)) return value.length === 0 ? undefined : parseLevelTuple(value, pair, reader.path(key), sink);
     const level = reader.object(key);
     return level.has('price') ? readLevelObject(level, pair) : undefined;
   };
@@ -181,22 +183,22 @@ export function parseBbo(result: unknown, pair: TokenPair): Bbo {
 }
 
 /** `/book/snapshot`. */
-export function parseSnapshot(result: unknown, pair: TokenPair): BookSnapshot {
-  const levels = FieldReader.root(result, 'result').object('levels');
+export function parseSnapshot(result: unknown, pair: TokenPair, sink?: AnomalySink): BookSnapshot {
+  const levels = FieldReader.root(result, 'result', sink).object('levels');
   return {
-    bids: levels.has('bids') ? parseLevels(levels.raw('bids'), pair, levels.path('bids')) : [],
-    asks: levels.has('asks') ? parseLevels(levels.raw('asks'), pair, levels.path('asks')) : [],
+    bids: levels.has('bids') ? parseLevels(levels.raw('bids'), pair, levels.path('bids'), sink) : [],
+    asks: levels.has('asks') ? parseLevels(levels.raw('asks'), pair, levels.path('asks'), sink) : [],
     msgId: levels.felt('msg_id'),
   };
 }
 
 /** `/user/user_info`. */
-export function parseUserInfo(result: unknown, chain: ChainInfo): UserInfo {
-  const reader = FieldReader.root(result, 'result');
+export function parseUserInfo(result: unknown, chain: ChainInfo, sink?: AnomalySink): UserInfo {
+  const reader = FieldReader.root(result, 'result', sink);
   const balances = new Map<string, UserBalance>();
   const unknownTokens: string[] = [];
   arrayOf(reader, 'balances').forEach((item, index) => {
-    const entry = FieldReader.root(item, `${reader.path('balances')}[${index}]`);
+    const entry = FieldReader.root(item, `${reader.path('balances')}[${index}]`, sink);
     const symbol = entry.string('token');
     const token = chain.tokens.get(symbol);
     if (token === undefined) {
@@ -223,11 +225,18 @@ export function parseUserInfo(result: unknown, chain: ChainInfo): UserInfo {
   return { nonce: reader.uint('nonce', 32), balances, fees, unknownTokens };
 }
 
-/** `/info/conversion_rate`: r0 in STRK decimals (18), r1 in the token's. */
-export function parseConversionRate(result: unknown, token: TokenInfo): ConversionRate {
+/**
+ * `/info/conversion_rate`: r0 in STRK decimals (18), r1 in the token's. An empty array means the
+ * venue has no rate now (akira-js `getConversionRate` passes `[]` through): undefined.
+ */
+export function parseConversionRate(result: unknown, token: TokenInfo, sink?: AnomalySink): ConversionRate | undefined {
+  if (Array.isArray(result) && result.length === 0) {
+    sink?.('empty_conversion_rate', 'result', `no rate for ${token.symbol}`);
+    return undefined;
+  }
   if (!Array.isArray(result) || result.length !== 2) throw new WireError('result', 'expected [r0, r1]');
   const items = result as unknown[];
-  return [parseAmount(items[0], 18, 'result[0]'), parseAmount(items[1], token.decimals, 'result[1]')];
+  return [parseAmount(items[0], 18, 'result[0]', sink), parseAmount(items[1], token.decimals, 'result[1]', sink)];
 }
 
 /** `/info/steps_specifications`. */
@@ -282,8 +291,8 @@ export function parseSignatureResult(result: unknown): { r: bigint; s: bigint } 
 export class UnknownTokenError extends WireError {}
 
 /** One order object of §1.3 (mode 1 or 2). */
-export function parseVenueOrder(value: unknown, chain: ChainInfo, path = 'result'): VenueOrder {
-  const reader = FieldReader.root(value, path);
+export function parseVenueOrder(value: unknown, chain: ChainInfo, path = 'result', sink?: AnomalySink): VenueOrder {
+  const reader = FieldReader.root(value, path, sink);
   const { base, quote } = readOrderTicker(reader, chain);
   const qty = reader.object('qty');
   const state = reader.object('state');
@@ -312,13 +321,13 @@ export function parseVenueOrder(value: unknown, chain: ChainInfo, path = 'result
 }
 
 /** `/user/orders`: `{data, cursor}`, or a bare list (old servers, REFERENCE §1.2 #13). */
-export function parseOrdersPage(result: unknown, chain: ChainInfo): OrdersPage {
+export function parseOrdersPage(result: unknown, chain: ChainInfo, sink?: AnomalySink): OrdersPage {
   let items: unknown[];
   let cursor: string | undefined;
   if (Array.isArray(result)) {
     items = result as unknown[];
   } else {
-    const reader = FieldReader.root(result, 'result');
+    const reader = FieldReader.root(result, 'result', sink);
     items = arrayOf(reader, 'data');
     const rawCursor = reader.has('cursor') ? reader.raw('cursor') : undefined;
     cursor = typeof rawCursor === 'string' || typeof rawCursor === 'number' ? String(rawCursor) : undefined;
@@ -326,9 +335,10 @@ export function parseOrdersPage(result: unknown, chain: ChainInfo): OrdersPage {
   }
   const orders: VenueOrder[] = [];
   let skipped = 0;
-  items.forEach((item, index) => {
+  items.forEach((wrapped, index) => {
+    const item = unwrapOrder(wrapped, `result.data[${index}]`, sink);
     try {
-      orders.push(parseVenueOrder(item, chain, `result.data[${index}]`));
+      orders.push(parseVenueOrder(item, chain, `result.data[${index}]`, sink));
     } catch (error) {
       if (!(error instanceof UnknownTokenError)) throw error;
       skipped++;
@@ -337,17 +347,35 @@ export function parseOrdersPage(result: unknown, chain: ChainInfo): OrdersPage {
   return { orders, cursor, skipped };
 }
 
-/** A status string of SPEC §6 (SW's `SCHEDULED_CANCEL` spelling accepted too). */
-export function parseOrderStatus(value: unknown, field: string): OrderStatus {
+/** An order item `{"result": {…}}` (the swagger's `/user/orders` example) is the order inside. */
+function unwrapOrder(item: unknown, field: string, sink: AnomalySink | undefined): unknown {
+  if (sink === undefined || typeof item !== 'object' || item === null) return item;
+  const record = item as Record<string, unknown>;
+  const keys = Object.keys(record);
+  if (keys.length !== 1 || keys[0] !== 'result') return item;
+  sink('wrapped_order', field, 'order item wrapped in {"result": …}');
+  return record['result'];
+}
+
+/**
+ * A status string of SPEC §6 (SW's `SCHEDULED_CANCEL` spelling accepted too). With a sink, an
+ * unknown one reads as `ACC`: the order tracker never moves an order back, so `ACC` changes no
+ * state while the fills beside it still count, and the caller heals from REST.
+ */
+export function parseOrderStatus(value: unknown, field: string, sink?: AnomalySink): OrderStatus {
   const text = value === 'SCHEDULED_CANCEL' ? 'SCHEDULED_TO_CANCEL' : value;
   if (typeof text !== 'string' || !(ORDER_STATUSES as readonly string[]).includes(text)) {
+    if (sink !== undefined) {
+      sink('unknown_status', field, `unknown order status ${JSON.stringify(value)}; read as ACC`);
+      return 'ACC';
+    }
     throw new WireError(field, `unknown order status ${JSON.stringify(value)}`);
   }
   return text as OrderStatus;
 }
 
 function readStatus(reader: FieldReader, key: string): OrderStatus {
-  return parseOrderStatus(reader.raw(key), reader.path(key));
+  return parseOrderStatus(reader.raw(key), reader.path(key), reader.sink);
 }
 
 function readOrderTicker(reader: FieldReader, chain: ChainInfo): TokenPair {

@@ -6,7 +6,7 @@
  * a 5xx: the caller resolves them by the locally computed hash (`resolve.ts`).
  */
 import { sleep, type ChainInfo, type Clock, type Logger, type Pair, type Rng, type TokenInfo, Secret, getToken } from '../../core/index.ts';
-import { WireError, feltToHex, type StarkSignature } from '../wire/fields.ts';
+import { WireError, addressToHex, type StarkSignature } from '../wire/fields.ts';
 import {
   formatCancelAllBody,
   formatCancelBody,
@@ -20,6 +20,8 @@ import {
   type WithdrawRequest,
 } from '../wire/requests.ts';
 import { AuthSession, type LoginSigner } from './auth.ts';
+import type { AnomalySink } from '../wire/anomalies.ts';
+import { parseFastSignChallenge, type FastSignChallenge } from './fast-sign.ts';
 import { backoffDelayMs, rateLimitDelayMs, type BackoffPolicy } from './backoff.ts';
 import { openEnvelope } from './envelope.ts';
 import { ExchangeError } from './errors.ts';
@@ -82,6 +84,8 @@ export interface RestClientOptions {
   readonly transport?: HttpTransport;
   readonly http?: HttpOptions;
   readonly retry?: RetryOptions;
+  /** Where oddities read past are reported (issue 11 item 3); default: nowhere, still lenient. */
+  readonly anomalies?: AnomalySink;
 }
 
 /** `mode` of `/user/order(s)` (SPEC §1: 1 full, 2 reduced). */
@@ -123,8 +127,10 @@ export class RestClient {
   readonly #logger: Logger;
   readonly #retry: Required<RetryOptions>;
   readonly #session: AuthSession;
+  readonly #anomalies: AnomalySink;
 
   constructor(options: RestClientOptions) {
+    this.#anomalies = options.anomalies ?? (() => undefined);
     this.chain = options.chain;
     this.account = options.account;
     this.#transport = options.transport ?? new UndiciTransport(options.baseUrl, options.http);
@@ -154,7 +160,7 @@ export class RestClient {
       {
         method: 'GET',
         path: '/sign/request_sign_data',
-        query: { user: feltToHex(this.#signer.starkKey), account: feltToHex(this.account) },
+        query: { user: addressToHex(this.#signer.starkKey), account: addressToHex(this.account) },
         auth: false,
       },
       (result, rawText) => {
@@ -178,6 +184,19 @@ export class RestClient {
     );
   }
 
+  /**
+   * #21: a fast-sign challenge (JWT). Sent with `user` and `account` like akira-js
+   * features/webLimitOrders `getFastSignCancelData`; python_akira sends neither.
+   */
+  requestFastSignKey(): Promise<FastSignChallenge> {
+    return this.#get('/sign/request_fast_sign_key', { user: addressToHex(this.#signer.starkKey), account: addressToHex(this.account) }, parseFastSignChallenge);
+  }
+
+  /** #22: exchanges a signed fast-sign challenge for a key (JWT). */
+  issueFastSignKey(msg: string, signature: StarkSignature): Promise<Secret> {
+    return this.#post('/sign/issue_fast_sign_key', { msg, signature: [signature.r.toString(), signature.s.toString()] }, (result) => new Secret(parseStringResult(result)));
+  }
+
   // ── market and account data (#3–#14) ─────────────────────────────────────────────────────
 
   /** #3: raw gas price, fri per step. */
@@ -188,18 +207,18 @@ export class RestClient {
   /** #4: best bid and offer of a book. */
   bbo(pair: Pair, toEcosystemBook: boolean): Promise<Bbo> {
     const tokens = this.#tokens(pair);
-    return this.#get('/book/bbo', bookQuery(pair, toEcosystemBook), (result) => parseBbo(result, tokens));
+    return this.#get('/book/bbo', bookQuery(pair, toEcosystemBook), (result) => parseBbo(result, tokens, this.#anomalies));
   }
 
   /** #5: book snapshot, `levels` deep (-1 = all). */
   snapshot(pair: Pair, toEcosystemBook: boolean, levels = -1): Promise<BookSnapshot> {
     const tokens = this.#tokens(pair);
-    return this.#get('/book/snapshot', { ...bookQuery(pair, toEcosystemBook), levels: String(levels) }, (result) => parseSnapshot(result, tokens));
+    return this.#get('/book/snapshot', { ...bookQuery(pair, toEcosystemBook), levels: String(levels) }, (result) => parseSnapshot(result, tokens, this.#anomalies));
   }
 
   /** #6: nonce, balances and fees of our account. */
   userInfo(): Promise<UserInfo> {
-    return this.#get('/user/user_info', { trading_account: feltToHex(this.account) }, (result) => parseUserInfo(result, this.chain));
+    return this.#get('/user/user_info', { trading_account: addressToHex(this.account) }, (result) => parseUserInfo(result, this.chain, this.#anomalies));
   }
 
   /** #7: a listen key for the WS stream; calling again prolongs it (REFERENCE §3.1). */
@@ -207,10 +226,10 @@ export class RestClient {
     return this.#get('/user/listen_key', undefined, (result) => new Secret(parseStringResult(result)));
   }
 
-  /** #8: `[r0, r1]`, r0 STRK worth r1 of `token`. */
-  conversionRate(token: string): Promise<ConversionRate> {
+  /** #8: `[r0, r1]`, r0 STRK worth r1 of `token`; undefined when the venue answers `[]`. */
+  conversionRate(token: string): Promise<ConversionRate | undefined> {
     const info = this.#token(token);
-    return this.#get('/info/conversion_rate', { token }, (result) => parseConversionRate(result, info));
+    return this.#get('/info/conversion_rate', { token }, (result) => parseConversionRate(result, info, this.#anomalies));
   }
 
   /** #9: gas steps per action (plural path, SPEC §1). */
@@ -234,28 +253,29 @@ export class RestClient {
    */
   async order(orderHash: bigint, options: { active: boolean; mode?: OrderMode }): Promise<VenueOrder | undefined> {
     return this.#optional(
-      this.#get('/user/order', orderQuery(orderHash, this.account, options), (result) => parseVenueOrder(result, this.chain)),
+      this.#get('/user/order', orderQuery(orderHash, this.account, options), (result) => parseVenueOrder(result, this.chain, 'result', this.#anomalies)),
     );
   }
 
   /** #13: a page of our orders, newest first. */
   orders(query: OrdersQuery): Promise<OrdersPage> {
     const params: Record<string, string> = {
-      trading_account: feltToHex(this.account),
+      trading_account: addressToHex(this.account),
       mode: modeParam(query.mode),
       limit: String(Math.min(20, query.limit ?? 20)),
       offset: String(query.offset ?? 0),
-      active: query.active ? '1' : '0',
+      // akira-js getOrders puts the booleans as they are: true|false here, unlike /user/order (docs/venue.md).
+      active: String(query.active),
     };
     if (query.cursor !== undefined) params.cursor = query.cursor;
-    if (query.toEcosystemBook !== undefined) params.to_ecosystem_book = query.toEcosystemBook ? '1' : '0';
-    return this.#get('/user/orders', params, (result) => parseOrdersPage(result, this.chain));
+    if (query.toEcosystemBook !== undefined) params.to_ecosystem_book = String(query.toEcosystemBook);
+    return this.#get('/user/orders', params, (result) => parseOrdersPage(result, this.chain, this.#anomalies));
   }
 
   /** #14: a router's client's order; undefined on 404. */
   async orderRouter(orderHash: bigint, clientAccount: bigint, options: { active: boolean; mode?: OrderMode }): Promise<VenueOrder | undefined> {
     return this.#optional(
-      this.#get('/user/order_router', orderQuery(orderHash, clientAccount, options), (result) => parseVenueOrder(result, this.chain)),
+      this.#get('/user/order_router', orderQuery(orderHash, clientAccount, options), (result) => parseVenueOrder(result, this.chain, 'result', this.#anomalies)),
     );
   }
 
@@ -281,6 +301,19 @@ export class RestClient {
     return this.#post('/cancel_all', formatCancelAllBody(requireSigned(cancel, 'cancel_all')), parseFeltResult);
   }
 
+  /**
+   * #17 with a fast-sign key instead of a signature: python_akira `cancel_order(…, fast_sign_key)`
+   * sends `sign: ["0x0", "0x0"]` and the key. Never retried after sending, like any POST.
+   */
+  async cancelOrderFast(cancel: CancelRequest, fastSignKey: Secret): Promise<bigint> {
+    return this.#post('/cancel_order', withFastSignKey(formatCancelBody(cancel), fastSignKey), parseFeltResult);
+  }
+
+  /** #18 with a fast-sign key (python_akira `cancel_all_orders(…, fast_sign_key)`). */
+  async cancelAllFast(cancel: CancelAllRequest, fastSignKey: Secret): Promise<bigint> {
+    return this.#post('/cancel_all', withFastSignKey(formatCancelAllBody(cancel), fastSignKey), parseFeltResult);
+  }
+
   /** #19: requests a withdrawal; returns its hash. */
   async withdraw(withdraw: WithdrawRequest): Promise<bigint> {
     return this.#post('/withdraw', formatWithdrawBody(requireSigned(withdraw, 'withdraw')), parseFeltResult);
@@ -298,7 +331,7 @@ export class RestClient {
       const challenge = await this.requestSignData();
       const { signature } = await this.#signer.signLogin(BigInt(challenge));
       const jwt = await this.auth(challenge, signature);
-      this.#logger.info({ account: feltToHex(this.account) }, 'logged in');
+      this.#logger.info({ account: addressToHex(this.account) }, 'logged in');
       return jwt;
     } catch (error) {
       if (error instanceof ExchangeError && error.code === 'EXCHANGE_NETWORK') throw error;
@@ -392,6 +425,7 @@ export class RestClient {
   }
 }
 
+/** akira-js getBBO/getSnapshot send `+to_ecosystem_book` (1|0), python_akira `int(bool)` (docs/venue.md). */
 function bookQuery(pair: Pair, toEcosystemBook: boolean): Record<string, string> {
   return { base: pair.base, quote: pair.quote, to_ecosystem_book: toEcosystemBook ? '1' : '0' };
 }
@@ -400,13 +434,18 @@ function modeParam(mode: OrderMode | undefined): string {
   return mode === 'reduced' ? '2' : '1';
 }
 
+/** `/user/order(_router)`: both SDKs send `active` as 1|0 here (akira-js getOrder, python_akira get_order). */
 function orderQuery(orderHash: bigint, account: bigint, options: { active: boolean; mode?: OrderMode }): Record<string, string> {
   return {
-    order_hash: feltToHex(orderHash),
-    trading_account: feltToHex(account),
+    order_hash: addressToHex(orderHash),
+    trading_account: addressToHex(account),
     mode: modeParam(options.mode),
     active: options.active ? '1' : '0',
   };
+}
+
+function withFastSignKey(body: Record<string, unknown>, key: Secret): Record<string, unknown> {
+  return { ...body, sign: ['0x0', '0x0'], fast_sign_key: key.reveal() };
 }
 
 function requireSigned<T extends { readonly sign?: StarkSignature }>(request: T, what: string): T {

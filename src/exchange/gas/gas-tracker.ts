@@ -19,7 +19,8 @@ import { buildGasFee, identityRate, maxGasPrice, quotePerStrk, skewRate, type Co
 /** Where prices come from (the REST client satisfies it). */
 export interface GasSource {
   gasPrice(): Promise<bigint>;
-  conversionRate(token: string): Promise<ConversionRate>;
+  /** Undefined when the venue has no rate now (it answered `[]`). */
+  conversionRate(token: string): Promise<ConversionRate | undefined>;
 }
 
 /** Settings and collaborators of a {@link GasTracker}. */

@@ -12,7 +12,7 @@
  * The chain is fixed by the signer itself: its SNIP-12 domain, executor and core addresses and
  * token table are the configured chain's, so nothing it signs is valid on another chain.
  */
-import { formatUnits, getChain, getToken, type ChainInfo, type ChainName, type TokenInfo } from '../../core/index.ts';
+import { formatUnits, getChain, getToken, withContracts, type ChainInfo, type ChainName, type ContractOverrides, type TokenInfo } from '../../core/index.ts';
 import { feltToHex } from '../wire/fields.ts';
 import type { CancelAllRequest, CancelRequest, IncreaseNonceRequest, OrderRequest, WithdrawRequest } from '../wire/requests.ts';
 import type { SigningAudit } from './audit.ts';
@@ -23,7 +23,7 @@ export type RefusalKind = 'account' | 'chain' | 'pair' | 'notional' | 'fee' | 'w
 export const REFUSAL_KINDS: readonly RefusalKind[] = ['account', 'chain', 'pair', 'notional', 'fee', 'withdraw', 'request'];
 
 /** The request kinds a signer signs (`akira-mm hash` names, plus the login message). */
-export type SignedKind = 'order' | 'cancel' | 'cancel-all' | 'withdraw' | 'increase-nonce' | 'login';
+export type SignedKind = 'order' | 'cancel' | 'cancel-all' | 'withdraw' | 'increase-nonce' | 'login' | 'fast-sign';
 
 /** A refusal: its kind and a sentence saying what was asked and what is allowed (no secrets). */
 export interface Refusal {
@@ -47,6 +47,8 @@ export interface SigningPolicySpec {
   readonly pairs: readonly AllowedPairSpec[];
   /** Addresses a withdrawal may pay; empty = never withdraw. */
   readonly withdrawReceivers: readonly bigint[];
+  /** The pair files' contract addresses where they replace the chain's (EXCHANGE_ADDRESS, FEE_RECIPIENT, …). */
+  readonly contracts?: ContractOverrides;
 }
 
 /** A refused request. `kind` is the refusal's kind; the message never holds a secret. */
@@ -84,7 +86,7 @@ export class SigningPolicy {
 
   constructor(spec: SigningPolicySpec, audit?: SigningAudit) {
     this.spec = spec;
-    this.chain = getChain(spec.chain);
+    this.chain = withContracts(getChain(spec.chain), spec.contracts);
     const pairs = new Map<string, AllowedPair>();
     for (const pair of spec.pairs) {
       const base = getToken(this.chain, pair.base);

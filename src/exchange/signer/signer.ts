@@ -6,6 +6,7 @@
  */
 import { inspect } from 'node:util';
 import { MmError, type ChainInfo, type Secret } from '../../core/index.ts';
+import { fastSignMessageHash, type FastSignChallenge } from '../client/fast-sign.ts';
 import type { StarkSignature } from '../wire/fields.ts';
 import type { CancelAllRequest, CancelRequest, IncreaseNonceRequest, OrderRequest, WithdrawRequest } from '../wire/requests.ts';
 import { signHash, starkKeyOf } from './ecdsa.ts';
@@ -41,8 +42,8 @@ export class Signer {
   /** @throws SignerError `SIGNER_INVALID_KEY`; MmError `CORE_INVARIANT` when the policy is for another chain or account. */
   constructor(options: SignerOptions) {
     const policy = options.policy;
-    if (policy !== undefined && (policy.chain.name !== options.chain.name || policy.spec.account !== options.account)) {
-      throw new MmError('CORE_INVARIANT', `the signing policy is for account 0x${policy.spec.account.toString(16)} on ${policy.chain.name}, the signer for 0x${options.account.toString(16)} on ${options.chain.name}`);
+    if (policy !== undefined && (!isSameChain(policy.chain, options.chain) || policy.spec.account !== options.account)) {
+      throw new MmError('CORE_INVARIANT', `the signing policy is for account 0x${policy.spec.account.toString(16)} on ${policy.chain.name}, the signer for 0x${options.account.toString(16)} on ${options.chain.name} (or their contract addresses differ)`);
     }
     this.#privateKey = parsePrivateKey(options.privateKey);
     this.account = options.account;
@@ -105,6 +106,15 @@ export class Signer {
     return { hash, signature: signHash(hash, this.#privateKey) };
   }
 
+  /**
+   * Signs the fast-sign message of a challenge (FAST_CANCEL): it buys a key that can only cancel,
+   * for an hour (REFERENCE §2.1), so the policy treats it like the login.
+   */
+  signFastSign(challenge: FastSignChallenge): StarkSignature {
+    this.policy?.enforce('fast-sign', this.policy.loginRefusal(this.account));
+    return signHash(fastSignMessageHash(this.hasher.chain, this.account, challenge), this.#privateKey);
+  }
+
   toString(): string {
     return `Signer(account 0x${this.account.toString(16)}, key <redacted>)`;
   }
@@ -116,4 +126,9 @@ export class Signer {
   [inspect.custom](): string {
     return this.toString();
   }
+}
+
+/** Same chain and the same contract constants (what goes into every hash and the fee check). */
+export function isSameChain(a: ChainInfo, b: ChainInfo): boolean {
+  return a.name === b.name && a.chainId === b.chainId && BigInt(a.executorAddress) === BigInt(b.executorAddress) && BigInt(a.coreAddress) === BigInt(b.coreAddress) && BigInt(a.feeRecipient) === BigInt(b.feeRecipient);
 }

@@ -8,7 +8,8 @@
  */
 import { WebSocket } from 'ws';
 import { type Clock, type Logger, type Pair, type Rng, type Secret, type Timer, type ChainInfo } from '../../core/index.ts';
-import { WireError, feltToHex } from '../wire/fields.ts';
+import { WireError, addressToHex } from '../wire/fields.ts';
+import type { AnomalySink } from '../wire/anomalies.ts';
 import { backoffDelayMs, type BackoffPolicy } from '../client/backoff.ts';
 import { ExchangeError } from '../client/errors.ts';
 import { parseFrame, subscriptionMessage, topicKey, type StreamEvent, type Topic } from './messages.ts';
@@ -25,6 +26,11 @@ export interface StreamHandlers {
   onStatus?(isUp: boolean): void;
   /** A reconnect completed: anything sent while we were away is lost. */
   onReconnected?(): void;
+  /**
+   * A private (fills) frame could not be read at all and was skipped: a fill may be lost, so the
+   * owner should heal from REST now rather than at the next timer.
+   */
+  onUnreadableFill?(): void;
 }
 
 /** Timing of the stream; defaults in {@link DEFAULT_STREAM_TIMING}. */
@@ -72,6 +78,8 @@ export interface MarketStreamOptions {
   readonly pairOfOrder?: (orderHash: bigint) => Pair | undefined;
   readonly defaultPair?: Pair;
   readonly timing?: StreamTiming;
+  /** Where oddities read past are reported (and unreadable frames, by kind). */
+  readonly anomalies?: AnomalySink;
 }
 
 interface PendingAck {
@@ -175,7 +183,7 @@ export class MarketStream {
     const key = await this.#options.keys.listenKey();
     const url = new URL(this.#options.url);
     url.searchParams.set('listenKey', key.reveal());
-    url.searchParams.set('signer', feltToHex(this.#options.signerKey));
+    url.searchParams.set('signer', addressToHex(this.#options.signerKey));
     const socket = new WebSocket(url.toString(), { handshakeTimeout: this.#timing.connectTimeoutMs });
     this.#socket = socket;
     await new Promise<void>((resolve, reject) => {
@@ -332,12 +340,16 @@ export class MarketStream {
         receivedMs: this.#lastInboundMs,
         ...(this.#options.pairOfOrder === undefined ? {} : { pairOfOrder: this.#options.pairOfOrder }),
         ...(this.#options.defaultPair === undefined ? {} : { defaultPair: this.#options.defaultPair }),
+        ...(this.#options.anomalies === undefined ? {} : { anomalies: this.#options.anomalies }),
       });
     } catch (error) {
       if (!(error instanceof WireError)) throw error;
       // A bad frame is the venue's bug, not a reason to drop the connection (or crash).
       this.stats.malformedFrames++;
+      const isPrivate = looksPrivate(text);
+      this.#options.anomalies?.(isPrivate ? 'unreadable_fill' : 'unreadable_frame', error.field, error.message);
       this.#options.logger.warn({ err: error.message, frame: text.length > 300 ? `${text.slice(0, 297)}...` : text }, 'malformed WS frame skipped');
+      if (isPrivate) this.#guard(() => this.#options.handlers.onUnreadableFill?.());
       return;
     }
     if (frame.type === 'ack') {
@@ -358,6 +370,20 @@ export class MarketStream {
     } catch (error) {
       this.#options.logger.error({ err: errorText(error) }, 'stream handler threw');
     }
+  }
+}
+
+/** True when a frame that failed to parse was a private one (it may have carried a fill). */
+function looksPrivate(text: string): boolean {
+  try {
+    const json = JSON.parse(text) as unknown;
+    if (typeof json !== 'object' || json === null) return false;
+    const { stream, client, id } = json as Record<string, unknown>;
+    if (id !== undefined && id !== null) return false;
+    return (typeof stream === 'string' && stream.startsWith('fills')) || client !== undefined;
+  } catch {
+    // Not even JSON: it may have been anything, fills included.
+    return true;
   }
 }
 

@@ -1,12 +1,15 @@
 /**
  * WS frames of SPEC §4 / REFERENCE §3 parsed into typed values. A frame with an `id` is an ack
  * (`{"id", "result": "OK"}` or `{"id", "error"}`); any other frame is an event routed by its
- * `stream`: `bbo`, `trade`, `snap` (book delta) or fills (an execution report, a fail report, a
+ * `stream`: `bbo`, `trade`, `snap` (book delta) or `fills` (an execution report, a fail report, a
  * rollup tx report or a cancel-all report, told apart by their keys as PY `_parse_md` does).
- * Parsing throws `WireError` naming the field; the stream logs and skips such frames.
+ * Given an anomaly sink (the stream always gives one) parsing reads past what the SDKs read past
+ * (extra decimals, unknown enum values, the REST form of a book side, numeric msg ids) so the
+ * frame's fill is kept; only a frame missing what it needs throws `WireError` naming the field.
  */
 import { MATCHER_RESULTS, type ChainInfo, type MatcherResult, type OrderStatus, type Pair } from '../../core/index.ts';
-import { FieldReader, WireError, feltToHex, parseFelt } from '../wire/fields.ts';
+import { FieldReader, WireError, addressToHex, feltToHex, parseFelt } from '../wire/fields.ts';
+import type { AnomalySink } from '../wire/anomalies.ts';
 import { parseLevels, parseLevelTuple, parseOrderStatus, parsePairField, type PriceLevel, type TokenPair } from '../client/responses.ts';
 import type { BookDelta } from '../book/index.ts';
 
@@ -32,9 +35,12 @@ export function topicKey(topic: Topic): string {
   return `${topic.kind}:${topic.pair.base}-${topic.pair.quote}:${topic.ecosystem ? 'eco' : 'router'}`;
 }
 
-/** The subscribe/unsubscribe request of REFERENCE §3.2 (note `ecosystem_book`, not `to_…`). */
+/**
+ * The subscribe/unsubscribe request of REFERENCE §3.2 (note `ecosystem_book`, not `to_…`). The
+ * fills stream names the account zero-padded, as python_akira `subscribe_fills` does.
+ */
 export function subscriptionMessage(topic: Topic, id: number, action: 'subscribe' | 'unsubscribe'): Record<string, unknown> {
-  if (topic.kind === 'fills') return { action, id, stream: `fills_${feltToHex(topic.account)}` };
+  if (topic.kind === 'fills') return { action, id, stream: `fills_${addressToHex(topic.account)}` };
   return { action, id, stream: topic.kind, ticker: { base: topic.pair.base, quote: topic.pair.quote, ecosystem_book: topic.ecosystem } };
 }
 
@@ -99,10 +105,12 @@ export interface FailReport {
   readonly receivedMs: number;
 }
 
-/** A fill settled on chain. */
+/** A fill (or a withdraw, a nonce increase) settled on chain. */
 export interface RollupReport {
   readonly txHash: bigint;
   readonly orderHash: bigint | undefined;
+  /** The request it settles, when the venue names it (`req_hash`). */
+  readonly requestHash: bigint | undefined;
   readonly oldTxHash: bigint | undefined;
   readonly receivedMs: number;
 }
@@ -139,6 +147,8 @@ export interface ParseContext {
   readonly pairOfOrder?: (orderHash: bigint) => Pair | undefined;
   /** Last resort for such reports: the pair this process trades. */
   readonly defaultPair?: Pair;
+  /** Where oddities read past are reported; without it parsing is strict. */
+  readonly anomalies?: AnomalySink;
 }
 
 /** Parses one text frame. @throws WireError naming the bad field. */
@@ -149,7 +159,8 @@ export function parseFrame(text: string, context: ParseContext): Frame {
   } catch {
     throw new WireError('frame', 'not JSON');
   }
-  const reader = FieldReader.root(json, 'frame');
+  const sink = context.anomalies;
+  const reader = FieldReader.root(json, 'frame', sink);
   if (reader.has('id')) {
     const id = reader.uint('id', 53);
     if (reader.has('error')) {
@@ -168,7 +179,7 @@ export function parseFrame(text: string, context: ParseContext): Frame {
     const timeMs = readTime(result, context.receivedMs);
     const base = { pair, ecosystem, timeMs, receivedMs: context.receivedMs };
     if (stream === 'bbo') {
-      return { type: 'event', event: { type: 'bbo', ...base, bid: bboSide(result, 'bid', tokens), ask: bboSide(result, 'ask', tokens) } };
+      return { type: 'event', event: { type: 'bbo', ...base, bid: bboSide(result, 'bid', tokens, sink), ask: bboSide(result, 'ask', tokens, sink) } };
     }
     if (stream === 'trade') {
       return {
@@ -183,9 +194,14 @@ export function parseFrame(text: string, context: ParseContext): Frame {
         },
       };
     }
-    return { type: 'event', event: { type: 'snap', ...base, delta: readDelta(result, tokens) } };
+    return { type: 'event', event: { type: 'snap', ...base, delta: readDelta(result, tokens, sink) } };
   }
-  if (stream === 'fills' || stream.startsWith('fills_')) return { type: 'event', event: readFills(reader, result, context) };
+  if (stream === 'fills') return { type: 'event', event: readFills(reader, result, context) };
+  if (stream.startsWith('fills_')) {
+    // Both SDKs route only "fills" (docs/venue.md); a venue that names the subscription is still read.
+    sink?.('fills_stream_name', 'frame.stream', stream);
+    return { type: 'event', event: readFills(reader, result, context) };
+  }
   throw new WireError('frame.stream', `unknown stream ${JSON.stringify(stream)}`);
 }
 
@@ -208,9 +224,18 @@ function readFills(frame: FieldReader, result: FieldReader, context: ParseContex
   if (result.has('tx_hash')) {
     return {
       type: 'rollup',
-      report: { txHash: result.felt('tx_hash'), orderHash: optionalFelt(result, 'order_hash'), oldTxHash: optionalFelt(result, 'old_tx_hash'), receivedMs },
+      report: {
+        txHash: result.felt('tx_hash'),
+        orderHash: optionalFelt(result, 'order_hash'),
+        requestHash: optionalFelt(result, 'req_hash'),
+        oldTxHash: optionalFelt(result, 'old_tx_hash'),
+        receivedMs,
+      },
     };
   }
+  // python_akira's last branch reads `cancel_ticker_hash` unconditionally: without it the frame is
+  // no report we know, maybe a broken execution report, so it must not pass as a cancel-all.
+  if (!result.has('cancel_ticker_hash')) throw new WireError(result.path('cancel_ticker_hash'), 'a private report needs hash, report_type, tx_hash or cancel_ticker_hash');
   return {
     type: 'cancel-all',
     report: {
@@ -227,6 +252,7 @@ function readExecution(frame: FieldReader, result: FieldReader, context: ParseCo
   const pair = pairSource !== undefined ? parsePairField(pairSource.raw('pair'), pairSource.path('pair')) : (context.pairOfOrder?.(orderHash) ?? context.defaultPair);
   if (pair === undefined) throw new WireError(frame.path('pair'), `execution report for ${feltToHex(orderHash)} names no pair`);
   const tokens = tokensOf(pair, context.chain, 'pair');
+  const sink = context.anomalies;
   const matcher = result.has('matcher_result') ? result.raw('matcher_result') : undefined;
   return {
     orderHash,
@@ -238,41 +264,70 @@ function readExecution(frame: FieldReader, result: FieldReader, context: ParseCo
     accBaseQty: result.amount('acc_base_qty', tokens.base.decimals),
     accQuoteQty: result.amount('acc_quote_qty', tokens.quote.decimals),
     isSellSide: result.bool('is_sell_side'),
-    status: parseOrderStatus(result.raw('status'), result.path('status')),
-    matcherResult: matcher === undefined ? undefined : parseMatcherResult(matcher, result.path('matcher_result')),
+    status: result.has('status') || sink === undefined ? parseOrderStatus(result.raw('status'), result.path('status'), sink) : missingStatus(result, sink),
+    matcherResult: matcher === undefined ? undefined : parseMatcherResult(matcher, result.path('matcher_result'), sink),
     timeMs: readTime(result, context.receivedMs),
     receivedMs: context.receivedMs,
   };
 }
 
-/** A matcher result of REFERENCE §3.4 (the JS SDK's stray leading space tolerated). */
-function parseMatcherResult(value: unknown, field: string): MatcherResult {
+/** A report without a status: its fill still counts; `ACC` moves no state (see parseOrderStatus). */
+function missingStatus(result: FieldReader, sink: AnomalySink): OrderStatus {
+  sink('unknown_status', result.path('status'), 'execution report without a status; read as ACC');
+  return 'ACC';
+}
+
+/**
+ * A matcher result of REFERENCE §3.4 (the JS SDK's stray leading space tolerated). python_akira
+ * types it as any string, so with a sink an unknown one is dropped, not the report.
+ */
+function parseMatcherResult(value: unknown, field: string, sink: AnomalySink | undefined): MatcherResult | undefined {
   const text = typeof value === 'string' ? value.trim() : value;
   if (typeof text !== 'string' || !(MATCHER_RESULTS as readonly string[]).includes(text)) {
+    if (sink !== undefined) {
+      sink('unknown_matcher_result', field, `unknown matcher result ${JSON.stringify(value)}`);
+      return undefined;
+    }
     throw new WireError(field, `unknown matcher result ${JSON.stringify(value)}`);
   }
   return text as MatcherResult;
 }
 
-function readDelta(result: FieldReader, tokens: TokenPair): BookDelta {
-  const msgId = result.has('msg_id') ? result.felt('msg_id') : undefined;
-  const start = result.has('msg_ids_start') ? result.felt('msg_ids_start') : msgId;
-  const end = result.has('msg_ids_end') ? result.felt('msg_ids_end') : msgId;
+/** A msg id: digits as the venue sends them (a JSON number is read too, and reported). */
+function readMsgId(result: FieldReader, key: string, sink: AnomalySink | undefined): bigint | undefined {
+  if (!result.has(key)) return undefined;
+  if (typeof result.raw(key) === 'number') sink?.('numeric_msg_id', result.path(key), String(result.raw(key)));
+  return result.felt(key);
+}
+
+function readDelta(result: FieldReader, tokens: TokenPair, sink: AnomalySink | undefined): BookDelta {
+  const msgId = readMsgId(result, 'msg_id', sink);
+  const start = readMsgId(result, 'msg_ids_start', sink) ?? msgId;
+  const end = readMsgId(result, 'msg_ids_end', sink) ?? msgId;
   if (start === undefined || end === undefined) throw new WireError(result.path('msg_ids_start'), 'a book delta needs msg_ids_start/msg_ids_end or msg_id');
   if (end < start) throw new WireError(result.path('msg_ids_end'), `${end} is before msg_ids_start ${start}`);
   return {
-    bids: result.has('bids') ? parseLevels(result.raw('bids'), tokens, result.path('bids')) : [],
-    asks: result.has('asks') ? parseLevels(result.raw('asks'), tokens, result.path('asks')) : [],
+    bids: result.has('bids') ? parseLevels(result.raw('bids'), tokens, result.path('bids'), sink) : [],
+    asks: result.has('asks') ? parseLevels(result.raw('asks'), tokens, result.path('asks'), sink) : [],
     msgIdStart: start,
     msgIdEnd: end,
   };
 }
 
-function bboSide(result: FieldReader, key: string, tokens: TokenPair): PriceLevel | undefined {
+/** A WS bbo side `[price, volume, orders]`, `[]` when empty; the REST form `{…}` is read too. */
+function bboSide(result: FieldReader, key: string, tokens: TokenPair, sink: AnomalySink | undefined): PriceLevel | undefined {
   if (!result.has(key)) return undefined;
   const value = result.raw(key);
   if (Array.isArray(value) && value.length === 0) return undefined;
-  const level = parseLevelTuple(value, tokens, result.path(key));
+  let level: PriceLevel;
+  if (!Array.isArray(value) && typeof value === 'object' && sink !== undefined) {
+    sink('object_level', result.path(key), JSON.stringify(value).slice(0, 120));
+    const side = result.object(key);
+    if (!side.has('price')) return undefined;
+    level = { price: side.amount('price', tokens.quote.decimals), qty: side.amount('volume', tokens.base.decimals), orders: side.has('orders') ? side.uint('orders', 32) : 0 };
+  } else {
+    level = parseLevelTuple(value, tokens, result.path(key), sink);
+  }
   return level.qty === 0n ? undefined : level;
 }
 

@@ -6,10 +6,13 @@
  * policy (by default: this pair, this account, no withdrawals); a remote signer is handed in
  * ready-made and enforces its own.
  */
-import { MmError, getChain, type ChainName, type Clock, type Logger, type Rng, type Secret } from '../../core/index.ts';
+import { MmError, getChain, withContracts, type ChainInfo, type ChainName, type Clock, type ContractOverrides, type Logger, type Rng, type Secret } from '../../core/index.ts';
 import { RestClient, type HttpOptions } from '../client/index.ts';
 import { Signer, SigningPolicy, SigningPool, type SigningAudit, type SigningPolicySpec } from '../signer/index.ts';
 import type { StreamTiming } from '../stream/index.ts';
+import { WireAnomalyCounter } from '../wire/anomalies.ts';
+import type { ConfirmSettings } from './account-actions.ts';
+import type { FastSignSigner } from './fast-sign-session.ts';
 import { LiveVenue } from './live-venue.ts';
 import type { BatchOrderSigner, VenueSigner } from './signer-port.ts';
 
@@ -18,8 +21,11 @@ export interface LiveVenueFactoryDeps {
   readonly clock: Clock;
   readonly rng: Rng;
   readonly logger: Logger;
-  /** A signer that holds the key elsewhere (`RemoteSigner`); the venue closes `batchSigner` on stop. */
-  readonly signer?: { readonly signer: VenueSigner; readonly batchSigner?: BatchOrderSigner };
+  /**
+   * A signer that holds the key elsewhere (`RemoteSigner`), with what signs fast-sign challenges
+   * (FAST_CANCEL); the venue closes `batchSigner` on stop.
+   */
+  readonly signer?: { readonly signer: VenueSigner; readonly batchSigner?: BatchOrderSigner; readonly fastSignSigner?: FastSignSigner };
   /** Logs and counts the in-process signer's refusals. */
   readonly audit?: SigningAudit;
 }
@@ -38,7 +44,7 @@ export interface LiveVenueConfig {
   readonly signerPrivateKey?: Secret;
   /**
    * What the in-process signer agrees to sign. Default: this pair with no notional limit, this
-   * account, this chain, no withdrawals.
+   * account, this chain and its contracts, no withdrawals.
    */
   readonly signingPolicy?: SigningPolicySpec;
   /** [BASE] / [QUOTE] */
@@ -58,10 +64,26 @@ export interface LiveVenueConfig {
   readonly orderTtlS: number;
   /** [WITHDRAW_HASH] */
   readonly withdrawHash: 'snip12' | 'poseidon';
+  /**
+   * [EXCHANGE_ADDRESS] [CORE_ADDRESS] [ROUTER_ADDRESS] [FEE_RECIPIENT]: the contract constants
+   * hashed into every request, when the pair file overrides the chain's defaults.
+   */
+  readonly contracts?: ContractOverrides;
+  /** [FAST_CANCEL] obtain a fast-sign key at start and cancel without signatures. Default false. */
+  readonly fastCancel?: boolean;
+  /** Bounds of the queued-action confirmations (tests shorten them). Default DEFAULT_CONFIRM. */
+  readonly confirm?: ConfirmSettings;
+  /** [STARKNET_RPC_URL] check the core contract's constants at start. */
+  readonly starknetRpcUrl?: string;
   /** Signing worker threads; 0 signs inline only (no pre-signing). Default 2. */
   readonly signingWorkers?: number;
   readonly http?: HttpOptions;
   readonly streamTiming?: StreamTiming;
+}
+
+/** The chain's constants with the pair file's contract addresses in place of the defaults. */
+export function chainWithContracts(name: ChainName, overrides: ContractOverrides = {}): ChainInfo {
+  return withContracts(getChain(name), overrides);
 }
 
 /**
@@ -69,11 +91,13 @@ export interface LiveVenueConfig {
  * @throws MmError `CORE_INVARIANT` with neither a private key nor a ready signer.
  */
 export function createLiveVenue(config: LiveVenueConfig, deps: LiveVenueFactoryDeps): LiveVenue {
-  const chain = getChain(config.chain);
+  const chain = chainWithContracts(config.chain, config.contracts);
   const account = BigInt(config.tradingAccount);
-  const { signer, batchSigner } = deps.signer ?? inProcessSigner(config, account, deps.audit);
+  const { signer, batchSigner, fastSignSigner } = deps.signer ?? inProcessSigner(config, account, chain, deps.audit);
   const logger = deps.logger.child({ component: 'exchange' });
+  const anomalies = new WireAnomalyCounter(logger);
   const rest = new RestClient({
+    anomalies: anomalies.sink,
     baseUrl: config.httpUrl,
     chain,
     account,
@@ -95,6 +119,8 @@ export function createLiveVenue(config: LiveVenueConfig, deps: LiveVenueFactoryD
       conversionMarginBps: config.conversionMarginBps,
       orderTtlS: config.orderTtlS,
       wsUrl: config.wsUrl,
+      ...(config.confirm === undefined ? {} : { confirm: config.confirm }),
+      ...(config.starknetRpcUrl === undefined ? {} : { starknetRpcUrl: config.starknetRpcUrl }),
       ...(config.streamTiming === undefined ? {} : { streamTiming: config.streamTiming }),
     },
     {
@@ -104,19 +130,34 @@ export function createLiveVenue(config: LiveVenueConfig, deps: LiveVenueFactoryD
       clock: deps.clock,
       rng: deps.rng.fork('venue'),
       logger,
+      anomalies,
+      ...(config.fastCancel === true && fastSignSigner !== undefined ? { fastSignSigner } : {}),
     },
   );
 }
 
 /** The in-process signer (with its worker pool unless `signingWorkers` is 0), under its policy. */
-function inProcessSigner(config: LiveVenueConfig, account: bigint, audit: SigningAudit | undefined): { signer: VenueSigner; batchSigner?: BatchOrderSigner } {
+function inProcessSigner(
+  config: LiveVenueConfig,
+  account: bigint,
+  chain: ChainInfo,
+  audit: SigningAudit | undefined,
+): { signer: VenueSigner; batchSigner?: BatchOrderSigner; fastSignSigner: FastSignSigner } {
   if (config.signerPrivateKey === undefined) throw new MmError('CORE_INVARIANT', 'a live venue needs a private key or a ready signer');
-  const chain = getChain(config.chain);
-  const spec = config.signingPolicy ?? { chain: config.chain, account, pairs: [{ base: config.base, quote: config.quote }], withdrawReceivers: [] };
+  const spec = config.signingPolicy ?? {
+    chain: config.chain,
+    account,
+    pairs: [{ base: config.base, quote: config.quote }],
+    withdrawReceivers: [],
+    ...(config.contracts === undefined ? {} : { contracts: config.contracts }),
+  };
   const signerOptions = { privateKey: config.signerPrivateKey, account, chain, withdrawHash: config.withdrawHash, policy: new SigningPolicy(spec, audit) };
   const workers = config.signingWorkers ?? 2;
   // Zero workers: sign inline only, and skip pre-signing (it would block the loop as much).
-  if (workers === 0) return { signer: new Signer(signerOptions) };
+  if (workers === 0) {
+    const signer = new Signer(signerOptions);
+    return { signer, fastSignSigner: signer };
+  }
   const pool = new SigningPool({ ...signerOptions, size: workers });
-  return { signer: pool.signer, batchSigner: pool };
+  return { signer: pool.signer, batchSigner: pool, fastSignSigner: pool.signer };
 }

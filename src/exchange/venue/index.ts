@@ -7,3 +7,6 @@ export type { BatchOrderSigner, VenueSigner } from './signer-port.ts';
 export { MarketFeed, findFeeBook, type FeeBook, type MarketFeedHandlers, type MarketFeedOptions } from './market-feed.ts';
 export { resolvePairSetup, type PairSetup } from './pair-setup.ts';
 export { listOpenOrders } from './open-orders.ts';
+export { AccountActions, DEFAULT_CONFIRM, type ConfirmSettings, type WithdrawOutcome } from './account-actions.ts';
+export { FastSignSession, type FastSignSigner, type FastSignSessionOptions } from './fast-sign-session.ts';
+export { PendingReports, confirmEffect, type ActionReport, type ConfirmTiming, type Confirmation } from './queued-actions.ts';

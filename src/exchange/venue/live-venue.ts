@@ -5,17 +5,18 @@
  * - start: login, ticker rules, steps, our fees and nonce, gas; then the stream: our fills,
  *   `bbo` and `trade` of the pair, `snap` into a local book, and the fee-token/STRK `bbo` when gas
  *   is paid in another token (its mid prices the conversion rate, SPEC §5).
- * - orders: built from intents (order-builder), signed at once or taken from the pre-signed
- *   cache, registered before sending so a fill that beats the HTTP answer is known, POSTed once;
- *   an unknown outcome is settled by querying the hash (SPEC §2).
+ * - orders: order-sender (built from intents, signed or pre-signed, registered before sending,
+ *   POSTed once; an unknown outcome is settled by querying the hash, SPEC §2).
  * - reports: execution reports merged with cumulative amounts (duplicates and reordering
- *   dropped); after every reconnect the engine is told it may have missed fills.
+ *   dropped); after every reconnect, and whenever a private frame could not be read, the engine
+ *   is told it may have missed fills. Oddities read past are counted (`wireAnomalies()`).
+ * - cancels and queued actions (cancel-all, increase-nonce, withdraw) live in account-actions:
+ *   fast-sign cancels, and confirmation of the effect after a 200; `fail` reports reach the
+ *   engine as alerts.
  */
 import {
   MmError,
   getToken,
-  hasErrorCode,
-  isTerminalStatus,
   type AccountState,
   type CancelOutcome,
   type ChainInfo,
@@ -28,26 +29,31 @@ import {
   type PlaceOutcome,
   type Rng,
   type SignedOrder,
-  type SignerFailure,
   type TickerRules,
   type TokenBalance,
   type TokenInfo,
   type Venue,
+  type VenueAlert,
   type VenueInfo,
   type VenueListener,
 } from '../../core/index.ts';
-import { ExchangeError, postResolved, type RestClient, type StepsSpec, type VenueOrder } from '../client/index.ts';
+import type { RestClient, StepsSpec, VenueOrder } from '../client/index.ts';
 import type { ExecutionReport, MarketStream, StreamTiming } from '../stream/index.ts';
+import { WireAnomalyCounter, type WireAnomalyKind } from '../wire/anomalies.ts';
+import { verifyCoreContract } from '../chain/index.ts';
+import { addressToHex } from '../wire/fields.ts';
+import { AccountActions, DEFAULT_CONFIRM, type ConfirmSettings, type WithdrawOutcome } from './account-actions.ts';
+import { FastSignSession, type FastSignSigner } from './fast-sign-session.ts';
+import { PendingReports, failReason, type ActionReport } from './queued-actions.ts';
 import { GasTracker } from '../gas/index.ts';
 import { MarketFeed, findFeeBook } from './market-feed.ts';
 import { listOpenOrders } from './open-orders.ts';
 import { resolvePairSetup } from './pair-setup.ts';
 import type { LocalBook } from '../book/index.ts';
-import type { CancelAllRequest, CancelRequest, IncreaseNonceRequest, OrderRequest } from '../wire/requests.ts';
-import { buildOrderRequest, intentProblem, SIGN_SCHEME } from './order-builder.ts';
 import { OrderTracker, hashOfOrderId, orderIdOf } from './order-tracker.ts';
-import { PresignCache, type PresignValidity, type SignedRequest } from './presign-cache.ts';
 import type { BatchOrderSigner, VenueSigner } from './signer-port.ts';
+import { createMessageHasher } from '../signer/index.ts';
+import { OrderSender } from './order-sender.ts';
 
 /** Settings of a live venue (from the pair's env file). */
 export interface LiveVenueSettings {
@@ -82,6 +88,13 @@ export interface LiveVenueSettings {
    * top of book at start and after reconnects. Default 5 000; 0 disables.
    */
   readonly topOfBookRefreshMs?: number;
+  /** Bounds of the cancel-all / nonce / withdraw confirmations. Default {@link DEFAULT_CONFIRM}. */
+  readonly confirm?: ConfirmSettings;
+  /**
+   * STARKNET_RPC_URL: when set, `start()` first reads the core contract and refuses to start when
+   * its fee recipient, the signer bound to the account or the chain id disagree with ours.
+   */
+  readonly starknetRpcUrl?: string;
 }
 
 /** Collaborators of a live venue. */
@@ -93,10 +106,13 @@ export interface LiveVenueDeps {
   readonly clock: Clock;
   readonly rng: Rng;
   readonly logger: Logger;
+  /** Signs fast-sign challenges: given, FAST_CANCEL is on (a key at start, cancels without signatures). */
+  readonly fastSignSigner?: FastSignSigner;
+  /** Counts oddities read past; default one of its own (see `wireAnomalies()`). */
+  readonly anomalies?: WireAnomalyCounter;
 }
 
 const REPORT_RETENTION_MS = 15 * 60_000;
-const MAX_UNSENT_ORDERS = 1_000;
 
 /** The live adapter of the Venue port. */
 export class LiveVenue implements Venue {
@@ -106,14 +122,6 @@ export class LiveVenue implements Venue {
   readonly #quote: TokenInfo;
   readonly #feeToken: TokenInfo;
   readonly #tracker = new OrderTracker();
-  /** Cancels signed ahead of need, by order id (single use). */
-  readonly #cancelSignatures = new Map<string, SignedRequest<CancelRequest>>();
-  readonly #presigned: PresignCache;
-  /** Signed orders waiting for `submitOrder`, by order id. */
-  readonly #signed = new Map<string, { readonly intent: OrderIntent; readonly signed: SignedRequest<OrderRequest> }>();
-  /** Orders the signer refused or could not sign, by a local id: `submitOrder` rejects them. */
-  readonly #unsigned = new Map<string, ReturnType<typeof signerFailure>>();
-  #unsignedCount = 0;
   #listener: VenueListener | undefined;
   #feed: MarketFeed | undefined;
   #gas: GasTracker | undefined;
@@ -121,8 +129,12 @@ export class LiveVenue implements Venue {
   #steps: StepsSpec | undefined;
   #fees = { makerPbips: 0, takerPbips: 0 };
   #nonce = 0;
-  #presigning = false;
   #stopped = false;
+  readonly #anomalies: WireAnomalyCounter;
+  readonly #reports = new PendingReports();
+  readonly #fastSign: FastSignSession | undefined;
+  readonly #actions: AccountActions;
+  readonly #orders: OrderSender;
 
   constructor(settings: LiveVenueSettings, deps: LiveVenueDeps) {
     this.#settings = settings;
@@ -130,7 +142,70 @@ export class LiveVenue implements Venue {
     this.#base = getToken(settings.chain, settings.pair.base);
     this.#quote = getToken(settings.chain, settings.pair.quote);
     this.#feeToken = getToken(settings.chain, settings.feeToken);
-    this.#presigned = new PresignCache(settings.presign ?? { maxEntries: 256, maxAgeMs: 20_000 });
+    this.#anomalies = deps.anomalies ?? new WireAnomalyCounter(deps.logger);
+    // Cancel-all hashes are computed before sending, to catch the venue's report on them.
+    const hasher = createMessageHasher(settings.chain);
+    this.#fastSign =
+      deps.fastSignSigner === undefined ? undefined : new FastSignSession({ rest: deps.rest, signer: deps.fastSignSigner, clock: deps.clock, logger: deps.logger });
+    this.#actions = new AccountActions({
+      account: settings.account,
+      pair: settings.pair,
+      base: this.#base,
+      quote: this.#quote,
+      ecosystemBook: settings.ecosystemBook,
+      rest: deps.rest,
+      signer: deps.signer,
+      clock: deps.clock,
+      rng: deps.rng,
+      logger: deps.logger,
+      tracker: this.#tracker,
+      reports: this.#reports,
+      confirm: settings.confirm ?? DEFAULT_CONFIRM,
+      fastSign: this.#fastSign,
+      hashCancelAll: (request) => hasher.cancelAll(request),
+      gas: () => this.#requireGas(),
+      steps: () => this.#requireSteps(),
+      nonce: () => this.#nonce,
+      onNonceRaised: (nonce) => this.#raiseNonce(nonce),
+      alert: (alert) => this.#emit((l) => l.onVenueAlert?.(alert)),
+      salt: () => this.#salt(),
+      findOrder: (hash) => this.#findOrder(hash),
+      takeCancelSignature: (orderId) => this.#orders.takeCancelSignature(orderId),
+    });
+    this.#orders = new OrderSender({
+      account: settings.account,
+      base: this.#base,
+      quote: this.#quote,
+      ecosystemBook: settings.ecosystemBook,
+      feeRecipient: BigInt(settings.chain.feeRecipient),
+      orderTtlS: settings.orderTtlS,
+      presign: settings.presign ?? { maxEntries: 256, maxAgeMs: 20_000 },
+      rest: deps.rest,
+      signer: deps.signer,
+      batchSigner: deps.batchSigner,
+      clock: deps.clock,
+      rng: deps.rng,
+      logger: deps.logger,
+      tracker: this.#tracker,
+      gas: () => this.#requireGas(),
+      rules: () => this.#requireRules(),
+      tradeSteps: () => this.#tradeSteps(),
+      fees: () => this.#fees,
+      nonce: () => this.#nonce,
+      salt: () => this.#salt(),
+      findOrder: (hash) => this.#findOrder(hash),
+      signCancel: (hash) => this.#actions.signCancel(hash),
+      isFastCancel: () => this.#fastSign?.key() !== undefined,
+      isStopped: () => this.#stopped,
+      onStaleNonce: () => void this.fetchAccount().catch(() => undefined),
+    });
+  }
+
+  /** Orders signed from now on carry `nonce`; the old pre-signed ones are dead. */
+  #raiseNonce(nonce: number): void {
+    if (nonce <= this.#nonce) return;
+    this.#nonce = nonce;
+    this.#orders.clearPresigned();
   }
 
   // ── lifecycle ────────────────────────────────────────────────────────────────────────────
@@ -149,6 +224,11 @@ export class LiveVenue implements Venue {
 
   async #start(): Promise<VenueInfo> {
     const { rest, logger } = this.#deps;
+    const rpcUrl = this.#settings.starknetRpcUrl;
+    if (rpcUrl !== undefined) {
+      const view = await verifyCoreContract(rpcUrl, this.#settings.chain, this.#settings.account, this.#deps.signer.starkKey);
+      logger.info({ feeRecipient: addressToHex(view.feeRecipient), nonce: Number(view.nonce) }, 'core contract agrees with our constants');
+    }
     await rest.login();
     const [specs, steps, user] = await Promise.all([rest.tickerSpecifications(), rest.stepsSpecifications(), rest.userInfo()]);
     const setup = resolvePairSetup({ specs, user, base: this.#base, quote: this.#quote, ecosystemBook: this.#settings.ecosystemBook });
@@ -184,6 +264,7 @@ export class LiveVenue implements Venue {
       keepBook: this.#settings.keepBook !== false,
       topOfBookRefreshMs: this.#settings.topOfBookRefreshMs ?? 5_000,
       ...(this.#settings.streamTiming === undefined ? {} : { streamTiming: this.#settings.streamTiming }),
+      anomalies: (kind, field, detail) => this.#onStreamAnomaly(kind, field, detail),
       rest,
       clock: this.#deps.clock,
       rng: this.#deps.rng,
@@ -197,9 +278,12 @@ export class LiveVenue implements Venue {
         onFeedStatus: (isUp) => this.#emit((l) => l.onFeedStatus(isUp)),
         // Fills sent while we were away are not replayed (MM-NOTES §4): heal from REST.
         onReconnected: () => this.#emit((l) => l.onResync('reconnected')),
+        onPrivateReport: (report) => this.#onPrivateReport(report),
+        onUnreadableFill: () => this.#emit((l) => l.onResync('missed-fills')),
       },
     });
     await this.#feed.start();
+    await this.#fastSign?.start();
     logger.info({ pair: `${this.#base.symbol}/${this.#quote.symbol}`, nonce: this.#nonce, ...this.#fees }, 'live venue started');
     return {
       rules: this.#rules,
@@ -213,218 +297,50 @@ export class LiveVenue implements Venue {
   async stop(): Promise<void> {
     if (this.#stopped) return;
     this.#stopped = true;
+    this.#fastSign?.stop();
     this.#gas?.stop();
     await this.#feed?.stop();
     await this.#deps.batchSigner?.close();
-    this.#presigned.clear();
+    this.#orders.clearPresigned();
     await this.#deps.rest.close();
   }
 
   // ── orders ───────────────────────────────────────────────────────────────────────────────
 
-  async signOrder(intent: OrderIntent): Promise<SignedOrder> {
-    const gas = this.#requireGas();
-    if (gas.isStale()) await gas.ensureFresh();
-    let signed = this.#presigned.take(intent, this.#validity());
-    if (signed === undefined) {
-      try {
-        signed = await this.#deps.signer.signOrder(this.#build(intent));
-      } catch (error) {
-        // A policy refusal or an unreachable remote signer: the engine sees a rejected order
-        // (and backs off) instead of an exception in its quoting loop.
-        const orderId = `unsigned-${++this.#unsignedCount}`;
-        this.#unsigned.set(orderId, signerFailure(error));
-        if (this.#unsigned.size > MAX_UNSENT_ORDERS) this.#unsigned.delete(this.#unsigned.keys().next().value ?? orderId);
-        return { orderId, intent };
-      }
-    }
-    const orderId = orderIdOf(signed.hash);
-    this.#signed.set(orderId, { intent, signed });
-    // The engine may sign and then not send (it stopped quoting meanwhile): keep the map bounded.
-    if (this.#signed.size > MAX_UNSENT_ORDERS) {
-      const oldest = this.#signed.keys().next().value;
-      if (oldest !== undefined) this.#signed.delete(oldest);
-    }
-    return { orderId, intent };
+  signOrder(intent: OrderIntent): Promise<SignedOrder> {
+    return this.#orders.sign(intent);
   }
 
   prepareOrders(intents: readonly OrderIntent[]): void {
-    const batchSigner = this.#deps.batchSigner;
-    // Without a worker pool, signing in advance would block the event loop as much as signing now.
-    if (batchSigner === undefined || this.#presigning || this.#stopped || this.#gas?.quote() === undefined) return;
-    const validity = this.#validity();
-    const wanted = intents.filter((intent) => !this.#presigned.has(intent, validity) && intentProblem(intent, this.#requireRules()) === undefined);
-    if (wanted.length === 0) return;
-    let requests: OrderRequest[];
-    try {
-      requests = wanted.map((intent) => this.#build(intent));
-    } catch (error) {
-      this.#deps.logger.debug({ err: describe(error) }, 'cannot pre-sign now');
-      return;
-    }
-    // Speculative orders the signing policy would refuse (a neighbour over the notional limit)
-    // are not asked for: a refusal is a security event.
-    const allowed = requests.map((request) => batchSigner.allows?.(request) ?? true);
-    const [wantedAllowed, requestsAllowed] = [wanted.filter((_, i) => allowed[i]), requests.filter((_, i) => allowed[i])];
-    if (requestsAllowed.length === 0) return;
-    this.#presigning = true;
-    const nowMs = this.#deps.clock.nowMs();
-    batchSigner
-      .signOrders(requestsAllowed)
-      .then((signed) => signed.forEach((entry, index) => this.#presigned.put(wantedAllowed[index] as OrderIntent, entry, nowMs)))
-      .catch((error: unknown) => this.#deps.logger.warn({ err: describe(error) }, 'pre-signing failed'))
-      .finally(() => {
-        this.#presigning = false;
-      });
+    if (!this.#stopped) this.#orders.prepare(intents);
   }
 
-  async submitOrder(order: SignedOrder): Promise<PlaceOutcome> {
-    const unsigned = this.#unsigned.get(order.orderId);
-    if (unsigned !== undefined) {
-      this.#unsigned.delete(order.orderId);
-      return { kind: 'rejected', orderId: order.orderId, ...unsigned };
-    }
-    const entry = this.#signed.get(order.orderId);
-    if (entry === undefined) return { kind: 'rejected', orderId: order.orderId, reason: 'EXCHANGE_BAD_REQUEST: order was not signed by this venue' };
-    this.#signed.delete(order.orderId);
-    const problem = intentProblem(entry.intent, this.#requireRules());
-    if (problem !== undefined) return { kind: 'rejected', orderId: order.orderId, reason: `EXCHANGE_BAD_REQUEST: ${problem}` };
-    const hash = entry.signed.hash;
-    this.#tracker.register(order.orderId, entry.intent, this.#deps.clock.nowMs());
-    const outcome = await postResolved(
-      () => this.#deps.rest.placeOrder(entry.signed.request),
-      async () => (await this.#findOrder(hash)) !== undefined,
-      { clock: this.#deps.clock, rng: this.#deps.rng },
-    );
-    switch (outcome.kind) {
-      case 'accepted':
-        this.#scheduleCancelSignature(order.orderId, hash);
-        if (outcome.value !== undefined && outcome.value !== hash) {
-          // Our hash is the id the engine and every later cancel use; a different one means the
-          // signer and the venue disagree on the typed data, and cancels would miss.
-          this.#deps.logger.error({ ours: order.orderId, venue: orderIdOf(outcome.value) }, 'venue returned a different order hash');
-        }
-        return { kind: 'accepted', orderId: order.orderId };
-      case 'rejected':
-        this.#tracker.forget(order.orderId);
-        this.#afterRejection(outcome.error);
-        return { kind: 'rejected', orderId: order.orderId, reason: reasonOf(outcome.error) };
-      case 'unknown':
-        return { kind: 'unknown', orderId: order.orderId, reason: reasonOf(outcome.error) };
-    }
+  submitOrder(order: SignedOrder): Promise<PlaceOutcome> {
+    return this.#orders.submit(order);
   }
 
   async cancelOrder(orderId: string): Promise<CancelOutcome> {
     const hash = hashOfOrderId(orderId);
     if (hash === undefined) return { kind: 'rejected', reason: `EXCHANGE_BAD_REQUEST: ${orderId} is not an order hash` };
-    const { rest } = this.#deps;
-    let signed: SignedRequest<CancelRequest>;
-    try {
-      signed = await this.#takeCancelSignature(orderId, hash);
-    } catch (error) {
-      return { kind: 'rejected', ...signerFailure(error) };
-    }
-    const outcome = await postResolved(
-      () => rest.cancelOrder(signed.request),
-      async () => {
-        const found = await this.#findOrder(hash);
-        return found !== undefined && (found.status === 'SCHEDULED_TO_CANCEL' || isTerminalStatus(found.status));
-      },
-      { clock: this.#deps.clock, rng: this.#deps.rng },
-    );
-    return toCancelOutcome(outcome);
+    return this.#actions.cancelOrder(orderId, hash);
+  }
+
+  /** Cancels every order of ours on this pair; `accepted` once the venue lists none of them. */
+  cancelAll(): Promise<CancelOutcome> {
+    return this.#actions.cancelAll();
+  }
+
+  /** Raises our nonce on chain; `accepted` once the venue's `user_info` shows it. */
+  increaseNonce(): Promise<CancelOutcome> {
+    return this.#actions.increaseNonce();
   }
 
   /**
-   * Signs the cancel of an order just placed, in idle time: a requote then pulls the old quote
-   * without a signature in the hot path, where it would delay the new quote going out.
+   * Withdraws `amount` base units of `symbol` to `receiver` (default the trading account), gas
+   * paid in FEE_TOKEN; `accepted` once paid out. Not part of the engine's port.
    */
-  #scheduleCancelSignature(orderId: string, hash: bigint): void {
-    this.#deps.clock.setTimeout(() => {
-      if (this.#stopped || this.#cancelSignatures.has(orderId) || !this.#tracker.has(orderId)) return;
-      this.#signCancel(hash).then(
-        (signed) => {
-          if (this.#stopped || !this.#tracker.has(orderId)) return;
-          this.#cancelSignatures.set(orderId, signed);
-          while (this.#cancelSignatures.size > MAX_UNSENT_ORDERS) {
-            const oldest = this.#cancelSignatures.keys().next().value;
-            if (oldest === undefined) break;
-            this.#cancelSignatures.delete(oldest);
-          }
-        },
-        // The cancel is signed again when it is needed.
-        (error: unknown) => this.#deps.logger.warn({ err: describe(error) }, 'cannot sign a cancel ahead of need'),
-      );
-    }, 0, { unref: true });
-  }
-
-  async #takeCancelSignature(orderId: string, hash: bigint): Promise<SignedRequest<CancelRequest>> {
-    const ready = this.#cancelSignatures.get(orderId);
-    this.#cancelSignatures.delete(orderId);
-    return ready ?? this.#signCancel(hash);
-  }
-
-  async #signCancel(hash: bigint): Promise<SignedRequest<CancelRequest>> {
-    return this.#deps.signer.signCancel({ maker: this.#settings.account, orderHash: hash, salt: this.#salt(), signScheme: SIGN_SCHEME });
-  }
-
-  async cancelAll(): Promise<CancelOutcome> {
-    const { signer, rest } = this.#deps;
-    let signed: SignedRequest<CancelAllRequest>;
-    try {
-      signed = await signer.signCancelAll({
-        maker: this.#settings.account,
-        salt: this.#salt(),
-        base: this.#base,
-        quote: this.#quote,
-        toEcosystemBook: this.#settings.ecosystemBook,
-        signScheme: SIGN_SCHEME,
-      });
-    } catch (error) {
-      return { kind: 'rejected', ...signerFailure(error) };
-    }
-    const outcome = await postResolved(
-      () => rest.cancelAll(signed.request),
-      async () => (await this.fetchOpenOrders()).length === 0,
-      { clock: this.#deps.clock, rng: this.#deps.rng },
-    );
-    return toCancelOutcome(outcome);
-  }
-
-  async increaseNonce(): Promise<CancelOutcome> {
-    const { signer, rest } = this.#deps;
-    const gas = this.#requireGas();
-    await gas.ensureFresh();
-    let newNonce: number;
-    try {
-      // The venue's nonce, not only ours: another process may have raised it already.
-      newNonce = Math.max((await rest.userInfo()).nonce, this.#nonce) + 1;
-    } catch (error) {
-      return { kind: 'rejected', reason: `nonce unknown, nothing sent: ${reasonOf(error)}` };
-    }
-    let signed: SignedRequest<IncreaseNonceRequest>;
-    try {
-      signed = await signer.signIncreaseNonce({
-        maker: this.#settings.account,
-        newNonce,
-        salt: this.#salt(),
-        gasFee: gas.gasFee(this.#requireSteps().nonce),
-        signScheme: SIGN_SCHEME,
-      });
-    } catch (error) {
-      return { kind: 'rejected', ...signerFailure(error) };
-    }
-    const outcome = await postResolved(
-      () => rest.increaseNonce(signed.request),
-      async () => (await rest.userInfo()).nonce >= newNonce,
-      { clock: this.#deps.clock, rng: this.#deps.rng },
-    );
-    if (outcome.kind === 'accepted') {
-      // Orders signed from now on must carry the new nonce; the old pre-signed ones are dead.
-      this.#nonce = newNonce;
-      this.#presigned.clear();
-    }
-    return toCancelOutcome(outcome);
+  withdraw(symbol: string, amount: bigint, receiver?: bigint): Promise<WithdrawOutcome> {
+    return this.#actions.withdraw(getToken(this.#settings.chain, symbol), amount, receiver);
   }
 
   // ── reads ────────────────────────────────────────────────────────────────────────────────
@@ -455,10 +371,7 @@ export class LiveVenue implements Venue {
 
   async fetchAccount(): Promise<AccountState> {
     const user = await this.#deps.rest.userInfo();
-    if (user.nonce > this.#nonce) {
-      this.#nonce = user.nonce;
-      this.#presigned.clear();
-    }
+    this.#raiseNonce(user.nonce);
     const balances = new Map<string, TokenBalance>();
     for (const [symbol, balance] of user.balances) balances.set(symbol, { total: balance.balance, locked: balance.locked });
     return { balances, nonce: user.nonce };
@@ -475,7 +388,22 @@ export class LiveVenue implements Venue {
 
   /** Pre-signed orders waiting, and cache hits and misses, for metrics. */
   presignStats(): { readonly size: number; readonly hits: number; readonly misses: number; readonly stored: number } {
-    return { size: this.#presigned.size, ...this.#presigned.stats };
+    return this.#orders.presignStats();
+  }
+
+  /** Oddities in what the venue sent that were read past, by kind (`akira_mm_wire_anomalies_total`). */
+  wireAnomalies(): ReadonlyMap<WireAnomalyKind, number> {
+    return this.#anomalies.counts();
+  }
+
+  /** Cancels sent with the fast-sign key and signed ones. */
+  cancelStats(): AccountActions['stats'] {
+    return this.#actions.stats;
+  }
+
+  /** Fast-sign keys issued, renewal failures and refusals (undefined when FAST_CANCEL is off). */
+  fastSignStats(): FastSignSession['stats'] | undefined {
+    return this.#fastSign?.stats;
   }
 
   /** Stream counters (reconnects, malformed frames …) for metrics. */
@@ -485,6 +413,33 @@ export class LiveVenue implements Venue {
 
   // ── helpers ──────────────────────────────────────────────────────────────────────────────
 
+  #onStreamAnomaly(kind: WireAnomalyKind, field: string, detail: string): void {
+    this.#anomalies.sink(kind, field, detail);
+    // A report whose status we cannot read still carried its fills; REST says where the order is.
+    if (kind === 'unknown_status') this.#emit((l) => l.onResync('missed-fills'));
+  }
+
+  /**
+   * A fail / settled / cancel-all report. One that an action is waiting for settles it; a `fail`
+   * nobody waits for (a placement or a single cancel the venue dropped after its 200) becomes an
+   * alert and a heal, since our view of that order is now wrong.
+   */
+  #onPrivateReport(report: ActionReport): void {
+    if (this.#reports.deliver(report) || report.type !== 'fail') return;
+    const hashes = [report.report.entityHash, report.report.requestHash].filter((hash): hash is bigint => hash !== undefined);
+    const orderHash = hashes.find((hash) => this.#tracker.has(orderIdOf(hash)));
+    const alert: VenueAlert = {
+      kind: 'request-failed',
+      action: orderHash === undefined ? 'unknown' : actionOfReport(report.report.reportType),
+      requestHash: addressToHex(hashes[0] ?? 0n),
+      orderId: orderHash === undefined ? undefined : orderIdOf(orderHash),
+      reason: failReason(report.report),
+      timeMs: this.#deps.clock.nowMs(),
+    };
+    this.#emit((l) => l.onVenueAlert?.(alert));
+    this.#emit((l) => l.onResync('missed-fills'));
+  }
+
   #onExecution(report: ExecutionReport): void {
     const merged = this.#tracker.onExecution(report, this.#deps.clock.nowMs());
     if (merged !== undefined) this.#emit((l) => l.onOrderReport(merged));
@@ -493,45 +448,6 @@ export class LiveVenue implements Venue {
     if (report.status === 'FAILED_ROLLUP' || report.status === 'REIMBURSE') {
       // Settlement failed: fills counted from the stream may be undone; REST knows the truth.
       this.#emit((l) => l.onResync('missed-fills'));
-    }
-  }
-
-  #build(intent: OrderIntent): OrderRequest {
-    return buildOrderRequest(intent, {
-      account: this.#settings.account,
-      base: this.#base,
-      quote: this.#quote,
-      toEcosystemBook: this.#settings.ecosystemBook,
-      feeRecipient: BigInt(this.#settings.chain.feeRecipient),
-      makerPbips: this.#fees.makerPbips,
-      takerPbips: this.#fees.takerPbips,
-      nonce: this.#nonce,
-      gasFee: this.#requireGas().gasFee(this.#tradeSteps()),
-      nowMs: this.#deps.clock.nowMs(),
-      ttlS: this.#settings.orderTtlS,
-      salt: this.#salt(),
-    });
-  }
-
-  #validity(): PresignValidity {
-    const gas = this.#requireGas();
-    return { nonce: this.#nonce, gasPrice: gas.quote()?.gasPriceUnits ?? 0n, rateR1: gas.feeRate()[1], nowMs: this.#deps.clock.nowMs() };
-  }
-
-  /** Reacts to rejections that say our state is stale. */
-  #afterRejection(error: ExchangeError): void {
-    switch (error.venueErrorName) {
-      case 'WRONG_NONCE':
-        this.#presigned.clear();
-        void this.fetchAccount().catch(() => undefined);
-        return;
-      case 'WRONG_MAX_GAS_PRICE':
-      case 'WRONG_CONVERSION_RATE':
-        this.#presigned.clear();
-        void this.#gas?.refresh();
-        return;
-      default:
-        return;
     }
   }
 
@@ -577,26 +493,16 @@ export class LiveVenue implements Venue {
 }
 
 
-function reasonOf(error: unknown): string {
-  if (error instanceof ExchangeError) return error.venueErrorName ?? error.venueError ?? `${error.code}: ${error.message}`;
-  return describe(error);
+/** The action a fail report's `report_type` names, as far as it says (types are not published). */
+function actionOfReport(reportType: string): VenueAlert['action'] {
+  const type = reportType.toUpperCase();
+  if (type.includes('CANCEL_ALL')) return 'cancel-all';
+  if (type.includes('CANCEL')) return 'cancel';
+  if (type.includes('NONCE')) return 'increase-nonce';
+  if (type.includes('WITHDRAW')) return 'withdraw';
+  return 'place';
 }
-
-function toCancelOutcome(outcome: { kind: 'accepted' } | { kind: 'rejected'; error: ExchangeError } | { kind: 'unknown'; error: unknown }): CancelOutcome {
-  if (outcome.kind === 'accepted') return { kind: 'accepted' };
-  return { kind: outcome.kind, reason: reasonOf(outcome.error) };
-}
-
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/**
- * The rejection of a request the signer refused (`SIGNER_REFUSED`) or could not sign
- * (`SIGNER_UNAVAILABLE`); anything else is a bug and is thrown again.
- */
-function signerFailure(error: unknown): { readonly reason: string; readonly signerError: SignerFailure } {
-  if (hasErrorCode(error, 'SIGNER_REFUSED') || hasErrorCode(error, 'SIGNER_UNAVAILABLE')) return { reason: `${error.code}: ${error.message}`, signerError: error.code };
-  throw error;
 }

@@ -11,6 +11,8 @@ import { BookSync, MarketStream, type ExecutionReport, type StreamEvent, type St
 import { rateFromBookMid, type ConversionRateUnits } from '../gas/index.ts';
 import type { LocalBook } from '../book/index.ts';
 import { feltToHex } from '../wire/fields.ts';
+import type { AnomalySink } from '../wire/anomalies.ts';
+import type { ActionReport } from './queued-actions.ts';
 
 /** The fee-token/STRK book whose mid prices the conversion rate. */
 export interface FeeBook {
@@ -45,6 +47,10 @@ export interface MarketFeedHandlers {
   onFeedStatus(isUp: boolean): void;
   /** A reconnect completed: events may have been missed. */
   onReconnected(): void;
+  /** A fail, settled (rollup) or cancel-all report on our private stream. */
+  onPrivateReport(report: ActionReport): void;
+  /** A private frame could not be read at all: a fill may be lost. */
+  onUnreadableFill(): void;
 }
 
 /** Settings and collaborators of a {@link MarketFeed}. */
@@ -62,6 +68,8 @@ export interface MarketFeedOptions {
   /** See LiveVenueSettings.topOfBookRefreshMs; 0 disables. */
   readonly topOfBookRefreshMs: number;
   readonly streamTiming?: StreamTiming;
+  /** Where the stream reports oddities it read past. */
+  readonly anomalies?: AnomalySink;
   readonly rest: RestClient;
   readonly clock: Clock;
   readonly rng: Rng;
@@ -108,8 +116,10 @@ export class MarketFeed {
           void this.refreshTopOfBook();
           options.handlers.onReconnected();
         },
+        onUnreadableFill: () => options.handlers.onUnreadableFill(),
       },
       ...(options.streamTiming === undefined ? {} : { timing: options.streamTiming }),
+      ...(options.anomalies === undefined ? {} : { anomalies: options.anomalies }),
     });
   }
 
@@ -207,12 +217,15 @@ export class MarketFeed {
         return;
       case 'fail':
         logger.warn({ report: event.report.reportType, errorCode: event.report.errorCode, request: hex(event.report.requestHash) }, 'venue failed a request after accepting it');
+        handlers.onPrivateReport(event);
         return;
       case 'rollup':
-        logger.debug({ tx: hex(event.report.txHash), order: hex(event.report.orderHash) }, 'fill settled on chain');
+        logger.debug({ tx: hex(event.report.txHash), order: hex(event.report.orderHash) }, 'settled on chain');
+        handlers.onPrivateReport(event);
         return;
       case 'cancel-all':
         logger.info({ ticker: hex(event.report.cancelTickerHash) }, 'cancel-all carried out');
+        handlers.onPrivateReport(event);
         return;
     }
   }

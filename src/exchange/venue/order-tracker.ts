@@ -19,6 +19,8 @@ interface Tracked {
   filledQtyUnits: bigint;
   filledQuoteUnits: bigint;
   lastSeenMs: number;
+  /** Order of sending (1, 2, …); 0 for orders learnt from the venue (adopted). */
+  readonly sentSeq: number;
 }
 
 /** Progress rank: a report of lower rank and no more fills is older than what we hold. */
@@ -56,6 +58,7 @@ export class OrderTracker {
   readonly #orders = new Map<string, Tracked>();
   /** Reports dropped as duplicates or out of order (metrics, tests). */
   dropped = 0;
+  #sentSeq = 0;
 
   /** Registers an order before it is sent, so a report that beats the HTTP answer is known. */
   register(orderId: string, intent: OrderIntent, nowMs: number): void {
@@ -69,7 +72,22 @@ export class OrderTracker {
       filledQtyUnits: 0n,
       filledQuoteUnits: 0n,
       lastSeenMs: nowMs,
+      sentSeq: ++this.#sentSeq,
     });
+  }
+
+  /** A mark of "now" in sending order, for {@link sentAfter}. */
+  sendMark(): number {
+    return this.#sentSeq;
+  }
+
+  /**
+   * True when we sent this order after `mark`: a cancel-all sent at `mark` need not have removed
+   * it. Orders we never sent ourselves (adopted, unknown) are never "after".
+   */
+  sentAfter(orderId: string, mark: number): boolean {
+    const tracked = this.#orders.get(orderId);
+    return tracked !== undefined && tracked.sentSeq > mark;
   }
 
   /** True when the order was registered or reported. */
@@ -134,7 +152,7 @@ export class OrderTracker {
   }
 
   #adopt(orderId: string, side: Side, priceUnits: bigint, qtyUnits: bigint, postOnly: boolean | undefined, nowMs: number): Tracked {
-    const tracked: Tracked = { side, priceUnits, qtyUnits, postOnly, status: 'ACC', filledQtyUnits: 0n, filledQuoteUnits: 0n, lastSeenMs: nowMs };
+    const tracked: Tracked = { side, priceUnits, qtyUnits, postOnly, status: 'ACC', filledQtyUnits: 0n, filledQuoteUnits: 0n, lastSeenMs: nowMs, sentSeq: 0 };
     this.#orders.set(orderId, tracked);
     return tracked;
   }

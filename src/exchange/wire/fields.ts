@@ -5,6 +5,7 @@
  * FAILED_SIGN_CHECK knows exactly what to change.
  */
 import { MmError, parseUnits, type ChainInfo, type TokenInfo } from '../../core/index.ts';
+import type { AnomalySink } from './anomalies.ts';
 
 /** The Stark field prime: every felt is in [0, P). */
 export const FIELD_PRIME = 2n ** 251n + 17n * 2n ** 192n + 1n;
@@ -24,16 +25,27 @@ export class WireError extends MmError<'WIRE_INVALID_FIELD'> {
 export class FieldReader {
   readonly #value: Readonly<Record<string, unknown>>;
   readonly #path: string;
+  readonly #sink: AnomalySink | undefined;
 
-  private constructor(value: Readonly<Record<string, unknown>>, path: string) {
+  private constructor(value: Readonly<Record<string, unknown>>, path: string, sink: AnomalySink | undefined) {
     this.#value = value;
     this.#path = path;
+    this.#sink = sink;
   }
 
-  /** Reads the top-level body; throws when it is not a JSON object. */
-  static root(body: unknown, name = 'body'): FieldReader {
+  /**
+   * Reads the top-level body; throws when it is not a JSON object. With a `sink` (the client
+   * reading what the venue sent) amounts with extra decimals are truncated and reported instead
+   * of refused; without one (the sim reading requests) every field is strict.
+   */
+  static root(body: unknown, name = 'body', sink?: AnomalySink): FieldReader {
     if (!isPlainObject(body)) throw new WireError(name, `expected a JSON object, got ${describe(body)}`);
-    return new FieldReader(body, '');
+    return new FieldReader(body, '', sink);
+  }
+
+  /** Where this reader reports anomalies; undefined when strict. */
+  get sink(): AnomalySink | undefined {
+    return this.#sink;
   }
 
   /** Full path of a field of this object. */
@@ -54,7 +66,7 @@ export class FieldReader {
   object(key: string): FieldReader {
     const value = this.raw(key);
     if (!isPlainObject(value)) throw new WireError(this.path(key), `expected an object, got ${describe(value)}`);
-    return new FieldReader(value, this.path(key));
+    return new FieldReader(value, this.path(key), this.#sink);
   }
 
   /** A felt given as 0x-hex, a decimal string or a safe JSON integer. */
@@ -83,7 +95,7 @@ export class FieldReader {
 
   /** A human decimal amount ("3000.5") in base units of a token with these decimals. */
   amount(key: string, decimals: number): bigint {
-    return parseAmount(this.raw(key), decimals, this.path(key));
+    return parseAmount(this.raw(key), decimals, this.path(key), this.#sink);
   }
 
   /** A token symbol of the chain's table. */
@@ -123,14 +135,28 @@ export function parseFelt(value: unknown, field: string): bigint {
   return parsed;
 }
 
-/** Parses a wire decimal amount into base units, rejecting more decimals than the token has. */
-export function parseAmount(value: unknown, decimals: number, field: string): bigint {
+/**
+ * Parses a wire decimal amount into base units. More decimals than the token has are refused,
+ * unless a `sink` is given: then they are truncated, as both SDKs do (akira-js
+ * `formattedDecimalToBigInt` slices, python_akira `precise_to_price_convert` cuts), and reported.
+ */
+export function parseAmount(value: unknown, decimals: number, field: string, sink?: AnomalySink): bigint {
   if (typeof value !== 'string' && typeof value !== 'number') {
     throw new WireError(field, `expected a decimal string, got ${describe(value)}`);
   }
+  const text = String(value);
   try {
-    return parseUnits(String(value), decimals);
+    return parseUnits(text, decimals);
   } catch (error) {
+    if (sink !== undefined) {
+      try {
+        const truncated = parseUnits(text, decimals, { rounding: 'down' });
+        sink('extra_decimals', field, `${text} has more than ${decimals} decimals; truncated`);
+        return truncated;
+      } catch {
+        // Not a decimal at all: refused below.
+      }
+    }
     throw new WireError(field, `${error instanceof Error ? error.message : String(error)} (token has ${decimals} decimals)`);
   }
 }
@@ -189,4 +215,20 @@ export function shortStringToFelt(text: string, field = 'short string'): bigint 
 /** 0x-hex of a felt, lowercase, no padding (what starknet.js `num.toHex` prints). */
 export function feltToHex(value: bigint): string {
   return `0x${value.toString(16)}`;
+}
+
+/**
+ * An address (or hash) as both SDKs put it on the wire: 0x and 64 lowercase hex digits, 66
+ * characters (python_akira `ContractAddress.as_str`, akira-js websocket/utils.ts `normalize`;
+ * docs/venue.md "addresses").
+ */
+export function addressToHex(value: bigint): string {
+  return `0x${value.toString(16).padStart(64, '0')}`;
+}
+
+const PADDED_ADDRESS = /^0x[0-9a-fA-F]{64}$/;
+
+/** True when `text` is an address in the SDKs' zero-padded 66-character form. */
+export function isPaddedAddress(text: unknown): boolean {
+  return typeof text === 'string' && PADDED_ADDRESS.test(text);
 }

@@ -5,7 +5,7 @@
  * the hash the venue computes from the same body.
  */
 import { formatUnits, type ChainInfo, type TokenInfo } from '../../core/index.ts';
-import { FieldReader, WireError, feltToHex, tupleOf, parseFelt, parseAmount, type StarkSignature } from './fields.ts';
+import { FieldReader, WireError, addressToHex, tupleOf, parseFelt, parseAmount, type StarkSignature } from './fields.ts';
 
 /** Decimals of `max_gas_price` and `conversion_rate[0]`: STRK, the gas token (REFERENCE §2.3). */
 export const GAS_TOKEN_DECIMALS = 18;
@@ -298,7 +298,7 @@ function formatSignature(sign: StarkSignature | undefined): [string, string] {
 }
 
 function formatFixedFee(fee: FixedFee): Record<string, unknown> {
-  return { recipient: feltToHex(fee.recipient), maker_pbips: fee.makerPbips, taker_pbips: fee.takerPbips };
+  return { recipient: addressToHex(fee.recipient), maker_pbips: fee.makerPbips, taker_pbips: fee.takerPbips };
 }
 
 /** The JSON of a gas fee. */
@@ -317,7 +317,7 @@ export function formatOrderBody(order: OrderRequest): Record<string, unknown> {
   for (const [wire, name] of ORDER_FLAG_KEYS) flags[wire] = order.flags[name];
   const receiveDecimals = order.flags.isSellSide ? order.quote.decimals : order.base.decimals;
   return {
-    maker: feltToHex(order.maker),
+    maker: addressToHex(order.maker),
     price: formatUnits(order.price, order.quote.decimals),
     qty: { base_qty: formatUnits(order.baseQty, order.base.decimals), quote_qty: formatUnits(order.quoteQty, order.quote.decimals) },
     ticker: [order.base.symbol, order.quote.symbol],
@@ -330,7 +330,7 @@ export function formatOrderBody(order: OrderRequest): Record<string, unknown> {
     },
     constraints: {
       created_at: order.constraints.createdAt,
-      router_signer: feltToHex(order.constraints.routerSigner),
+      router_signer: addressToHex(order.constraints.routerSigner),
       number_of_swaps_allowed: order.constraints.numberOfSwapsAllowed,
       nonce: order.constraints.nonce,
       stp: order.constraints.stp,
@@ -349,8 +349,8 @@ export function formatOrderBody(order: OrderRequest): Record<string, unknown> {
 /** The `/cancel_order` body; the ticker is the fixed dummy the SDKs send (REFERENCE §1.2 #17). */
 export function formatCancelBody(cancel: CancelRequest): Record<string, unknown> {
   return {
-    maker: feltToHex(cancel.maker),
-    order_hash: feltToHex(cancel.orderHash),
+    maker: addressToHex(cancel.maker),
+    order_hash: addressToHex(cancel.orderHash),
     salt: cancel.salt.toString(),
     sign: formatSignature(cancel.sign),
     sign_scheme: cancel.signScheme,
@@ -361,7 +361,7 @@ export function formatCancelBody(cancel: CancelRequest): Record<string, unknown>
 /** The `/cancel_all` body. */
 export function formatCancelAllBody(cancel: CancelAllRequest): Record<string, unknown> {
   return {
-    maker: feltToHex(cancel.maker),
+    maker: addressToHex(cancel.maker),
     sign: formatSignature(cancel.sign),
     order_hash: 0,
     salt: cancel.salt.toString(),
@@ -373,11 +373,11 @@ export function formatCancelAllBody(cancel: CancelAllRequest): Record<string, un
 /** The `/withdraw` body. */
 export function formatWithdrawBody(withdraw: WithdrawRequest): Record<string, unknown> {
   return {
-    maker: feltToHex(withdraw.maker),
+    maker: addressToHex(withdraw.maker),
     token: withdraw.token.symbol,
     amount: formatUnits(withdraw.amount, withdraw.token.decimals),
     salt: withdraw.salt.toString(),
-    receiver: feltToHex(withdraw.receiver),
+    receiver: addressToHex(withdraw.receiver),
     sign: formatSignature(withdraw.sign),
     gas_fee: formatGasFee(withdraw.gasFee),
     sign_scheme: withdraw.signScheme,
@@ -387,7 +387,7 @@ export function formatWithdrawBody(withdraw: WithdrawRequest): Record<string, un
 /** The `/increase_nonce` body. */
 export function formatIncreaseNonceBody(request: IncreaseNonceRequest): Record<string, unknown> {
   return {
-    maker: feltToHex(request.maker),
+    maker: addressToHex(request.maker),
     new_nonce: request.newNonce,
     salt: request.salt.toString(),
     sign: formatSignature(request.sign),

@@ -15,6 +15,10 @@ describe('recording format', () => {
         // The whole milliseconds are exact; the sub-ms part is within float resolution.
         expect(Math.abs(ms - Number(whole) - Number(ns % 1_000_000n) / 1e6)).toBeLessThan(Math.max(1e-6, Number(whole) * 2 ** -52 * 2));
         expect(Math.floor(ms) === Number(whole) || Math.abs(ms - Number(whole) - 1) < 1e-3).toBe(true);
+        // The same double as the remainder-based formula it replaced (recordings replay unchanged).
+        const rest = hi * 967_296 + lo;
+        const subMs = rest % 1_000_000;
+        expect(ms).toBe(hi * 4_294 + (rest - subMs) / 1_000_000 + subMs / 1_000_000);
       }),
     );
     expect(nsHalvesToMs(Number(1723161254024619568n >> 32n), Number(1723161254024619568n & 0xffffffffn))).toBeCloseTo(1723161254024.6196, 3);

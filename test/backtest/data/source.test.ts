@@ -22,11 +22,17 @@ function recording(name: string, write: (writer: RecordingWriter) => void): stri
 
 function recorder(): { handler: RecordedEventHandler; events: string[] } {
   const events: string[] = [];
+  let t = Number.NaN;
   const handler: RecordedEventHandler = {
-    depth: (t: number, side: Side, price: number, qty: number) => void events.push(`${t} depth ${side} ${price} ${qty}`),
-    clear: (t: number) => void events.push(`${t} clear`),
-    trade: (t: number, side: Side | undefined, price: number, qty: number) => void events.push(`${t} trade ${side ?? '?'} ${price} ${qty}`),
-    gasPrice: (t: number, units: bigint) => void events.push(`${t} gas ${units}`),
+    advance: (time: number) => {
+      expect(time).toBeGreaterThan(Number.isNaN(t) ? -Infinity : t);
+      t = time;
+      return undefined;
+    },
+    depth: (side: Side, price: number, qty: number) => void events.push(`${t} depth ${side} ${price} ${qty}`),
+    clear: () => void events.push(`${t} clear`),
+    trade: (side: Side | undefined, price: number, qty: number) => void events.push(`${t} trade ${side ?? '?'} ${price} ${qty}`),
+    gasPrice: (units: bigint) => void events.push(`${t} gas ${units}`),
   };
   return { handler, events };
 }

@@ -67,7 +67,7 @@ describe('REST client against a loopback venue', () => {
   it('logs in with the signed challenge and sends the raw JWT, without "Bearer"', async () => {
     await rest.gasPrice();
     const [challenge] = venue.seen('GET /sign/request_sign_data');
-    expect(challenge?.query).toEqual({ user: '0x5eed', account: '0xacc0' });
+    expect(challenge?.query).toEqual({ user: '0x0000000000000000000000000000000000000000000000000000000000005eed', account: '0x000000000000000000000000000000000000000000000000000000000000acc0' });
     const [auth] = venue.seen('POST /sign/auth');
     expect(auth?.body).toEqual({ msg: '123456789', signature: ['123456789', '7'] });
     expect(venue.seen('GET /gas/price')[0]?.headers.authorization).toBe('jwt-1');
@@ -97,10 +97,10 @@ describe('REST client against a loopback venue', () => {
     const hash = await rest.placeOrder(request);
     expect(hash).toBe(fakeHash(formatOrderBody(request)));
     const [placed] = venue.seen('POST /place_order');
-    expect(placed?.body).toMatchObject({ maker: '0xacc0', price: '3000', qty: { base_qty: '0.1', quote_qty: '0' }, ticker: ['ETH', 'USDC'], sign: ['4369', '8738'] });
+    expect(placed?.body).toMatchObject({ maker: '0x000000000000000000000000000000000000000000000000000000000000acc0', price: '3000', qty: { base_qty: '0.1', quote_qty: '0' }, ticker: ['ETH', 'USDC'], sign: ['4369', '8738'] });
     const found = await rest.order(hash, { active: true });
     expect(found).toMatchObject({ hash, price: 3000_000000n, baseQty: 10n ** 17n, status: 'OPEN', isSellSide: false, postOnly: true, isEcosystemBook: true, nonce: 3, createdAtS: 1_700_000_000 });
-    expect(venue.seen('GET /user/order')[0]?.query).toEqual({ order_hash: `0x${hash.toString(16)}`, trading_account: '0xacc0', mode: '1', active: '1' });
+    expect(venue.seen('GET /user/order')[0]?.query).toEqual({ order_hash: `0x${hash.toString(16).padStart(64, '0')}`, trading_account: '0x000000000000000000000000000000000000000000000000000000000000acc0', mode: '1', active: '1' });
     const page = await rest.orders({ active: true });
     expect(page.orders.map((o) => o.hash)).toEqual([hash]);
     expect(await rest.orderRouter(hash, ACCOUNT, { active: true })).toMatchObject({ hash });

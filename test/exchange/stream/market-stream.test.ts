@@ -58,10 +58,10 @@ describe('WS stream against a loopback venue', () => {
     const { venue, stream, status } = await setup();
     await stream.subscribe(bboTopic);
     await stream.subscribe({ kind: 'fills', account: 0xacc0n });
-    expect(venue.subscriptions().sort()).toEqual(['bbo:ETH-USDC:eco', 'fills_0xacc0']);
+    expect(venue.subscriptions().sort()).toEqual(['bbo:ETH-USDC:eco', 'fills_0x000000000000000000000000000000000000000000000000000000000000acc0']);
     expect(status).toEqual([true]);
     await stream.unsubscribe(bboTopic);
-    expect(venue.subscriptions()).toEqual(['fills_0xacc0']);
+    expect(venue.subscriptions()).toEqual(['fills_0x000000000000000000000000000000000000000000000000000000000000acc0']);
   });
 
   it('rejects a subscription the venue refuses', async () => {
@@ -105,7 +105,7 @@ describe('WS stream against a loopback venue', () => {
     await eventually(() => reconnected() === 1, { clock, stepMs: 250 });
     expect(status).toEqual([true, false, true]);
     expect(venue.listenKeyCalls).toBe(2);
-    expect(venue.subscriptions().sort()).toEqual(['bbo:ETH-USDC:eco', 'fills_0xacc0']);
+    expect(venue.subscriptions().sort()).toEqual(['bbo:ETH-USDC:eco', 'fills_0x000000000000000000000000000000000000000000000000000000000000acc0']);
     venue.push('bbo:ETH-USDC:eco', bboFrame);
     await eventually(() => events.length === 1);
     expect(stream.stats.reconnects).toBe(1);

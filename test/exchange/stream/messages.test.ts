@@ -15,7 +15,7 @@ describe('WS frames', () => {
       stream: 'bbo',
       ticker: { base: 'ETH', quote: 'USDC', ecosystem_book: true },
     });
-    expect(subscriptionMessage({ kind: 'fills', account: 0xabcn }, 8, 'unsubscribe')).toEqual({ action: 'unsubscribe', id: 8, stream: 'fills_0xabc' });
+    expect(subscriptionMessage({ kind: 'fills', account: 0xabcn }, 8, 'unsubscribe')).toEqual({ action: 'unsubscribe', id: 8, stream: `fills_0x${'abc'.padStart(64, '0')}` });
     expect(topicKey({ kind: 'snap', pair: { base: 'ETH', quote: 'USDC' }, ecosystem: false })).toBe('snap:ETH-USDC:router');
   });
 

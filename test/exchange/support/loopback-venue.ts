@@ -11,6 +11,7 @@ import { WebSocketServer, WebSocket } from 'ws';
 import { fakeHash, FAKE_STARK_KEY } from './fake-signer.ts';
 import { getChain } from '../../../src/core/index.ts';
 import { createMessageHasher, verifySignature, type MessageHasher } from '../../../src/exchange/signer/index.ts';
+import { addressToHex } from '../../../src/exchange/wire/fields.ts';
 import { parseCancelAllBody, parseCancelBody, parseIncreaseNonceBody, parseOrderBody, parseWithdrawBody } from '../../../src/exchange/wire/requests.ts';
 
 /** Options of the loopback venue. */
@@ -99,7 +100,7 @@ export class LoopbackVenue {
     this.#server.on('upgrade', (req, socket, head) => {
       const url = new URL(req.url ?? '/', 'http://x');
       const key = url.searchParams.get('listenKey');
-      if (url.pathname !== '/ws' || key === null || !this.listenKeys.has(key) || url.searchParams.get('signer') !== `0x${this.#starkKey.toString(16)}`) {
+      if (url.pathname !== '/ws' || key === null || !this.listenKeys.has(key) || url.searchParams.get('signer') !== addressToHex(this.#starkKey)) {
         socket.write('HTTP/1.1 401 Unauthorized\r\n\r\n');
         socket.destroy();
         return;
@@ -163,14 +164,14 @@ export class LoopbackVenue {
       order.status = status;
       order.filledBase = accBase;
     }
-    this.push(`fills_${this.account()}`, this.executionReport(hash, { fillBase, accBase, status, price }));
+    this.push(this.fillsStream(), this.executionReport(hash, { fillBase, accBase, status, price }));
   }
 
   executionReport(hash: string, fill: { fillBase: string; accBase: string; status: string; price?: string }): unknown {
     const order = this.orders.get(hash);
     const sell = (order?.body.flags as Record<string, boolean> | undefined)?.is_sell_side ?? false;
     return {
-      stream: `fills_${this.account()}`,
+      stream: 'fills',
       client: this.account(),
       pair: { base: 'ETH', quote: 'USDC' },
       result: {
@@ -187,8 +188,14 @@ export class LoopbackVenue {
     };
   }
 
+  /** The subscription name of our fills (events themselves say `stream: "fills"`). */
+  fillsStream(): string {
+    return `fills_${this.account()}`;
+  }
+
+  /** The account as the SDKs write it: zero-padded. */
   account(): string {
-    return `0x${this.#account.toString(16)}`;
+    return addressToHex(this.#account);
   }
 
   /**
@@ -315,7 +322,7 @@ export class LoopbackVenue {
         return ok(this.#orderJson(order));
       }
       case 'GET /user/orders': {
-        const active = req.query.active === '1';
+        const active = req.query.active === 'true';
         const all = [...this.orders.values()].filter((o) => isLive(o.status) === active).reverse();
         const offset = Number(req.query.offset ?? 0);
         const limit = Number(req.query.limit ?? 20);

@@ -1,74 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createRng, createSilentLogger, ManualClock, type OrderReport, type ResyncReason, type VenueListener, type BestBidOffer, type VenueTrade, type GasQuote } from '../../../src/core/index.ts';
-import { RestClient } from '../../../src/exchange/client/index.ts';
-import { LiveVenue, type LiveVenueSettings } from '../../../src/exchange/venue/index.ts';
-import { LoopbackVenue } from '../support/loopback-venue.ts';
-import { ACCOUNT, CHAIN, drive, eventually } from '../support/helpers.ts';
-import { FakeBatchSigner, FakeSigner } from '../support/fake-signer.ts';
+import { describe, expect, it } from 'vitest';
+import { CHAIN, drive, eventually } from '../support/helpers.ts';
+import { START_MS, intent, placed, setup, stopAfterEach } from '../support/live-setup.ts';
 
-const START_MS = 1_700_000_123_456;
-const intent = { side: 'buy' as const, priceUnits: 2999_990000n, qtyUnits: 10n ** 17n, postOnly: true };
-
-interface Recorded {
-  tops: BestBidOffer[];
-  trades: VenueTrade[];
-  reports: OrderReport[];
-  gas: GasQuote[];
-  resyncs: ResyncReason[];
-  feed: boolean[];
-}
-
-let loopback: LoopbackVenue | undefined;
-let live: LiveVenue | undefined;
-
-afterEach(async () => {
-  await live?.stop();
-  await loopback?.stop();
-  live = undefined;
-  loopback = undefined;
-});
-
-async function setup(options: { batch?: boolean; settings?: Partial<LiveVenueSettings> } = {}) {
-  loopback = await new LoopbackVenue().start();
-  const clock = new ManualClock(START_MS);
-  const signer = new FakeSigner();
-  const logger = createSilentLogger();
-  const rest = new RestClient({ baseUrl: loopback.httpUrl, chain: CHAIN, account: ACCOUNT, signer, clock, rng: createRng(1), logger });
-  live = new LiveVenue(
-    {
-      chain: CHAIN,
-      account: ACCOUNT,
-      pair: { base: 'ETH', quote: 'USDC' },
-      ecosystemBook: true,
-      feeToken: 'STRK',
-      gasPriceMultiplier: 1.25,
-      gasRefreshMs: 30_000,
-      conversionMarginBps: 50,
-      orderTtlS: 3600,
-      wsUrl: loopback.wsUrl,
-      ...options.settings,
-    },
-    { rest, signer, clock, rng: createRng(9), logger, ...(options.batch === true ? { batchSigner: new FakeBatchSigner(signer) } : {}) },
-  );
-  const recorded: Recorded = { tops: [], trades: [], reports: [], gas: [], resyncs: [], feed: [] };
-  const listener: VenueListener = {
-    onTopOfBook: (top) => recorded.tops.push(top),
-    onTrade: (trade) => recorded.trades.push(trade),
-    onOrderReport: (report) => recorded.reports.push(report),
-    onGasQuote: (quote) => recorded.gas.push(quote),
-    onResync: (reason) => recorded.resyncs.push(reason),
-    onFeedStatus: (isUp) => recorded.feed.push(isUp),
-  };
-  const info = await drive(clock, live.start(listener), 0);
-  return { venue: loopback, live, clock, signer, recorded, info };
-}
-
-async function placed(live: LiveVenue, clock: ManualClock, order = intent): Promise<string> {
-  const signed = await drive(clock, live.signOrder(order), 0);
-  const outcome = await drive(clock, live.submitOrder(signed), 0);
-  expect(outcome).toEqual({ kind: 'accepted', orderId: signed.orderId });
-  return signed.orderId;
-}
+stopAfterEach();
 
 describe('live venue against a loopback exchange', () => {
   it('starts with the pair rules, our fees and the gas steps, streams subscribed and the book synced', async () => {
@@ -79,7 +13,7 @@ describe('live venue against a loopback exchange', () => {
       takerFeePbips: 1000,
       steps: { trade: 150, cancel: 0, nonce: 100, withdraw: 150 },
     });
-    expect(venue.subscriptions().sort()).toEqual(['bbo:ETH-USDC:eco', 'fills_0xacc0', 'snap:ETH-USDC:eco', 'trade:ETH-USDC:eco']);
+    expect(venue.subscriptions().sort()).toEqual(['bbo:ETH-USDC:eco', 'fills_0x000000000000000000000000000000000000000000000000000000000000acc0', 'snap:ETH-USDC:eco', 'trade:ETH-USDC:eco']);
     expect(recorded.feed).toEqual([true]);
     expect(recorded.gas[0]).toMatchObject({ gasPriceUnits: 1_000_000_000n, quotePerStrk: 0.55 });
     await eventually(() => live.book()?.isSynced());
@@ -91,12 +25,12 @@ describe('live venue against a loopback exchange', () => {
     const orderId = await placed(live, clock);
     const body = venue.seen('POST /place_order')[0]?.body as Record<string, unknown>;
     expect(body).toMatchObject({
-      maker: '0xacc0',
+      maker: '0x000000000000000000000000000000000000000000000000000000000000acc0',
       price: '2999.99',
       qty: { base_qty: '0.1', quote_qty: '0' },
       ticker: ['ETH', 'USDC'],
       fee: {
-        trade_fee: { recipient: CHAIN.feeRecipient.replace(/^0x0+/, '0x'), maker_pbips: 200, taker_pbips: 1000 },
+        trade_fee: { recipient: CHAIN.feeRecipient, maker_pbips: 200, taker_pbips: 1000 },
         gas_fee: { gas_per_action: 150, fee_token: 'STRK', max_gas_price: '0.00000000125', conversion_rate: ['1', '1'] },
       },
       constraints: { created_at: Math.floor(START_MS / 1000), nonce: 3, duration_valid: 3600, number_of_swaps_allowed: 0, stp: 0 },
@@ -114,7 +48,7 @@ describe('live venue against a loopback exchange', () => {
     const hash = orderId.slice(2);
     venue.fill(hash, '0.03', '0.03', 'PARTIALLY_FILLED');
     venue.fill(hash, '0.03', '0.03', 'PARTIALLY_FILLED');
-    venue.push('fills_0xacc0', venue.executionReport(hash, { fillBase: '0', accBase: '0', status: 'OPEN' }));
+    venue.push('fills_0x000000000000000000000000000000000000000000000000000000000000acc0', venue.executionReport(hash, { fillBase: '0', accBase: '0', status: 'OPEN' }));
     venue.fill(hash, '0.07', '0.1', 'FILLED', '2999.99');
     await eventually(() => recorded.reports.length >= 2 && recorded.reports.at(-1)?.status === 'FILLED');
     expect(recorded.reports.map((r) => [r.status, r.filledQtyUnits, r.lastFillPriceUnits])).toEqual([
@@ -213,7 +147,7 @@ describe('live venue against a loopback exchange', () => {
     const { venue, live, clock } = await setup();
     const orderId = await placed(live, clock);
     expect(await drive(clock, live.cancelOrder(orderId), 0)).toEqual({ kind: 'accepted' });
-    expect(venue.seen('POST /cancel_order')[0]?.body).toMatchObject({ maker: '0xacc0', order_hash: orderId, sign_scheme: 'ecdsa curve' });
+    expect(venue.seen('POST /cancel_order')[0]?.body).toMatchObject({ maker: '0x000000000000000000000000000000000000000000000000000000000000acc0', order_hash: `0x${orderId.slice(2).padStart(64, '0')}`, sign_scheme: 'ecdsa curve' });
     expect(await drive(clock, live.cancelOrder('0xdead'), 0)).toEqual({ kind: 'rejected', reason: 'NO_ORDERS_WITH_THIS_ID' });
     expect(await drive(clock, live.cancelOrder('not-a-hash'), 0)).toMatchObject({ kind: 'rejected' });
   });

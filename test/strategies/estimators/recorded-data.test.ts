@@ -44,15 +44,15 @@ describe.skipIf(dataDir === undefined)('estimators on recorded Binance ETHUSDT (
     expect(values.arrival?.k).toBeGreaterThan(0.5);
     expect(values.arrival?.a).toBeGreaterThan(0.1);
 
-    const view = buildMarketView({ timeMs: lastMs, bid, ask, ...values, ticker: { tickSize: 0.01, lotSize: 0.0001, minSize: 0.0001, makerFee: 0, takerFee: 0.001 } });
+    const view = buildMarketView({ timeMs: lastMs, bid, ask, ...values, ticker: { tickSize: 0.01, lotSize: 0.0001, minSize: 0.0001, makerFee: 0.0001, takerFee: 0.001 } });
     const models: StrategyDefinition[] = [AVELLANEDA_STOIKOV, GLFT];
     for (const definition of models) {
       const quotes = definition.create(parseOrThrow(definition)).quote(view, makeInventory());
       expect(quotes).toHaveLength(2);
       for (const quote of quotes) {
         const distanceBps = (Math.abs(quote.price - (view.mid as number)) / (view.mid as number)) * 10_000;
-        expect(distanceBps).toBeGreaterThanOrEqual(1.99); // the 4 bps default floor, half each side
-        expect(distanceBps).toBeLessThanOrEqual(100.01); // the 200 bps default cap, half each side
+        expect(distanceBps).toBeGreaterThanOrEqual(1); // the 1 bp maker fee is inside the spread
+        expect(distanceBps).toBeLessThanOrEqual(101.01); // the 200 bps default cap, half each side, plus the fee
       }
     }
   });

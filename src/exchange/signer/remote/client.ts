@@ -13,6 +13,7 @@
  */
 import { createConnection, type Socket } from 'node:net';
 import { type ChainInfo, type Clock, type Logger } from '../../../core/index.ts';
+import type { FastSignChallenge } from '../../client/fast-sign.ts';
 import { feltToHex, type StarkSignature } from '../../wire/fields.ts';
 import {
   formatCancelAllBody,
@@ -136,6 +137,11 @@ export class RemoteSigner {
     return this.#signBody('increase-nonce', request, formatIncreaseNonceBody(request));
   }
 
+  /** Signs a fast-sign challenge (FAST_CANCEL): the key it buys can only cancel. */
+  async signFastSign(challenge: FastSignChallenge): Promise<StarkSignature> {
+    return decodeSigned(await this.#call('fast-sign', { op: 'fast-sign', challenge: { msg: challenge.msg, expiration_ts: challenge.expirationTs } })).sign;
+  }
+
   /** Signs the login challenge (the signer signs the login message for its own account only). */
   async signLogin(challenge: bigint): Promise<{ hash: bigint; signature: StarkSignature }> {
     const { hash, sign } = decodeSigned(await this.#call('login', { op: 'login', challenge: feltToHex(challenge) }));
@@ -224,7 +230,8 @@ async function openConnection(options: RemoteSignerOptions, expectedKey: bigint 
       reject(unavailable(`no answer from the signer on ${options.socketPath} within ${timeoutMs} ms`));
     }, timeoutMs, { unref: true });
     connection.pending.set(id, { op: 'hello', resolve: (value) => resolve(value as HelloAnswer), reject, cancelTimer: () => timer.cancel() });
-    socket.write(encodeLine({ id, op: 'hello', version: PROTOCOL_VERSION, chain: options.chain.name, account: feltToHex(options.account) }));
+    const { executorAddress, coreAddress, feeRecipient } = options.chain;
+    socket.write(encodeLine({ id, op: 'hello', version: PROTOCOL_VERSION, chain: options.chain.name, account: feltToHex(options.account), contracts: { executorAddress, coreAddress, feeRecipient } }));
   });
   const starkKey = BigInt(hello.starkKey);
   if (expectedKey !== undefined && starkKey !== expectedKey) {

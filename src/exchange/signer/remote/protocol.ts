@@ -9,6 +9,7 @@
  *   ← {"id":2,"ok":{"hash":"0x…","sign":["0x…","0x…"]}}
  *   → {"id":3,"op":"orders","bodies":[…]}          ← {"id":3,"ok":{"signed":[{"hash","sign"},…]}}
  *   → {"id":4,"op":"login","challenge":"0x…"}       (also cancel, cancel-all, withdraw, increase-nonce)
+ *   → {"id":6,"op":"fast-sign","challenge":{"msg":"…","expiration_ts":…}}
  *   ← {"id":5,"error":{"code":"SIGNER_REFUSED","kind":"pair","message":"…"}}
  *
  * Requests travel as the exact JSON bodies the venue receives (`src/exchange/wire/requests.ts`),
@@ -16,7 +17,7 @@
  * values: what it signs is what the venue will read from the same body.
  */
 import type { Socket } from 'node:net';
-import { CHAIN_NAMES, type ChainName } from '../../../core/index.ts';
+import { CHAIN_NAMES, type ChainName, type ContractOverrides } from '../../../core/index.ts';
 import { feltToHex, type StarkSignature } from '../../wire/fields.ts';
 import { REFUSAL_KINDS, type RefusalKind, type SigningPolicySpec } from '../policy.ts';
 
@@ -30,8 +31,16 @@ export const BODY_OPS: readonly BodyOp[] = ['order', 'cancel', 'cancel-all', 'wi
 
 /** A request without its id. */
 export type RemoteCall =
-  | { readonly op: 'hello'; readonly version: number; readonly chain: string; readonly account: string }
+  | {
+      readonly op: 'hello';
+      readonly version: number;
+      readonly chain: string;
+      readonly account: string;
+      /** The client's contract constants: the signer refuses a client that would hash others. */
+      readonly contracts: { readonly executorAddress: string; readonly coreAddress: string; readonly feeRecipient: string };
+    }
   | { readonly op: 'login'; readonly challenge: string }
+  | { readonly op: 'fast-sign'; readonly challenge: { readonly msg: string; readonly expiration_ts: number } }
   | { readonly op: BodyOp; readonly body: Record<string, unknown> }
   | { readonly op: 'orders'; readonly bodies: readonly Record<string, unknown>[] };
 
@@ -49,6 +58,7 @@ export interface PolicyWire {
   readonly account: string;
   readonly pairs: readonly { readonly base: string; readonly quote: string; readonly maxOrderNotionalUnits: string | null }[];
   readonly withdrawReceivers: readonly string[];
+  readonly contracts?: ContractOverrides;
 }
 
 export interface HelloAnswer {
@@ -92,6 +102,7 @@ export function encodePolicy(spec: SigningPolicySpec): PolicyWire {
     account: feltToHex(spec.account),
     pairs: spec.pairs.map((pair) => ({ base: pair.base, quote: pair.quote, maxOrderNotionalUnits: pair.maxOrderNotionalUnits?.toString() ?? null })),
     withdrawReceivers: spec.withdrawReceivers.map(feltToHex),
+    ...(spec.contracts === undefined ? {} : { contracts: spec.contracts }),
   };
 }
 
@@ -107,6 +118,7 @@ export function decodePolicy(wire: PolicyWire): SigningPolicySpec {
       ...(pair.maxOrderNotionalUnits === null ? {} : { maxOrderNotionalUnits: BigInt(pair.maxOrderNotionalUnits) }),
     })),
     withdrawReceivers: wire.withdrawReceivers.map((receiver) => BigInt(receiver)),
+    ...(wire.contracts === undefined ? {} : { contracts: wire.contracts }),
   };
 }
 

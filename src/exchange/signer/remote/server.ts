@@ -13,6 +13,7 @@
 import { chmodSync, lstatSync, unlinkSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import type { Logger } from '../../../core/index.ts';
+import { fastSignMessageHash, parseFastSignChallenge } from '../../client/fast-sign.ts';
 import { WireError, feltToHex } from '../../wire/fields.ts';
 import {
   parseCancelAllBody,
@@ -156,6 +157,10 @@ export class SignerServer {
       const { hash, signature } = signer.signLogin(challenge);
       return encodeSigned(hash, signature);
     }
+    if (op === 'fast-sign') {
+      const challenge = parseWire(() => parseFastSignChallenge(request['challenge']), 'challenge');
+      return encodeSigned(fastSignMessageHash(chain, signer.account, challenge), signer.signFastSign(challenge));
+    }
     if (op === 'orders') {
       const bodies = request['bodies'];
       if (!Array.isArray(bodies)) throw new RequestRefused({ kind: 'request', reason: 'orders: bodies must be an array' });
@@ -178,6 +183,14 @@ export class SignerServer {
     }
     if (request['chain'] !== policy.chain.name) {
       throw new RequestRefused({ kind: 'chain', reason: `client on ${String(request['chain'])}; this signer signs for ${policy.chain.name} only` });
+    }
+    const contracts = request['contracts'] as Partial<Record<'executorAddress' | 'coreAddress' | 'feeRecipient', unknown>> | undefined;
+    const sameContracts = (['executorAddress', 'coreAddress', 'feeRecipient'] as const).every(
+      (key) => typeof contracts?.[key] === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(contracts[key]) && BigInt(contracts[key]) === BigInt(policy.chain[key]),
+    );
+    if (!sameContracts) {
+      const ours = `executor ${policy.chain.executorAddress}, core ${policy.chain.coreAddress}, fee recipient ${policy.chain.feeRecipient}`;
+      throw new RequestRefused({ kind: 'chain', reason: `client with other contract addresses (${JSON.stringify(contracts)}); this signer hashes ${ours}` });
     }
     const account = parseWire(() => BigInt(String(request['account'])), 'account');
     if (account !== policy.spec.account) {

@@ -3,7 +3,8 @@
  * (ARCHITECTURE "one owner for each piece of state"). Fills are applied from cumulative amounts,
  * so duplicated or reordered execution reports cannot double-count.
  */
-import { isTerminalStatus, type OrderReport, type OrderStatus, type Side } from '../core/index.ts';
+import { isTerminalStatus, type OrderReport, type OrderStatus, type Side } from '../../core/index.ts';
+import type { LiveQuote } from '../pipeline/diff.ts';
 
 /** Where an order is in its life from the engine's point of view. */
 export type OrderPhase = 'pending-new' | 'open' | 'pending-cancel' | 'done';
@@ -123,6 +124,21 @@ export class OrderTable {
     return [...this.notDone];
   }
 
+  /** The orders that could still fill, without copying: resting, unacknowledged and being cancelled. */
+  notDoneOrders(): ReadonlySet<TrackedOrder> {
+    return this.notDone;
+  }
+
+  /** The best price among this side's working orders (highest bid, lowest ask), or undefined. */
+  bestWorkingPrice(side: Side): bigint | undefined {
+    let best: bigint | undefined;
+    for (const order of this.notDone) {
+      if (order.side !== side || (order.phase !== 'open' && order.phase !== 'pending-new')) continue;
+      if (best === undefined || (side === 'buy' ? order.priceUnits > best : order.priceUnits < best)) best = order.priceUnits;
+    }
+    return best;
+  }
+
   markOpen(orderId: string): void {
     const order = this.orders.get(orderId);
     if (order !== undefined && order.phase === 'pending-new') {
@@ -206,4 +222,16 @@ export class OrderTable {
     order.phase = 'done';
     this.notDone.delete(order);
   }
+}
+
+/** A tracked order in the shape the diff reads. */
+export function toLiveQuote(order: TrackedOrder): LiveQuote {
+  return {
+    orderId: order.orderId,
+    side: order.side,
+    priceUnits: order.priceUnits,
+    remainingUnits: order.qtyUnits - order.filledQtyUnits,
+    filledUnits: order.filledQtyUnits,
+    createdAtMs: order.createdAtMs,
+  };
 }

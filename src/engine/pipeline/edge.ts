@@ -1,10 +1,12 @@
 /**
  * Gas-aware quoting. A quote's expected edge, in basis points of its notional, is its distance
- * from the mid minus the maker fee minus the gas its life may cost (a cancel, where cancels pay;
- * a taker fill, when not post-only). Quotes below MIN_EDGE_BPS are not placed; a live order is
- * replaced only when the edge gained pays for the gas of replacing it.
+ * from its reference price (the strategy's reservation price or ladder centre; the fair price
+ * when it names none) minus the maker fee minus the gas its life may cost (a cancel, where
+ * cancels pay). Quotes below MIN_EDGE_BPS are not placed, except those that reduce inventory: a
+ * skewed quote that sheds position is worth its small edge. A live order is replaced only when
+ * the edge gained pays for the gas of replacing it.
  */
-import { unitsToNumber, type GasQuote, type GasSteps, type TickerRules } from '../core/index.ts';
+import { unitsToNumber, type GasQuote, type GasSteps, type TickerRules } from '../../core/index.ts';
 import type { RoundedQuote } from './diff.ts';
 
 /** Fees and gas context for edge computations. */
@@ -25,21 +27,38 @@ export function gasCostQuote(steps: number, context: EdgeContext): number {
   return strk * gas.quotePerStrk * (1 + context.conversionMargin);
 }
 
-/** Expected edge of a resting quote in bps of its notional, after fees and gas. */
-export function quoteEdgeBps(quote: RoundedQuote, mid: number, context: EdgeContext): number {
+/**
+ * Expected edge of a resting quote in bps of its notional, after fees and gas, measured from
+ * `reference` (quote tokens per base token).
+ */
+export function quoteEdgeBps(quote: RoundedQuote, reference: number, context: EdgeContext): number {
   const price = unitsToNumber(quote.priceUnits, context.rules.quoteDecimals);
   const size = unitsToNumber(quote.qtyUnits, context.rules.baseDecimals);
-  if (!(mid > 0) || !(size > 0)) return Number.NEGATIVE_INFINITY;
-  const distanceBps = ((quote.side === 'buy' ? mid - price : price - mid) / mid) * 10_000;
+  if (!(reference > 0) || !(size > 0)) return Number.NEGATIVE_INFINITY;
+  const distanceBps = ((quote.side === 'buy' ? reference - price : price - reference) / reference) * 10_000;
   const feeBps = context.makerFeePbips / 100;
   const gasBps = (gasCostQuote(context.steps.cancel, context) / (price * size)) * 10_000;
   return distanceBps - feeBps - gasBps;
 }
 
-/** Keeps the quotes whose edge is at least `minEdgeBps`. */
-export function filterByEdge(quotes: readonly RoundedQuote[], mid: number | undefined, minEdgeBps: number, context: EdgeContext): RoundedQuote[] {
-  if (mid === undefined) return [];
-  return quotes.filter((quote) => quoteEdgeBps(quote, mid, context) >= minEdgeBps);
+/** True when a fill of this quote moves the position (base − target, base units) towards zero. */
+export function reducesInventory(side: 'buy' | 'sell', positionUnits: bigint): boolean {
+  return side === 'buy' ? positionUnits < 0n : positionUnits > 0n;
+}
+
+/**
+ * Keeps the quotes whose edge from their own reference (or `fair`) is at least `minEdgeBps`, and
+ * every quote that reduces inventory whatever its edge. Nothing without a fair price.
+ */
+export function filterByEdge(
+  quotes: readonly RoundedQuote[],
+  fair: number | undefined,
+  positionUnits: bigint,
+  minEdgeBps: number,
+  context: EdgeContext,
+): RoundedQuote[] {
+  if (fair === undefined) return [];
+  return quotes.filter((quote) => reducesInventory(quote.side, positionUnits) || quoteEdgeBps(quote, quote.reference ?? fair, context) >= minEdgeBps);
 }
 
 /**
@@ -59,19 +78,19 @@ export function isReplacementWorthIt(oldEdgeBps: number, newEdgeBps: number, new
  * when it still has enough edge and the quote that would replace it gains less than the gas of
  * cancelling. Pure; a no-op when cancels are free.
  */
-export function keepReplacementsThatPay(
-  diff: { readonly keep: LiveQuoteLike[]; readonly cancel: LiveQuoteLike[]; readonly place: RoundedQuote[] },
-  mid: number,
+export function keepReplacementsThatPay<Order extends LiveQuoteLike>(
+  diff: { readonly keep: Order[]; readonly cancel: Order[]; readonly place: RoundedQuote[] },
+  fair: number,
   minEdgeBps: number,
   context: EdgeContext,
-): { keep: LiveQuoteLike[]; cancel: LiveQuoteLike[]; place: RoundedQuote[] } {
-  if (gasCostQuote(context.steps.cancel, context) === 0) return { keep: [...diff.keep], cancel: [...diff.cancel], place: [...diff.place] };
+): { keep: Order[]; cancel: Order[]; place: RoundedQuote[] } {
+  if (gasCostQuote(context.steps.cancel, context) === 0) return diff;
   const keep = [...diff.keep];
-  const cancel: LiveQuoteLike[] = [];
+  const cancel: Order[] = [];
   const place = [...diff.place];
   for (const order of diff.cancel) {
     const asQuote: RoundedQuote = { side: order.side, priceUnits: order.priceUnits, qtyUnits: order.remainingUnits, level: 0 };
-    const oldEdge = quoteEdgeBps(asQuote, mid, context);
+    const oldEdge = quoteEdgeBps(asQuote, fair, context);
     const index = place.findIndex((quote) => quote.side === order.side);
     const replacement = index >= 0 ? place[index] : undefined;
     if (replacement === undefined || oldEdge < minEdgeBps) {
@@ -79,7 +98,7 @@ export function keepReplacementsThatPay(
       continue;
     }
     const notional = unitsToNumber(replacement.priceUnits, context.rules.quoteDecimals) * unitsToNumber(replacement.qtyUnits, context.rules.baseDecimals);
-    if (isReplacementWorthIt(oldEdge, quoteEdgeBps(replacement, mid, context), notional, context)) {
+    if (isReplacementWorthIt(oldEdge, quoteEdgeBps(replacement, replacement.reference ?? fair, context), notional, context)) {
       cancel.push(order);
     } else {
       keep.push(order);

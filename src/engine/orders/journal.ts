@@ -9,7 +9,7 @@
  * covers a machine crash without putting a disk flush on the tick-to-wire path.
  */
 import { closeSync, existsSync, fdatasync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
-import type { OrderStatus, Side } from '../core/index.ts';
+import type { OrderStatus, Side } from '../../core/index.ts';
 
 /** One journal record. Amounts are decimal strings of base units (JSON has no bigint). */
 export type JournalRecord =

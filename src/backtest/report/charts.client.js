@@ -1,0 +1,126 @@
+// The report's charts, run in the browser with uPlot (inlined by html.ts, no network). Reads the
+// run's data from `window.REPORT` and draws into the page's chart slots. Times are simulated
+// exchange times in UTC. Each chart writes what it drew onto its element (points, x range and
+// kind, the x-axis labels, y range) and the page counts charts drawn on <body>, so a headless
+// browser test can check every chart has data and sane axes without reading pixels.
+(function drawReport() {
+  const report = window.REPORT;
+  const width = Math.max(640, Math.min(1200, window.innerWidth - 64));
+  const pad = (n) => String(n).padStart(2, '0');
+  const utc = (seconds) => new Date(seconds * 1000);
+  const timeLabel = (spanSeconds) => (seconds) => {
+    const d = utc(seconds);
+    const hm = `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
+    if (spanSeconds > 2 * 86400) return `${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${hm}`;
+    return spanSeconds > 3 * 3600 ? hm : `${hm}:${pad(d.getUTCSeconds())}`;
+  };
+  let drawn = 0;
+  let expected = 0;
+
+  const count = (series) => series.reduce((sum, values) => sum + values.filter((v) => v !== null && v !== undefined && Number.isFinite(v)).length, 0);
+
+  /**
+   * Draws one chart into #id; `kind` is 'time' (x in epoch seconds) or a unit name for other x
+   * axes. `xRange` fixes the x axis (the run's span for fills, which may be few or one).
+   */
+  function chart(id, title, kind, xLabel, yLabel, series, data, xRange) {
+    const element = document.getElementById(id);
+    if (element === null) return;
+    expected += 1;
+    const x = data[0];
+    const span = xRange !== undefined ? xRange[1] - xRange[0] : x.length > 0 ? x[x.length - 1] - x[0] : 0;
+    const format = kind === 'time' ? timeLabel(span) : (v) => String(Number(v.toPrecision(6)));
+    let labels = [];
+    const opts = {
+      width,
+      height: 280,
+      title,
+      tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
+      scales: { x: { time: kind === 'time', ...(xRange === undefined ? {} : { range: () => xRange }) } },
+      series: [{ label: kind === 'time' ? 'time (UTC)' : xLabel, value: (u, v) => (v === null ? '–' : format(v)) }, ...series],
+      axes: [
+        { label: xLabel, values: (u, splits) => (labels = splits.map(format)) },
+        { label: yLabel, size: 70 },
+      ],
+      hooks: {
+        // After each draw, so the axis labels are the ones on screen.
+        draw: [
+          (u) => {
+            const y = u.scales.y;
+            element.dataset.points = String(count(data.slice(1)));
+            element.dataset.xKind = kind;
+            element.dataset.xMin = String(x[0] ?? '');
+            element.dataset.xMax = String(x[x.length - 1] ?? '');
+            element.dataset.xLabels = JSON.stringify(labels);
+            element.dataset.yMin = String(y.min);
+            element.dataset.yMax = String(y.max);
+            if (element.dataset.drawn === undefined) {
+              element.dataset.drawn = 'true';
+              drawn += 1;
+              document.body.dataset.chartsDrawn = String(drawn);
+            }
+          },
+        ],
+      },
+    };
+    new uPlot(opts, data, element);
+  }
+
+  const line = (label, stroke, more) => ({ label, stroke, width: 1.5, spanGaps: false, ...more });
+  const dots = (label, color, size) => ({ label, stroke: color, width: 0, paths: () => null, points: { show: true, size, fill: color } });
+  const dashed = (label, stroke) => line(label, stroke, { dash: [6, 4], width: 1 });
+  const { units } = report;
+
+  // Fills as points on the price chart, at the sample they fall in (the path is sampled every `sampleMs`).
+  const buys = report.time.map(() => null);
+  const sells = report.time.map(() => null);
+  let k = 0;
+  report.fills.time.forEach((t, i) => {
+    while (k < report.time.length - 1 && report.time[k] < t) k++;
+    (report.fills.side[i] === 'buy' ? buys : sells)[k] = report.fills.price[i];
+  });
+  chart('price', 'Mid, the touch, our best quotes and fills', 'time', 'time (UTC)', `price (${units.quote})`, [
+    line('mid', '#444'),
+    line('best bid', '#9fd8cf', { width: 1 }),
+    line('best ask', '#f4b8a6', { width: 1 }),
+    line('our bid', '#2a9d8f'),
+    line('our ask', '#e76f51'),
+    dots('buy fill', '#1b7f3b', 8),
+    dots('sell fill', '#b3261e', 8),
+  ], [report.time, report.mid, report.bestBid, report.bestAsk, report.bid, report.ask, buys, sells]);
+
+  const parts = report.components;
+  const pnlSeries = [line('total', '#222', { width: 2 })];
+  const pnlData = [report.time, report.pnl];
+  if (parts !== null) {
+    const colors = { spread: '#2a9d8f', inventory: '#6a4c93', fees: '#e76f51', gas: '#f4a261', hedge: '#264653' };
+    for (const name of Object.keys(parts)) {
+      pnlSeries.push(line(name, colors[name] ?? '#888'));
+      pnlData.push(parts[name]);
+    }
+  }
+  chart('pnl', 'Cumulative PnL by component', 'time', 'time (UTC)', `PnL (${units.quote})`, pnlSeries, pnlData);
+
+  const capSeries = report.cap === null ? [] : [dashed(`cap +${report.cap}`, '#b3261e'), dashed(`cap −${report.cap}`, '#b3261e')];
+  const capData = report.cap === null ? [] : [report.time.map(() => report.cap), report.time.map(() => -report.cap)];
+  chart('inventory', 'Inventory (change from start) and the inventory cap', 'time', 'time (UTC)', `inventory (${units.base})`,
+    [line('inventory', '#264653'), ...capSeries], [report.time, report.inventory, ...capData]);
+
+  chart('distance', 'Distance of our best quotes from the touch (0 = at the best price)', 'time', 'time (UTC)', 'bps behind the touch', [
+    line('bid', '#2a9d8f'),
+    line('ask', '#e76f51'),
+  ], [report.time, report.distance.bid, report.distance.ask]);
+
+  if (report.fills.time.length > 0) {
+    chart('markouts', 'Fill markouts against fill time (positive = the fill earned)', 'time', 'fill time (UTC)', 'markout (bps)', [
+      dots('+1 s', '#8ecae6', 6),
+      dots('+10 s', '#219ebc', 6),
+      dots('+60 s', '#023047', 6),
+    ], [report.fills.time, report.fills.markout1s, report.fills.markout10s, report.fills.markout60s], [report.startSeconds, report.endSeconds]);
+    const bars = uPlot.paths.bars({ size: [0.9, 60] });
+    chart('histogram', 'Distribution of 10 s markouts', 'bps', 'markout after 10 s (bps)', 'fills', [
+      { label: 'fills', stroke: '#219ebc', fill: '#219ebc88', paths: bars, points: { show: false } },
+    ], [report.histogram.centers, report.histogram.counts]);
+  }
+  document.body.dataset.chartsExpected = String(expected);
+})();

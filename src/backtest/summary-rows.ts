@@ -1,0 +1,65 @@
+/**
+ * The backtest summary as rows a person reads: label and formatted value, in units (PnL in the
+ * quote token, inventory in the base token), human times, percentages. The terminal summary and
+ * the HTML report's tables are both built from these rows.
+ */
+import { formatAmount, formatBps, formatDuration, formatNumber, formatPercent, formatRatio, formatUtc } from './format.ts';
+import { SCORECARD_FIELDS, scorecardEntries, type ScorecardEntry } from './scorecard.ts';
+import type { BacktestSummary } from './summary.ts';
+
+/** Token names for the units of a summary. */
+export interface SummaryUnits {
+  readonly base: string;
+  readonly quote: string;
+}
+
+/** One row: what it is and its formatted value. */
+export interface SummaryRow {
+  readonly label: string;
+  readonly text: string;
+}
+
+/** The label of the headline Sharpe ratio, horizon included. */
+export function sharpeLabel(summary: Pick<BacktestSummary, 'sharpe_horizon'>): string {
+  return `Sharpe (per ${summary.sharpe_horizon ?? 'hour'})`;
+}
+
+/** The main figures of a run. */
+export function summaryRows(summary: BacktestSummary, units: SummaryUnits): SummaryRow[] {
+  const wallSeconds = summary.events_per_sec > 0 ? summary.events / summary.events_per_sec : undefined;
+  const markouts = [summary.markout_1s_bps, summary.markout_10s_bps, summary.markout_60s_bps].map((bps) => formatBps(bps).replace(' bps', ''));
+  return [
+    { label: 'simulated time', text: `${formatDuration(summary.duration_s * 1_000)} (${formatUtc(summary.start_ms)} → ${formatUtc(summary.end_ms)})` },
+    { label: 'events', text: formatNumber(summary.events) },
+    { label: 'fills', text: `${formatNumber(summary.fills)} (${formatNumber(summary.maker_fills)} maker, ${formatNumber(summary.taker_fills)} taker)` },
+    { label: 'volume', text: formatAmount(summary.volume_base, units.base) },
+    { label: 'PnL', text: formatAmount(summary.pnl_quote, units.quote) },
+    { label: 'fees / gas paid', text: `${formatAmount(summary.fees_quote, units.quote)} / ${formatAmount(summary.gas_quote, units.quote)}` },
+    { label: 'max drawdown', text: formatAmount(summary.max_drawdown_quote, units.quote) },
+    { label: sharpeLabel(summary), text: formatRatio(summary.sharpe) },
+    ...(summary.sharpe_horizon === 'day' ? [{ label: 'Sharpe (per hour)', text: formatRatio(summary.sharpe_hourly) }] : []),
+    { label: 'max |inventory|', text: formatAmount(summary.max_abs_inventory_base, units.base) },
+    { label: 'inventory std', text: formatAmount(summary.inventory_std_base, units.base) },
+    { label: 'two-sided uptime', text: formatPercent(summary.quote_uptime) },
+    { label: 'markout 1 s / 10 s / 60 s', text: `${markouts.join(' / ')} bps` },
+    { label: 'speed', text: `${formatNumber(summary.events_per_sec)} events/s${wallSeconds === undefined ? '' : ` (${formatDuration(wallSeconds * 1_000)} wall)`}` },
+  ];
+}
+
+/** A scorecard value formatted for its kind. */
+export function formatScorecardValue(entry: ScorecardEntry, units: SummaryUnits): string {
+  const { kind } = SCORECARD_FIELDS[entry.key];
+  if (entry.value === null) return '–';
+  if (kind === 'count') return formatNumber(entry.value);
+  if (kind === 'share') return formatPercent(entry.value);
+  if (kind === 'quote') return formatAmount(entry.value, units.quote);
+  return formatRatio(entry.value, 1);
+}
+
+/** The scorecard as rows; keys already among the summary rows (uptime, fees, gas) are left out. */
+export function scorecardRows(summary: BacktestSummary, units: SummaryUnits): SummaryRow[] {
+  const shown = new Set(['two_sided_uptime', 'fees_quote', 'gas_quote']);
+  return scorecardEntries(summary)
+    .filter((entry) => !shown.has(entry.key))
+    .map((entry) => ({ label: SCORECARD_FIELDS[entry.key].label, text: formatScorecardValue(entry, units) }));
+}

@@ -1,0 +1,255 @@
+/**
+ * One backtest run, from flags to the options of `runBacktest`. The market (base, quote, their
+ * decimals, tick and lot) comes from the recording, overridable by flags: a recording of any
+ * market backtests, and the venue's token table applies only to live and paper runs. The env
+ * file gives the strategy and engine keys. A plan is plain data, so a sweep can hand it to a
+ * worker thread.
+ */
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { createHash } from 'node:crypto';
+import { parse as parseDotenv } from 'dotenv';
+import { createRng, getChain, isChainName, parseUnits, unitsToNumber, type TickerRules } from '../core/index.ts';
+import { constantLatency } from '../backtest/latency.ts';
+import { jitteredLatency } from '../backtest/latency-jitter.ts';
+import { parseQueueModel } from '../backtest/queue-model.ts';
+import { runBacktest, type BacktestOptions, type BacktestResult } from '../backtest/run.ts';
+import { deterministicPart } from '../backtest/summary.ts';
+import type { SweepSummary } from '../backtest/sweep.ts';
+import type { SummaryUnits } from '../backtest/summary-rows.ts';
+import { DataError, createRecordedEventSource, readRecordingHeader, recordingScale, type RecordingHeader } from '../backtest/data/index.ts';
+import { buildStrategy } from './daemon.ts';
+import { engineSettingsFromConfig } from './engine-settings.ts';
+import { UsageError } from './io.ts';
+import { validatePairEnv } from './pair-config.ts';
+import { secretKeys } from '../config/index.ts';
+import { BACKTEST_DEFAULTS } from './backtest-defaults.ts';
+
+export { BACKTEST_DEFAULTS } from './backtest-defaults.ts';
+
+/** Quote currency of a source whose files do not name it (LOBSTER is NASDAQ, in USD). */
+const SOURCE_QUOTE: Readonly<Record<string, string>> = { lobster: 'USD' };
+
+/** Everything one run needs, serialisable so a sweep can hand it to a worker thread. */
+export interface BacktestPlan {
+  readonly data: readonly string[];
+  readonly envPath: string;
+  /** Env keys replaced after reading the file (--strategy, --set, sweep values). */
+  readonly overrides: Readonly<Record<string, string>>;
+  /** The market's names and decimals; undefined = the recording's. */
+  readonly base: string | undefined;
+  readonly quote: string | undefined;
+  readonly baseDecimals: number | undefined;
+  readonly quoteDecimals: number | undefined;
+  readonly tick: string | undefined;
+  readonly lot: string | undefined;
+  readonly queue: string;
+  readonly latencyMs: number;
+  readonly latencyJitterMs: number;
+  readonly feedLatencyMs: number;
+  readonly seed: number;
+  readonly initialBase: string;
+  readonly makerPbips: number;
+  readonly takerPbips: number;
+  readonly gasPriceFri: string;
+  readonly strkPrice: string;
+}
+
+/** The market a run trades, as resolved from the recording and the flags. */
+export interface Market {
+  readonly symbol: string;
+  readonly base: string;
+  readonly quote: string;
+  readonly baseDecimals: number;
+  readonly quoteDecimals: number;
+  /** Tick and lot as decimal text, and as numbers (quote per tick, base per lot). */
+  readonly tick: string;
+  readonly lot: string;
+  readonly tickValue: number;
+  readonly lotValue: number;
+}
+
+/** A plan checked and built: the options of `runBacktest` and lines describing the run. */
+export interface PreparedRun {
+  readonly options: BacktestOptions;
+  readonly context: string[];
+  readonly title: string;
+  readonly market: Market;
+  readonly units: SummaryUnits;
+}
+
+/**
+ * The pair file with the account keys filled in (a backtest never signs or connects) and BASE and
+ * QUOTE set to tokens the chain lists: they name the live pair, and a backtest's market comes from
+ * the recording instead, so a file for ETH/USDC backtests a BTCUSDT or an AAPL recording.
+ */
+function readPairEnv(path: string, overrides: Readonly<Record<string, string>>): ReturnType<typeof validatePairEnv> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`--env ${path}: cannot read it (${error instanceof Error ? error.message : String(error)})`);
+  }
+  const env: Record<string, string> = { ...parseDotenv(text), ...overrides };
+  for (const key of ['TRADING_ACCOUNT']) if ((env[key] ?? '') === '') env[key] = '0x1';
+  const chain = env['CHAIN'] ?? 'mainnet';
+  if (isChainName(chain)) {
+    const [first, second] = [...getChain(chain).tokens.keys()];
+    if (first !== undefined && second !== undefined) Object.assign(env, { BASE: first, QUOTE: second });
+  }
+  // A backtest signs nothing: no signer is required and no key, keystore or password file is read.
+  return validatePairEnv(env, path, { requireSigner: false });
+}
+
+function stepUnits(flag: string, text: string, decimals: number, token: string, decimalsFlag: string): bigint {
+  let units: bigint;
+  try {
+    units = parseUnits(text, decimals);
+  } catch {
+    throw new UsageError(`--${flag}=${text} has more decimals than ${token} has in this backtest (${decimals}); raise --${decimalsFlag}`);
+  }
+  if (units <= 0n) throw new UsageError(`--${flag}=${text} must be positive`);
+  return units;
+}
+
+function readHeaders(paths: readonly string[]): RecordingHeader[] {
+  return paths.map((path) => {
+    try {
+      return readRecordingHeader(path);
+    } catch (error) {
+      if (error instanceof DataError) throw new UsageError(`--data ${error.message}`);
+      throw error;
+    }
+  });
+}
+
+/** The market of a run: the flags where given, else what the first recording's header says. */
+export function resolveMarket(plan: BacktestPlan, header: RecordingHeader, dataPath: string): Market {
+  const base = plan.base ?? header.base ?? header.symbol;
+  const quote = plan.quote ?? header.quote ?? SOURCE_QUOTE[header.source] ?? 'QUOTE';
+  if (base === quote) throw new UsageError(`--base and --quote are both ${base}: name two different tokens`);
+  const baseDecimals = plan.baseDecimals ?? Math.max(header.qtyDecimals, BACKTEST_DEFAULTS.minDecimals);
+  const quoteDecimals = plan.quoteDecimals ?? Math.max(header.priceDecimals, BACKTEST_DEFAULTS.minDecimals);
+  const tick = plan.tick ?? header.tick;
+  const lot = plan.lot ?? header.lot;
+  if (tick === '0' || lot === '0') throw new UsageError(`--data ${dataPath}: the recording has no prices to infer the tick and lot from; give --tick and --lot`);
+  const tickUnits = stepUnits(plan.tick === undefined ? 'tick (inferred from the recording)' : 'tick', tick, quoteDecimals, quote, 'quote-decimals');
+  const lotUnits = stepUnits(plan.lot === undefined ? 'lot (inferred from the recording)' : 'lot', lot, baseDecimals, base, 'base-decimals');
+  return {
+    symbol: header.symbol,
+    base,
+    quote,
+    baseDecimals,
+    quoteDecimals,
+    tick,
+    lot,
+    tickValue: unitsToNumber(tickUnits, quoteDecimals),
+    lotValue: unitsToNumber(lotUnits, baseDecimals),
+  };
+}
+
+/**
+ * Checks a plan and builds the run.
+ * @throws UsageError naming the flag or env key that is wrong.
+ */
+export function prepareRun(plan: BacktestPlan, onProgress?: (done: number, total: number) => void): PreparedRun {
+  const headers = readHeaders(plan.data);
+  const first = headers[0] as RecordingHeader;
+  const config = readPairEnv(plan.envPath, plan.overrides);
+  const market = resolveMarket(plan, first, plan.data[0] as string);
+  const rules: TickerRules = {
+    base: market.base,
+    quote: market.quote,
+    isEcosystemBook: config.ecosystemBook,
+    priceTick: parseUnits(market.tick, market.quoteDecimals),
+    qtyStep: parseUnits(market.lot, market.baseDecimals),
+    minQty: parseUnits(market.lot, market.baseDecimals),
+    baseDecimals: market.baseDecimals,
+    quoteDecimals: market.quoteDecimals,
+  };
+  headers.forEach((header, i) => {
+    try {
+      recordingScale(header, rules, plan.data[i] as string);
+    } catch (error) {
+      if (!(error instanceof DataError)) throw error;
+      const flag = error.message.includes('tick') ? '--tick' : '--lot';
+      throw new UsageError(`${flag}: ${error.message}; use a step that divides the recording's`);
+    }
+  });
+  const queue = parseQueueModel(plan.queue);
+  if (queue === undefined) throw new UsageError(`--queue=${plan.queue} is not a queue model (risk-averse, power:N with 0 < N ≤ 10, or log)`);
+  const strategy = buildStrategy(config);
+  const settings = engineSettingsFromConfig(config.engine, { baseDecimals: market.baseDecimals, quoteDecimals: market.quoteDecimals });
+  const rng = createRng(plan.seed);
+  const options: BacktestOptions = {
+    source: createRecordedEventSource(plan.data, rules, onProgress === undefined ? {} : { onProgress }),
+    strategy,
+    settings,
+    initialBase: Number(plan.initialBase),
+    venue: {
+      rules,
+      makerFeePbips: plan.makerPbips,
+      takerFeePbips: plan.takerPbips,
+      steps: { trade: config.ecosystemBook ? 150 : 250, cancel: 0, nonce: 100, withdraw: 150 },
+      gasPriceUnits: BigInt(plan.gasPriceFri),
+      quotePerStrk: Number(plan.strkPrice),
+      latency: jitteredLatency(constantLatency(plan.latencyMs), plan.latencyJitterMs, rng.fork('latency')),
+      feedLatencyMs: plan.feedLatencyMs,
+      queue,
+    },
+  };
+  const context = [
+    `data: ${plan.data.join(', ')} (${first.symbol}, ${first.source})`,
+    `market: ${market.base}/${market.quote} from the ${plan.base === undefined && plan.quote === undefined ? 'recording' : 'flags'}; tick ${market.tick} ${market.quote}, lot ${market.lot} ${market.base}; decimals ${market.baseDecimals}/${market.quoteDecimals}`,
+    `strategy: ${config.strategy} (${plan.envPath})`,
+    `queue: ${queue.name}; latency ${plan.latencyMs} ms each way (+ up to ${plan.latencyJitterMs} ms, seed ${plan.seed}); feed ${plan.feedLatencyMs} ms`,
+    `fees: maker ${plan.makerPbips} / taker ${plan.takerPbips} pbips; gas ${plan.gasPriceFri} fri/step at ${plan.strkPrice} ${market.quote}/STRK; start with ${plan.initialBase} ${market.base} and its value in ${market.quote}`,
+    ...Object.entries(plan.overrides)
+      .filter(([key]) => key !== 'STRATEGY')
+      .map(([key, value]) => `set: ${key}=${value}`),
+  ];
+  return {
+    options,
+    context,
+    title: `akira-mm backtest: ${config.strategy} on ${first.symbol} as ${market.base}/${market.quote}`,
+    market,
+    units: { base: market.base, quote: market.quote },
+  };
+}
+
+/** Runs a prepared backtest, turning data errors into usage errors (the input is wrong). */
+export async function executeRun(prepared: PreparedRun): Promise<BacktestResult> {
+  try {
+    return await runBacktest(prepared.options);
+  } catch (error) {
+    if (error instanceof DataError) throw new UsageError(`--data ${error.message}`);
+    throw error;
+  }
+}
+
+/** One sweep cell, run in a worker thread: the summary without the wall-clock speed. */
+export async function runSweepJob(plan: BacktestPlan): Promise<SweepSummary> {
+  return deterministicPart((await executeRun(prepareRun(plan))).summary);
+}
+
+/**
+ * A fingerprint of everything a sweep's results depend on except the swept values: the
+ * recordings (name and record count), the env file's entries and every flag. Shards of one sweep
+ * share it wherever they ran, so `backtest merge` refuses results of different sweeps.
+ */
+export function planFingerprint(plan: BacktestPlan, axes: readonly { key: string; values: readonly string[] }[]): string {
+  const data = plan.data.map((path) => ({ name: basename(path), records: readRecordingHeader(path).records }));
+  let env: Record<string, string>;
+  try {
+    env = parseDotenv(readFileSync(plan.envPath, 'utf8'));
+  } catch {
+    env = {};
+  }
+  // The account and every secret (key, keystore password) play no part in a backtest, and
+  // nothing derived from a secret leaves the process.
+  for (const key of secretKeys()) delete env[key];
+  delete env['TRADING_ACCOUNT'];
+  const { data: _paths, envPath: _envPath, ...flags } = plan;
+  const text = JSON.stringify({ data, env, flags, axes });
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}

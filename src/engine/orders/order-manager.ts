@@ -1,0 +1,345 @@
+/**
+ * The order manager: the only owner of our orders' lives (ARCHITECTURE "one owner"). It turns a
+ * requote's per-side diffs into venue actions within the outbound budget, by priority
+ * (risk-reducing cancels first, then the quotes nearest the touch); gates every placement on the
+ * hard caps counting every order that could still fill; journals intents before they leave;
+ * backs off a side after rejections; and cancels everything, waiting until the venue confirms.
+ * At most one batch of requests is in flight per side: events meanwhile mark the side dirty and
+ * it is requoted once its requests are answered, so bursts coalesce instead of queueing.
+ */
+import type { Clock, Logger, OrderIntent, OrderReport, Side, SignedOrder, TickerRules, Timer, Venue } from '../../core/index.ts';
+import type { EngineObserver } from '../observer.ts';
+import { admissibleQuantity, type ExposedOrder } from '../pipeline/caps.ts';
+import type { LiveQuote, RoundedQuote } from '../pipeline/diff.ts';
+import type { OutboundBudget } from '../settings.ts';
+import { TokenBucket, type ActionKind } from './budget.ts';
+import type { Journal } from './journal.ts';
+import { OrderTable } from './order-table.ts';
+import { rankActions, type Action, type ExecutionContext, type SidePlan } from './priorities.ts';
+import { confirmNothingRests } from './confirm.ts';
+
+/** Callbacks into the engine. */
+export interface OrderManagerHooks {
+  /** False once quoting stopped: a placement signed meanwhile is dropped. */
+  isQuoting(): boolean;
+  /** A side's requests are all answered and something asked for it meanwhile: requote. */
+  onSideSettled(side: Side): void;
+  /** Time or the budget alone may change the diff now (tokens refilled): requote. */
+  onWake(): void;
+  /** A request's outcome is unknown: heal from the venue's records. */
+  onUnknownOutcome(): void;
+  /** What rests changed outside a requote (placements signed and recorded, cancels sent): the scorecard samples it. */
+  onOrdersChanged(): void;
+}
+
+/** Counts for the scorecard. */
+export interface OrderStats {
+  /** Placements sent to the venue. */
+  readonly ordersSent: number;
+  /** Cancel requests sent (single cancels and cancel-alls). */
+  readonly cancelsSent: number;
+  /** Base units of all placements sent. */
+  readonly placedQtyUnits: bigint;
+  /** Requests the outbound budget held back (each distinct one once per stretch of throttling). */
+  readonly throttled: number;
+  /** Placements the caps gate shrank to nothing (waiting for a cancel to land). */
+  readonly gated: number;
+  /** Placements the venue refused (post-only would cross, balance, …). */
+  readonly rejected: number;
+}
+
+/** Everything the manager needs. */
+export interface OrderManagerOptions {
+  readonly venue: Venue;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly journal: Journal;
+  readonly observer: EngineObserver;
+  readonly budget: OutboundBudget;
+  /** The account's bucket, shared by every pair on it (the venue limits per trader); default one of our own. */
+  readonly bucket?: TokenBucket;
+  readonly hooks: OrderManagerHooks;
+}
+
+/** What one side sends in one go. */
+interface SideBatch {
+  /** Cancels that reduce risk: they leave at once. */
+  readonly urgent: LiveQuote[];
+  /** Cancels of orders being replaced or no longer wanted: they leave once the replacements are signed. */
+  readonly refresh: LiveQuote[];
+  readonly places: RoundedQuote[];
+}
+
+const SIDES: readonly Side[] = ['buy', 'sell'];
+const URGENCY: Readonly<Record<ActionKind, number>> = { risk: 0, front: 1, back: 2 };
+/** The matcher result of a post-only order that would have taken liquidity (SPEC §6). */
+const POST_ONLY_CROSSED = 'FAILED_VALIDATION';
+/** After rejections a side waits before placing again: 1 s, doubling up to this. */
+const MAX_REJECT_BACKOFF_MS = 30_000;
+
+/** Our orders and the requests that change them. */
+export class OrderManager {
+  readonly table = new OrderTable();
+  private readonly budget: TokenBucket;
+  private readonly inFlight = new Set<Side>();
+  private readonly dirty = new Set<Side>();
+  private readonly rejectBackoff = { buy: { untilMs: 0, streak: 0 }, sell: { untilMs: 0, streak: 0 } };
+  /** Placements between the gate and the table (being signed): they count as exposure too. */
+  private readonly reserved = new Set<ExposedOrder>();
+  private wakeTimer: Timer | undefined;
+  /** The requests held back since the budget last let everything through: each is counted once. */
+  private readonly heldKeys = new Set<string>();
+  private rules: TickerRules | undefined;
+  private counts = { ordersSent: 0, cancelsSent: 0, placedQtyUnits: 0n, throttled: 0, gated: 0, rejected: 0 };
+
+  constructor(private readonly options: OrderManagerOptions) {
+    this.budget = options.bucket ?? new TokenBucket(options.budget, options.clock);
+  }
+
+  /** The pair's rules (known once the venue is connected). */
+  setRules(rules: TickerRules): void {
+    this.rules = rules;
+  }
+
+  /** True while this side has requests without an answer. */
+  isBusy(side: Side): boolean {
+    return this.inFlight.has(side);
+  }
+
+  /** Asks for a requote of this side once its requests are answered. */
+  markDirty(side: Side): void {
+    this.dirty.add(side);
+  }
+
+  /** Until when this side places nothing after rejections (ms on the clock; 0 = not backing off). */
+  backoffUntilMs(side: Side): number {
+    return this.rejectBackoff[side].untilMs;
+  }
+
+  /** True while any request of ours is unanswered. */
+  hasWorkInFlight(): boolean {
+    return this.inFlight.size > 0;
+  }
+
+  stats(): OrderStats {
+    return { ...this.counts };
+  }
+
+  /** Stops the wake-up timer; idempotent. */
+  stop(): void {
+    this.wakeTimer?.cancel();
+    this.wakeTimer = undefined;
+  }
+
+  /**
+   * Sends what the plans ask for, as far as the budget allows: cancels before placements, the
+   * cancels that reduce risk first, then the placements nearest the touch. What the budget holds
+   * back is counted and retried when tokens return; a side with admitted requests is busy until
+   * they are answered.
+   */
+  execute(plans: readonly SidePlan[], context: ExecutionContext): void {
+    const actions = rankActions(plans, context);
+    const admitted: Record<Side, SideBatch> = { buy: { urgent: [], refresh: [], places: [] }, sell: { urgent: [], refresh: [], places: [] } };
+    let held = 0;
+    let newlyHeld = 0;
+    let heldKind: ActionKind = 'back';
+    for (const action of actions) {
+      const kind: ActionKind = action.group === 0 ? 'risk' : action.group === 1 && action.level === 0 ? 'front' : 'back';
+      const cost = (action.cancel === undefined ? 0 : 1) + (action.place === undefined ? 0 : 1);
+      if (!this.budget.tryTake(kind, cost)) {
+        // Wake for the most urgent kind held (risk before front before back).
+        if (held === 0 || URGENCY[kind] < URGENCY[heldKind]) heldKind = kind;
+        held += cost;
+        newlyHeld += this.noteHeld(action);
+        continue;
+      }
+      const batch = admitted[action.side];
+      if (action.cancel !== undefined) (action.group === 0 ? batch.urgent : batch.refresh).push(action.cancel);
+      if (action.place !== undefined) batch.places.push(action.place);
+    }
+    if (held > 0) {
+      if (newlyHeld > 0) {
+        this.counts.throttled += newlyHeld;
+        this.options.observer.requestsThrottled?.(newlyHeld);
+      }
+      this.scheduleWake(this.budget.msUntilAvailable(heldKind));
+    } else {
+      this.heldKeys.clear();
+    }
+    for (const side of SIDES) {
+      const batch = admitted[side];
+      if (batch.urgent.length === 0 && batch.refresh.length === 0 && batch.places.length === 0) continue;
+      this.inFlight.add(side);
+      void this.run(batch, context).finally(() => {
+        this.inFlight.delete(side);
+        if (this.dirty.delete(side)) this.options.hooks.onSideSettled(side);
+      });
+    }
+  }
+
+  /** Cancels one order outside a requote (healing found it unknown, or it must go now): no budget wait. */
+  cancelNow(orderId: string): void {
+    const { clock, journal, venue } = this.options;
+    this.table.markCancelling(orderId, clock.nowMs());
+    journal.append({ t: 'cancel', orderId, timeMs: clock.nowMs() });
+    this.budget.takeAnyway();
+    this.counts.cancelsSent++;
+    void venue.cancelOrder(orderId).catch(() => undefined);
+  }
+
+  /**
+   * Cancel-all, then wait until the venue lists nothing of ours; true when confirmed in time.
+   * Safety actions go whatever the budget. `applyReport` is the engine's report handler (fills
+   * found while waiting are booked).
+   */
+  async cancelEverything(reason: string, timeoutMs: number, applyReport: (report: OrderReport) => void): Promise<boolean> {
+    this.budget.takeAnyway();
+    this.counts.cancelsSent++;
+    const outcome = await this.options.venue.cancelAll();
+    this.options.logger.info({ reason, outcome }, 'cancel-all sent');
+    for (const order of this.table.live()) this.table.markCancelling(order.orderId, this.options.clock.nowMs());
+    return this.waitUntilNoOpenOrders(timeoutMs, applyReport);
+  }
+
+  /** Polls the venue until it lists none of our orders and every order we know is final (see `confirmNothingRests`). */
+  waitUntilNoOpenOrders(timeoutMs: number, applyReport: (report: OrderReport) => void): Promise<boolean> {
+    return confirmNothingRests({
+      venue: this.options.venue,
+      clock: this.options.clock,
+      logger: this.options.logger,
+      table: this.table,
+      timeoutMs,
+      applyReport,
+      resendCancelAll: async () => {
+        this.budget.takeAnyway();
+        this.counts.cancelsSent++;
+        await this.options.venue.cancelAll().catch(() => undefined);
+      },
+    });
+  }
+
+  /** Every order of ours that could still fill, with placements being signed, for the caps gate. */
+  private *exposedOrders(): Generator<ExposedOrder> {
+    for (const order of this.table.notDoneOrders()) {
+      yield { side: order.side, priceUnits: order.priceUnits, remainingUnits: order.qtyUnits - order.filledQtyUnits };
+    }
+    yield* this.reserved;
+  }
+
+  /**
+   * Sends one side's batch. Risk-reducing cancels leave at once; a refresh's cancel waits for its
+   * replacement to be signed (usually pre-signed: no wait), so the old quote is never pulled
+   * before the new one can go: the side is not left bare for a signature's time.
+   */
+  private async run(batch: SideBatch, context: ExecutionContext): Promise<void> {
+    const clock = this.options.clock;
+    const requests = batch.urgent.map((order) => this.cancel(order, clock.nowMs()));
+    const signed = await Promise.all(batch.places.map((quote) => this.prepare(quote, context)));
+    for (const order of batch.refresh) requests.push(this.cancel(order, clock.nowMs()));
+    for (const order of signed) if (order !== undefined) requests.push(this.submit(order));
+    this.options.hooks.onOrdersChanged();
+    await Promise.all(requests);
+  }
+
+  private async cancel(order: LiveQuote, nowMs: number): Promise<void> {
+    const { journal, venue, observer, logger, hooks } = this.options;
+    this.table.markCancelling(order.orderId, nowMs);
+    journal.append({ t: 'cancel', orderId: order.orderId, timeMs: nowMs });
+    this.counts.cancelsSent++;
+    const outcome = await venue.cancelOrder(order.orderId);
+    if (outcome.kind === 'accepted') {
+      observer.orderCancelled?.(order.side);
+      return;
+    }
+    logger.warn({ orderId: order.orderId, outcome }, 'cancel not confirmed; healing will settle it');
+    hooks.onUnknownOutcome();
+  }
+
+  /**
+   * Gates and signs a placement and records it (table and journal) before anything is sent;
+   * undefined when the caps leave nothing to place or quoting stopped meanwhile.
+   */
+  private async prepare(quote: RoundedQuote, context: ExecutionContext): Promise<SignedOrder | undefined> {
+    const { clock, journal, venue, hooks } = this.options;
+    const rules = this.rules;
+    if (rules === undefined) return undefined;
+    if (clock.nowMs() < this.rejectBackoff[quote.side].untilMs) return undefined;
+    // The hard caps: if this and every order that could still fill (the cancels just sent
+    // included: they may not take) filled at once, position, notional and funds stay inside.
+    const qtyUnits = admissibleQuantity(quote, this.exposedOrders(), context.holdings, context.limits, rules, context.accountRoomUnits);
+    if (qtyUnits === 0n) {
+      this.counts.gated++;
+      return undefined;
+    }
+    const reservation: ExposedOrder = { side: quote.side, priceUnits: quote.priceUnits, remainingUnits: qtyUnits };
+    this.reserved.add(reservation);
+    const intent: OrderIntent = { side: quote.side, priceUnits: quote.priceUnits, qtyUnits, postOnly: true };
+    let signed;
+    try {
+      signed = await venue.signOrder(intent);
+    } finally {
+      this.reserved.delete(reservation);
+    }
+    if (!hooks.isQuoting()) return undefined;
+    this.table.addPending(signed.orderId, intent.side, intent.priceUnits, intent.qtyUnits, clock.nowMs());
+    journal.append({ t: 'intent', orderId: signed.orderId, side: intent.side, price: intent.priceUnits.toString(), qty: intent.qtyUnits.toString(), timeMs: clock.nowMs() });
+    return signed;
+  }
+
+  /** Sends a prepared placement and acts on the answer. */
+  private async submit(signed: SignedOrder): Promise<void> {
+    const { clock, journal, venue, observer, logger, hooks } = this.options;
+    const intent = signed.intent;
+    this.counts.ordersSent++;
+    this.counts.placedQtyUnits += intent.qtyUnits;
+    const outcome = await venue.submitOrder(signed);
+    journal.append({ t: 'ack', orderId: outcome.orderId, outcome: outcome.kind, timeMs: clock.nowMs() });
+    switch (outcome.kind) {
+      case 'accepted':
+        this.table.markOpen(outcome.orderId);
+        this.rejectBackoff[intent.side].streak = 0;
+        observer.orderPlaced?.(intent.side);
+        return;
+      case 'rejected': {
+        this.counts.rejected++;
+        this.table.markDone(outcome.orderId, 'NOT_PROCESSED');
+        // A post-only order that would have crossed lost a race with the book: requote at once
+        // (the touch clamp places it right). Anything else may repeat (balance, rules): back off.
+        if (outcome.reason === POST_ONLY_CROSSED) {
+          observer.orderRejected?.(intent.side, outcome.reason);
+          return;
+        }
+        const backoff = this.rejectBackoff[intent.side];
+        backoff.streak++;
+        backoff.untilMs = clock.nowMs() + Math.min(MAX_REJECT_BACKOFF_MS, 1_000 * 2 ** (backoff.streak - 1));
+        observer.orderRejected?.(intent.side, outcome.reason);
+        logger.warn({ orderId: outcome.orderId, reason: outcome.reason, side: intent.side, retryInMs: backoff.untilMs - clock.nowMs() }, 'order rejected');
+        return;
+      }
+      case 'unknown':
+        // The venue may or may not have it: keep it as pending and let healing find out.
+        logger.warn({ orderId: outcome.orderId, reason: outcome.reason }, 'placement outcome unknown; healing');
+        hooks.onUnknownOutcome();
+        return;
+    }
+  }
+
+  /** Remembers a held-back action; 1 when it is new in this stretch of throttling (requotes re-plan the same ones). */
+  private noteHeld(action: Action): number {
+    let count = 0;
+    for (const key of [action.cancel === undefined ? undefined : `c:${action.cancel.orderId}`, action.place === undefined ? undefined : `p:${action.side}:${action.place.priceUnits}:${action.place.qtyUnits}`]) {
+      if (key === undefined || this.heldKeys.has(key)) continue;
+      this.heldKeys.add(key);
+      count++;
+    }
+    return count;
+  }
+
+  private scheduleWake(afterMs: number): void {
+    if (this.wakeTimer !== undefined) return;
+    this.wakeTimer = this.options.clock.setTimeout(() => {
+      this.wakeTimer = undefined;
+      this.options.hooks.onWake();
+    }, Math.max(1, afterMs));
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * The quoting pipeline after the strategy, as one pure function over one explicit input:
+ * strategy quotes → integer ticks (round once, clamp to the touch) → caps (position, notional,
+ * funds, band, count) → edge (from each quote's reference; inventory-reducing quotes always stay)
+ * → each quote's requote tolerance. Memoisation lives in one place, `QuotePipeline`: most book
+ * changes leave every input as it was (a size at the touch moved), so the last answer stands.
+ */
+import { numberToUnits, unitsToNumber, type DesiredQuote, type TickerRules } from '../../core/index.ts';
+import type { RequoteTolerance } from '../settings.ts';
+import { clipQuotes, type Holdings, type RiskLimits } from './caps.ts';
+import type { RoundedQuote } from './diff.ts';
+import { filterByEdge, gasCostQuote, type EdgeContext } from './edge.ts';
+import { quotesToTicks, type Touch } from './ticks.ts';
+
+/** Everything the pipeline reads. */
+export interface PipelineInput {
+  /** The strategy's quotes (floats). */
+  readonly quotes: readonly DesiredQuote[];
+  /** The fair price (quote tokens per base token) and the same in quote units. */
+  readonly fair: number;
+  readonly fairUnits: bigint;
+  readonly touch: Touch;
+  readonly rules: TickerRules;
+  /** The tick as a number (`tickSizeNumber(rules)`), computed once. */
+  readonly tickSize: number;
+  readonly holdings: Holdings;
+  readonly limits: RiskLimits;
+  readonly minEdgeBps: number;
+  readonly edge: EdgeContext;
+  readonly tolerance: RequoteTolerance;
+}
+
+/** The quotes that should rest now, each with its requote tolerance. */
+export function runQuotePipeline(input: PipelineInput): RoundedQuote[] {
+  const ticked = quotesToTicks(input.quotes, input.touch, input.rules, input.tickSize);
+  const clipped = clipQuotes(ticked, input.limits, input.holdings, input.fairUnits, input.rules);
+  const position = input.holdings.baseUnits - input.holdings.targetUnits;
+  const paying = filterByEdge(clipped, input.fair, position, input.minEdgeBps, input.edge);
+  return paying.map((quote) => withTolerance(quote, input));
+}
+
+/**
+ * The bands of one quote. Less aggressive: max(ticks · tick, bps · price or a share of its
+ * distance from its reference). More aggressive: a share of the edge it is meant to earn after
+ * the maker fee and gas (0 when it earns none, e.g. a quote shedding inventory).
+ */
+function withTolerance(quote: RoundedQuote, input: PipelineInput): RoundedQuote {
+  const { tolerance, rules } = input;
+  const byTicks = BigInt(Math.max(0, Math.floor(tolerance.ticks))) * rules.priceTick;
+  const price = unitsToNumber(quote.priceUnits, rules.quoteDecimals);
+  const distance = Math.abs(price - (quote.reference ?? input.fair));
+  const relative = tolerance.bps === 'auto' ? tolerance.fractionOfDistance * distance : (price * tolerance.bps) / 10_000;
+  const byPrice = toUnits(relative, rules);
+  const size = unitsToNumber(quote.qtyUnits, rules.baseDecimals);
+  const costPerUnit = (price * input.edge.makerFeePbips) / 1_000_000 + (size > 0 ? gasCostQuote(input.edge.steps.cancel, input.edge) / size : 0);
+  const aggressive = toUnits(tolerance.aggressiveEdgeFraction * (distance - costPerUnit), rules);
+  return { ...quote, toleranceUnits: byTicks > byPrice ? byTicks : byPrice, aggressiveToleranceUnits: aggressive };
+}
+
+function toUnits(price: number, rules: TickerRules): bigint {
+  return price > 0 && Number.isFinite(price) ? numberToUnits(price, rules.quoteDecimals, 'down') : 0n;
+}
+
+/** Same quotes, field by field (a strategy may hand back the same values in a new array). */
+export function sameDesiredQuotes(a: readonly DesiredQuote[], b: readonly DesiredQuote[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as DesiredQuote;
+    const y = b[i] as DesiredQuote;
+    if (x.side !== y.side || !Object.is(x.price, y.price) || !Object.is(x.size, y.size) || x.level !== y.level || !Object.is(x.reference, y.reference)) return false;
+  }
+  return true;
+}
+
+/**
+ * `runQuotePipeline` with the last answer kept: the same input (field by field; settings-like
+ * inputs by identity) returns the same array, which also tells the requote loop that nothing
+ * changed for its quiet-side shortcut.
+ */
+export class QuotePipeline {
+  private last: { readonly input: PipelineInput; readonly quotes: readonly DesiredQuote[]; readonly result: RoundedQuote[] } | undefined;
+
+  run(input: PipelineInput): RoundedQuote[] {
+    const last = this.last;
+    if (last !== undefined && isSameInput(last.input, input) && sameDesiredQuotes(last.quotes, input.quotes)) return last.result;
+    const result = runQuotePipeline(input);
+    // The strategy may reuse its array: keep a copy of what was read.
+    const quotes = input.quotes.map((quote) => ({ ...quote }));
+    this.last = { input, quotes, result };
+    return result;
+  }
+}
+
+function isSameInput(a: PipelineInput, b: PipelineInput): boolean {
+  return (
+    Object.is(a.fair, b.fair) &&
+    a.fairUnits === b.fairUnits &&
+    a.touch.bestBidUnits === b.touch.bestBidUnits &&
+    a.touch.bestAskUnits === b.touch.bestAskUnits &&
+    a.rules === b.rules &&
+    a.holdings.baseUnits === b.holdings.baseUnits &&
+    a.holdings.targetUnits === b.holdings.targetUnits &&
+    a.holdings.quoteUnits === b.holdings.quoteUnits &&
+    a.limits === b.limits &&
+    a.minEdgeBps === b.minEdgeBps &&
+    a.edge === b.edge &&
+    a.tolerance === b.tolerance
+  );
+}

@@ -1,0 +1,183 @@
+/**
+ * Reconciliation with the venue's own records: the heal (fills we missed applied from cumulative
+ * amounts, orders we do not know cancelled, orders the venue no longer lists settled, balances
+ * compared with what the fills imply), the start-up policy for leftovers, and recovery from the
+ * crash journal. Fills reach the books only through the engine's report handler.
+ */
+import { isTerminalStatus, type Clock, type Logger, type OrderReport, type TickerRules, type TokenBalance, type Venue } from '../core/index.ts';
+import type { Ledger } from './ledger.ts';
+import type { EngineObserver } from './observer.ts';
+import type { Journal } from './orders/journal.ts';
+import type { OrderManager } from './orders/order-manager.ts';
+import type { EngineSettings } from './settings.ts';
+
+const DONE_ORDER_RETENTION_MS = 600_000;
+/** How long an order the venue has not listed yet may still appear (late-applied POSTs). */
+const UNKNOWN_ORDER_GRACE_MS = 30_000;
+
+/** What the reconciler needs from the engine. */
+export interface ReconcilerOptions {
+  readonly venue: Venue;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly journal: Journal;
+  readonly observer: EngineObserver;
+  readonly orders: OrderManager;
+  readonly settings: EngineSettings;
+  /** The pair's rules, once connected. */
+  readonly rules: () => TickerRules | undefined;
+  readonly ledger: () => Ledger | undefined;
+  /** The engine's report handler: the one way fills reach the books. */
+  applyReport(report: OrderReport): void;
+  /** True before start-up took the starting balances (a heal then would see the whole balance as drift). */
+  isStarting(): boolean;
+  /** Balances drifted past the tolerance: halt. */
+  onDrift(message: string): void;
+  /** A heal finished: requote. */
+  afterHeal(): void;
+  /**
+   * When the pair shares its account with other pairs: the account checks balances (it heals every
+   * pair's orders first, then compares the account's balances with start + every pair's fills).
+   * Without it the pair compares its own two tokens.
+   */
+  readonly account?: { checkBalances(): Promise<void> };
+}
+
+/** Heals the engine's view from the venue's records. */
+export class Reconciler {
+  private healing: Promise<void> | undefined;
+  private healAgain = false;
+
+  constructor(private readonly options: ReconcilerOptions) {}
+
+  /** True while a heal runs. */
+  isHealing(): boolean {
+    return this.healing !== undefined;
+  }
+
+  /** Heals now, or once more after the heal in progress. */
+  heal(): Promise<void> {
+    if (this.options.isStarting()) return Promise.resolve();
+    if (this.healing !== undefined) {
+      this.healAgain = true;
+      return this.healing;
+    }
+    this.healing = this.runHeal()
+      .catch((error: unknown) => this.options.logger.warn({ err: error }, 'heal failed; will retry on the next timer'))
+      .finally(() => {
+        this.healing = undefined;
+        if (this.healAgain) {
+          this.healAgain = false;
+          void this.heal();
+        } else {
+          this.options.afterHeal();
+        }
+      });
+    return this.healing;
+  }
+
+  private async runHeal(): Promise<void> {
+    const { venue, logger } = this.options;
+    const pair = this.options.rules();
+    if (this.options.ledger() === undefined || pair === undefined) return;
+    if (this.options.account !== undefined) {
+      await this.options.account.checkBalances();
+      return;
+    }
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const before = await venue.fetchAccount();
+      await this.healOrders();
+      const after = await venue.fetchAccount();
+      if (!sameBalances(before.balances, after.balances, pair.base, pair.quote)) continue;
+      this.compareBalances(after.balances.get(pair.base)?.total ?? 0n, after.balances.get(pair.quote)?.total ?? 0n);
+      return;
+    }
+    logger.info('balances kept moving during the heal; comparing on the next one');
+  }
+
+  /**
+   * Brings the pair's orders in line with the venue's records: fills we missed applied from
+   * cumulative amounts, orders we do not know cancelled, orders the venue no longer lists settled.
+   */
+  async healOrders(): Promise<void> {
+    const { venue, orders, clock, logger, settings } = this.options;
+    const open = await venue.fetchOpenOrders();
+    const openIds = new Set(open.map((report) => report.orderId));
+    for (const report of open) {
+      if (orders.table.get(report.orderId) === undefined) {
+        logger.warn({ orderId: report.orderId }, 'venue lists an order the engine does not know; cancelling it');
+        orders.table.adopt(report, clock.nowMs());
+        orders.cancelNow(report.orderId);
+      } else {
+        this.options.applyReport(report);
+      }
+    }
+    for (const order of orders.table.live()) {
+      if (openIds.has(order.orderId)) continue;
+      const final = await venue.fetchOrder(order.orderId);
+      if (final !== undefined) this.options.applyReport(final);
+      // An order the venue does not know yet may still be applied late (a timed-out POST sits
+      // in its queue): while it is young it stays working, so no second order takes its place.
+      else if (clock.nowMs() - order.createdAtMs > Math.max(settings.staleFeedMs, UNKNOWN_ORDER_GRACE_MS)) orders.table.markDone(order.orderId, 'NOT_PROCESSED');
+    }
+    orders.table.prune(clock.nowMs(), DONE_ORDER_RETENTION_MS);
+  }
+
+  private compareBalances(baseUnits: bigint, quoteUnits: bigint): void {
+    const ledger = this.options.ledger();
+    if (ledger === undefined) return;
+    const expected = ledger.balances();
+    const baseDrift = baseUnits - expected.baseUnits;
+    const quoteDrift = quoteUnits - expected.quoteUnits;
+    if (baseDrift === 0n && quoteDrift === 0n) return;
+    this.options.observer.drift?.(baseDrift, quoteDrift);
+    const tolerance = this.options.settings.driftToleranceUnits;
+    ledger.heal(baseUnits, quoteUnits);
+    if (abs(baseDrift) > tolerance || abs(quoteDrift) > tolerance) {
+      this.options.onDrift(`inventory drift: venue balances differ from start + fills by ${baseDrift} base units and ${quoteDrift} quote units`);
+    } else {
+      this.options.logger.info({ baseDrift: String(baseDrift), quoteDrift: String(quoteDrift) }, 'small balance drift healed (fee rounding)');
+    }
+  }
+
+  /**
+   * After a crash the journal lists orders we sent and never saw finish. Each is looked up on
+   * the venue: finished ones are settled, live ones are adopted (or cancelled by the startup
+   * policy, which sees them in the venue's open orders).
+   */
+  async recoverFromJournal(): Promise<void> {
+    const { journal, venue, clock, logger } = this.options;
+    const unresolved = journal.unresolvedOrders();
+    if (unresolved.length === 0) return;
+    logger.warn({ count: unresolved.length }, 'journal lists orders from a previous run that never finished; resolving');
+    for (const order of unresolved) {
+      const report = await venue.fetchOrder(order.orderId);
+      if (report === undefined || isTerminalStatus(report.status)) {
+        journal.append({ t: 'done', orderId: order.orderId, status: report?.status ?? 'NOT_PROCESSED', timeMs: clock.nowMs() });
+      }
+    }
+  }
+
+  /** Orders found on the venue at start: adopt them (they keep their queue place) or cancel them and wait. */
+  async applyStartupPolicy(): Promise<void> {
+    const { venue, orders, clock, logger, settings } = this.options;
+    const open = await venue.fetchOpenOrders();
+    if (open.length === 0) return;
+    if (settings.startupOrders === 'adopt') {
+      for (const report of open) orders.table.adopt(report, clock.nowMs());
+      logger.info({ count: open.length }, 'adopted orders found at start');
+      return;
+    }
+    logger.info({ count: open.length }, 'cancelling orders found at start');
+    await venue.cancelAll();
+    await orders.waitUntilNoOpenOrders(settings.shutdownTimeoutMs, (report) => this.options.applyReport(report));
+  }
+}
+
+function sameBalances(a: ReadonlyMap<string, TokenBalance>, b: ReadonlyMap<string, TokenBalance>, base: string, quote: string): boolean {
+  return a.get(base)?.total === b.get(base)?.total && a.get(quote)?.total === b.get(quote)?.total;
+}
+
+function abs(value: bigint): bigint {
+  return value < 0n ? -value : value;
+}

@@ -1,0 +1,72 @@
+/**
+ * From the desired quotes to each side's plan: the diff against the side's working orders (the
+ * asymmetric band), replacements that would not pay for their gas dropped, placements held back
+ * while the side backs off after rejections. A side whose last diff was empty stays quiet until
+ * something it reads changes: the desired quotes (the pipeline's memo hands back the same array),
+ * its orders (the table's version), or a deadline (an order's maximum age, the back-off's end).
+ */
+import type { Side } from '../core/index.ts';
+import type { OrderManager } from './orders/order-manager.ts';
+import { toLiveQuote } from './orders/order-table.ts';
+import type { SidePlan } from './orders/priorities.ts';
+import { diffQuotes, type RoundedQuote } from './pipeline/diff.ts';
+import { keepReplacementsThatPay, type EdgeContext } from './pipeline/edge.ts';
+import type { EngineSettings } from './settings.ts';
+
+const SIDES: readonly Side[] = ['buy', 'sell'];
+
+/** Plans requotes side by side, remembering which sides are quiet. */
+export class SidePlanner {
+  private readonly quiet: Record<Side, { desired: readonly RoundedQuote[]; ordersVersion: number; untilMs: number } | undefined> = {
+    buy: undefined,
+    sell: undefined,
+  };
+
+  constructor(
+    private readonly orders: OrderManager,
+    private readonly settings: Pick<EngineSettings, 'requoteTolerance' | 'maxOrderAgeMs' | 'minEdgeBps'>,
+  ) {}
+
+  /**
+   * The plans of the sides that have something to do. A side with requests in flight is marked
+   * dirty instead (it is planned again once they are answered).
+   */
+  plan(desired: readonly RoundedQuote[], nowMs: number, fair: number | undefined, edge: () => EdgeContext): SidePlan[] {
+    const plans: SidePlan[] = [];
+    const table = this.orders.table;
+    for (const side of SIDES) {
+      if (this.orders.isBusy(side)) {
+        this.orders.markDirty(side);
+        continue;
+      }
+      const quiet = this.quiet[side];
+      if (quiet !== undefined && quiet.desired === desired && quiet.ordersVersion === table.version && nowMs < quiet.untilMs) continue;
+      this.quiet[side] = undefined;
+      const wanted = desired.filter((quote) => quote.side === side);
+      const bandDiff = diffQuotes(wanted, table.working(side).map(toLiveQuote), {
+        toleranceSizeFraction: this.settings.requoteTolerance.sizeFraction,
+        maxOrderAgeMs: this.settings.maxOrderAgeMs,
+        nowMs,
+      });
+      const paying = fair === undefined ? bandDiff : keepReplacementsThatPay(bandDiff, fair, this.settings.minEdgeBps, edge());
+      const diff = nowMs < this.orders.backoffUntilMs(side) ? { ...paying, place: [] } : paying;
+      if (diff.cancel.length === 0 && diff.place.length === 0) {
+        this.quiet[side] = { desired, ordersVersion: table.version, untilMs: this.quietUntilMs(side, nowMs) };
+        continue;
+      }
+      plans.push({ side, diff, wanted });
+    }
+    return plans;
+  }
+
+  /** When the time alone could change this side's diff: an order reaching its maximum age, or the reject backoff ending. */
+  private quietUntilMs(side: Side, nowMs: number): number {
+    let untilMs = Number.POSITIVE_INFINITY;
+    const backoffUntilMs = this.orders.backoffUntilMs(side);
+    if (nowMs < backoffUntilMs) untilMs = backoffUntilMs;
+    if (this.settings.maxOrderAgeMs > 0) {
+      for (const order of this.orders.table.working(side)) untilMs = Math.min(untilMs, order.createdAtMs + this.settings.maxOrderAgeMs);
+    }
+    return untilMs;
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * What the engine reports about itself, for the status line, `/health`, metrics and reports: the
+ * snapshot types and the pure pieces that assemble them.
+ */
+import { unitsToNumber, type Side, type TickerRules } from '../core/index.ts';
+import type { PnlSnapshot } from './ledger.ts';
+import type { MarkoutSummary } from './markouts.ts';
+import type { OrderStats } from './orders/order-manager.ts';
+import type { OrderTable } from './orders/order-table.ts';
+import type { EngineState, HaltReason } from './safety/safety.ts';
+import type { PnlSplit, QuotingScores, Scorecard } from './scorecard.ts';
+
+/** The scorecard: what a venue's market-maker programme and a desk judge quoting by. */
+export interface ScorecardSnapshot extends QuotingScores, OrderStats {
+  readonly fills: number;
+  /** Orders sent per fill (orders sent while nothing filled). */
+  readonly ordersPerFill: number;
+  /** Base volume filled / base volume of the orders sent (0 before any order). */
+  readonly fillRatio: number;
+  readonly pnl: PnlSplit;
+}
+
+/** A snapshot of what the engine is doing, for the status line, /health and reports. */
+export interface EngineStatus {
+  readonly state: EngineState;
+  readonly haltReason: HaltReason | undefined;
+  readonly pauseReason: string | undefined;
+  readonly mid: number | undefined;
+  /** The fair price the strategy quotes around (quote per base). */
+  readonly fair: number | undefined;
+  readonly bids: readonly { price: number; size: number }[];
+  readonly asks: readonly { price: number; size: number }[];
+  readonly baseBalance: number;
+  readonly quoteBalance: number;
+  /** Base held minus the inventory target, base tokens (what skew and caps measure). */
+  readonly position: number;
+  /** The inventory cap (base tokens, 0 = none) once the limits are resolved. */
+  readonly inventoryCap: number;
+  readonly pnl: PnlSnapshot;
+  readonly markouts: MarkoutSummary;
+  /** Fraction of quoting time with both a bid and an ask resting. */
+  readonly twoSidedUptime: number;
+  readonly scorecard: ScorecardSnapshot;
+}
+
+/** The scorecard now: time-weighted scores, order counts and the PnL split. */
+export function scorecardSnapshot(scorecard: Scorecard, stats: OrderStats, pnl: PnlSnapshot, rules: TickerRules | undefined): ScorecardSnapshot {
+  const placed = rules === undefined ? 0 : unitsToNumber(stats.placedQtyUnits, rules.baseDecimals);
+  return {
+    ...scorecard.scores(),
+    ...stats,
+    fills: pnl.fills,
+    ordersPerFill: pnl.fills === 0 ? stats.ordersSent : stats.ordersSent / pnl.fills,
+    fillRatio: placed > 0 ? pnl.volumeBase / placed : 0,
+    pnl: scorecard.pnl(),
+  };
+}
+
+/** One side's working orders as numbers (price, unfilled size), best first. */
+export function workingQuotes(table: OrderTable, side: Side, rules: TickerRules | undefined): { price: number; size: number }[] {
+  if (rules === undefined) return [];
+  return table
+    .working(side)
+    .map((order) => ({
+      price: unitsToNumber(order.priceUnits, rules.quoteDecimals),
+      size: unitsToNumber(order.qtyUnits - order.filledQtyUnits, rules.baseDecimals),
+    }))
+    .sort((a, b) => (side === 'buy' ? b.price - a.price : a.price - b.price));
+}

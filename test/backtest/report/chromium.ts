@@ -1,0 +1,56 @@
+/**
+ * Opens an HTML file in Debian's headless Chromium: the DOM after the page's scripts ran, and a
+ * screenshot. CI installs the browser (.ci/run); elsewhere the browser tests run when it is there.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
+
+/** `it` when Chromium is here or in CI (where its absence must fail), `it.skip` elsewhere. */
+export const hasBrowser = CHROMIUM !== undefined || process.env['CI'] === 'true';
+
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--hide-scrollbars',
+  '--virtual-time-budget=5000',
+];
+
+/** What the browser made of a page. */
+export interface BrowserView {
+  readonly dom: string;
+  readonly screenshot: Buffer;
+  readonly screenshotPath: string;
+}
+
+/** Loads `html` from a file, dumps its DOM and takes a `width`×`height` screenshot. */
+export function openInChromium(html: string, size: { width: number; height: number }): BrowserView {
+  if (CHROMIUM === undefined) throw new Error('chromium is not installed (Debian package `chromium`); .ci/run installs it');
+  const dir = mkdtempSync(join(tmpdir(), 'akira-report-'));
+  const file = join(dir, 'report.html');
+  writeFileSync(file, html);
+  const run = (extra: string[]): string =>
+    execFileSync(CHROMIUM, [...FLAGS, `--user-data-dir=${join(dir, 'profile')}`, ...extra, `file://${file}`], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'ignore'] });
+  const dom = run(['--dump-dom']);
+  const screenshotPath = join(dir, 'report.png');
+  run([`--window-size=${size.width},${size.height}`, `--screenshot=${screenshotPath}`]);
+  return { dom, screenshot: readFileSync(screenshotPath), screenshotPath };
+}
+
+/** The attributes of the element with `id` in a dumped DOM. */
+export function attributesOf(dom: string, id: string): Record<string, string> {
+  const tag = new RegExp(`<[a-z]+[^>]*\\sid="${id}"[^>]*>`).exec(dom)?.[0];
+  if (tag === undefined) throw new Error(`no element #${id} in the page`);
+  const attributes: Record<string, string> = {};
+  for (const match of tag.matchAll(/([a-z-]+)="([^"]*)"/g)) attributes[match[1] as string] = (match[2] as string).replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+  return attributes;
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { renderReportHtml } from '../../../src/backtest/report/html.ts';
+import { attributesOf, hasBrowser, openInChromium } from './chromium.ts';
+import { START_MS, fills, samples, summary } from './fixture.ts';
+
+const units = { base: 'ETH', quote: 'USDT' };
+
+function report(scorecard: { ordersSent?: number; timeAtTouch?: number } = {}): string {
+  return renderReportHtml({ title: 'ETH/USDT ladder', summary: summary(scorecard), samples, fills, context: ['data: test'], units, tick: 0.01, lot: 0.0001 });
+}
+
+const TIME_CHARTS = ['price', 'pnl', 'inventory', 'distance', 'markouts'];
+const TIME_LABEL = /^\d{2}:\d{2}(:\d{2})?$/;
+
+describe('the backtest report', () => {
+  it('is one self-contained file: no external script, style or image', () => {
+    const html = report();
+    expect(html).not.toMatch(/<script[^>]+src=/);
+    expect(html).not.toMatch(/<link[^>]+href=/);
+    expect(html).not.toMatch(/(src|href)\s*=\s*["']?https?:|url\(\s*["']?https?:|fetch\(|XMLHttpRequest/);
+    expect(html).toContain('uPlot');
+  });
+
+  it('formats the summary for people: UTC times, durations, token units, percentages, the Sharpe horizon', () => {
+    const html = report();
+    expect(html).toContain('<th>simulated time</th><td>2 min 0 s (2024-08-09 00:00:00.000 UTC → 2024-08-09 00:02:00.000 UTC)</td>');
+    expect(html).toContain('<th>PnL</th><td>1 USDT</td>');
+    expect(html).toContain('<th>volume</th><td>0.2 ETH</td>');
+    expect(html).toContain('<th>two-sided uptime</th><td>90.0 %</td>');
+    expect(html).toContain('<th>Sharpe (per hour)</th>');
+    expect(html).not.toMatch(/<td>1723161600000<\/td>/);
+  });
+
+  it("shows the engine's scorecard and PnL split from the summary, each with its key and meaning", () => {
+    const html = report({ ordersSent: 44 });
+    expect(html).toContain('<tr><th>orders sent</th><td>44</td><td><code>orders_sent</code></td>');
+    expect(html).toContain('<tr><th>orders per fill</th><td>22</td>');
+    expect(html).toContain('<tr><th>time at the touch</th><td>10.0 %</td>');
+    expect(html).toContain('<tr><th>held by the budget</th><td>3</td>');
+    expect(html).toContain('<tr><th>PnL from spread</th><td>9.6 USDT</td>');
+    expect(html).toContain('<tr><th>PnL from inventory</th><td>3.6 USDT</td>');
+    // Old result lines without the keys show what they have.
+    const { orders_sent: _dropped, ...older } = summary();
+    expect(renderReportHtml({ title: 't', summary: older as never, samples, fills, context: [] })).not.toContain('<code>orders_sent</code>');
+  });
+
+  it('lists every fill with time, side, price, size, maker or taker, fee and markouts', () => {
+    const html = report();
+    expect(html).toContain('<td>00:00:05.000</td><td>buy</td><td>1999.5</td><td>0.1</td><td>maker</td><td>0.02</td>');
+    expect(html).toContain('<td>00:00:40.500</td><td>sell</td><td>2001.2</td><td>0.1</td><td>taker</td><td>0.04</td>');
+  });
+
+  it('explains few fills when our quotes were rarely at the touch', () => {
+    const html = report();
+    expect(html).toMatch(/<div class="note" id="few-fills">Why so few fills: our quotes were at the touch only 10.0 % of the time we quoted, with the bid a median [\d.]+ bps \(\d+ ticks\) behind the best bid/);
+  });
+
+  (hasBrowser ? it : it.skip)('draws every chart in headless Chromium with data and time axes in the run\'s span (screenshot taken)', () => {
+    const view = openInChromium(report(), { width: 1300, height: 3600 });
+    expect(view.screenshot.subarray(1, 4).toString()).toBe('PNG');
+    expect(view.screenshot.length).toBeGreaterThan(50_000);
+    const body = attributesOf(`${view.dom.replace('<body', '<body id="body"')}`, 'body');
+    expect(body['data-charts-expected']).toBe('6');
+    expect(body['data-charts-drawn']).toBe('6');
+    const startSeconds = START_MS / 1000;
+    for (const id of TIME_CHARTS) {
+      const chart = attributesOf(view.dom, id);
+      expect(Number(chart['data-points']), id).toBeGreaterThan(0);
+      expect(chart['data-x-kind'], id).toBe('time');
+      // Times are the run's times (seconds since 1970 inside the run), never fill indexes.
+      expect(Number(chart['data-x-min']), id).toBeGreaterThanOrEqual(startSeconds);
+      expect(Number(chart['data-x-max']), id).toBeLessThanOrEqual(startSeconds + 121);
+      const labels = JSON.parse(chart['data-x-labels'] ?? '[]') as string[];
+      expect(labels.length, id).toBeGreaterThan(2);
+      for (const label of labels) expect(label, id).toMatch(TIME_LABEL);
+      expect(labels.some((label) => label.startsWith('00:0')), id).toBe(true);
+      expect(Number.isFinite(Number(chart['data-y-min'])) && Number.isFinite(Number(chart['data-y-max'])), id).toBe(true);
+    }
+    const inventory = attributesOf(view.dom, 'inventory');
+    expect(Number(inventory['data-y-max'])).toBeGreaterThanOrEqual(0.25); // the cap line is in range
+    const histogram = attributesOf(view.dom, 'histogram');
+    expect(histogram['data-x-kind']).toBe('bps');
+    expect(Number(histogram['data-points'])).toBeGreaterThan(0);
+    for (const label of JSON.parse(histogram['data-x-labels'] ?? '[]') as string[]) expect(label).toMatch(/^−?-?\d+(\.\d+)?$/);
+  });
+});
