@@ -11,7 +11,7 @@ import type { PairConfig } from '../config/index.ts';
 import { RestClient, createLiveVenue } from '../exchange/index.ts';
 import { DEFAULT_PREFLIGHT_LIMITS, runPreflight, type CheckResult, type PreflightLimits, type QuotePlan } from '../exchange/preflight/index.ts';
 import { getStrategyDefinition } from '../../strategies/index.ts';
-import { integerFlag, parseFlags } from './args.ts';
+import { integerFlag, parseFlags, type CommandHelp } from './args.ts';
 import { UsageError, type CommandRunner } from './io.ts';
 import { INSECURE_PERMISSIONS_FLAG, pairFileOptions } from './file-permissions.ts';
 import { liveVenueConfig, remoteSignerDeps } from './live.ts';
@@ -20,29 +20,20 @@ import { loginSignerOf, openSigner } from './signer-setup.ts';
 
 const USAGE = 'akira-mm preflight --env FILE [--order-test] [--timeout-ms N] [--max-skew-ms N] [--json] [--insecure-permissions]';
 
-const HELP = `usage: ${USAGE}
+const HELP: CommandHelp = {
+  usage: USAGE,
+  summary:
+    'Checks a live setup before real money: REST and WS reachability and latency, login (chain id and signer binding), the contract constants on chain (STARKNET_RPC_URL), the pair\'s ticker rules, gas, balances against the configured sizes and caps, the WS streams\' first frames and the clock skew. One line per check: ✔ passed, ✖ failed (with the fix), – could not apply. Exit 0 only when no check failed; 1 when one did; 2 for bad usage or an invalid env file.',
+};
 
-Checks a live setup before real money: REST and WS reachability and latency, login (chain id and
-signer binding), the contract constants on chain (STARKNET_RPC_URL), the pair's ticker rules, gas,
-balances against the configured sizes and caps, the WS streams' first frames and the clock skew.
-One line per check: ✔ passed, ✖ failed (with the fix), – could not apply. Exit 0 only when no
-check failed; 1 when one did; 2 for bad usage or an invalid env file.
-
-options:
-  --env FILE        the pair's env file (required)
-  --order-test      also place a post-only bid far below the touch (the pair's minimum size),
-                    cancel it, and time both round trips; needs the funds for it (default: off)
-  --timeout-ms N    wait for the first book frame and for each order-test report, ms
-                    (default: ${DEFAULT_PREFLIGHT_LIMITS.firstFrameTimeoutMs})
-  --max-skew-ms N   largest accepted gap between our clock and the venue's timestamps, ms
-                    (default: ${DEFAULT_PREFLIGHT_LIMITS.maxClockSkewMs})
-  --json            print one JSON object per check instead of the lines (keys: name, status,
-                    detail, fix)
-  --insecure-permissions
-                    accept a pair file, key file or keystore that group or others may read, with
-                    a warning (default: off: refuse, like ssh)
-  -h, --help        this text
-`;
+const OPTIONS = {
+  env: { type: 'string', value: 'FILE', required: true, doc: 'the pair\'s env file' },
+  'order-test': { type: 'boolean', doc: 'also place a post-only bid far below the touch (the pair\'s minimum size), cancel it, and time both round trips; needs the funds for it' },
+  'timeout-ms': { type: 'string', value: 'N', unit: 'ms', default: DEFAULT_PREFLIGHT_LIMITS.firstFrameTimeoutMs, doc: 'wait for the first book frame and for each order-test report' },
+  'max-skew-ms': { type: 'string', value: 'N', unit: 'ms', default: DEFAULT_PREFLIGHT_LIMITS.maxClockSkewMs, doc: 'largest accepted gap between our clock and the venue\'s timestamps' },
+  json: { type: 'boolean', doc: 'one JSON object per check instead of lines' },
+  ...INSECURE_PERMISSIONS_FLAG,
+} as const;
 
 const SYMBOLS: Readonly<Record<CheckResult['status'], string>> = { pass: '✔', fail: '✖', skip: '–' };
 
@@ -78,23 +69,7 @@ function quotePlan(config: PairConfig): QuotePlan {
 }
 
 export const runPreflightCommand: CommandRunner = async (args, io) => {
-  const { values, positionals } = parseFlags(
-    args,
-    {
-      env: { type: 'string' },
-      'order-test': { type: 'boolean' },
-      'timeout-ms': { type: 'string' },
-      'max-skew-ms': { type: 'string' },
-      json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-      ...INSECURE_PERMISSIONS_FLAG,
-    },
-    USAGE,
-  );
-  if (values.help === true) {
-    io.stdout.write(HELP);
-    return 0;
-  }
+  const { values, positionals } = parseFlags(args, OPTIONS, HELP);
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${USAGE}`);
   if (values.env === undefined) throw new UsageError(`--env FILE is required\nusage: ${USAGE}`);
   const timeoutMs = integerFlag('timeout-ms', values['timeout-ms'], DEFAULT_PREFLIGHT_LIMITS.firstFrameTimeoutMs, 100, 600_000);

@@ -45,6 +45,7 @@ import { tickSizeNumber, type Touch } from './pipeline/ticks.ts';
 import { Position } from './position.ts';
 import { Reconciler } from './reconciler.ts';
 import { Safety, type HaltReason } from './safety/safety.ts';
+import { VenueAlertHandler } from './safety/venue-alerts.ts';
 import { Scorecard } from './scorecard.ts';
 import type { EngineSettings } from './settings.ts';
 import { SidePlanner } from './side-planner.ts';
@@ -87,6 +88,7 @@ export class MarketMaker {
   private readonly pipeline = new QuotePipeline();
   private readonly planner: SidePlanner;
   private readonly accountLink: { readonly account: Account; readonly pairName: string } | undefined;
+  private readonly alerts: VenueAlertHandler;
   /** What start-up learns: the pair's rules and costs, the market, the books. */
   private pair: { readonly info: VenueInfo; readonly rules: TickerRules; readonly tickSize: number; readonly costs: Costs } | undefined;
   private market: MarketTracker | undefined;
@@ -150,6 +152,18 @@ export class MarketMaker {
       ...(options.account === undefined ? {} : { account: { checkBalances: () => (options.account as { account: Account }).account.checkBalances() } }),
     });
     this.accountLink = options.account;
+    this.alerts = new VenueAlertHandler(this.clock, this.logger, {
+      heal: () => void this.reconciler.heal(),
+      sideOf: (orderId) => this.orders.table.get(orderId)?.side,
+      backOff: (side, reason) => this.orders.backOff(side, reason),
+      isPullingQuotes: () => this.safety.state === 'paused' || this.safety.state === 'halted' || this.safety.state === 'stopping',
+      cancelEverything: (reason) => void this.orders.cancelEverything(reason, this.settings.shutdownTimeoutMs, applyReport),
+      pauseFor: (reason, forMs) => {
+        this.safety.pause(reason);
+        this.clock.setTimeout(() => this.safety.clear(reason), forMs);
+      },
+      escalate: (message) => this.safety.escalate(message),
+    });
     this.planner = new SidePlanner(this.orders, this.settings);
   }
 
@@ -235,6 +249,7 @@ export class MarketMaker {
     for (const timer of this.timers) timer.cancel();
     this.timers = [];
     this.orders.stop();
+    this.reconciler.stop();
     const confirmed = await this.orders.cancelEverything('shutdown', this.settings.shutdownTimeoutMs, (report) => this.applyReport(report));
     if (!confirmed) this.logger.error('shutdown: the venue still lists open orders after the timeout');
     await this.venue.stop();
@@ -302,6 +317,7 @@ export class MarketMaker {
       onGasQuote: (quote) => this.pair?.costs.onGasQuote(quote),
       onResync: (reason) => this.onResync(reason),
       onFeedStatus: (isUp) => (isUp ? this.safety.clear('feed down') : this.safety.pause('feed down')),
+      onVenueAlert: (alert) => this.alerts.onAlert(alert),
     };
   }
 
@@ -476,6 +492,7 @@ export class MarketMaker {
     if (this.settings.onchainKill && (reason.code === 'FATAL' || reason.code === 'ENGINE_INVARIANT')) {
       const outcome = await this.venue.increaseNonce();
       this.logger.warn({ outcome }, 'on-chain kill: nonce increase requested');
+      if (outcome.kind !== 'accepted') this.safety.escalate(`on-chain kill (nonce increase) ${outcome.kind}: ${outcome.reason}; orders signed before it may still be valid`);
     }
   }
 

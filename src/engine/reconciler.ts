@@ -4,7 +4,7 @@
  * compared with what the fills imply), the start-up policy for leftovers, and recovery from the
  * crash journal. Fills reach the books only through the engine's report handler.
  */
-import { isTerminalStatus, type Clock, type Logger, type OrderReport, type TickerRules, type TokenBalance, type Venue } from '../core/index.ts';
+import { isTerminalStatus, type Clock, type Logger, type OrderReport, type TickerRules, type Timer, type TokenBalance, type Venue } from '../core/index.ts';
 import type { Ledger } from './ledger.ts';
 import type { EngineObserver } from './observer.ts';
 import type { Journal } from './orders/journal.ts';
@@ -14,6 +14,8 @@ import type { EngineSettings } from './settings.ts';
 const DONE_ORDER_RETENTION_MS = 600_000;
 /** How long an order the venue has not listed yet may still appear (late-applied POSTs). */
 const UNKNOWN_ORDER_GRACE_MS = 30_000;
+/** A cancel the venue still shows as resting this long after we sent it did not take: send it again. */
+const CANCEL_RETRY_MS = 1_000;
 
 /** What the reconciler needs from the engine. */
 export interface ReconcilerOptions {
@@ -47,8 +49,24 @@ export interface ReconcilerOptions {
 export class Reconciler {
   private healing: Promise<void> | undefined;
   private healAgain = false;
+  private laterTimer: Timer | undefined;
 
   constructor(private readonly options: ReconcilerOptions) {}
+
+  /** Heals once more after `delayMs` (one pending at a time); stopped by `stop()`. */
+  private healLater(delayMs: number): void {
+    if (this.laterTimer !== undefined) return;
+    this.laterTimer = this.options.clock.setTimeout(() => {
+      this.laterTimer = undefined;
+      void this.heal();
+    }, delayMs + 1);
+  }
+
+  /** Cancels a pending later heal; idempotent. */
+  stop(): void {
+    this.laterTimer?.cancel();
+    this.laterTimer = undefined;
+  }
 
   /** True while a heal runs. */
   isHealing(): boolean {
@@ -110,6 +128,19 @@ export class Reconciler {
         orders.cancelNow(report.orderId);
       } else {
         this.options.applyReport(report);
+        // A cancel that never took (lost, reset before the venue applied it, failed after its 200)
+        // would leave the order resting while a fresh quote joins it at the same price: retry it.
+        const tracked = orders.table.get(report.orderId);
+        if (tracked?.phase === 'pending-cancel' && tracked.cancelSentAtMs !== undefined) {
+          const ageMs = clock.nowMs() - tracked.cancelSentAtMs;
+          if (ageMs >= CANCEL_RETRY_MS) {
+            logger.warn({ orderId: report.orderId, sentMsAgo: ageMs }, 'a cancel did not take; sending it again');
+            orders.cancelNow(report.orderId);
+          } else {
+            // It may still be on its way: look again once it is overdue.
+            this.healLater(CANCEL_RETRY_MS - ageMs);
+          }
+        }
       }
     }
     for (const order of orders.table.live()) {

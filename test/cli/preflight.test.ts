@@ -109,7 +109,7 @@ describe('akira-mm preflight', () => {
     const result = await runCli(['preflight', '--help']);
     expect(result.code).toBe(0);
     for (const option of ['--env FILE', '--order-test', '--timeout-ms N', '--max-skew-ms N', '--json']) expect(result.stdout).toContain(option);
-    expect(result.stdout).toContain('(default: 10000)');
-    expect(result.stdout).toContain('(default: 2000)');
+    expect(result.stdout).toContain('(ms, default 10000)');
+    expect(result.stdout).toContain('(ms, default 2000)');
   });
 });

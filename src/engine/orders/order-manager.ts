@@ -309,11 +309,8 @@ export class OrderManager {
           observer.orderRejected?.(intent.side, outcome.reason);
           return;
         }
-        const backoff = this.rejectBackoff[intent.side];
-        backoff.streak++;
-        backoff.untilMs = clock.nowMs() + Math.min(MAX_REJECT_BACKOFF_MS, 1_000 * 2 ** (backoff.streak - 1));
+        this.backOff(intent.side, outcome.reason);
         observer.orderRejected?.(intent.side, outcome.reason);
-        logger.warn({ orderId: outcome.orderId, reason: outcome.reason, side: intent.side, retryInMs: backoff.untilMs - clock.nowMs() }, 'order rejected');
         return;
       }
       case 'unknown':
@@ -322,6 +319,18 @@ export class OrderManager {
         hooks.onUnknownOutcome();
         return;
     }
+  }
+
+  /**
+   * Backs a side off after a rejection or a failed placement: it places nothing for 1 s, doubling
+   * with each failure in a row up to 30 s (no order spam while the venue refuses us).
+   */
+  backOff(side: Side, reason: string): void {
+    const { clock, logger } = this.options;
+    const backoff = this.rejectBackoff[side];
+    backoff.streak++;
+    backoff.untilMs = clock.nowMs() + Math.min(MAX_REJECT_BACKOFF_MS, 1_000 * 2 ** (backoff.streak - 1));
+    logger.warn({ side, reason, retryInMs: backoff.untilMs - clock.nowMs() }, 'placements on this side back off');
   }
 
   /** Remembers a held-back action; 1 when it is new in this stretch of throttling (requotes re-plan the same ones). */

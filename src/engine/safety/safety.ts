@@ -137,6 +137,19 @@ export class Safety {
     await this.options.hooks.onHalt(this.halt);
   }
 
+  /**
+   * Something that must reach the operator: added to the halt reason when halted (so `/health`
+   * shows it), else it halts quoting with it.
+   */
+  escalate(message: string): void {
+    if (this.halt !== undefined) {
+      this.halt = { ...this.halt, message: `${this.halt.message}; ${message}` };
+      this.options.logger.error({ reason: message }, 'escalated');
+      return;
+    }
+    void this.haltWith('FATAL', message);
+  }
+
   /** Shutdown began; false when it already had. */
   beginStopping(): boolean {
     if (this.current === 'stopping' || this.current === 'stopped') return false;
