@@ -26,7 +26,7 @@ const SUBCOMMANDS = [
   },
 ];
 
-const OPTIONS = {
+export const SIGNER_SERVE_OPTIONS = {
   keystore: { type: 'string', value: 'FILE', required: true, doc: 'encrypted keystore holding the key (chmod 600)' },
   socket: { type: 'string', value: 'PATH', required: true, doc: 'Unix socket to listen on; a stale one left by a crash is replaced' },
   env: {
@@ -53,7 +53,7 @@ export const runSigner: CommandRunner = async (args, io) => {
   if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') throw new HelpRequest(subcommandsHelp('signer', SUBCOMMANDS));
   const serve = SUBCOMMANDS[0]!;
   if (sub !== serve.name) throw new UsageError(`unknown sub-command "${sub}"\n${subcommandsHelp('signer', SUBCOMMANDS)}`);
-  const { values, positionals } = parseFlags(rest, OPTIONS, { usage: serve.usage, summary: serve.summary });
+  const { values, positionals } = parseFlags(rest, SIGNER_SERVE_OPTIONS, { usage: serve.usage, summary: serve.summary });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${serve.usage}`);
   if (values.keystore === undefined || values.socket === undefined || values.env === undefined || values.env.length === 0) {
     throw new UsageError(`--keystore, --socket and --env are required\nusage: ${serve.usage} (--help lists every option)`);
