@@ -3,18 +3,14 @@
  * refuses or is unreachable: a refusal is a rejected order for the engine (never an exception in
  * its quoting loop), and pre-signing never asks for what the signer would refuse.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { createRng, createSilentLogger, ManualClock } from '../../../src/core/index.ts';
-import { RestClient } from '../../../src/exchange/client/index.ts';
+import { describe, expect, it } from 'vitest';
 import { SignerError, SigningRefusedError } from '../../../src/exchange/signer/index.ts';
-import { LiveVenue, type BatchOrderSigner, type SignedRequest, type VenueSigner } from '../../../src/exchange/venue/index.ts';
+import type { BatchOrderSigner, SignedRequest, VenueSigner } from '../../../src/exchange/venue/index.ts';
 import type { CancelAllRequest, CancelRequest, IncreaseNonceRequest, OrderRequest, WithdrawRequest } from '../../../src/exchange/wire/requests.ts';
-import { LoopbackVenue } from '../support/loopback-venue.ts';
-import { ACCOUNT, CHAIN, drive, eventually } from '../support/helpers.ts';
+import { drive, eventually } from '../support/helpers.ts';
 import { FakeSigner } from '../support/fake-signer.ts';
-import { QUIET_LISTENER } from '../../integration/support.ts';
+import { intent, setup, stopAfterEach } from '../support/live-setup.ts';
 
-const intent = { side: 'buy' as const, priceUnits: 2999_990000n, qtyUnits: 10n ** 17n, postOnly: true };
 /** Orders priced above this are refused by the stand-in policy (3,000 USDC). */
 const PRICE_LIMIT = 3000_000000n;
 
@@ -70,44 +66,18 @@ class PolicySigner implements VenueSigner, BatchOrderSigner {
   }
 }
 
-let loopback: LoopbackVenue | undefined;
-let live: LiveVenue | undefined;
+stopAfterEach();
 
-afterEach(async () => {
-  await live?.stop();
-  await loopback?.stop();
-  live = undefined;
-  loopback = undefined;
-});
-
-async function setup() {
-  loopback = await new LoopbackVenue().start();
-  const clock = new ManualClock(1_700_000_123_456);
+/** The live venue on a loopback exchange, signing through a {@link PolicySigner}. */
+async function custodySetup() {
   const signer = new PolicySigner();
-  const logger = createSilentLogger();
-  const rest = new RestClient({ baseUrl: loopback.httpUrl, chain: CHAIN, account: ACCOUNT, signer, clock, rng: createRng(1), logger });
-  live = new LiveVenue(
-    {
-      chain: CHAIN,
-      account: ACCOUNT,
-      pair: { base: 'ETH', quote: 'USDC' },
-      ecosystemBook: true,
-      feeToken: 'STRK',
-      gasPriceMultiplier: 1.25,
-      gasRefreshMs: 30_000,
-      conversionMarginBps: 50,
-      orderTtlS: 3600,
-      wsUrl: loopback.wsUrl,
-    },
-    { rest, signer, batchSigner: signer, clock, rng: createRng(9), logger },
-  );
-  await drive(clock, live.start(QUIET_LISTENER), 0);
-  return { venue: loopback, live, clock, signer };
+  const { venue, live, clock } = await setup({ signer });
+  return { venue, live, clock, signer };
 }
 
 describe('live venue with a signer that answers later, refuses, or is gone', () => {
   it('logs in, places, cancels, cancels all and raises the nonce through a signer that answers with promises', async () => {
-    const { live, clock, signer } = await setup();
+    const { live, clock, signer } = await custodySetup();
     expect(signer.inner.calls.login).toBe(1);
     const signed = await drive(clock, live.signOrder(intent), 0);
     expect(await drive(clock, live.submitOrder(signed), 0)).toEqual({ kind: 'accepted', orderId: signed.orderId });
@@ -117,7 +87,7 @@ describe('live venue with a signer that answers later, refuses, or is gone', () 
   });
 
   it('turns a refused order into a rejected placement with the reason, and sends nothing', async () => {
-    const { venue, live, clock } = await setup();
+    const { venue, live, clock } = await custodySetup();
     const signed = await drive(clock, live.signOrder({ ...intent, priceUnits: 3100_000000n }), 0);
     const outcome = await drive(clock, live.submitOrder(signed), 0);
     expect(outcome).toEqual({ kind: 'rejected', orderId: signed.orderId, reason: 'SIGNER_REFUSED: signing refused (notional): over the limit', signerError: 'SIGNER_REFUSED' });
@@ -125,7 +95,7 @@ describe('live venue with a signer that answers later, refuses, or is gone', () 
   });
 
   it('answers cancels and cancel-all with a rejection while the signer is unreachable, then recovers', async () => {
-    const { live, clock, signer } = await setup();
+    const { live, clock, signer } = await custodySetup();
     const signed = await drive(clock, live.signOrder(intent), 0);
     await drive(clock, live.submitOrder(signed), 0);
     signer.isReachable = false;
@@ -138,7 +108,7 @@ describe('live venue with a signer that answers later, refuses, or is gone', () 
   });
 
   it('pre-signs only what the signer allows: a speculative order it would refuse is never asked for', async () => {
-    const { live, signer } = await setup();
+    const { live, signer } = await custodySetup();
     live.prepareOrders([intent, { ...intent, priceUnits: 3000_010000n }, { ...intent, priceUnits: 2999_980000n }]);
     await eventually(() => live.presignStats().stored === 2);
     expect(signer.batches).toHaveLength(1);
