@@ -1,6 +1,8 @@
 # akira-mm: one container per trading pair, configured by one env file mounted at /config/pair.env.
 #   docker build -t akira-mm .
 #   docker run --rm -v "$PWD/config/ETH-USDC.env:/config/pair.env:ro" -p 9464:9464 akira-mm
+# The same image runs the remote signer (`akira-mm signer serve`) as user `signer`: see
+# docker-compose.yml, where daemons hold no key and reach the signer over a shared socket volume.
 # Stage 1 installs the exact dependency tree from package-lock.json; stage 2 copies only what runs.
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app
@@ -16,6 +18,15 @@ COPY bin ./bin
 COPY src ./src
 COPY strategies ./strategies
 COPY config ./config
+# The signer's own user; `node` (the daemon) joins its group so it may connect to a socket of
+# mode 0660 and nothing else of the signer's. The socket directory is the signer's, group-readable
+# only: a named volume mounted there starts with this owner and mode.
+RUN groupadd --gid 10001 signer \
+ && useradd --uid 10001 --gid signer --no-create-home --shell /usr/sbin/nologin signer \
+ && usermod --append --groups signer node \
+ && mkdir -p /run/akira-signer \
+ && chown signer:signer /run/akira-signer \
+ && chmod 0750 /run/akira-signer
 USER node
 EXPOSE 9464
 # SIGTERM (docker stop) cancels every order and waits for the venue to confirm before exiting.

@@ -15,10 +15,11 @@ import { parseOrderBody, type OrderRequest } from '../src/exchange/wire/requests
 import { measureRate, type BenchResult, type BenchSuite } from './harness.ts';
 
 const CHAIN = getChain('mainnet');
-const PRIVATE_KEY = '0x3c1e9550e66958296d11b60f8e8e7a7ad990d07fa65d5f7652c4a6c87d4e3cc';
-const MAKER = 0x33267ae1ff2d9e4cfa4fd2bfb3a2e1b1e2c3f6f3a1f7e2d1c0b9a8f7e6d5c4bn;
+export const PRIVATE_KEY = '0x3c1e9550e66958296d11b60f8e8e7a7ad990d07fa65d5f7652c4a6c87d4e3cc';
+export const MAKER = 0x33267ae1ff2d9e4cfa4fd2bfb3a2e1b1e2c3f6f3a1f7e2d1c0b9a8f7e6d5c4bn;
 
-function quoteOrders(count: number): OrderRequest[] {
+/** The bot's real workload (see the file comment); also used by the remote signer's bench. */
+export function quoteOrders(count: number): OrderRequest[] {
   const rng = createRng(7);
   const template = parseOrderBody(
     {

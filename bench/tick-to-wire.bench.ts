@@ -4,6 +4,8 @@
  * submit (signed, about to be written to the socket), against the embedded exchange on loopback.
  * A counterparty lifts its best bid by one tick at a time; the bot (ladder, tolerance 0 so every
  * tick requotes, pre-signing ±2 ticks) follows. Figures in ms over 40 book changes, ~6 s.
+ * `tick_to_wire.remote.*`: the same with the bot's key in `akira-mm signer serve` (another
+ * process, over its Unix socket, pre-signing batches on its two worker threads).
  */
 import { createRng, createSilentLogger, type Venue, type VenueListener } from '../src/core/index.ts';
 import { createLiveVenue } from '../src/exchange/index.ts';
@@ -15,7 +17,9 @@ import { buildStrategy } from '../src/cli/daemon.ts';
 import { validatePairEnv } from '../src/cli/pair-config.ts';
 import { LiveClock } from '../src/core/index.ts';
 import { devVenueConfig, QUIET_LISTENER } from '../test/integration/support.ts';
+import { RemoteSigner } from '../src/exchange/signer/index.ts';
 import { percentile, type BenchResult, type BenchSuite } from './harness.ts';
+import { spawnSigner, type SignerProcess } from './remote-signer.ts';
 
 const USDC = 1_000_000n;
 const ETH = 10n ** 18n;
@@ -50,12 +54,13 @@ function timed(venue: Venue, marks: { lastIn: number | undefined; samples: numbe
   });
 }
 
-async function tickToWire(): Promise<BenchResult[]> {
+async function tickToWire(options: { remote?: boolean } = {}): Promise<BenchResult[]> {
   // The exchange checks signatures on its own threads, as a remote venue would not share our loop.
   const sim = await startSim({ seed: 0, flow: false, devAccounts: 3 });
   await sim.signaturesReady();
   const venues: Venue[] = [];
   let engine: MarketMaker | undefined;
+  let signerProcess: SignerProcess | undefined;
   try {
     const bot = sim.accounts[0]!;
     const connection = (index: number, workers: number) =>
@@ -86,7 +91,12 @@ async function tickToWire(): Promise<BenchResult[]> {
       'bench',
     );
     const marks = { lastIn: undefined as number | undefined, samples: [] as number[] };
-    const raw = connection(0, 2);
+    let raw = connection(0, 2);
+    if (options.remote === true) {
+      signerProcess = await spawnSigner({ privateKey: bot.privateKey!, account: bot.address, workers: 2 });
+      const remote = await RemoteSigner.connect({ socketPath: signerProcess.socketPath, chain: sim.chain, account: bot.address, clock: new LiveClock(), logger: createSilentLogger() });
+      raw = createLiveVenue(devVenueConfig(sim, 0, 2), { clock: new LiveClock(), rng: createRng(1), logger: createSilentLogger(), signer: { signer: remote, batchSigner: remote } });
+    }
     const venue = timed(raw, marks);
     venues.push(venue);
     engine = new MarketMaker({
@@ -112,15 +122,23 @@ async function tickToWire(): Promise<BenchResult[]> {
       await sleep(80);
     }
     const samples = marks.samples;
+    const prefix = options.remote === true ? 'tick_to_wire.remote' : 'tick_to_wire';
+    const presign = raw.presignStats();
     return [
-      { bench: 'tick_to_wire.p50_ms', value: percentile(samples, 50), unit: 'ms', baseline: null },
-      { bench: 'tick_to_wire.p99_ms', value: percentile(samples, 99), unit: 'ms', baseline: null },
+      { bench: `${prefix}.p50_ms`, value: percentile(samples, 50), unit: 'ms', baseline: null },
+      { bench: `${prefix}.p99_ms`, value: percentile(samples, 99), unit: 'ms', baseline: null },
+      // Orders sent pre-signed: what keeps signing (local or remote) out of the tick-to-wire path.
+      { bench: `${prefix}.presigned_pct`, value: (100 * presign.hits) / Math.max(1, presign.hits + presign.misses), unit: '%', baseline: null },
     ];
   } finally {
     await engine?.stop();
     for (const venue of venues) await venue.stop();
+    await signerProcess?.stop();
     await sim.stop();
   }
 }
 
-export const benches: BenchSuite[] = [{ name: 'tick_to_wire', run: tickToWire }];
+export const benches: BenchSuite[] = [
+  { name: 'tick_to_wire', run: () => tickToWire() },
+  { name: 'tick_to_wire.remote', run: () => tickToWire({ remote: true }) },
+];

@@ -15,7 +15,7 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     load: async () => (await import('./cli/hash.ts')).runHash,
   },
   keys: {
-    summary: 'keys new                                   print a fresh Stark key pair',
+    summary: 'keys new [--keystore FILE] | keys import --keystore FILE | keys inspect --keystore FILE   a fresh key pair; encrypted keystores (starkli format)',
     load: async () => (await import('./cli/keys.ts')).runKeys,
   },
   config: {
@@ -53,6 +53,10 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   feed: {
     summary: 'feed --data FILE --port N [--speed X|max] [--loop] [--host H]   serve a recorded Binance market over Binance\'s WS + REST protocol on loopback',
     load: async () => (await import('./cli/feed.ts')).runFeed,
+  },
+  signer: {
+    summary: 'signer serve --keystore FILE --socket PATH --env FILE…   hold the key in its own process; sign over a Unix socket what the policy allows',
+    load: async () => (await import('./cli/signer.ts')).runSigner,
   },
 };
 

@@ -30,6 +30,12 @@ export function secretForms(key: bigint): string[] {
   return [...new Set([hex, padded, `0x${hex}`, `0x${padded}`, key.toString(10)])].map((form) => form.toLowerCase());
 }
 
+/** Lines (with their index) that contain `text` as written or JSON-escaped (a password). */
+export function findText(lines: readonly string[], text: string): { index: number }[] {
+  const forms = [...new Set([text, JSON.stringify(text).slice(1, -1)])];
+  return [...lines.entries()].filter(([, line]) => forms.some((form) => line.includes(form))).map(([index]) => ({ index }));
+}
+
 /** Lines (with their index) that contain any form of the key. */
 export function findSecret(lines: readonly string[], key: bigint): { index: number; form: string }[] {
   const forms = secretForms(key);

@@ -2,7 +2,7 @@
  * Aggregates chaos runs into the table and the one-line JSON report of `npm run chaos`.
  */
 import { FAULT_KINDS, type FaultKind } from './schedule.ts';
-import { INVARIANTS, findSecret, type InvariantName } from './invariants.ts';
+import { INVARIANTS, findSecret, findText, type InvariantName } from './invariants.ts';
 import type { RunResult } from './run.ts';
 
 /** The JSON report; `runs`, `faults` and `violations` are the contract keys. */
@@ -60,7 +60,7 @@ export function summarize(seed: number, results: readonly RunResult[], wallMs: n
     }
     for (const violation of result.violations) violationsByInvariant[violation.invariant]++;
     lines += result.lines.length;
-    hits += findSecret(result.lines, result.privateKey).length;
+    hits += findSecret(result.lines, result.privateKey).length + findText(result.lines, result.keystorePassword).length;
   }
   return {
     runs: results.length,
@@ -91,7 +91,7 @@ export function renderTable(report: ChaosReport): string {
     ...FAULT_KINDS.map((kind): [string, string] => [`  ${kind}`, String(report.faultsByKind[kind])]),
     ['violations', String(report.violations)],
     ...INVARIANTS.map((name): [string, string] => [`  ${name}`, String(report.violationsByInvariant[name])]),
-    ['  private key in logs (lines scanned)', `${report.secretScan.hits} (${report.secretScan.lines})`],
+    ['  private key or keystore password in logs (lines scanned)', `${report.secretScan.hits} (${report.secretScan.lines})`],
     ['quoting resumed after fault (ms)', formatPercentiles(report.resumeMs)],
     ['dead-man: feed quiet → bot paused (ms)', formatPercentiles(report.staleDetectedAfterMs)],
     ['dead-man: paused → last cancel (ms)', formatPercentiles(report.deadManLatencyMs)],

@@ -5,13 +5,15 @@
  *
  * Wall-clock parts (sampling, waiting for a real daemon) go through the injected `LiveClock`.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LiveClock, type Clock } from '../core/index.ts';
 import { parseJournal, type JournalRecord } from '../engine/index.ts';
 import { feltToHex } from '../exchange/wire/fields.ts';
 import { startSim, type SimHandle, type SimOrder } from '../sim/index.ts';
+import { encryptStarkKeystore } from '../exchange/signer/index.ts';
 import { BotProcess, freePort, metricSum, writeEnvFile, type MetricSample } from './bot-process.ts';
 import { type InvariantName, type Violation } from './invariants.ts';
 import type { FaultKind, ScheduledFault } from './schedule.ts';
@@ -71,6 +73,8 @@ export interface RunResult {
   readonly lines: readonly string[];
   /** The account's private key (so a caller can scan `lines` for it); never printed. */
   readonly privateKey: bigint;
+  /** The password of the keystore the bot unlocks at every start (scanned for too); never printed. */
+  readonly keystorePassword: string;
 }
 
 interface PendingResume {
@@ -107,12 +111,19 @@ export async function runChaos(options: RunOptions): Promise<RunResult> {
   if (account?.privateKey === undefined) throw new Error('the embedded exchange has no dev account');
   const address = account.address;
   const envFile = join(dir, 'pair.env');
+  // The bot unlocks its key from an encrypted keystore at every (re)start, as a desk runs it; the
+  // scan looks for the password as well as the key. A cheap scrypt keeps restarts fast.
+  const keystorePassword = `chaos-keystore-password-${options.seed}`;
+  const scrypt = { n: 1024, r: 8, p: 1 };
+  writeFileSync(join(dir, 'bot.keystore.json'), await encryptStarkKeystore(account.privateKey, keystorePassword, { scrypt, randomBytes: seededBytes(options.seed) }), { mode: 0o600 });
+  writeFileSync(join(dir, 'bot.password'), `${keystorePassword}\n`, { mode: 0o600 });
   writeEnvFile(envFile, {
     EXCHANGE_HTTP_URL: sim.httpUrl,
     EXCHANGE_WS_URL: sim.wsUrl,
     CHAIN: 'mainnet',
     TRADING_ACCOUNT: feltToHex(address),
-    SIGNER_PRIVATE_KEY: feltToHex(account.privateKey),
+    SIGNER_KEYSTORE: 'bot.keystore.json',
+    SIGNER_KEYSTORE_PASSWORD_FILE: 'bot.password',
     BASE,
     QUOTE,
     STRATEGY: 'ladder',
@@ -336,6 +347,7 @@ export async function runChaos(options: RunOptions): Promise<RunResult> {
     wallMs: clock.nowMs() - startedMs,
     lines: [...bots.flatMap((process) => process.lines), ...harnessLines],
     privateKey: account.privateKey,
+    keystorePassword,
   };
 }
 
@@ -494,4 +506,10 @@ function checkFills(
       }
     }
   }
+}
+
+/** Deterministic salt/IV bytes for the run's keystore (the run repeats from its seed). */
+function seededBytes(seed: number): (size: number) => Uint8Array {
+  let draw = 0;
+  return (size) => Uint8Array.from(createHash('sha256').update(`chaos keystore ${seed}/${draw++}`).digest().subarray(0, size));
 }

@@ -22,6 +22,7 @@ import { buildStrategy } from './daemon.ts';
 import { engineSettingsFromConfig } from './engine-settings.ts';
 import { UsageError } from './io.ts';
 import { validatePairEnv } from './pair-config.ts';
+import { secretKeys } from '../config/index.ts';
 import { BACKTEST_DEFAULTS } from './backtest-defaults.ts';
 
 export { BACKTEST_DEFAULTS } from './backtest-defaults.ts';
@@ -90,13 +91,14 @@ function readPairEnv(path: string, overrides: Readonly<Record<string, string>>):
     throw new UsageError(`--env ${path}: cannot read it (${error instanceof Error ? error.message : String(error)})`);
   }
   const env: Record<string, string> = { ...parseDotenv(text), ...overrides };
-  for (const key of ['TRADING_ACCOUNT', 'SIGNER_PRIVATE_KEY']) if ((env[key] ?? '') === '') env[key] = '0x1';
+  for (const key of ['TRADING_ACCOUNT']) if ((env[key] ?? '') === '') env[key] = '0x1';
   const chain = env['CHAIN'] ?? 'mainnet';
   if (isChainName(chain)) {
     const [first, second] = [...getChain(chain).tokens.keys()];
     if (first !== undefined && second !== undefined) Object.assign(env, { BASE: first, QUOTE: second });
   }
-  return validatePairEnv(env, path);
+  // A backtest signs nothing: no signer is required and no key, keystore or password file is read.
+  return validatePairEnv(env, path, { requireSigner: false });
 }
 
 function stepUnits(flag: string, text: string, decimals: number, token: string, decimalsFlag: string): bigint {
@@ -243,8 +245,9 @@ export function planFingerprint(plan: BacktestPlan, axes: readonly { key: string
   } catch {
     env = {};
   }
-  // The account keys play no part in a backtest, and nothing derived from a key leaves the process.
-  delete env['SIGNER_PRIVATE_KEY'];
+  // The account and every secret (key, keystore password) play no part in a backtest, and
+  // nothing derived from a secret leaves the process.
+  for (const key of secretKeys()) delete env[key];
   delete env['TRADING_ACCOUNT'];
   const { data: _paths, envPath: _envPath, ...flags } = plan;
   const text = JSON.stringify({ data, env, flags, axes });

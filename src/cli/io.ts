@@ -9,7 +9,8 @@ export interface CliIo {
   readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
   readonly stderr: { write(text: string): unknown };
   readonly stdin: Readable;
-  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The process environment; secrets read from it are deleted from it (so no child inherits them). */
+  readonly env: Record<string, string | undefined>;
   readonly cwd: string;
 }
 

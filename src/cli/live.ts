@@ -4,12 +4,14 @@
  * them at the embedded exchange it started.
  */
 import { randomBytes } from 'node:crypto';
-import type { PairConfig } from '../config/index.ts';
+import type { PairConfig, PermissionOptions } from '../config/index.ts';
 import { LiveClock, createLogger, createRng, getChain, getToken, type Logger } from '../core/index.ts';
-import { WIRE_ANOMALY_KINDS, createLiveVenue, type LiveVenue, type LiveVenueConfig } from '../exchange/index.ts';
+import { WIRE_ANOMALY_KINDS, createLiveVenue, type LiveVenue, type LiveVenueConfig, type LiveVenueFactoryDeps } from '../exchange/index.ts';
+import { REFUSAL_KINDS, SigningAudit } from '../exchange/signer/index.ts';
 import { startDaemon, type RunningDaemon } from './daemon.ts';
 import { engineSettingsFromConfig } from './engine-settings.ts';
 import type { CliIo } from './io.ts';
+import { openSigner, signingPolicyOf, type OpenedSigner } from './signer-setup.ts';
 import { Counter, Gauge, type Registry } from 'prom-client';
 
 /**
@@ -37,6 +39,16 @@ function registerVenueMetrics(registry: Registry, venue: LiveVenue): void {
   new Gauge({ name: 'akira_mm_presign_ready', help: 'Pre-signed orders waiting', registers: [registry], collect() { this.set(stats().size); } });
 }
 
+/**
+ * `akira_mm_signing_refused_total{kind}`: requests the signing policy refused (in this process,
+ * or reported by the remote signer). Every kind starts at 0 so `increase()` alerts see it.
+ */
+export function registerSigningMetrics(registry: Registry, audit: SigningAudit): void {
+  const refused = new Counter({ name: 'akira_mm_signing_refused_total', help: 'Signatures the signing policy refused, by kind (a security event each)', labelNames: ['kind'], registers: [registry] });
+  for (const kind of REFUSAL_KINDS) refused.inc({ kind }, audit.counts().get(kind) ?? 0);
+  audit.onRefused((kind) => refused.inc({ kind }));
+}
+
 export interface LiveRunOptions {
   readonly config: PairConfig;
   readonly io: CliIo;
@@ -47,6 +59,10 @@ export interface LiveRunOptions {
   readonly showStatus?: boolean;
   /** Signing worker threads (default 2). */
   readonly signingWorkers?: number;
+  /** How strictly a keystore's permissions are checked (`--insecure-permissions`). */
+  readonly permissions?: PermissionOptions;
+  /** The signer, already opened (default: opened from `config.signer`). */
+  readonly signer?: OpenedSigner;
 }
 
 export interface LiveRun {
@@ -56,13 +72,14 @@ export interface LiveRun {
 }
 
 /** The live venue's settings from a validated pair file (also used by `akira-mm preflight`). */
-export function liveVenueConfig(config: PairConfig, signingWorkers?: number): LiveVenueConfig {
+export function liveVenueConfig(config: PairConfig, signer: OpenedSigner, signingWorkers?: number): LiveVenueConfig {
   return {
     httpUrl: config.exchangeHttpUrl,
     wsUrl: config.exchangeWsUrl,
     chain: config.chain,
     tradingAccount: config.tradingAccount,
-    signerPrivateKey: config.signerPrivateKey,
+    ...(signer.kind === 'key' ? { signerPrivateKey: signer.privateKey } : {}),
+    signingPolicy: signingPolicyOf(config),
     base: config.base,
     quote: config.quote,
     ecosystemBook: config.ecosystemBook,
@@ -90,7 +107,9 @@ export async function startLiveRun(options: LiveRunOptions): Promise<LiveRun> {
   if (config.starknetRpcUrl === undefined) {
     logger.warn({ chain: config.chain }, 'STARKNET_RPC_URL is not set: the fee recipient and contract addresses signed into every order are not checked against the chain (`akira-mm preflight` says which are verified)');
   }
-  const venue = createLiveVenue(liveVenueConfig(config, options.signingWorkers), { clock, rng, logger });
+  const audit = new SigningAudit(logger);
+  const signer = options.signer ?? (await openSigner(config, { io, logger, clock, audit, ...(options.permissions === undefined ? {} : { permissions: options.permissions }) }));
+  const venue = createLiveVenue(liveVenueConfig(config, signer, options.signingWorkers), { clock, rng, logger, audit, ...remoteSignerDeps(signer) });
   const settings = engineSettingsFromConfig(config.engine, {
     baseDecimals: getToken(chain, config.base).decimals,
     quoteDecimals: getToken(chain, config.quote).decimals,
@@ -105,7 +124,20 @@ export async function startLiveRun(options: LiveRunOptions): Promise<LiveRun> {
     ...(options.journalPath === undefined ? {} : { journalPath: options.journalPath }),
     ...(options.stopSignal === undefined ? {} : { stopSignal: options.stopSignal }),
     ...(options.showStatus === undefined ? {} : { showStatus: options.showStatus }),
-    registerMetrics: (registry) => registerVenueMetrics(registry, venue),
+    registerMetrics: (registry) => {
+      registerVenueMetrics(registry, venue);
+      registerSigningMetrics(registry, audit);
+    },
   });
   return { venue, daemon, logger };
+}
+
+/**
+ * The venue's signer when the key is held by `signer serve`: it signs, pre-signs (batches) and
+ * signs fast-sign challenges; the venue closes it on stop. Nothing for a key held here.
+ */
+export function remoteSignerDeps(signer: OpenedSigner, options: { readonly presign?: boolean } = {}): Pick<LiveVenueFactoryDeps, 'signer'> {
+  if (signer.kind !== 'remote') return {};
+  const remote = signer.remote;
+  return { signer: { signer: remote, fastSignSigner: remote, ...(options.presign === false ? {} : { batchSigner: remote }) } };
 }

@@ -15,10 +15,11 @@ import { integerFlag, parseFlags, type CommandHelp } from './args.ts';
 import { waitForStopSignal } from './daemon.ts';
 import { UsageError, type CliIo, type CommandRunner } from './io.ts';
 import { startLiveRun } from './live.ts';
+import { INSECURE_PERMISSIONS_FLAG } from './file-permissions.ts';
 import { loadPairFile, validatePairEnv } from './pair-config.ts';
 
 const USAGE =
-  'akira-mm paper [--env FILE] [--port N] [--seed N] [--metrics-port N] [--duration SECONDS] [--log-level LEVEL]';
+  'akira-mm paper [--env FILE] [--port N] [--seed N] [--metrics-port N] [--duration SECONDS] [--log-level LEVEL] [--insecure-permissions]';
 
 const HELP: CommandHelp = {
   usage: USAGE,
@@ -32,6 +33,7 @@ const OPTIONS = {
   'metrics-port': { type: 'string', value: 'N', unit: 'port', default: '0 (off)', doc: 'serve /metrics and /health here' },
   duration: { type: 'string', value: 'N', unit: 's', default: 'until Ctrl-C', doc: 'stop after this long' },
   'log-level': { type: 'string', value: 'LEVEL', default: 'warn', doc: 'pino level: trace, debug, info, warn, error' },
+  ...INSECURE_PERMISSIONS_FLAG,
 } as const;
 
 /** The pair `npm start` trades when no file is given. */
@@ -55,7 +57,7 @@ function stopAfter(seconds: number | undefined): Promise<string> {
   return Promise.race([signal, new Promise<string>((done) => clock.setTimeout(() => done('duration'), seconds * 1_000))]);
 }
 
-async function paperConfig(envFile: string | undefined, sim: SimHandle, io: CliIo, metricsPort: number, logLevel: string | undefined) {
+async function paperConfig(envFile: string | undefined, sim: SimHandle, io: CliIo, metricsPort: number, logLevel: string | undefined, insecurePermissions: boolean | undefined) {
   const account = sim.accounts[0];
   if (account?.privateKey === undefined) throw new UsageError('the embedded exchange has no development account to trade with');
   const overrides: Record<string, string> = {
@@ -65,11 +67,18 @@ async function paperConfig(envFile: string | undefined, sim: SimHandle, io: CliI
     CHAIN: sim.chain.name,
     TRADING_ACCOUNT: feltToHex(account.address),
     SIGNER_PRIVATE_KEY: feltToHex(account.privateKey),
+    // The embedded exchange's dev account replaces whatever signer the file names.
+    SIGNER_PRIVATE_KEY_FILE: '',
+    SIGNER_KEYSTORE: '',
+    SIGNER_KEYSTORE_PASSWORD: '',
+    SIGNER_KEYSTORE_PASSWORD_FILE: '',
+    SIGNER_REMOTE: '',
     METRICS_PORT: String(metricsPort),
     ...(logLevel === undefined ? {} : { LOG_LEVEL: logLevel }),
   };
   if (envFile === undefined) return validatePairEnv({ ...DEFAULT_PAPER_ENV, ...overrides }, 'paper defaults');
-  return loadPairFile(resolve(io.cwd, envFile), overrides);
+  // The file's own key is not used, but a file holding one must still not be open to others.
+  return loadPairFile(resolve(io.cwd, envFile), overrides, { insecurePermissions: insecurePermissions === true, warn: (message) => io.stderr.write(`${message}\n`) });
 }
 
 export const runPaper: CommandRunner = async (args, io) => {
@@ -82,7 +91,7 @@ export const runPaper: CommandRunner = async (args, io) => {
   // The chain only matters for the token table; a pair file's CHAIN wins over the default.
   const sim = await startSim({ port, seed, chain: 'mainnet', flow: true, logger: simLogger(values['log-level']) });
   try {
-    const config = await paperConfig(values.env, sim, io, metricsPort, values['log-level']);
+    const config = await paperConfig(values.env, sim, io, metricsPort, values['log-level'], values['insecure-permissions']);
     if (getChain(config.chain).name !== sim.chain.name) throw new UsageError(`paper mode runs the embedded exchange on mainnet; CHAIN=${config.chain}`);
     io.stderr.write(
       `paper trading ${config.base}/${config.quote} (${config.strategy}) on the embedded exchange at ${sim.httpUrl}\n` +

@@ -10,14 +10,15 @@ import { LiveClock, createLogger, createRng, getChain, getToken, parseUnits, wit
 import type { PairConfig } from '../config/index.ts';
 import { RestClient, createLiveVenue } from '../exchange/index.ts';
 import { DEFAULT_PREFLIGHT_LIMITS, runPreflight, type CheckResult, type PreflightLimits, type QuotePlan } from '../exchange/preflight/index.ts';
-import { Signer } from '../exchange/signer/index.ts';
 import { getStrategyDefinition } from '../../strategies/index.ts';
 import { integerFlag, parseFlags, type CommandHelp } from './args.ts';
 import { UsageError, type CommandRunner } from './io.ts';
-import { liveVenueConfig } from './live.ts';
+import { INSECURE_PERMISSIONS_FLAG, pairFileOptions } from './file-permissions.ts';
+import { liveVenueConfig, remoteSignerDeps } from './live.ts';
 import { loadPairFile } from './pair-config.ts';
+import { loginSignerOf, openSigner } from './signer-setup.ts';
 
-const USAGE = 'akira-mm preflight --env FILE [--order-test] [--timeout-ms N] [--max-skew-ms N] [--json]';
+const USAGE = 'akira-mm preflight --env FILE [--order-test] [--timeout-ms N] [--max-skew-ms N] [--json] [--insecure-permissions]';
 
 const HELP: CommandHelp = {
   usage: USAGE,
@@ -31,6 +32,7 @@ const OPTIONS = {
   'timeout-ms': { type: 'string', value: 'N', unit: 'ms', default: DEFAULT_PREFLIGHT_LIMITS.firstFrameTimeoutMs, doc: 'wait for the first book frame and for each order-test report' },
   'max-skew-ms': { type: 'string', value: 'N', unit: 'ms', default: DEFAULT_PREFLIGHT_LIMITS.maxClockSkewMs, doc: 'largest accepted gap between our clock and the venue\'s timestamps' },
   json: { type: 'boolean', doc: 'one JSON object per check instead of lines' },
+  ...INSECURE_PERMISSIONS_FLAG,
 } as const;
 
 const SYMBOLS: Readonly<Record<CheckResult['status'], string>> = { pass: '✔', fail: '✖', skip: '–' };
@@ -76,14 +78,17 @@ export const runPreflightCommand: CommandRunner = async (args, io) => {
     orderTestTimeoutMs: timeoutMs,
     maxClockSkewMs: integerFlag('max-skew-ms', values['max-skew-ms'], DEFAULT_PREFLIGHT_LIMITS.maxClockSkewMs, 1, 3_600_000),
   };
-  const config = loadPairFile(resolve(io.cwd, values.env));
+  const permissions = pairFileOptions(io, values);
+  const config = loadPairFile(resolve(io.cwd, values.env), {}, permissions);
   const chain = withContracts(getChain(config.chain), config.contracts);
   const account = BigInt(config.tradingAccount);
   const clock = new LiveClock();
   const rng = createRng(randomBytes(4).readUInt32LE(0));
   // The checks print their own lines; the clients' logs only add noise (and never carry the key).
   const logger = createLogger({ level: 'silent' });
-  const signer = new Signer({ privateKey: config.signerPrivateKey, account, chain, withdrawHash: config.withdrawHash });
+  // The pair's signer: its key (file, keystore) under the pair's policy, or `signer serve`.
+  const opened = await openSigner(config, { io, logger, clock, permissions });
+  const signer = loginSignerOf(opened, config);
   const rest = new RestClient({ baseUrl: config.exchangeHttpUrl, chain, account, signer, clock, rng: rng.fork('rest'), logger, retry: { getAttempts: 1, rateLimitRetries: 1 } });
   if (values.json !== true) io.stdout.write(`akira-mm preflight: ${config.base}/${config.quote} on ${config.chain}, account ${config.tradingAccount}, venue ${config.exchangeHttpUrl}\n`);
   const results = await runPreflight(
@@ -106,10 +111,14 @@ export const runPreflightCommand: CommandRunner = async (args, io) => {
       limits,
       deps: { clock, rng, logger },
       rest,
-      ...(values['order-test'] === true ? { orderTestVenue: () => createLiveVenue(liveVenueConfig(config, 0), { clock, rng: rng.fork('order-test'), logger }) } : {}),
+      ...(values['order-test'] === true
+        ? { orderTestVenue: () => createLiveVenue(liveVenueConfig(config, opened, 0), { clock, rng: rng.fork('order-test'), logger, ...remoteSignerDeps(opened, { presign: false }) }) }
+        : {}),
     },
     (result) => io.stdout.write(values.json === true ? `${JSON.stringify(result)}\n` : formatCheck(result)),
   );
+  // A remote signer's connection must not outlive the command.
+  await signer.close();
   const failed = results.filter((result) => result.status === 'fail').length;
   if (values.json !== true) io.stdout.write(failed === 0 ? 'ready: every check passed\n' : `not ready: ${failed} check${failed === 1 ? '' : 's'} failed\n`);
   return failed === 0 ? 0 : 1;

@@ -11,17 +11,18 @@
 import { resolve } from 'node:path';
 import { LiveClock, createLogger, createRng, getChain, getToken } from '../core/index.ts';
 import { MarketRecorder, RestClient, recordingScales, type RecordedEvent } from '../exchange/index.ts';
-import { Signer } from '../exchange/signer/index.ts';
 import { FLAG, KIND, SIDE_BUY, SIDE_NONE, SIDE_SELL } from '../backtest/data/format.ts';
 import { RecordingWriter } from '../backtest/data/writer.ts';
 import { integerFlag, parseFlags, type CommandHelp } from './args.ts';
 import { waitForStopSignal } from './daemon.ts';
 import { UsageError, type CommandRunner } from './io.ts';
+import { INSECURE_PERMISSIONS_FLAG, pairFileOptions } from './file-permissions.ts';
 import { loadPairFile } from './pair-config.ts';
 import { resolveReferenceTarget, startReferenceRecording } from './record-reference.ts';
+import { openLoginSigner } from './signer-setup.ts';
 
 const USAGE =
-  'akira-mm record [--env FILE] --out FILE [--duration SECONDS] [--reference binance:SYMBOL|off] [--reference-out FILE] [--reference-ws-url URL] [--reference-rest-url URL]';
+  'akira-mm record [--env FILE] --out FILE [--duration SECONDS] [--reference binance:SYMBOL|off] [--reference-out FILE] [--reference-ws-url URL] [--reference-rest-url URL] [--insecure-permissions]';
 
 const HELP: CommandHelp = {
   usage: USAGE,
@@ -38,6 +39,7 @@ const OPTIONS = {
   'reference-out': { type: 'string', value: 'FILE', default: '<out>.reference.data (with --env), else --out', doc: 'where the reference recording goes' },
   'reference-ws-url': { type: 'string', value: 'URL', default: "REFERENCE_WS_URL, else wss://stream.binance.com:9443", doc: 'reference WebSocket base URL' },
   'reference-rest-url': { type: 'string', value: 'URL', default: 'REFERENCE_REST_URL, else https://api.binance.com', doc: 'reference REST base URL' },
+  ...INSECURE_PERMISSIONS_FLAG,
 } as const;
 
 function toNs(ms: number): bigint {
@@ -56,7 +58,8 @@ export const runRecord: CommandRunner = async (args, io) => {
   if (values.env === undefined && values.reference === undefined) throw new UsageError(`--env FILE is required (or --reference binance:SYMBOL to record only a reference)\nusage: ${USAGE}`);
   if (values.out === undefined) throw new UsageError(`--out FILE is required\nusage: ${USAGE}`);
   const duration = values.duration === undefined ? undefined : integerFlag('duration', values.duration, 0, 1, 365 * 86_400);
-  const config = values.env === undefined ? undefined : loadPairFile(resolve(io.cwd, values.env));
+  const fileOptions = pairFileOptions(io, values);
+  const config = values.env === undefined ? undefined : loadPairFile(resolve(io.cwd, values.env), {}, fileOptions);
   const referenceTarget = resolveReferenceTarget(values, config, resolve(io.cwd, values.out), io.cwd);
   if (config === undefined) {
     if (referenceTarget === undefined) throw new UsageError(`--reference off records nothing without --env\nusage: ${USAGE}`);
@@ -74,7 +77,7 @@ export const runRecord: CommandRunner = async (args, io) => {
   const rng = createRng(Number(clock.nowMs() % 2 ** 31));
   const logger = createLogger({ level: config.logLevel, base: { component: 'record' } });
   const account = BigInt(config.tradingAccount);
-  const signer = new Signer({ privateKey: config.signerPrivateKey, account, chain });
+  const signer = await openLoginSigner(config, { io, logger, clock, permissions: fileOptions });
   const rest = new RestClient({ baseUrl: config.exchangeHttpUrl, chain, account, signer, clock, rng, logger });
   const pair = { base: config.base, quote: config.quote };
   const spec = (await rest.tickerSpecifications()).find((s) => s.base === pair.base && s.quote === pair.quote && s.isEcosystemBook === config.ecosystemBook);
@@ -130,6 +133,7 @@ export const runRecord: CommandRunner = async (args, io) => {
   const header = writer.close();
   await rest.close();
   const referenceSummary = await reference?.stop();
+  await signer.close();
   const c = recorder.counts;
   io.stdout.write(
     `${JSON.stringify({ out: values.out, records: header.records, depth: c.depth, trades: c.trades, bbo: c.bbo, snapshots: c.snapshots, gaps: c.gaps, gas: c.gas, tick: header.tick, lot: header.lot, ...(referenceSummary === undefined ? {} : { reference: referenceSummary }) })}\n`,

@@ -6,8 +6,9 @@
 import { resolve } from 'node:path';
 import { parseFlags, type CommandHelp } from './args.ts';
 import { UsageError, type CommandRunner } from './io.ts';
+import { INSECURE_PERMISSIONS_FLAG, pairFileOptions } from './file-permissions.ts';
 
-const USAGE = 'akira-mm run --env FILE [--metrics-host HOST] [--journal FILE]';
+const USAGE = 'akira-mm run --env FILE [--metrics-host HOST] [--journal FILE] [--insecure-permissions]';
 
 const HELP: CommandHelp = {
   usage: USAGE,
@@ -18,6 +19,7 @@ export const RUN_OPTIONS = {
   env: { type: 'string', value: 'FILE', required: true, doc: "the pair's env file (every key: config/example.env)" },
   'metrics-host': { type: 'string', value: 'HOST', default: "the file's METRICS_HOST (127.0.0.1)", doc: 'interface for /metrics and /health (0.0.0.0 in a container)' },
   journal: { type: 'string', value: 'FILE', default: 'akira-mm-<BASE>-<QUOTE>.journal in the working directory', doc: 'crash journal of orders in flight' },
+  ...INSECURE_PERMISSIONS_FLAG,
 } as const;
 
 export const runRun: CommandRunner = async (args, io) => {
@@ -26,10 +28,12 @@ export const runRun: CommandRunner = async (args, io) => {
   if (values.env === undefined) throw new UsageError(`--env FILE is required\nusage: ${USAGE}`);
   // Loaded after the flags: `--help` and usage errors do not pay for the engine and the client.
   const [{ startLiveRun }, { loadPairFile }] = await Promise.all([import('./live.ts'), import('./pair-config.ts')]);
-  const config = loadPairFile(resolve(io.cwd, values.env));
+  const fileOptions = pairFileOptions(io, values);
+  const config = loadPairFile(resolve(io.cwd, values.env), {}, fileOptions);
   const run = await startLiveRun({
     config,
     io,
+    permissions: fileOptions,
     ...(values['metrics-host'] === undefined ? {} : { metricsHost: values['metrics-host'] }),
     ...(values.journal === undefined ? {} : { journalPath: resolve(io.cwd, values.journal) }),
   });

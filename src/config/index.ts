@@ -5,10 +5,14 @@ export {
   loadPairConfigFile,
   parsePairConfig,
   secretKeys,
+  SIGNER_SOURCE_KEYS,
   type ConfigErrorCode,
   type LoadOptions,
   type PairConfig,
+  type SignerSource,
 } from './load.ts';
+export { assertPrivateFile, InsecurePermissionsError, type PermissionOptions } from './permissions.ts';
+export { fileKeyOf, resolvePath, type SecretSourceOptions } from './secrets.ts';
 export * as values from './values.ts';
 export { renderExampleEnv, type DocumentedKey, type KeyGroup } from './example.ts';
 export { ENGINE_KEYS, ENGINE_KEY_LIST, type EngineConfig } from './engine-keys.ts';

@@ -12,8 +12,16 @@ export interface KeySpec<T = unknown> {
   readonly default: string | undefined;
   readonly unit: string;
   readonly doc: string;
-  /** Never echo the value (errors print `<redacted>`). */
+  /**
+   * Never echo the value (errors print `<redacted>`). A secret key may also be given as
+   * `<KEY>_FILE=path` (Docker and Kubernetes secrets) and may come from the process environment
+   * (deleted from it once read); a file holding it must be chmod 600.
+   */
   readonly secret?: boolean;
+  /** No default, and may be left unset (one of several alternatives, say). */
+  readonly optional?: boolean;
+  /** May also come from the process environment when the file does not set it (paths, sockets). */
+  readonly environment?: boolean;
   readonly parse: v.ValueParser<T>;
 }
 
@@ -55,9 +63,44 @@ export const CONFIG_KEYS = {
     key: 'SIGNER_PRIVATE_KEY',
     default: undefined,
     unit: '0x hex',
-    doc: 'Stark private key of the signer bound to the account. Never logged; errors print <redacted>',
+    doc: 'Stark private key of the signer bound to the account, in plain text (dev and sim only; for real money use SIGNER_KEYSTORE or SIGNER_REMOTE). Exactly one of SIGNER_PRIVATE_KEY, SIGNER_PRIVATE_KEY_FILE, SIGNER_KEYSTORE, SIGNER_REMOTE. Never logged; errors print <redacted>; a file holding it must be chmod 600 (or --insecure-permissions)',
     secret: true,
+    optional: true,
     parse: v.privateKey,
+  }),
+  SIGNER_KEYSTORE: spec({
+    key: 'SIGNER_KEYSTORE',
+    default: undefined,
+    unit: 'path',
+    doc: 'Encrypted keystore (Web3 Secret Storage v3, as `akira-mm keys new --keystore` and starkli write it) holding the signer key; relative to this file; must be chmod 600',
+    optional: true,
+    environment: true,
+    parse: v.nonEmptyString,
+  }),
+  SIGNER_KEYSTORE_PASSWORD: spec({
+    key: 'SIGNER_KEYSTORE_PASSWORD',
+    default: undefined,
+    unit: 'text',
+    doc: 'Password of SIGNER_KEYSTORE; prefer SIGNER_KEYSTORE_PASSWORD_FILE, or leave both unset to be asked on the terminal without echo',
+    secret: true,
+    optional: true,
+    parse: v.nonEmptyString,
+  }),
+  SIGNER_REMOTE: spec({
+    key: 'SIGNER_REMOTE',
+    default: undefined,
+    unit: 'unix:PATH',
+    doc: 'Sign through `akira-mm signer serve` on this Unix socket: the daemon then holds no key at all',
+    optional: true,
+    environment: true,
+    parse: v.unixSocket,
+  }),
+  WITHDRAW_ALLOWED_RECEIVERS: spec({
+    key: 'WITHDRAW_ALLOWED_RECEIVERS',
+    default: '',
+    unit: '0x addresses',
+    doc: 'The only addresses the signer will sign a withdrawal to, comma-separated; empty = never withdraw. Read by the signer that holds the key (in-process or `signer serve`)',
+    parse: v.addressList,
   }),
   BASE: spec({ key: 'BASE', default: undefined, unit: 'symbol', doc: 'Base token of the pair, e.g. ETH', parse: v.tokenSymbol }),
   QUOTE: spec({ key: 'QUOTE', default: undefined, unit: 'symbol', doc: 'Quote token of the pair, e.g. USDC', parse: v.tokenSymbol }),

@@ -2,16 +2,34 @@
  * Loads one pair's env file. dotenv parses the text, but nothing is written to `process.env`, so
  * several pairs (or tests) in one process never see each other's keys. Every key is validated at
  * once; all problems come back together, each naming the key, the bad value and what is allowed.
+ * Secret keys may also come from `_FILE`s and the process environment (`secrets.ts`).
  */
 import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { MmError, Secret, formatConfigIssues, getChain, type ChainName, type ConfigIssue } from '../core/index.ts';
 import { ENGINE_KEY_LIST, checkEngineKeys, type EngineConfig } from './engine-keys.ts';
 import { CONFIG_KEYS, CONFIG_KEY_LIST, type KeySpec } from './keys.ts';
 import { REFERENCE_KEY_LIST, checkReferenceKeys, toReferenceConfig, type ReferenceConfig, type ReferenceKeys } from './reference-keys.ts';
+import { fileKeyOf, resolvePath, resolveSecretEntries, type ResolvedEntries, type SecretSourceOptions } from './secrets.ts';
 
 /** Codes raised by `src/config`. */
 export type ConfigErrorCode = 'CONFIG_INVALID' | 'CONFIG_FILE_UNREADABLE';
+
+/**
+ * Where the signer's key is. The keystore is only named here: decrypting it takes a password
+ * (maybe typed at a prompt) and seconds of scrypt, which the command does, not the loader.
+ */
+export type SignerSource =
+  /** SIGNER_PRIVATE_KEY, from the pair file, a `_FILE` or the environment (`origin` says which). */
+  | { readonly kind: 'key'; readonly privateKey: Secret; readonly origin: string }
+  /** SIGNER_KEYSTORE (absolute path) and its password when one was configured. */
+  | { readonly kind: 'keystore'; readonly path: string; readonly password: Secret | undefined }
+  /** SIGNER_REMOTE=unix:PATH (absolute path). */
+  | { readonly kind: 'remote'; readonly socketPath: string };
+
+/** The keys that name a signer; exactly one must be set. */
+export const SIGNER_SOURCE_KEYS = ['SIGNER_PRIVATE_KEY', fileKeyOf('SIGNER_PRIVATE_KEY'), 'SIGNER_KEYSTORE', 'SIGNER_REMOTE'] as const;
 
 /** A rejected configuration: `issues` lists every bad key; the message shows them one per line. */
 export class ConfigError extends MmError<ConfigErrorCode> {
@@ -30,8 +48,10 @@ export interface PairConfig {
   readonly exchangeWsUrl: string;
   readonly chain: ChainName;
   readonly tradingAccount: string;
-  /** The signer's private key; prints as `<redacted>` everywhere. */
-  readonly signerPrivateKey: Secret;
+  /** Where the signer's key is; undefined only when the loader was told none is needed. */
+  readonly signer: SignerSource | undefined;
+  /** WITHDRAW_ALLOWED_RECEIVERS, lowercase 0x addresses; empty = never withdraw. */
+  readonly withdrawAllowedReceivers: readonly string[];
   readonly base: string;
   readonly quote: string;
   readonly ecosystemBook: boolean;
@@ -56,15 +76,23 @@ export interface PairConfig {
   readonly raw: Readonly<Record<string, string>>;
 }
 
-/** What else may appear in the file besides the config layer's keys. */
-export interface LoadOptions {
+/** What else may appear in the file besides the config layer's keys, and where secrets are. */
+export interface LoadOptions extends SecretSourceOptions {
+  /**
+   * Require a signer (one of {@link SIGNER_SOURCE_KEYS}). Default true. False for a command that
+   * signs nothing with the file (backtest; `signer serve` reads pair files for their policy): no
+   * signer is required and no secret is read.
+   */
+  readonly requireSigner?: boolean;
   /** Strategy names that are allowed for STRATEGY. */
   readonly strategyNames?: readonly string[];
   /** Keys owned by other layers (strategy params, engine, risk); any other key is a typo. */
   readonly extraKeys?: ReadonlySet<string>;
 }
 
-const SECRET_KEYS = new Set(CONFIG_KEY_LIST.filter((spec) => spec.secret === true).map((spec) => spec.key));
+/** Every key spec the loader reads; `_FILE` forms and environment intake apply to all of them. */
+const ALL_KEY_SPECS: readonly KeySpec[] = [...CONFIG_KEY_LIST, ...ENGINE_KEY_LIST, ...REFERENCE_KEY_LIST];
+const SECRET_KEYS = new Set(ALL_KEY_SPECS.filter((spec) => spec.secret === true).map((spec) => spec.key));
 
 /** Keys whose values must never be echoed. */
 export function secretKeys(): ReadonlySet<string> {
@@ -84,7 +112,7 @@ export function loadPairConfigFile(path: string, options: LoadOptions = {}): Pai
     const reason = error instanceof Error ? error.message : String(error);
     throw new ConfigError('CONFIG_FILE_UNREADABLE', `cannot read env file ${path}: ${reason}`);
   }
-  return parsePairConfig(parseDotenv(text), options, path);
+  return parsePairConfig(parseDotenv(text), { baseDir: dirname(path), ...options }, path);
 }
 
 /**
@@ -97,15 +125,18 @@ export function parsePairConfig(
   source = 'env',
 ): PairConfig {
   const issues: ConfigIssue[] = [];
+  const resolved = resolveSecretEntries(env, ALL_KEY_SPECS, { ...options, readSecrets: options.requireSigner !== false }, issues);
   const read = <T>(spec: KeySpec<T>): T | undefined => {
-    const raw = env[spec.key] ?? spec.default;
+    const given = resolved.env[spec.key];
+    const raw = spec.optional === true && given?.trim() === '' ? undefined : (given ?? spec.default);
     if (raw === undefined) {
-      issues.push({ key: spec.key, value: undefined, allowed: `required: ${spec.doc}` });
+      if (spec.optional !== true) issues.push({ key: spec.key, value: undefined, allowed: `required: ${spec.doc}` });
       return undefined;
     }
     const result = spec.parse(raw.trim());
     if (!result.ok) {
-      issues.push({ key: spec.key, value: raw, allowed: result.allowed });
+      const from = resolved.origins.get(spec.key);
+      issues.push({ key: spec.key, value: raw, allowed: from === undefined ? result.allowed : `${result.allowed} (${from.described})` });
       return undefined;
     }
     return result.value;
@@ -116,7 +147,6 @@ export function parsePairConfig(
     exchangeWsUrl: read(CONFIG_KEYS.EXCHANGE_WS_URL),
     chain: read(CONFIG_KEYS.CHAIN),
     tradingAccount: read(CONFIG_KEYS.TRADING_ACCOUNT),
-    signerPrivateKey: read(CONFIG_KEYS.SIGNER_PRIVATE_KEY),
     base: read(CONFIG_KEYS.BASE),
     quote: read(CONFIG_KEYS.QUOTE),
     ecosystemBook: read(CONFIG_KEYS.ECOSYSTEM_BOOK),
@@ -126,8 +156,10 @@ export function parsePairConfig(
     gasPriceMultiplier: read(CONFIG_KEYS.GAS_PRICE_MULTIPLIER),
     withdrawHash: read(CONFIG_KEYS.WITHDRAW_HASH),
     logLevel: read(CONFIG_KEYS.LOG_LEVEL),
+    withdrawAllowedReceivers: read(CONFIG_KEYS.WITHDRAW_ALLOWED_RECEIVERS),
     fastCancel: read(CONFIG_KEYS.FAST_CANCEL),
   };
+  const signer = readSignerSource(read, resolved, options, issues);
   const venueChecks = readVenueChecks(read);
 
   const engineEntries = ENGINE_KEY_LIST.map((spec) => [spec.key, read(spec)] as const);
@@ -144,6 +176,9 @@ export function parsePairConfig(
     issues.push({ key: 'STRATEGY', value: values.strategy, allowed: `one of ${options.strategyNames.join(', ')}` });
   }
   checkUnknownKeys(env, options.extraKeys ?? new Set(), issues);
+  if (signer === undefined && options.requireSigner !== false && !issues.some((issue) => SIGNER_ISSUE_KEYS.has(issue.key))) {
+    issues.push({ key: 'SIGNER_PRIVATE_KEY', value: undefined, allowed: `required: set one of ${SIGNER_SOURCE_KEYS.join(', ')}` });
+  }
 
   if (issues.length > 0) {
     const listing = formatConfigIssues(issues, SECRET_KEYS);
@@ -153,7 +188,43 @@ export function parsePairConfig(
   const raw = Object.fromEntries(Object.entries(env).filter(([key]) => !SECRET_KEYS.has(key)));
   const engine = Object.fromEntries(engineEntries) as unknown as EngineConfig;
   const reference = toReferenceConfig(referenceKeys as unknown as ReferenceKeys);
-  return { ...valid, ...venueChecks, signerPrivateKey: new Secret(valid.signerPrivateKey), engine, reference, raw };
+  return { ...valid, ...venueChecks, signer, engine, reference, raw };
+}
+
+const SIGNER_ISSUE_KEYS: ReadonlySet<string> = new Set([...SIGNER_SOURCE_KEYS, 'SIGNER_KEYSTORE_PASSWORD', fileKeyOf('SIGNER_KEYSTORE_PASSWORD')]);
+
+/** The one signer the entries name, or undefined (with an issue when more than one is named). */
+function readSignerSource(
+  read: <T>(spec: KeySpec<T>) => T | undefined,
+  resolved: ResolvedEntries,
+  options: LoadOptions,
+  issues: ConfigIssue[],
+): SignerSource | undefined {
+  const privateKey = read(CONFIG_KEYS.SIGNER_PRIVATE_KEY);
+  const keystore = read(CONFIG_KEYS.SIGNER_KEYSTORE);
+  const password = read(CONFIG_KEYS.SIGNER_KEYSTORE_PASSWORD);
+  const remote = read(CONFIG_KEYS.SIGNER_REMOTE);
+  const named = [privateKey === undefined ? undefined : 'SIGNER_PRIVATE_KEY', keystore === undefined ? undefined : 'SIGNER_KEYSTORE', remote === undefined ? undefined : 'SIGNER_REMOTE'].filter(
+    (key): key is string => key !== undefined,
+  );
+  if (named.length > 1) {
+    issues.push({ key: named[1]!, value: undefined, allowed: `only one signer: ${named.join(' and ')} are both set` });
+    return undefined;
+  }
+  if (password !== undefined && keystore === undefined) {
+    issues.push({ key: 'SIGNER_KEYSTORE_PASSWORD', value: undefined, allowed: 'only used with SIGNER_KEYSTORE' });
+  }
+  // A path written in the pair file is relative to it; one from the environment, to the working directory.
+  const pathOf = (key: string, path: string): string =>
+    resolvePath(path, resolved.origins.get(key)?.origin === 'environment' ? (options.cwd ?? process.cwd()) : (options.baseDir ?? options.cwd ?? process.cwd()));
+  if (privateKey !== undefined) {
+    return { kind: 'key', privateKey: new Secret(privateKey), origin: resolved.origins.get('SIGNER_PRIVATE_KEY')?.described ?? 'SIGNER_PRIVATE_KEY in the pair file' };
+  }
+  if (keystore !== undefined) {
+    return { kind: 'keystore', path: pathOf('SIGNER_KEYSTORE', keystore), password: password === undefined ? undefined : new Secret(password) };
+  }
+  if (remote !== undefined) return { kind: 'remote', socketPath: pathOf('SIGNER_REMOTE', remote) };
+  return undefined;
 }
 
 type ContractOverrides = import('../core/index.ts').ContractOverrides;
@@ -180,7 +251,7 @@ function checkTokens(chain: ChainName | undefined, base: string | undefined, quo
 }
 
 function checkUnknownKeys(env: Readonly<Record<string, string>>, extraKeys: ReadonlySet<string>, issues: ConfigIssue[]): void {
-  const known = new Set([...CONFIG_KEY_LIST.map((spec) => spec.key), ...ENGINE_KEY_LIST.map((spec) => spec.key), ...REFERENCE_KEY_LIST.map((spec) => spec.key), ...extraKeys]);
+  const known = new Set([...ALL_KEY_SPECS.map((spec) => spec.key), ...[...SECRET_KEYS].map(fileKeyOf), ...extraKeys]);
   for (const key of Object.keys(env)) {
     if (known.has(key)) continue;
     const suggestion = closestKey(key, known);

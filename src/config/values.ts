@@ -106,3 +106,18 @@ export function optionalUrl(protocols: readonly string[]): ValueParser<string | 
   const parse = url(protocols);
   return (raw) => (raw === '' ? ok(undefined) : parse(raw));
 }
+/** Starknet addresses separated by commas or spaces; empty = none. Normalised to lowercase. */
+export const addressList: ValueParser<readonly string[]> = (raw) => {
+  const items = raw.split(/[\s,]+/).filter((item) => item !== '');
+  const parsed: string[] = [];
+  for (const item of items) {
+    const result = address(item);
+    if (!result.ok) return fail(`0x addresses separated by commas (${JSON.stringify(item)} is not one), or empty for none`);
+    parsed.push(result.value);
+  }
+  return ok(parsed);
+};
+
+/** `unix:PATH`: a Unix socket path (the remote signer's). Returns the path. */
+export const unixSocket: ValueParser<string> = (raw) =>
+  /^unix:.+/.test(raw) ? ok(raw.slice('unix:'.length)) : fail('unix:PATH, the socket of `akira-mm signer serve`');

@@ -130,7 +130,7 @@ export interface SignedOrder {
 /** Result of a placement. */
 export type PlaceOutcome =
   | { readonly kind: 'accepted'; readonly orderId: string }
-  | { readonly kind: 'rejected'; readonly orderId: string; readonly reason: string }
+  | { readonly kind: 'rejected'; readonly orderId: string; readonly reason: string; readonly signerError?: SignerFailure }
   | { readonly kind: 'unknown'; readonly orderId: string; readonly reason: string };
 
 /**
@@ -142,7 +142,7 @@ export type PlaceOutcome =
  */
 export type CancelOutcome =
   | { readonly kind: 'accepted' }
-  | { readonly kind: 'rejected'; readonly reason: string }
+  | { readonly kind: 'rejected'; readonly reason: string; readonly signerError?: SignerFailure }
   | { readonly kind: 'unknown'; readonly reason: string }
   | { readonly kind: 'unconfirmed'; readonly reason: string };
 
@@ -175,6 +175,14 @@ export type VenueAlert =
       readonly reason: string;
       readonly timeMs: number;
     };
+
+/**
+ * Set on a rejection when the signer, not the exchange, turned the request down (nothing was
+ * sent): `SIGNER_REFUSED`, the signing policy forbids it (a security event, counted in
+ * `akira_mm_signing_refused_total`); `SIGNER_UNAVAILABLE`, the remote signer cannot be reached
+ * (cancels cannot be signed either until it is back).
+ */
+export type SignerFailure = 'SIGNER_REFUSED' | 'SIGNER_UNAVAILABLE';
 
 /** Why the venue thinks the engine's view may be stale. */
 export type ResyncReason = 'reconnected' | 'sequence-gap' | 'missed-fills' | 'restarted';

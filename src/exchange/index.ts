@@ -7,7 +7,7 @@ export * from './stream/index.ts';
 export * from './book/index.ts';
 export * from './gas/index.ts';
 export * from './venue/index.ts';
-export { chainWithContracts, createLiveVenue, type LiveVenueConfig } from './venue/create.ts';
+export { chainWithContracts, createLiveVenue, type LiveVenueConfig, type LiveVenueFactoryDeps } from './venue/create.ts';
 export { WIRE_ANOMALY_KINDS, WireAnomalyCounter, type AnomalySink, type WireAnomalyKind } from './wire/anomalies.ts';
 export { MarketRecorder, recordingScales, type RecordedEvent, type RecordSink, type RecordingScales } from './recorder.ts';
 export * from './chain/index.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findSecret } from '../../src/chaos/invariants.ts';
+import { findSecret, findText } from '../../src/chaos/invariants.ts';
 import { summarize } from '../../src/chaos/report.ts';
 import { runChaos, type RunResult } from '../../src/chaos/run.ts';
 import { FAULT_KINDS, drawSchedule, runSeed, type FaultKind } from '../../src/chaos/schedule.ts';
@@ -34,12 +34,14 @@ describe('chaos against the embedded exchange', () => {
     expect(run.violations).toEqual([]);
   });
 
-  it('no log line, error or report of those runs contains the private key in any form', () => {
+  it('no log line, error or report of those runs contains the private key in any form, or the keystore password', () => {
     expect(results.length).toBeGreaterThan(0);
     for (const run of results) {
       expect(run.lines.length).toBeGreaterThan(5);
       expect(findSecret(run.lines, run.privateKey)).toEqual([]);
+      expect(findText(run.lines, run.keystorePassword)).toEqual([]);
       expect(findSecret([JSON.stringify(summarize(0, [run], 0))], run.privateKey)).toEqual([]);
+      expect(findText([JSON.stringify(summarize(0, [run], 0))], run.keystorePassword)).toEqual([]);
     }
   });
 });

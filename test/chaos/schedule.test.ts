@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findSecret, secretForms } from '../../src/chaos/invariants.ts';
+import { findSecret, findText, secretForms } from '../../src/chaos/invariants.ts';
 import { FAULT_KINDS, drawSchedule, runSeed } from '../../src/chaos/schedule.ts';
 
 describe('chaos schedules', () => {
@@ -40,5 +40,10 @@ describe('secret scan', () => {
       expect(findSecret([line], key).length).toBeGreaterThan(0);
     }
     expect(findSecret(['nothing here', '0x1234'], key)).toEqual([]);
+  });
+
+  it('finds a password as written or JSON-escaped', () => {
+    const password = 'pa"ss\\word';
+    expect(findText([`password=${password}`, JSON.stringify({ p: password }), 'nothing'], password)).toEqual([{ index: 0 }, { index: 1 }]);
   });
 });

@@ -7,7 +7,8 @@ import { runCli } from './run-cli.ts';
 const SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
   data: ['import', 'bbo'],
   config: ['example', 'check'],
-  keys: ['new'],
+  keys: ['new', 'import', 'inspect'],
+  signer: ['serve'],
   backtest: ['merge'],
 };
 

@@ -34,7 +34,8 @@ function shippedEnvFile(venue: SimHandle, replace: Readonly<Record<string, strin
     .replace('http://127.0.0.1:8081', venue.rpcUrl);
   for (const [key, value] of Object.entries(replace)) text = text.replace(new RegExp(`^${key}=.*$`, 'm'), `${key}=${value}`);
   const file = join(mkdtempSync(join(tmpdir(), 'preflight-')), 'pair.env');
-  writeFileSync(file, text);
+  // A key that is not a public dev key makes it a secret file: owner only (the CLI refuses it otherwise).
+  writeFileSync(file, text, { mode: 0o600 });
   return file;
 }
 

@@ -27,12 +27,13 @@ describe('createLogger', () => {
     });
     const logger = createLogger({ destination });
     logger.info({ privateKey: KEY, config: { SIGNER_PRIVATE_KEY: KEY, signerPrivateKey: KEY }, jwt: 'eyJhbGci.x.y', headers: { authorization: 'eyJhbGci.x.y' } }, 'hello');
+    logger.info({ password: KEY, config: { SIGNER_KEYSTORE_PASSWORD: KEY } }, 'keystore');
     logger.info({ wrapped: new Secret(KEY) }, 'secret object');
     await new Promise((resolve) => setImmediate(resolve));
     const text = lines.join('');
     expect(text).toContain('hello');
     expect(text).not.toContain(KEY);
     expect(text).not.toContain('eyJhbGci');
-    expect(text.match(/<redacted>/g)?.length).toBeGreaterThanOrEqual(6);
+    expect(text.match(/<redacted>/g)?.length).toBeGreaterThanOrEqual(8);
   });
 });

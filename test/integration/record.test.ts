@@ -26,6 +26,8 @@ describe('akira-mm record', () => {
     writeFileSync(
       env,
       [`EXCHANGE_HTTP_URL=${sim.httpUrl}`, `EXCHANGE_WS_URL=${sim.wsUrl}`, `TRADING_ACCOUNT=${feltToHex(account.address)}`, `SIGNER_PRIVATE_KEY=${feltToHex(account.privateKey!)}`, 'BASE=ETH', 'QUOTE=USDC', 'LOG_LEVEL=silent'].join('\n'),
+      // It holds a key: only its owner may read it (the commands refuse it otherwise).
+      { mode: 0o600 },
     );
     const out = join(dir, 'eth.data');
     const recorded = await runCli(['record', '--env', env, '--out', out, '--duration', '4']);

@@ -131,6 +131,6 @@ export function writeDevPairFile(sim: SimHandle, index: number, extra: readonly 
   if (account?.privateKey === undefined) throw new Error(`the sim has no dev account ${index}`);
   const path = join(mkdtempSync(join(tmpdir(), 'akira-pair-')), 'pair.env');
   const lines = [`EXCHANGE_HTTP_URL=${sim.httpUrl}`, `EXCHANGE_WS_URL=${sim.wsUrl}`, `TRADING_ACCOUNT=${feltToHex(account.address)}`, `SIGNER_PRIVATE_KEY=${feltToHex(account.privateKey)}`, 'BASE=ETH', 'QUOTE=USDC', 'LOG_LEVEL=silent'];
-  writeFileSync(path, [...lines, ...extra].join('\n'));
+  writeFileSync(path, [...lines, ...extra].join('\n'), { mode: 0o600 });
   return path;
 }

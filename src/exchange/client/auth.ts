@@ -11,8 +11,8 @@ import type { StarkSignature } from '../wire/fields.ts';
 export interface LoginSigner {
   /** Public key of the signer bound to the account. */
   readonly starkKey: bigint;
-  /** Signs the JWT typed message of REFERENCE §2.1 for this challenge. */
-  signLogin(challenge: bigint): { readonly signature: StarkSignature };
+  /** Signs the JWT typed message of REFERENCE §2.1 for this challenge (a remote signer answers later). */
+  signLogin(challenge: bigint): { readonly signature: StarkSignature } | Promise<{ readonly signature: StarkSignature }>;
 }
 
 /** Obtains a fresh JWT; supplied by the REST client. */

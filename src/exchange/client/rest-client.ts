@@ -329,7 +329,7 @@ export class RestClient {
   async #login(): Promise<Secret> {
     try {
       const challenge = await this.requestSignData();
-      const { signature } = this.#signer.signLogin(BigInt(challenge));
+      const { signature } = await this.#signer.signLogin(BigInt(challenge));
       const jwt = await this.auth(challenge, signature);
       this.#logger.info({ account: addressToHex(this.account) }, 'logged in');
       return jwt;

@@ -7,4 +7,28 @@ export { SigningPool, type SigningPoolOptions } from './pool.ts';
 export { warmPedersen, pedersen, hashOnElements } from './pedersen.ts';
 export { typeHash, encodeType } from './types.ts';
 export type { StarkSignature } from '../wire/fields.ts';
-export { devAccount, devAccounts, type DevAccount } from './dev-accounts.ts';
+export { devAccount, devAccounts, isPublicDevelopmentKey, type DevAccount } from './dev-accounts.ts';
+export { SignerError, type SignerErrorCode } from './errors.ts';
+export {
+  SigningPolicy,
+  SigningRefusedError,
+  REFUSAL_KINDS,
+  type AllowedPairSpec,
+  type Refusal,
+  type RefusalKind,
+  type SignedKind,
+  type SigningPolicySpec,
+} from './policy.ts';
+export { SigningAudit, type RefusalListener } from './audit.ts';
+export {
+  DEFAULT_SCRYPT,
+  STARKLI_SCRYPT,
+  decryptKeystore,
+  decryptStarkKeystore,
+  encryptKeystore,
+  encryptStarkKeystore,
+  type EncryptOptions,
+  type ScryptParams,
+} from './keystore.ts';
+export { RemoteSigner, type RemoteSignerOptions } from './remote/client.ts';
+export { SignerServer, type SignerServerOptions } from './remote/server.ts';

@@ -9,6 +9,7 @@ import type { OrderRequest } from '../wire/requests.ts';
 import type { WithdrawHashScheme } from './hasher.ts';
 import { warmGenerator } from './ecdsa.ts';
 import { warmPedersen } from './pedersen.ts';
+import { SigningPolicy, type SigningPolicySpec } from './policy.ts';
 import { Signer } from './signer.ts';
 
 interface WorkerSetup {
@@ -16,10 +17,18 @@ interface WorkerSetup {
   readonly account: bigint;
   readonly chain: ChainName;
   readonly withdrawHash: WithdrawHashScheme;
+  readonly policy: SigningPolicySpec | undefined;
 }
 
 const setup = workerData as WorkerSetup;
-const signer = new Signer({ privateKey: new Secret(setup.privateKey), account: setup.account, chain: getChain(setup.chain), withdrawHash: setup.withdrawHash });
+const signer = new Signer({
+  privateKey: new Secret(setup.privateKey),
+  account: setup.account,
+  chain: getChain(setup.chain),
+  withdrawHash: setup.withdrawHash,
+  // The pool already checked and audited the batch; this is the same rule where the key is.
+  ...(setup.policy === undefined ? {} : { policy: new SigningPolicy(setup.policy) }),
+});
 warmPedersen();
 warmGenerator();
 parentPort?.postMessage({ ready: true });

@@ -3,12 +3,15 @@
  * loop (hashing and signing an order is ~0.5 ms of synchronous CPU). A batch is split evenly
  * across workers, each hashes its share in lockstep (`Signer.signOrders`), and the results come
  * back in order. Workers start in the background; until they are ready, or for a single order,
- * the pool signs inline with its own signer, so callers never wait for start-up.
+ * the pool signs inline with its own signer, so callers never wait for start-up. With a policy,
+ * a batch is checked (and a refusal logged and counted) before any worker sees it, and each worker
+ * enforces the same policy again on what it hashes.
  */
 import { Worker } from 'node:worker_threads';
 import type { ChainInfo, Secret } from '../../core/index.ts';
 import type { OrderRequest } from '../wire/requests.ts';
 import type { WithdrawHashScheme } from './hasher.ts';
+import type { SigningPolicy } from './policy.ts';
 import { Signer, type Signed } from './signer.ts';
 
 export interface SigningPoolOptions {
@@ -18,6 +21,8 @@ export interface SigningPoolOptions {
   readonly withdrawHash?: WithdrawHashScheme;
   /** Worker threads; default 2 (the machines have 2 cores). */
   readonly size?: number;
+  /** What the pool agrees to sign; none = anything. */
+  readonly policy?: SigningPolicy;
 }
 
 interface PendingJob {
@@ -45,6 +50,7 @@ export class SigningPool {
       account: options.account,
       chain: options.chain.name,
       withdrawHash: options.withdrawHash ?? 'snip12',
+      policy: options.policy?.spec,
     };
     const starts: Promise<void>[] = [];
     for (let i = 0; i < (options.size ?? 2); i++) {
@@ -79,9 +85,18 @@ export class SigningPool {
     return this.#ready;
   }
 
-  /** Signs the orders, in order, on all ready workers (inline when none is ready or for one order). */
+  /** True when the policy would sign this order (speculative pre-signing skips the others). */
+  allows(order: OrderRequest): boolean {
+    return this.signer.policy?.allowsOrder(order) ?? true;
+  }
+
+  /**
+   * Signs the orders, in order, on all ready workers (inline when none is ready or for one order).
+   * @throws SigningRefusedError when the policy forbids one of them: none is signed.
+   */
   async signOrders(orders: readonly OrderRequest[]): Promise<Signed<OrderRequest>[]> {
     if (this.#closed) throw new Error('signing pool is closed');
+    this.signer.assertOrdersAllowed(orders);
     const ready = this.#workers.filter((entry) => entry.ready);
     if (orders.length <= 1 || ready.length === 0) return this.signer.signOrders(orders);
     const chunk = Math.ceil(orders.length / ready.length);

@@ -12,12 +12,14 @@
  * Every failure after acceptance also goes to the engine as a {@link VenueAlert}.
  */
 import {
+  hasErrorCode,
   isTerminalStatus,
   type CancelOutcome,
   type Clock,
   type Logger,
   type Pair,
   type Rng,
+  type SignerFailure,
   type TokenInfo,
   type VenueAction,
   type VenueAlert,
@@ -25,7 +27,7 @@ import {
 import { ExchangeError, postResolved, type PostOutcome, type RestClient, type StepsSpec, type VenueOrder } from '../client/index.ts';
 import type { GasTracker } from '../gas/index.ts';
 import { addressToHex } from '../wire/fields.ts';
-import type { CancelAllRequest, CancelRequest } from '../wire/requests.ts';
+import type { CancelAllRequest, CancelRequest, IncreaseNonceRequest, WithdrawRequest } from '../wire/requests.ts';
 import type { FastSignSession } from './fast-sign-session.ts';
 import { listOpenOrders } from './open-orders.ts';
 import { SIGN_SCHEME } from './order-builder.ts';
@@ -109,13 +111,18 @@ export class AccountActions {
       if (!isRefusedKey(outcome)) return toCancelOutcome(outcome);
       this.#deps.fastSign?.refused(fastKey);
     }
-    const signed = this.#deps.takeCancelSignature(orderId) ?? this.signCancel(hash);
+    let signed: SignedRequest<CancelRequest>;
+    try {
+      signed = this.#deps.takeCancelSignature(orderId) ?? (await this.signCancel(hash));
+    } catch (error) {
+      return { kind: 'rejected', ...signerFailure(error) };
+    }
     this.stats.signedCancels++;
     return toCancelOutcome(await this.#post(() => rest.cancelOrder(signed.request), lookup));
   }
 
   /** A signed cancel of `hash` (also done ahead of time by the venue). */
-  signCancel(hash: bigint): SignedRequest<CancelRequest> {
+  async signCancel(hash: bigint): Promise<SignedRequest<CancelRequest>> {
     return this.#deps.signer.signCancel({ maker: this.#deps.account, orderHash: hash, salt: this.#deps.salt(), signScheme: SIGN_SCHEME });
   }
 
@@ -124,7 +131,13 @@ export class AccountActions {
     const { tracker, rest, pair, ecosystemBook } = this.#deps;
     const mark = tracker.sendMark();
     const waiters = new ActionWaiters(this.#deps.reports);
-    const sent = await this.#sendCancelAll(waiters);
+    let sent: PostOutcome<bigint>;
+    try {
+      sent = await this.#sendCancelAll(waiters);
+    } catch (error) {
+      waiters.stop();
+      return { kind: 'rejected', ...signerFailure(error) };
+    }
     if (sent.kind !== 'accepted' || sent.value === undefined) {
       waiters.stop();
       return toCancelOutcome(sent);
@@ -139,7 +152,8 @@ export class AccountActions {
       report: waiters.report,
       onHalfway: async () => {
         this.#deps.logger.warn('cancel-all not confirmed yet; sending it again');
-        await this.#sendCancelAll(waiters);
+        // A signer lost meanwhile: the first one may still take effect; the confirmation decides.
+        await this.#sendCancelAll(waiters).catch((error: unknown) => this.#deps.logger.warn({ err: reasonOf(error) }, 'cancel-all not sent again'));
       },
     });
     waiters.stop();
@@ -172,15 +186,20 @@ export class AccountActions {
     } catch (error) {
       return { kind: 'rejected', reason: `balance unknown, nothing sent: ${reasonOf(error)}` };
     }
-    const signed = signer.signWithdraw({
-      maker: this.#deps.account,
-      token,
-      amount,
-      salt: this.#deps.salt(),
-      receiver,
-      gasFee: gas.gasFee(this.#deps.steps().withdraw),
-      signScheme: SIGN_SCHEME,
-    });
+    let signed: SignedRequest<WithdrawRequest>;
+    try {
+      signed = await signer.signWithdraw({
+        maker: this.#deps.account,
+        token,
+        amount,
+        salt: this.#deps.salt(),
+        receiver,
+        gasFee: gas.gasFee(this.#deps.steps().withdraw),
+        signScheme: SIGN_SCHEME,
+      });
+    } catch (error) {
+      return { kind: 'rejected', ...signerFailure(error) };
+    }
     const waiter = this.#deps.reports.wait(signed.hash);
     const outcome = await this.#post(() => rest.withdraw(signed.request), async () => undefined);
     if (outcome.kind !== 'accepted') {
@@ -209,13 +228,18 @@ export class AccountActions {
     } catch (error) {
       return { kind: 'not-sent', outcome: { kind: 'rejected', reason: `nonce unknown, nothing sent: ${reasonOf(error)}` } };
     }
-    const signed = signer.signIncreaseNonce({
-      maker: this.#deps.account,
-      newNonce,
-      salt: this.#deps.salt(),
-      gasFee: gas.gasFee(this.#deps.steps().nonce),
-      signScheme: SIGN_SCHEME,
-    });
+    let signed: SignedRequest<IncreaseNonceRequest>;
+    try {
+      signed = await signer.signIncreaseNonce({
+        maker: this.#deps.account,
+        newNonce,
+        salt: this.#deps.salt(),
+        gasFee: gas.gasFee(this.#deps.steps().nonce),
+        signScheme: SIGN_SCHEME,
+      });
+    } catch (error) {
+      return { kind: 'not-sent', outcome: { kind: 'rejected', ...signerFailure(error) } };
+    }
     const isRaised = async (): Promise<boolean> => (await rest.userInfo()).nonce >= newNonce;
     const waiter = this.#deps.reports.wait(signed.hash);
     const outcome = await this.#post(() => rest.increaseNonce(signed.request), isRaised);
@@ -251,7 +275,7 @@ export class AccountActions {
       if (!isRefusedKey(outcome)) return withHash(outcome, hash);
       this.#deps.fastSign?.refused(fastKey);
     }
-    const signed = this.#deps.signer.signCancelAll(request);
+    const signed = await this.#deps.signer.signCancelAll(request);
     this.stats.signedCancels++;
     // An unreadable answer still means the venue may have it: the confirmation decides.
     return withHash(await this.#post(() => rest.cancelAll(signed.request), noLookup), hash);
@@ -296,6 +320,15 @@ function isRefusedKey<T>(outcome: PostOutcome<T>): boolean {
 export function reasonOf(error: unknown): string {
   if (error instanceof ExchangeError) return error.venueErrorName ?? error.venueError ?? `${error.code}: ${error.message}`;
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The rejection of a request the signer refused (`SIGNER_REFUSED`) or could not sign
+ * (`SIGNER_UNAVAILABLE`): nothing was sent. Anything else is a bug and is thrown again.
+ */
+export function signerFailure(error: unknown): { readonly reason: string; readonly signerError: SignerFailure } {
+  if (hasErrorCode(error, 'SIGNER_REFUSED') || hasErrorCode(error, 'SIGNER_UNAVAILABLE')) return { reason: `${error.code}: ${error.message}`, signerError: error.code };
+  throw error;
 }
 
 /** The port's outcome of a POST. */

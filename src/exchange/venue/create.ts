@@ -2,16 +2,33 @@
  * Wires a {@link LiveVenue} from a pair's connection settings: the REST client (one undici pool
  * for the base URL), the signer with a worker pool for pre-signing bursts, and the stream. The
  * CLI maps the env file onto {@link LiveVenueConfig}; this layer never reads config itself
- * (ARCHITECTURE: exchange imports only core).
+ * (ARCHITECTURE: exchange imports only core). The in-process signer always enforces a signing
+ * policy (by default: this pair, this account, no withdrawals); a remote signer is handed in
+ * ready-made and enforces its own.
  */
-import { getChain, withContracts, type ChainInfo, type ChainName, type Clock, type ContractOverrides, type Logger, type Rng, type Secret } from '../../core/index.ts';
-import { RestClient, fastSignMessageHash, type HttpOptions } from '../client/index.ts';
-import { Signer, SigningPool, parsePrivateKey, signHash } from '../signer/index.ts';
+import { MmError, getChain, withContracts, type ChainInfo, type ChainName, type Clock, type ContractOverrides, type Logger, type Rng, type Secret } from '../../core/index.ts';
+import { RestClient, type HttpOptions } from '../client/index.ts';
+import { Signer, SigningPolicy, SigningPool, type SigningAudit, type SigningPolicySpec } from '../signer/index.ts';
 import type { StreamTiming } from '../stream/index.ts';
 import { WireAnomalyCounter } from '../wire/anomalies.ts';
 import type { ConfirmSettings } from './account-actions.ts';
 import type { FastSignSigner } from './fast-sign-session.ts';
 import { LiveVenue } from './live-venue.ts';
+import type { BatchOrderSigner, VenueSigner } from './signer-port.ts';
+
+/** Collaborators of {@link createLiveVenue}. */
+export interface LiveVenueFactoryDeps {
+  readonly clock: Clock;
+  readonly rng: Rng;
+  readonly logger: Logger;
+  /**
+   * A signer that holds the key elsewhere (`RemoteSigner`), with what signs fast-sign challenges
+   * (FAST_CANCEL); the venue closes `batchSigner` on stop.
+   */
+  readonly signer?: { readonly signer: VenueSigner; readonly batchSigner?: BatchOrderSigner; readonly fastSignSigner?: FastSignSigner };
+  /** Logs and counts the in-process signer's refusals. */
+  readonly audit?: SigningAudit;
+}
 
 /** Connection, key and gas settings of one pair (env keys in brackets). */
 export interface LiveVenueConfig {
@@ -23,8 +40,13 @@ export interface LiveVenueConfig {
   readonly chain: ChainName;
   /** [TRADING_ACCOUNT] 0x-hex. */
   readonly tradingAccount: string;
-  /** [SIGNER_PRIVATE_KEY] */
-  readonly signerPrivateKey: Secret;
+  /** [SIGNER_PRIVATE_KEY, _FILE, or the decrypted SIGNER_KEYSTORE]; omitted when `deps.signer` is given. */
+  readonly signerPrivateKey?: Secret;
+  /**
+   * What the in-process signer agrees to sign. Default: this pair with no notional limit, this
+   * account, this chain and its contracts, no withdrawals.
+   */
+  readonly signingPolicy?: SigningPolicySpec;
   /** [BASE] / [QUOTE] */
   readonly base: string;
   readonly quote: string;
@@ -65,23 +87,13 @@ export function chainWithContracts(name: ChainName, overrides: ContractOverrides
 }
 
 /**
- * Signs fast-sign challenges with the signer key (FAST_CANCEL). Kept beside the Signer rather than
- * in it: the key's holder only ever signs this one message kind here.
+ * Builds the live venue; nothing connects until `start()`.
+ * @throws MmError `CORE_INVARIANT` with neither a private key nor a ready signer.
  */
-function fastSignSigner(privateKey: Secret, account: bigint, chain: ChainInfo): FastSignSigner {
-  const key = parsePrivateKey(privateKey);
-  return { signFastSign: (challenge) => signHash(fastSignMessageHash(chain, account, challenge), key) };
-}
-
-/** Builds the live venue; nothing connects until `start()`. */
-export function createLiveVenue(config: LiveVenueConfig, deps: { clock: Clock; rng: Rng; logger: Logger }): LiveVenue {
+export function createLiveVenue(config: LiveVenueConfig, deps: LiveVenueFactoryDeps): LiveVenue {
   const chain = chainWithContracts(config.chain, config.contracts);
   const account = BigInt(config.tradingAccount);
-  const workers = config.signingWorkers ?? 2;
-  const signerOptions = { privateKey: config.signerPrivateKey, account, chain, withdrawHash: config.withdrawHash };
-  // Zero workers: sign inline only, and skip pre-signing (it would block the loop as much).
-  const pool = workers > 0 ? new SigningPool({ ...signerOptions, size: workers }) : undefined;
-  const signer = pool?.signer ?? new Signer(signerOptions);
+  const { signer, batchSigner, fastSignSigner } = deps.signer ?? inProcessSigner(config, account, chain, deps.audit);
   const logger = deps.logger.child({ component: 'exchange' });
   const anomalies = new WireAnomalyCounter(logger);
   const rest = new RestClient({
@@ -114,12 +126,38 @@ export function createLiveVenue(config: LiveVenueConfig, deps: { clock: Clock; r
     {
       rest,
       signer,
-      ...(pool === undefined ? {} : { batchSigner: pool }),
+      ...(batchSigner === undefined ? {} : { batchSigner }),
       clock: deps.clock,
       rng: deps.rng.fork('venue'),
       logger,
       anomalies,
-      ...(config.fastCancel === true ? { fastSignSigner: fastSignSigner(config.signerPrivateKey, account, chain) } : {}),
+      ...(config.fastCancel === true && fastSignSigner !== undefined ? { fastSignSigner } : {}),
     },
   );
+}
+
+/** The in-process signer (with its worker pool unless `signingWorkers` is 0), under its policy. */
+function inProcessSigner(
+  config: LiveVenueConfig,
+  account: bigint,
+  chain: ChainInfo,
+  audit: SigningAudit | undefined,
+): { signer: VenueSigner; batchSigner?: BatchOrderSigner; fastSignSigner: FastSignSigner } {
+  if (config.signerPrivateKey === undefined) throw new MmError('CORE_INVARIANT', 'a live venue needs a private key or a ready signer');
+  const spec = config.signingPolicy ?? {
+    chain: config.chain,
+    account,
+    pairs: [{ base: config.base, quote: config.quote }],
+    withdrawReceivers: [],
+    ...(config.contracts === undefined ? {} : { contracts: config.contracts }),
+  };
+  const signerOptions = { privateKey: config.signerPrivateKey, account, chain, withdrawHash: config.withdrawHash, policy: new SigningPolicy(spec, audit) };
+  const workers = config.signingWorkers ?? 2;
+  // Zero workers: sign inline only, and skip pre-signing (it would block the loop as much).
+  if (workers === 0) {
+    const signer = new Signer(signerOptions);
+    return { signer, fastSignSigner: signer };
+  }
+  const pool = new SigningPool({ ...signerOptions, size: workers });
+  return { signer: pool.signer, batchSigner: pool, fastSignSigner: pool.signer };
 }

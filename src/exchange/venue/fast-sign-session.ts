@@ -8,9 +8,9 @@ import type { Clock, Logger, Secret, Timer } from '../../core/index.ts';
 import type { FastSignChallenge, RestClient } from '../client/index.ts';
 import type { StarkSignature } from '../wire/fields.ts';
 
-/** Signs the fast-sign typed message of a challenge (the trading account's signer). */
+/** Signs the fast-sign typed message of a challenge (the trading account's signer; a remote one answers later). */
 export interface FastSignSigner {
-  signFastSign(challenge: FastSignChallenge): StarkSignature;
+  signFastSign(challenge: FastSignChallenge): StarkSignature | Promise<StarkSignature>;
 }
 
 /** Collaborators and timing of a {@link FastSignSession}. */
@@ -89,7 +89,7 @@ export class FastSignSession {
     const { rest, signer, clock, logger } = this.#options;
     try {
       const challenge = await rest.requestFastSignKey();
-      const key = await rest.issueFastSignKey(challenge.msg, signer.signFastSign(challenge));
+      const key = await rest.issueFastSignKey(challenge.msg, await signer.signFastSign(challenge));
       if (this.#stopped) return;
       this.#held = { key, expiresAtMs: challenge.expirationTs * 1000 };
       this.stats.issued++;

@@ -8,7 +8,7 @@ import type { Clock, Logger, OrderIntent, PlaceOutcome, Rng, SignedOrder, Ticker
 import { postResolved, type ExchangeError, type RestClient, type VenueOrder } from '../client/index.ts';
 import type { GasTracker } from '../gas/index.ts';
 import type { CancelRequest, OrderRequest } from '../wire/requests.ts';
-import { reasonOf } from './account-actions.ts';
+import { reasonOf, signerFailure } from './account-actions.ts';
 import { buildOrderRequest, intentProblem } from './order-builder.ts';
 import { orderIdOf, type OrderTracker } from './order-tracker.ts';
 import { PresignCache, type PresignValidity, type SignedRequest } from './presign-cache.ts';
@@ -41,7 +41,7 @@ export interface OrderSenderDeps {
   nonce(): number;
   salt(): bigint;
   findOrder(hash: bigint): Promise<VenueOrder | undefined>;
-  signCancel(hash: bigint): SignedRequest<CancelRequest>;
+  signCancel(hash: bigint): Promise<SignedRequest<CancelRequest>>;
   /** True while cancels go with a fast-sign key (no cancel to sign ahead). */
   isFastCancel(): boolean;
   isStopped(): boolean;
@@ -57,6 +57,9 @@ export class OrderSender {
   readonly #signed = new Map<string, { readonly intent: OrderIntent; readonly signed: SignedRequest<OrderRequest> }>();
   /** Cancels signed ahead of need, by order id (single use). */
   readonly #cancelSignatures = new Map<string, SignedRequest<CancelRequest>>();
+  /** Orders the signer refused or could not sign, by a local id: `submit` rejects them. */
+  readonly #unsigned = new Map<string, ReturnType<typeof signerFailure>>();
+  #unsignedCount = 0;
   #presigning = false;
 
   constructor(deps: OrderSenderDeps) {
@@ -67,7 +70,19 @@ export class OrderSender {
   async sign(intent: OrderIntent): Promise<SignedOrder> {
     const gas = this.#deps.gas();
     if (gas.isStale()) await gas.ensureFresh();
-    const signed = this.#presigned.take(intent, this.#validity()) ?? this.#deps.signer.signOrder(this.#build(intent));
+    let signed = this.#presigned.take(intent, this.#validity());
+    if (signed === undefined) {
+      try {
+        signed = await this.#deps.signer.signOrder(this.#build(intent));
+      } catch (error) {
+        // A policy refusal or an unreachable remote signer: the engine sees a rejected order
+        // (and backs off) instead of an exception in its quoting loop.
+        const orderId = `unsigned-${++this.#unsignedCount}`;
+        this.#unsigned.set(orderId, signerFailure(error));
+        keepBounded(this.#unsigned);
+        return { orderId, intent };
+      }
+    }
     const orderId = orderIdOf(signed.hash);
     this.#signed.set(orderId, { intent, signed });
     keepBounded(this.#signed);
@@ -82,18 +97,24 @@ export class OrderSender {
     const validity = this.#validity();
     const wanted = intents.filter((intent) => !this.#presigned.has(intent, validity) && intentProblem(intent, this.#deps.rules()) === undefined);
     if (wanted.length === 0) return;
-    let requests: OrderRequest[];
+    let built: OrderRequest[];
     try {
-      requests = wanted.map((intent) => this.#build(intent));
+      built = wanted.map((intent) => this.#build(intent));
     } catch (error) {
       this.#deps.logger.debug({ err: reasonOf(error) }, 'cannot pre-sign now');
       return;
     }
+    // Speculative orders the signing policy would refuse (a neighbour over the notional limit)
+    // are not asked for: a refusal is a security event.
+    const allowed = built.map((request) => batchSigner.allows?.(request) ?? true);
+    const intentsToSign = wanted.filter((_, i) => allowed[i]);
+    const requests = built.filter((_, i) => allowed[i]);
+    if (requests.length === 0) return;
     this.#presigning = true;
     const nowMs = this.#deps.clock.nowMs();
     batchSigner
       .signOrders(requests)
-      .then((signed) => signed.forEach((entry, index) => this.#presigned.put(wanted[index] as OrderIntent, entry, nowMs)))
+      .then((signed) => signed.forEach((entry, index) => this.#presigned.put(intentsToSign[index] as OrderIntent, entry, nowMs)))
       .catch((error: unknown) => this.#deps.logger.warn({ err: reasonOf(error) }, 'pre-signing failed'))
       .finally(() => {
         this.#presigning = false;
@@ -101,6 +122,11 @@ export class OrderSender {
   }
 
   async submit(order: SignedOrder): Promise<PlaceOutcome> {
+    const unsigned = this.#unsigned.get(order.orderId);
+    if (unsigned !== undefined) {
+      this.#unsigned.delete(order.orderId);
+      return { kind: 'rejected', orderId: order.orderId, ...unsigned };
+    }
     const entry = this.#signed.get(order.orderId);
     if (entry === undefined) return { kind: 'rejected', orderId: order.orderId, reason: 'EXCHANGE_BAD_REQUEST: order was not signed by this venue' };
     this.#signed.delete(order.orderId);
@@ -158,8 +184,15 @@ export class OrderSender {
     if (this.#deps.isFastCancel()) return;
     this.#deps.clock.setTimeout(() => {
       if (this.#deps.isStopped() || this.#cancelSignatures.has(orderId) || !this.#deps.tracker.has(orderId)) return;
-      this.#cancelSignatures.set(orderId, this.#deps.signCancel(hash));
-      keepBounded(this.#cancelSignatures);
+      this.#deps.signCancel(hash).then(
+        (signed) => {
+          if (this.#deps.isStopped() || !this.#deps.tracker.has(orderId)) return;
+          this.#cancelSignatures.set(orderId, signed);
+          keepBounded(this.#cancelSignatures);
+        },
+        // The cancel is signed again when it is needed.
+        (error: unknown) => this.#deps.logger.warn({ err: reasonOf(error) }, 'cannot sign a cancel ahead of need'),
+      );
     }, 0, { unref: true });
   }
 

@@ -6,7 +6,7 @@ import { afterEach, expect } from 'vitest';
 import { createRng, createSilentLogger, ManualClock, type OrderReport, type ResyncReason, type VenueAlert, type VenueListener, type BestBidOffer, type VenueTrade, type GasQuote } from '../../../src/core/index.ts';
 import { RestClient } from '../../../src/exchange/client/index.ts';
 import { WireAnomalyCounter } from '../../../src/exchange/wire/anomalies.ts';
-import { LiveVenue, type LiveVenueSettings } from '../../../src/exchange/venue/index.ts';
+import { LiveVenue, type BatchOrderSigner, type LiveVenueSettings, type VenueSigner } from '../../../src/exchange/venue/index.ts';
 import { LoopbackVenue } from './loopback-venue.ts';
 import { ACCOUNT, CHAIN, drive } from './helpers.ts';
 import { FakeBatchSigner, FakeSigner } from './fake-signer.ts';
@@ -37,13 +37,16 @@ export function stopAfterEach(): void {
   });
 }
 
-export async function setup(options: { batch?: boolean; settings?: Partial<LiveVenueSettings> } = {}) {
+/** `signer`: one that stands for the fake (it signs and pre-signs; a remote signer's shape, say). */
+export async function setup(options: { batch?: boolean; settings?: Partial<LiveVenueSettings>; signer?: VenueSigner & BatchOrderSigner } = {}) {
   loopback = await new LoopbackVenue().start();
   const clock = new ManualClock(START_MS);
   const signer = new FakeSigner();
   const logger = createSilentLogger();
   const anomalies = new WireAnomalyCounter(logger);
-  const rest = new RestClient({ baseUrl: loopback.httpUrl, chain: CHAIN, account: ACCOUNT, signer, clock, rng: createRng(1), logger, anomalies: anomalies.sink });
+  const venueSigner = options.signer ?? signer;
+  const batchSigner = options.signer ?? (options.batch === true ? new FakeBatchSigner(signer) : undefined);
+  const rest = new RestClient({ baseUrl: loopback.httpUrl, chain: CHAIN, account: ACCOUNT, signer: venueSigner, clock, rng: createRng(1), logger, anomalies: anomalies.sink });
   live = new LiveVenue(
     {
       chain: CHAIN,
@@ -58,7 +61,7 @@ export async function setup(options: { batch?: boolean; settings?: Partial<LiveV
       wsUrl: loopback.wsUrl,
       ...options.settings,
     },
-    { rest, signer, clock, rng: createRng(9), logger, anomalies, ...(options.batch === true ? { batchSigner: new FakeBatchSigner(signer) } : {}) },
+    { rest, signer: venueSigner, clock, rng: createRng(9), logger, anomalies, ...(batchSigner === undefined ? {} : { batchSigner }) },
   );
   const recorded: Recorded = { tops: [], trades: [], reports: [], gas: [], resyncs: [], feed: [], alerts: [] };
   const listener: VenueListener = {

@@ -39,8 +39,11 @@ async function setup(options: { fastCancel?: boolean } = {}): Promise<Setup> {
   const simClock = new ManualClock(Date.now());
   const started = await startSim({ seed: 0, flow: false, devAccounts: 2, signatureWorkers: 0, clock: simClock, settings: { nonceDelayMs: 1_000 } });
   sim = started;
+  // The withdrawals below pay the account itself: the signing policy must list it (default: none).
+  const self = started.accounts[0]!.address;
+  const signingPolicy = { chain: 'mainnet' as const, account: self, pairs: [{ base: 'ETH', quote: 'USDC' }], withdrawReceivers: [self] };
   const venue = createLiveVenue(
-    { ...devVenueConfig(started, 0, 0), confirm: FAST_CONFIRM, ...(options.fastCancel === true ? { fastCancel: true } : {}) },
+    { ...devVenueConfig(started, 0, 0), confirm: FAST_CONFIRM, signingPolicy, ...(options.fastCancel === true ? { fastCancel: true } : {}) },
     { clock: new LiveClock(), rng: createRng(5), logger: createSilentLogger() },
   );
   live = venue;
