@@ -33,7 +33,7 @@ const HELP: CommandHelp = {
 export const BACKTEST_OPTIONS = {
   data: { type: 'string', multiple: true, value: 'FILE', required: true, doc: 'recordings in the replay format, replayed back to back (also as extra arguments)' },
   env: { type: 'string', value: 'FILE', required: true, doc: "a pair's env file: strategy, engine and risk keys (its BASE, QUOTE and account are not used)" },
-  strategy: { type: 'string', value: 'NAME', default: "the env file's STRATEGY", doc: 'ladder, avellaneda-stoikov or glft' },
+  strategy: { type: 'string', value: 'NAME', default: "the env file's STRATEGY", doc: 'ladder, avellaneda-stoikov, glft or xemm' },
   set: { type: 'string', multiple: true, value: 'KEY=VALUE', default: 'none', doc: 'replace one env key, e.g. LADDER_ORDER_SIZE=10' },
   base: { type: 'string', value: 'SYMBOL', default: "the recording's (its symbol when it names none)", doc: 'name of the base token' },
   quote: { type: 'string', value: 'SYMBOL', default: "the recording's", doc: 'name of the quote token' },

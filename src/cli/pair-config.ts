@@ -5,10 +5,12 @@
  */
 import { parse as parseDotenv } from 'dotenv';
 import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import {
   CONFIG_KEY_LIST,
   ConfigError,
   ENGINE_KEY_LIST,
+  HEDGE_KEY_LIST,
   REFERENCE_KEY_LIST,
   parsePairConfig,
   renderExampleEnv,
@@ -36,15 +38,18 @@ export function loadPairFile(path: string, overrides: Readonly<Record<string, st
   } catch (error) {
     throw new UsageError(`cannot read env file ${path}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return validatePairEnv({ ...parseDotenv(text), ...overrides }, path);
+  return validatePairEnv({ ...parseDotenv(text), ...overrides }, path, dirname(path));
 }
 
-/** Validates env entries (config, engine and strategy keys) at once. */
-export function validatePairEnv(env: Readonly<Record<string, string>>, source: string): PairConfig {
+/**
+ * Validates env entries (config, engine and strategy keys) at once; paths in them (the hedge key
+ * file) are relative to `baseDir` (the pair file's folder; default the working directory).
+ */
+export function validatePairEnv(env: Readonly<Record<string, string>>, source: string, baseDir?: string): PairConfig {
   const issues: ConfigIssue[] = [];
   let config: PairConfig | undefined;
   try {
-    config = parsePairConfig(env, { strategyNames: STRATEGY_NAMES, extraKeys: strategyKeys() }, source);
+    config = parsePairConfig(env, { strategyNames: STRATEGY_NAMES, extraKeys: strategyKeys(), ...(baseDir === undefined ? {} : { baseDir }) }, source);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     issues.push(...error.issues);
@@ -67,6 +72,7 @@ export function exampleEnv(): string {
     { title: 'connection, account and pair', keys: CONFIG_KEY_LIST },
     { title: 'engine, risk and gas', keys: ENGINE_KEY_LIST },
     { title: 'reference market and fair price', keys: REFERENCE_KEY_LIST },
+    { title: 'hedge venue (cross-venue market making; docs/hedge.md)', keys: HEDGE_KEY_LIST },
     ...Object.values(STRATEGIES).map((definition) => ({ title: `strategy ${definition.name}: ${definition.summary}`, keys: definition.keys })),
   ];
   return renderExampleEnv(groups);

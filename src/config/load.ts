@@ -4,11 +4,13 @@
  * once; all problems come back together, each naming the key, the bad value and what is allowed.
  */
 import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { MmError, Secret, formatConfigIssues, getChain, type ChainName, type ConfigIssue } from '../core/index.ts';
 import { ENGINE_KEY_LIST, checkEngineKeys, type EngineConfig } from './engine-keys.ts';
 import { CONFIG_KEYS, CONFIG_KEY_LIST, type KeySpec } from './keys.ts';
 import { REFERENCE_KEY_LIST, checkReferenceKeys, toReferenceConfig, type ReferenceConfig, type ReferenceKeys } from './reference-keys.ts';
+import { HEDGE_KEY_LIST, checkHedgeKeys, toHedgeConfig, type HedgeConfig, type HedgeKeys } from './hedge-keys.ts';
 
 /** Codes raised by `src/config`. */
 export type ConfigErrorCode = 'CONFIG_INVALID' | 'CONFIG_FILE_UNREADABLE';
@@ -52,6 +54,8 @@ export interface PairConfig {
   readonly engine: EngineConfig;
   /** Reference market and fair-price settings (issue 10). */
   readonly reference: ReferenceConfig;
+  /** Hedge venue settings (issue 15). */
+  readonly hedge: HedgeConfig;
   /** Every non-secret key of the file, for the strategy's own keys. */
   readonly raw: Readonly<Record<string, string>>;
 }
@@ -62,9 +66,11 @@ export interface LoadOptions {
   readonly strategyNames?: readonly string[];
   /** Keys owned by other layers (strategy params, engine, risk); any other key is a typo. */
   readonly extraKeys?: ReadonlySet<string>;
+  /** Where paths in the file are relative to (HEDGE_PRIVATE_KEY_FILE); default the working directory. */
+  readonly baseDir?: string;
 }
 
-const SECRET_KEYS = new Set(CONFIG_KEY_LIST.filter((spec) => spec.secret === true).map((spec) => spec.key));
+const SECRET_KEYS = new Set([...CONFIG_KEY_LIST, ...HEDGE_KEY_LIST].filter((spec) => spec.secret === true).map((spec) => spec.key));
 
 /** Keys whose values must never be echoed. */
 export function secretKeys(): ReadonlySet<string> {
@@ -84,7 +90,7 @@ export function loadPairConfigFile(path: string, options: LoadOptions = {}): Pai
     const reason = error instanceof Error ? error.message : String(error);
     throw new ConfigError('CONFIG_FILE_UNREADABLE', `cannot read env file ${path}: ${reason}`);
   }
-  return parsePairConfig(parseDotenv(text), options, path);
+  return parsePairConfig(parseDotenv(text), { baseDir: dirname(path), ...options }, path);
 }
 
 /**
@@ -134,6 +140,10 @@ export function parsePairConfig(
   const referenceKeys = Object.fromEntries(REFERENCE_KEY_LIST.map((spec) => [spec.key, read(spec)]));
   const fairPrice = engineEntries.find(([key]) => key === 'FAIR_PRICE')?.[1];
   checkReferenceKeys(typeof fairPrice === 'string' ? fairPrice : undefined, referenceKeys, issues);
+  const issuesBeforeHedge = issues.length;
+  const hedgeKeys = Object.fromEntries(HEDGE_KEY_LIST.map((spec) => [spec.key, read(spec)]).filter(([, value]) => value !== undefined)) as Partial<HedgeKeys>;
+  checkHedgeKeys(hedgeKeys, values.strategy, issues);
+  const hedge = issues.length === issuesBeforeHedge && Object.keys(hedgeKeys).length === HEDGE_KEY_LIST.length ? toHedgeConfig(hedgeKeys as HedgeKeys, options.baseDir ?? process.cwd(), issues) : undefined;
   checkTokens(values.chain, values.base, values.quote, issues);
   issues.push(...checkEngineKeys(Object.fromEntries(engineEntries) as Partial<EngineConfig>, env));
   const feeToken = engineEntries.find(([key]) => key === 'FEE_TOKEN')?.[1];
@@ -153,7 +163,7 @@ export function parsePairConfig(
   const raw = Object.fromEntries(Object.entries(env).filter(([key]) => !SECRET_KEYS.has(key)));
   const engine = Object.fromEntries(engineEntries) as unknown as EngineConfig;
   const reference = toReferenceConfig(referenceKeys as unknown as ReferenceKeys);
-  return { ...valid, ...venueChecks, signerPrivateKey: new Secret(valid.signerPrivateKey), engine, reference, raw };
+  return { ...valid, ...venueChecks, signerPrivateKey: new Secret(valid.signerPrivateKey), engine, reference, hedge: hedge as HedgeConfig, raw };
 }
 
 type ContractOverrides = import('../core/index.ts').ContractOverrides;
@@ -180,7 +190,7 @@ function checkTokens(chain: ChainName | undefined, base: string | undefined, quo
 }
 
 function checkUnknownKeys(env: Readonly<Record<string, string>>, extraKeys: ReadonlySet<string>, issues: ConfigIssue[]): void {
-  const known = new Set([...CONFIG_KEY_LIST.map((spec) => spec.key), ...ENGINE_KEY_LIST.map((spec) => spec.key), ...REFERENCE_KEY_LIST.map((spec) => spec.key), ...extraKeys]);
+  const known = new Set([...CONFIG_KEY_LIST.map((spec) => spec.key), ...ENGINE_KEY_LIST.map((spec) => spec.key), ...REFERENCE_KEY_LIST.map((spec) => spec.key), ...HEDGE_KEY_LIST.map((spec) => spec.key), ...extraKeys]);
   for (const key of Object.keys(env)) {
     if (known.has(key)) continue;
     const suggestion = closestKey(key, known);

@@ -40,6 +40,8 @@ export interface HedgeRules {
   readonly maxNotional: bigint;
   readonly minNotionalForMarket: boolean;
   readonly maxNotionalForMarket: boolean;
+  /** The account's taker commission on the symbol as the venue states it, parts per 10^8 (0.001 = 100 000). */
+  readonly takerFeeE8: bigint;
 }
 
 /** How a hedge takes liquidity: a market order, or a limit order that is immediate-or-cancel. */

@@ -13,3 +13,4 @@ export * from './secret.ts';
 export * from './venue.ts';
 export * from './reference-feed.ts';
 export * from './hedge-venue.ts';
+export * from './hedge-rules.ts';

@@ -120,15 +120,15 @@ export class BinanceHedgeVenue implements HedgeVenue {
     this.#limiter.setRules(parseRateLimits(info.body));
     const rules = parseHedgeRules(info.body, this.#symbol);
     if (rules.status !== 'TRADING') throw new BinanceError('BINANCE_REJECTED', `${this.#symbol} is not trading on Binance (status ${rules.status})`);
-    this.#rules = rules;
     const account = parseAccount((await this.#rest.request('GET', '/api/v3/account', [['omitZeroBalances', 'false']], { weight: 20, orders: 0 }, true)).body);
     if (!account.canTrade) throw new BinanceError('BINANCE_AUTH', 'the Binance account may not trade (canTrade=false)');
     if (account.takerCommission !== undefined) this.#takerCommission = account.takerCommission;
+    this.#rules = { ...rules, takerFeeE8: BigInt(Math.round(this.#takerCommission * 1e8)) };
     await this.#stream.start();
     const everyMs = this.#options.timeSyncEveryMs ?? 600_000;
     this.#syncTimer = this.#options.clock.setInterval(() => void this.#rest.syncTime().catch(() => undefined), everyMs, { unref: true });
     this.#options.logger.info({ market: this.market, offsetMs: this.#rest.offsetMs, stream: this.#stream.isUp() }, 'hedge venue ready');
-    return rules;
+    return this.#rules;
   }
 
   async stop(): Promise<void> {

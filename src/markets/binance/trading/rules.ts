@@ -1,11 +1,10 @@
 /**
  * A symbol's trading rules and the venue's rate limits from `GET /api/v3/exchangeInfo`
- * (filters.md, rest-api.md "LIMITS"), parsed into exact integers, and the one function that fits
- * a hedge quantity to them before anything is sent: the step of MARKET_LOT_SIZE (or LOT_SIZE),
- * its minimum and maximum, and the NOTIONAL (or MIN_NOTIONAL) bounds at a reference price.
- * Binance prints every amount with 8 decimals; so do we.
+ * (filters.md, rest-api.md "LIMITS"), parsed into exact integers. Fitting a quantity to them is
+ * the port's pure helper (`core/hedge-rules.ts`). Binance prints every amount with 8 decimals; so
+ * do we.
  */
-import { formatUnits, parseUnits, type HedgeOrderType, type HedgeRules } from '../../../core/index.ts';
+import { parseUnits, type HedgeRules } from '../../../core/index.ts';
 import { BinanceError } from '../errors.ts';
 
 /** Binance's decimals for quantities, prices and notionals. */
@@ -82,6 +81,8 @@ export function parseHedgeRules(body: unknown, symbol: string): HedgeRules {
     maxNotional: notional !== undefined ? amount(notional, 'maxNotional', 'NOTIONAL') : 0n,
     minNotionalForMarket: notional !== undefined ? notional['applyMinToMarket'] === true : minNotional?.['applyToMarket'] === true,
     maxNotionalForMarket: notional !== undefined && notional['applyMaxToMarket'] === true,
+    // Binance's standard spot rate until the account's own is read.
+    takerFeeE8: 100_000n,
   };
 }
 
@@ -105,52 +106,4 @@ export function parseRateLimits(body: unknown): RateLimitRule[] {
   return rules;
 }
 
-/** Why a quantity cannot be sent as it is. */
-export type QuantityFit =
-  | { readonly kind: 'ok'; readonly qtyUnits: bigint }
-  /** Below the lot minimum or the notional minimum: keep it (dust) until more joins it. */
-  | { readonly kind: 'below-minimum'; readonly qtyUnits: bigint; readonly reason: string };
-
-/** The lot rules an order of `type` must meet. */
-export function lotRules(rules: HedgeRules, type: HedgeOrderType): { step: bigint; min: bigint; max: bigint } {
-  if (type === 'market' && rules.marketStep > 0n) {
-    return { step: rules.marketStep, min: rules.marketMinQty > rules.minQty ? rules.marketMinQty : rules.minQty, max: rules.marketMaxQty > 0n ? rules.marketMaxQty : rules.maxQty };
-  }
-  return { step: rules.lotStep, min: rules.minQty, max: rules.maxQty };
-}
-
-/** Notional of `qtyUnits` at `priceUnits`, quote units (8 decimals), rounded down. */
-export function notionalOf(qtyUnits: bigint, priceUnits: bigint, rules: HedgeRules): bigint {
-  return (qtyUnits * priceUnits) / 10n ** BigInt(rules.baseDecimals);
-}
-
-/**
- * Fits a hedge quantity to the rules: rounded down to the step (a hedge never grows past what is
- * uncovered), capped at the maximum quantity and notional, and checked against the minimums at
- * `priceUnits` (the price it is expected to execute at).
- */
-export function fitHedgeQuantity(qtyUnits: bigint, priceUnits: bigint, rules: HedgeRules, type: HedgeOrderType): QuantityFit {
-  const lot = lotRules(rules, type);
-  let qty = qtyUnits <= 0n ? 0n : qtyUnits - (qtyUnits % lot.step);
-  if (lot.max > 0n && qty > lot.max) qty = lot.max - (lot.max % lot.step);
-  const appliesMax = type === 'ioc' || rules.maxNotionalForMarket;
-  if (appliesMax && rules.maxNotional > 0n && priceUnits > 0n && notionalOf(qty, priceUnits, rules) > rules.maxNotional) {
-    const most = (rules.maxNotional * 10n ** BigInt(rules.baseDecimals)) / priceUnits;
-    qty = most - (most % lot.step);
-  }
-  if (qty <= 0n || qty < lot.min) return { kind: 'below-minimum', qtyUnits: qty, reason: `below the lot minimum ${formatUnits(lot.min, rules.baseDecimals)} ${rules.base}` };
-  const appliesMin = type === 'ioc' || rules.minNotionalForMarket;
-  if (appliesMin && rules.minNotional > 0n && priceUnits > 0n && notionalOf(qty, priceUnits, rules) < rules.minNotional) {
-    return { kind: 'below-minimum', qtyUnits: qty, reason: `notional below the minimum ${formatUnits(rules.minNotional, rules.quoteDecimals)} ${rules.quote}` };
-  }
-  return { kind: 'ok', qtyUnits: qty };
-}
-
-/** A price rounded to the tick in the direction that keeps a taker's limit at least as permissive (buys up, sells down). */
-export function roundLimitPrice(priceUnits: bigint, side: 'buy' | 'sell', rules: HedgeRules): bigint {
-  const tick = rules.priceTick;
-  if (tick <= 0n) return priceUnits;
-  const remainder = priceUnits % tick;
-  if (remainder === 0n) return priceUnits;
-  return side === 'buy' ? priceUnits - remainder + tick : priceUnits - remainder;
-}
+export { fitHedgeQuantity, lotRules, notionalOf, roundLimitPrice, type QuantityFit } from '../../../core/index.ts';
