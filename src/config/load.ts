@@ -141,9 +141,15 @@ export function parsePairConfig(
   const fairPrice = engineEntries.find(([key]) => key === 'FAIR_PRICE')?.[1];
   checkReferenceKeys(typeof fairPrice === 'string' ? fairPrice : undefined, referenceKeys, issues);
   const issuesBeforeHedge = issues.length;
-  const hedgeKeys = Object.fromEntries(HEDGE_KEY_LIST.map((spec) => [spec.key, read(spec)]).filter(([, value]) => value !== undefined)) as Partial<HedgeKeys>;
+  // A key that failed to parse is left out (its issue is listed); HEDGE=off parses to undefined and stays.
+  const hedgeEntries = HEDGE_KEY_LIST.map((spec) => {
+    const before = issues.length;
+    const value = read(spec);
+    return issues.length === before ? ([spec.key, value] as const) : undefined;
+  }).filter((entry) => entry !== undefined);
+  const hedgeKeys = Object.fromEntries(hedgeEntries) as Partial<HedgeKeys>;
   checkHedgeKeys(hedgeKeys, values.strategy, issues);
-  const hedge = issues.length === issuesBeforeHedge && Object.keys(hedgeKeys).length === HEDGE_KEY_LIST.length ? toHedgeConfig(hedgeKeys as HedgeKeys, options.baseDir ?? process.cwd(), issues) : undefined;
+  const hedge = issues.length === issuesBeforeHedge ? toHedgeConfig(hedgeKeys as HedgeKeys, options.baseDir ?? process.cwd(), issues) : undefined;
   checkTokens(values.chain, values.base, values.quote, issues);
   issues.push(...checkEngineKeys(Object.fromEntries(engineEntries) as Partial<EngineConfig>, env));
   const feeToken = engineEntries.find(([key]) => key === 'FEE_TOKEN')?.[1];

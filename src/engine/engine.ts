@@ -299,7 +299,7 @@ export class MarketMaker {
       markouts: this.markouts.summary(),
       twoSidedUptime: scorecard.twoSidedUptime,
       scorecard,
-      ...(this.hedge === undefined ? {} : { hedge: this.hedge.status() }),
+      ...(this.hedge === undefined ? {} : { hedge: { ...this.hedge.status(), pnlQuote: this.hedge.pnlQuote(fair ?? mid) } }),
     };
   }
 

@@ -5,7 +5,8 @@
  * queried by their client id, never sent again), and what is still uncovered. Amounts are
  * decimal strings of base units.
  */
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { MmError } from '../../core/index.ts';
 import type { Side } from '../../core/index.ts';
 import type { HedgeExposure } from './exposure.ts';
 
@@ -14,7 +15,9 @@ export type HedgeJournalRecord =
   | { readonly t: 'fill'; readonly orderId: string; readonly cum: string; readonly qty: string; readonly delta: string; readonly timeMs: number }
   | { readonly t: 'hedge'; readonly id: string; readonly side: Side; readonly qty: string; readonly expected: string; readonly ref: string; readonly timeMs: number }
   | { readonly t: 'result'; readonly id: string; readonly executed: string; readonly quote: string; readonly commission: string; readonly final: boolean; readonly timeMs: number }
-  | { readonly t: 'abort'; readonly id: string; readonly reason: string; readonly timeMs: number };
+  | { readonly t: 'abort'; readonly id: string; readonly reason: string; readonly timeMs: number }
+  /** The hedge account at a start, and the base the hedges had moved by then (venue units). */
+  | { readonly t: 'balances'; readonly base: string; readonly quote: string; readonly hedged: string; readonly timeMs: number };
 
 /** Where the hedger writes. */
 export interface HedgeJournal {
@@ -36,12 +39,26 @@ export class MemoryHedgeJournal implements HedgeJournal {
   close(): void {}
 }
 
-/** A journal in one append-only file; a torn last line (the process died mid-write) is ignored. */
+/**
+ * A journal in one append-only file; a torn last line (the process died mid-write) is ignored.
+ * One process at a time: `<path>.lock` holds the owner's pid (a lock whose process is gone is taken
+ * over), so `akira-mm hedge flatten` cannot hedge beside a running daemon.
+ */
 export class FileHedgeJournal implements HedgeJournal {
   private readonly list: HedgeJournalRecord[] = [];
   private fd: number | undefined;
+  private readonly lockPath: string;
 
+  /** @throws MmError `HEDGE_JOURNAL_LOCKED` when a live process holds the journal. */
   constructor(private readonly path: string) {
+    this.lockPath = `${path}.lock`;
+    if (existsSync(this.lockPath)) {
+      const pid = Number(readFileSync(this.lockPath, 'utf8').trim());
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
+        throw new MmError('HEDGE_JOURNAL_LOCKED', `${path} is in use by process ${pid} (a running daemon?): stop it first`);
+      }
+    }
+    writeFileSync(this.lockPath, `${process.pid}\n`);
     if (existsSync(path)) {
       for (const line of readFileSync(path, 'utf8').split('\n')) {
         if (line.trim() === '') continue;
@@ -69,6 +86,16 @@ export class FileHedgeJournal implements HedgeJournal {
     fsyncSync(this.fd);
     closeSync(this.fd);
     this.fd = undefined;
+    rmSync(this.lockPath, { force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -87,6 +114,8 @@ export function replayJournal(records: readonly HedgeJournalRecord[], exposure: 
         break;
       case 'abort':
         exposure.abort(record.id);
+        break;
+      case 'balances':
         break;
     }
   }

@@ -39,6 +39,8 @@ export class HedgeStats {
   private lastMs = 0;
   private uncoveredMs = 0;
   private isUncovered = false;
+  /** A piece whose remainder is at most this is covered (what is left is dust), base units. */
+  dustUnits = 0n;
   /** Called with each latency as it is measured (metrics). */
   onLatency: (ms: number) => void = () => undefined;
   onSlippage: (bps: number) => void = () => undefined;
@@ -59,6 +61,7 @@ export class HedgeStats {
   exposureChanged(nowMs: number, before: bigint, after: bigint, byHedge: boolean): void {
     const abs = (value: bigint): bigint => (value < 0n ? -value : value);
     const flipped = before !== 0n && after !== 0n && before > 0n !== after > 0n;
+    if (this.pieces.length > 0 && (this.pieces[0] as Piece).remaining <= this.dustUnits && abs(after) <= this.dustUnits) this.pieces.length = 0;
     if (flipped) {
       this.consume(abs(before), nowMs, byHedge);
       this.pieces.push({ timeMs: nowMs, remaining: abs(after) });
@@ -108,7 +111,7 @@ export class HedgeStats {
       const take = piece.remaining < left ? piece.remaining : left;
       piece.remaining -= take;
       left -= take;
-      if (piece.remaining > 0n) break;
+      if (piece.remaining > this.dustUnits) break;
       this.pieces.shift();
       if (!byHedge) continue;
       const latency = nowMs - piece.timeMs;

@@ -32,13 +32,13 @@ import {
 } from '../../core/index.ts';
 import type { FillEffect } from '../ledger.ts';
 import type { FillIncrement } from '../orders/order-table.ts';
-import { HedgeExposure, type HedgeRecord } from './exposure.ts';
+import { HedgeExposure, pairToVenue, type HedgeRecord } from './exposure.ts';
 import type { HedgeJournal } from './hedge-journal.ts';
 import { replayJournal } from './hedge-journal.ts';
 import { planHedge, type HedgePlan } from './hedge-sizing.ts';
 import { HedgeStats } from './hedge-stats.ts';
 import type { EngineHedge, HedgeEngineHooks, HedgeStatus, SideState } from './link.ts';
-import { hedgeMarketView, isHedgeable } from './view.ts';
+import { hedgeMarketView, minHedgeableUnits } from './view.ts';
 import { HedgeWallet } from './wallet.ts';
 
 /** How the hedger hedges (the HEDGE_* keys). */
@@ -149,10 +149,40 @@ export class Hedger implements EngineHedge {
     logger.info({ market: this.market, uncoveredBase: this.tokens(uncovered), hedgePositionBase: this.tokens(this.exposure.hedgedUnits), resolved: open.length }, 'hedger started');
     this.timers.push(clock.setInterval(() => this.checkLateness(), Math.max(10, Math.min(250, Math.floor(this.options.settings.maxDelayMs / 4)))));
     this.timers.push(clock.setInterval(() => void this.refreshBalances(), BALANCE_REFRESH_MS));
+    this.checkBalances();
     this.schedule();
-    const deadline = clock.nowMs() + START_WAIT_MS;
-    while ((this.busy || this.retryTimer !== undefined) && clock.nowMs() < deadline && !this.isHalted()) await sleep(clock, 10);
+    await this.settle(START_WAIT_MS);
     if (this.exposure.uncoveredUnits() !== 0n) logger.warn({ uncoveredBase: this.tokens(this.exposure.uncoveredUnits()), dustBase: this.tokens(this.dust) }, 'uncovered at start (dust, or hedging still under way)');
+  }
+
+  /**
+   * Waits (on the clock, at most `timeoutMs`) until no hedge is in flight or waiting for a retry,
+   * or hedging halted. True when it settled.
+   */
+  async settle(timeoutMs: number): Promise<boolean> {
+    const clock = this.options.clock;
+    const deadline = clock.nowMs() + timeoutMs;
+    while ((this.busy || this.retryTimer !== undefined) && clock.nowMs() < deadline && !this.isHalted()) await sleep(clock, 10);
+    return !this.busy && this.retryTimer === undefined;
+  }
+
+  /**
+   * Compares the hedge account with the journal: what the account holds now against what it held
+   * at the last start plus what the hedges moved since. A difference (a deposit, a withdrawal, a
+   * trade outside the bot) is reported, and the new balances become the reference.
+   */
+  private checkBalances(): void {
+    const balances = this.wallet.balances;
+    if (balances === undefined) return;
+    const hedgedVenueUnits = pairToVenue(this.exposure.hedgedUnits, this.exposure.scale);
+    const last = [...this.options.journal.records()].reverse().find((record) => record.t === 'balances');
+    if (last !== undefined && last.t === 'balances') {
+      const driftUnits = balances.baseFree + balances.baseLocked - BigInt(last.base) - (hedgedVenueUnits - BigInt(last.hedged));
+      if (driftUnits !== 0n) {
+        this.options.logger.warn({ driftBase: unitsToNumber(driftUnits, this.rules.baseDecimals), asset: this.rules.base }, 'the hedge account moved outside the bot since the last start (deposit, withdrawal or manual trade)');
+      }
+    }
+    this.options.journal.append({ t: 'balances', base: (balances.baseFree + balances.baseLocked).toString(), quote: (balances.quoteFree + balances.quoteLocked).toString(), hedged: hedgedVenueUnits.toString(), timeMs: this.options.clock.nowMs() });
   }
 
   /** Stops timers, the book and the venue; idempotent. Hedges in flight keep their journal records. */
@@ -467,7 +497,10 @@ export class Hedger implements EngineHedge {
     const exposure = this.exposureValue;
     if (exposure === undefined) return;
     const now = this.options.clock.nowMs();
-    const hedgeable = isHedgeable(exposure.uncoveredUnits() - this.dustInUncovered(), this.rules, exposure.scale, this.options.book.top());
+    const minimum = minHedgeableUnits(this.rules, exposure.scale, this.options.book.top());
+    this.stats.dustUnits = minimum - 1n;
+    const open = exposure.uncoveredUnits() - this.dustInUncovered();
+    const hedgeable = (open < 0n ? -open : open) >= minimum;
     this.stats.observe(now, hedgeable);
     if (!hedgeable) this.hedgeableSinceMs = undefined;
     else this.hedgeableSinceMs ??= now;

@@ -3,7 +3,7 @@
  * the hedge book in the quoted pair's price units (× (1 + basis)), the fee and the profit to keep,
  * and what the hedge account can still absorb once the uncovered position is hedged.
  */
-import { unitsToNumber, type HedgeBalances, type HedgeMarketView, type HedgeRules, type ReferenceDepth, type ReferenceTop } from '../../core/index.ts';
+import { numberToUnits, unitsToNumber, type HedgeBalances, type HedgeMarketView, type HedgeRules, type ReferenceDepth, type ReferenceTop } from '../../core/index.ts';
 import { venueToPair, type UnitScale } from './exposure.ts';
 import type { HedgerSettings } from './hedger.ts';
 
@@ -45,13 +45,22 @@ export function hedgeMarketView(input: HedgeViewInput): HedgeMarketView | undefi
   };
 }
 
+/**
+ * The smallest amount (quoted-pair base units) the hedge venue takes now: its minimum lot, or its
+ * minimum notional at the touch's mid when that is more.
+ */
+export function minHedgeableUnits(rules: HedgeRules, scale: UnitScale, top: ReferenceTop | undefined): bigint {
+  const minQty = venueToPair(rules.marketMinQty > rules.minQty ? rules.marketMinQty : rules.minQty, scale);
+  if (top === undefined || rules.minNotional === 0n) return minQty;
+  const mid = (top.bidPrice + top.askPrice) / 2;
+  if (!(mid > 0)) return minQty;
+  const byNotional = numberToUnits(unitsToNumber(rules.minNotional, rules.quoteDecimals) / mid, scale.pairDecimals, 'up');
+  return byNotional > minQty ? byNotional : minQty;
+}
+
 /** Whether `uncoveredUnits` (quoted-pair base units) is at or above the hedge venue's minimum at the touch. */
 export function isHedgeable(uncoveredUnits: bigint, rules: HedgeRules, scale: UnitScale, top: ReferenceTop | undefined): boolean {
   if (uncoveredUnits === 0n) return false;
   const magnitude = uncoveredUnits < 0n ? -uncoveredUnits : uncoveredUnits;
-  const minQty = venueToPair(rules.marketMinQty > rules.minQty ? rules.marketMinQty : rules.minQty, scale);
-  if (magnitude < minQty) return false;
-  if (top === undefined || rules.minNotional === 0n) return true;
-  const qty = unitsToNumber(magnitude, scale.pairDecimals);
-  return qty * ((top.bidPrice + top.askPrice) / 2) >= unitsToNumber(rules.minNotional, rules.quoteDecimals);
+  return magnitude >= minHedgeableUnits(rules, scale, top);
 }
