@@ -54,6 +54,10 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'feed --data FILE --port N [--speed X|max] [--loop] [--host H]   serve a recorded Binance market over Binance\'s WS + REST protocol on loopback',
     load: async () => (await import('./cli/feed.ts')).runFeed,
   },
+  hedge: {
+    summary: 'hedge flatten --env FILE [--journal FILE]   hedge on the hedge venue whatever the journal says is uncovered',
+    load: async () => (await import('./cli/hedge.ts')).runHedge,
+  },
 };
 
 /** Every command's name, for tests that hold each one to the CLI's conventions (`--help`). */

@@ -9,6 +9,7 @@ const SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
   config: ['example', 'check'],
   keys: ['new'],
   backtest: ['merge'],
+  hedge: ['flatten'],
 };
 
 /** Each flag line of a help text: `  --name VALUE   doc (unit, default …)`. */

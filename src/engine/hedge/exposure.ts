@@ -109,7 +109,7 @@ export class HedgeExposure {
       // A buy's fee is taken from the base it receives; a sell's from the quote.
       const baseMoved = record.side === 'buy' ? venueToPair(executed - commission, this.scale) : -venueToPair(executed, this.scale);
       moved = baseMoved - record.movedUnits;
-      this.hedgedVolume += venueToPair(executed - record.executedVenueUnits, this.scale);
+      this.hedgedVolume += moved < 0n ? -moved : moved;
       record.executedVenueUnits = executed;
       record.executedQuoteUnits = executedQuoteUnits > record.executedQuoteUnits ? executedQuoteUnits : record.executedQuoteUnits;
       record.commissionUnits = commission;
@@ -161,7 +161,10 @@ export class HedgeExposure {
     return this.hedged;
   }
 
-  /** |base| the fills and the hedges moved, summed. */
+  /**
+   * |base| the fills and the hedges moved, summed. A buy hedge trades a little more than it moves
+   * (the hedge venue takes its fee from the base); what it moves never exceeds what fills moved.
+   */
   get volumes(): { readonly filled: bigint; readonly hedged: bigint } {
     return { filled: this.filledVolume, hedged: this.hedgedVolume };
   }

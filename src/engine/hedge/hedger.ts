@@ -290,10 +290,14 @@ export class Hedger implements EngineHedge {
         this.dust = 0n;
         this.succeeded();
         return;
-      case 'dust':
+      case 'dust': {
+        const changed = this.dust !== plan.units;
         this.dust = plan.units;
         this.succeeded();
+        // What was held for a hedge is free again: the rest is dust, never a reason to hold a side.
+        if (changed) this.hooks.requote();
         return;
+      }
       case 'blocked':
         this.failed(plan.reason, plan.detail);
         return;
@@ -366,8 +370,9 @@ export class Hedger implements EngineHedge {
       }
     } finally {
       this.busy = false;
-      this.hooks.requote();
+      // Decide the next hedge (or that the rest is dust) first: the side states the requote reads follow from it.
       this.schedule();
+      this.hooks.requote();
     }
   }
 

@@ -38,7 +38,7 @@ export interface HedgeStatus {
   readonly dustBase: number;
   /** Base the hedges moved, net (the position on the hedge venue), base tokens. */
   readonly hedgePositionBase: number;
-  /** |base| the fills and the hedges moved, base tokens. */
+  /** |base| the fills and the hedges moved (net of fees taken in base), base tokens: hedged never exceeds filled. */
   readonly filledVolumeBase: number;
   readonly hedgedVolumeBase: number;
   readonly latencyMsP50: number | undefined;
