@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ChainInfo, Clock, Logger, Rng } from '../core/index.ts';
-import { parseAccounts, startFeedServer, type FeedServer } from '../markets/binance/server/index.ts';
+import { parseAccounts, startFeedServer, type FeedServer, type TradingSide } from '../markets/binance/server/index.ts';
 import { startFlowFollower, type FlowFollower } from './flow-follow.ts';
 import { UsageError } from './io.ts';
 
@@ -39,6 +39,8 @@ export interface PaperHedge {
   readonly follower: FlowFollower;
   /** Pair-file keys that point the bot's hedger at it. */
   readonly env: Readonly<Record<string, string>>;
+  /** The hedge venue's trading side (its desk and faults). */
+  readonly trading: TradingSide;
   stop(): Promise<void>;
 }
 
@@ -74,8 +76,11 @@ export async function startPaperHedge(files: readonly string[], deps: PaperHedge
   }
   try {
     const follower = await startFlowFollower(server.wsUrl, server.symbol, deps);
+    const trading = server.trading;
+    if (trading === undefined) throw new Error('the feed server serves no trading endpoints');
     return {
       follower,
+      trading,
       env: {
         HEDGE: `binance:${server.symbol}`,
         HEDGE_REST_URL: server.httpUrl,

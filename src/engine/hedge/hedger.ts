@@ -299,6 +299,8 @@ export class Hedger implements EngineHedge {
         return;
       }
       case 'blocked':
+        // The account may have been topped up since it was last read: read it again before the retry.
+        if (plan.reason === 'balance-short') void this.refreshBalances();
         this.failed(plan.reason, plan.detail);
         return;
       case 'order':

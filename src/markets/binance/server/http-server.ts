@@ -26,6 +26,8 @@ export interface RouteResponse {
   readonly body: unknown;
   /** Extra headers (`X-MBX-ORDER-COUNT-*`, `Retry-After`). */
   readonly headers?: Readonly<Record<string, string>>;
+  /** Reset the connection instead of answering (a fault: the venue unreachable mid-request). */
+  readonly reset?: boolean;
 }
 
 /** One endpoint. */
@@ -172,6 +174,10 @@ export class BinanceHttpServer {
 
   #send(response: ServerResponse, answer: RouteResponse, headers: Record<string, string> = {}): void {
     if (response.writableEnded) return;
+    if (answer.reset === true) {
+      response.socket?.destroy();
+      return;
+    }
     const text = JSON.stringify(answer.body);
     response.writeHead(answer.status, {
       'Content-Type': 'application/json;charset=UTF-8',

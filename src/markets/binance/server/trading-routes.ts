@@ -29,6 +29,8 @@ export interface RouteFaults {
   unknownOutcomeNext(count: number, applied: boolean): void;
   /** The next `count` trading requests answer 429 with `Retry-After: 1`, unprocessed. */
   rateLimitNext(count: number): void;
+  /** While on, every trading request has its connection reset unanswered (and unprocessed): the venue unreachable. */
+  unreachable(on: boolean): void;
 }
 
 const CLIENT_ID = /^[a-zA-Z0-9_-]{1,36}$/;
@@ -47,7 +49,7 @@ function mandatory(name: string): RouteResponse {
 
 /** The trading routes of one symbol's desk. */
 export function tradingRoutes(desk: TradingDesk, clock: Clock, logger: Logger, limits: OrderLimits = DEFAULT_ORDER_LIMITS): { routes: BinanceRoute[]; faults: RouteFaults } {
-  const state = { delayMs: 0, unknown: { count: 0, applied: false }, rateLimited: 0 };
+  const state = { delayMs: 0, unknown: { count: 0, applied: false }, rateLimited: 0, unreachable: false };
   const placedAt = new Map<string, number[]>();
   const symbol = desk.rules.symbol;
 
@@ -56,6 +58,7 @@ export function tradingRoutes(desk: TradingDesk, clock: Clock, logger: Logger, l
     (handle: (account: AccountSpec, request: RouteRequest) => RouteResponse | Promise<RouteResponse>) =>
     async (request: RouteRequest): Promise<RouteResponse> => {
       if (state.delayMs > 0) await sleep(clock, state.delayMs);
+      if (state.unreachable) return { status: 0, body: null, reset: true };
       if (state.rateLimited > 0) {
         state.rateLimited--;
         return { ...binanceError(429, -1003, 'Too many requests; current limit of IP is 6000 requests per minute.'), headers: { 'Retry-After': '1' } };
@@ -208,6 +211,9 @@ export function tradingRoutes(desk: TradingDesk, clock: Clock, logger: Logger, l
       },
       rateLimitNext: (count) => {
         state.rateLimited = count;
+      },
+      unreachable: (on) => {
+        state.unreachable = on;
       },
     },
   };
