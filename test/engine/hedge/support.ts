@@ -100,9 +100,9 @@ export interface Hedged {
 /** A started hedged session with a two-sided venue book 1999/2001 at the start. */
 export async function hedgedSession(options: HedgedOptions = {}): Promise<Hedged> {
   const placed: Placed[] = [];
-  let session: BacktestSession | undefined;
-  const observer: EngineObserver = { orderPlaced: (side) => placed.push({ timeMs: session?.clock.nowMs() ?? 0, side }) };
-  session = new BacktestSession({
+  const clockOf: { session: BacktestSession | undefined } = { session: undefined };
+  const observer: EngineObserver = { orderPlaced: (side) => placed.push({ timeMs: clockOf.session?.clock.nowMs() ?? 0, side }) };
+  const session = new BacktestSession({
     venue: {
       rules: ETH_USDC,
       makerFeePbips: 200,
@@ -129,6 +129,7 @@ export async function hedgedSession(options: HedgedOptions = {}): Promise<Hedged
       minNotionalUnits: BigInt(Math.round((options.minNotional ?? 5) * 1e8)),
     },
   });
+  clockOf.session = session;
   const current = session;
   await current.start();
   const at = async (timeMs: number, apply?: () => void): Promise<void> => {
