@@ -3,22 +3,12 @@
  * hedge venue, the bot quoting xemm and hedging every fill there, with no configuration. The live
  * status line shows the hedges; /metrics exports them; after the stop nothing rests anywhere.
  */
-import { createServer } from 'node:net';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.ts';
 import type { CliIo } from '../../src/cli/io.ts';
+import { freePort } from '../../src/chaos/bot-process.ts';
 import { dataDir } from '../markets/binance/support.ts';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe.skipIf(dataDir === undefined)('npm start -- --hedge', () => {
   it('paper-trades the whole cross-venue loop with no configuration, and its status line shows the hedges', { timeout: 90_000 }, async () => {

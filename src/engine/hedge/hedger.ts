@@ -26,19 +26,24 @@ import {
   type HedgeRules,
   type HedgeVenue,
   type Logger,
+  type ReferenceDepth,
   type ReferenceFeed,
   type Side,
   type Timer,
 } from '../../core/index.ts';
 import type { FillEffect } from '../ledger.ts';
 import type { FillIncrement } from '../orders/order-table.ts';
-import { HedgeExposure, pairToVenue, type HedgeRecord } from './exposure.ts';
+import { HedgeExposure, pairToVenue } from './exposure.ts';
+import { HedgeBooks } from './hedge-books.ts';
 import type { HedgeJournal } from './hedge-journal.ts';
 import { replayJournal } from './hedge-journal.ts';
 import { planHedge, type HedgePlan } from './hedge-sizing.ts';
 import { HedgeStats } from './hedge-stats.ts';
 import type { EngineHedge, HedgeEngineHooks, HedgeStatus, SideState } from './link.ts';
-import { hedgeMarketView, minHedgeableUnits } from './view.ts';
+import { HedgeFailures } from './hedge-failures.ts';
+import { settleHedge } from './settle-hedge.ts';
+import { UncoveredWatch } from './uncovered-watch.ts';
+import { hedgeMarketView } from './view.ts';
 import { HedgeWallet } from './wallet.ts';
 
 /** How the hedger hedges (the HEDGE_* keys). */
@@ -78,13 +83,11 @@ export interface HedgerOptions {
   readonly observer?: HedgeObserver;
 }
 
-const RETRY_BASE_MS = 250;
-const RETRY_MAX_MS = 10_000;
 const BALANCE_REFRESH_MS = 60_000;
-/** Margin past the receive window after which a lost request cannot have executed. */
-const LOST_REQUEST_MARGIN_MS = 2_000;
 const BOOK_REQUOTE_MIN_MS = 20;
 const START_WAIT_MS = 10_000;
+/** How old the last hedge book may be to size a hedge while the book resyncs. */
+const LAST_BOOK_MAX_AGE_MS = 30_000;
 
 /** The hedger of one pair. */
 export class Hedger implements EngineHedge {
@@ -94,17 +97,15 @@ export class Hedger implements EngineHedge {
   private readonly wallet: HedgeWallet;
   private hooks: HedgeEngineHooks = { requote: () => undefined, halt: () => undefined };
   private rulesValue: HedgeRules | undefined;
-  private exposureValue: HedgeExposure | undefined;
-  private state: HedgeStatus['state'] = 'starting';
-  private reason: string | undefined;
+  private booksValue: HedgeBooks | undefined;
+  private readonly failures: HedgeFailures;
+  private started = false;
+  private stopped = false;
   private busy = false;
-  private streak = 0;
-  private dust = 0n;
-  private late = false;
-  private hedgeableSinceMs: number | undefined;
+  private watchValue: UncoveredWatch | undefined;
   private seq = 0;
   private lastMark: number | undefined;
-  private retryTimer: Timer | undefined;
+  private lastDepth: ReferenceDepth | undefined;
   private bookTimer: Timer | undefined;
   private timers: Timer[] = [];
 
@@ -112,6 +113,7 @@ export class Hedger implements EngineHedge {
     this.options = options;
     this.market = options.venue.market;
     this.wallet = new HedgeWallet(() => this.rules);
+    this.failures = new HedgeFailures(options.clock, options.settings.maxRetries);
     this.stats.onLatency = (ms) => options.observer?.hedgeLatency?.(ms);
     this.stats.onSlippage = (bps) => options.observer?.hedgeSlippage?.(bps);
   }
@@ -121,9 +123,22 @@ export class Hedger implements EngineHedge {
     return this.rulesValue;
   }
 
+  private get books(): HedgeBooks {
+    if (this.booksValue === undefined) throw new Error('hedger used before start()');
+    return this.booksValue;
+  }
+
   private get exposure(): HedgeExposure {
-    if (this.exposureValue === undefined) throw new Error('hedger used before start()');
-    return this.exposureValue;
+    return this.books.exposure;
+  }
+
+  private get exposureValue(): HedgeExposure | undefined {
+    return this.booksValue?.exposure;
+  }
+
+  private get watch(): UncoveredWatch {
+    if (this.watchValue === undefined) throw new Error('hedger used before start()');
+    return this.watchValue;
   }
 
   attach(hooks: HedgeEngineHooks): void {
@@ -140,19 +155,21 @@ export class Hedger implements EngineHedge {
     const { venue, book, clock, logger, journal } = this.options;
     this.rulesValue = await venue.start({ onOrder: (order) => this.applyOrder(order), onStreamStatus: (isUp, why) => this.onStreamStatus(isUp, why) });
     await book.start({ onTop: () => this.onBookChange(), onTrade: () => undefined, onStatus: () => this.onBookChange() });
-    this.exposureValue = new HedgeExposure({ venueDecimals: this.rules.baseDecimals, pairDecimals: this.options.pairBaseDecimals });
-    const open = replayJournal(journal.records(), this.exposure);
+    const exposure = new HedgeExposure({ venueDecimals: this.rules.baseDecimals, pairDecimals: this.options.pairBaseDecimals });
+    this.booksValue = new HedgeBooks(exposure, this.wallet, this.stats, journal, clock, this.rules);
+    this.watchValue = new UncoveredWatch(exposure, this.rules, this.stats);
+    const open = replayJournal(journal.records(), exposure);
     for (const id of open) await this.resolve(id);
     await this.refreshBalances();
-    this.state = 'ok';
+    this.started = true;
     const uncovered = this.exposure.uncoveredUnits();
     logger.info({ market: this.market, uncoveredBase: this.tokens(uncovered), hedgePositionBase: this.tokens(this.exposure.hedgedUnits), resolved: open.length }, 'hedger started');
     this.timers.push(clock.setInterval(() => this.checkLateness(), Math.max(10, Math.min(250, Math.floor(this.options.settings.maxDelayMs / 4)))));
     this.timers.push(clock.setInterval(() => void this.refreshBalances(), BALANCE_REFRESH_MS));
-    this.checkBalances();
+    this.wallet.reconcile(journal, pairToVenue(this.exposure.hedgedUnits, this.exposure.scale), logger, clock.nowMs());
     this.schedule();
     await this.settle(START_WAIT_MS);
-    if (this.exposure.uncoveredUnits() !== 0n) logger.warn({ uncoveredBase: this.tokens(this.exposure.uncoveredUnits()), dustBase: this.tokens(this.dust) }, 'uncovered at start (dust, or hedging still under way)');
+    if (this.exposure.uncoveredUnits() !== 0n) logger.warn({ uncoveredBase: this.tokens(this.exposure.uncoveredUnits()), dustBase: this.tokens(this.watch.dust) }, 'uncovered at start (dust, or hedging still under way)');
   }
 
   /**
@@ -162,34 +179,16 @@ export class Hedger implements EngineHedge {
   async settle(timeoutMs: number): Promise<boolean> {
     const clock = this.options.clock;
     const deadline = clock.nowMs() + timeoutMs;
-    while ((this.busy || this.retryTimer !== undefined) && clock.nowMs() < deadline && !this.isHalted()) await sleep(clock, 10);
-    return !this.busy && this.retryTimer === undefined;
-  }
-
-  /**
-   * Compares the hedge account with the journal: what the account holds now against what it held
-   * at the last start plus what the hedges moved since. A difference (a deposit, a withdrawal, a
-   * trade outside the bot) is reported, and the new balances become the reference.
-   */
-  private checkBalances(): void {
-    const balances = this.wallet.balances;
-    if (balances === undefined) return;
-    const hedgedVenueUnits = pairToVenue(this.exposure.hedgedUnits, this.exposure.scale);
-    const last = [...this.options.journal.records()].reverse().find((record) => record.t === 'balances');
-    if (last !== undefined && last.t === 'balances') {
-      const driftUnits = balances.baseFree + balances.baseLocked - BigInt(last.base) - (hedgedVenueUnits - BigInt(last.hedged));
-      if (driftUnits !== 0n) {
-        this.options.logger.warn({ driftBase: unitsToNumber(driftUnits, this.rules.baseDecimals), asset: this.rules.base }, 'the hedge account moved outside the bot since the last start (deposit, withdrawal or manual trade)');
-      }
-    }
-    this.options.journal.append({ t: 'balances', base: (balances.baseFree + balances.baseLocked).toString(), quote: (balances.quoteFree + balances.quoteLocked).toString(), hedged: hedgedVenueUnits.toString(), timeMs: this.options.clock.nowMs() });
+    while ((this.busy || this.failures.isWaiting()) && clock.nowMs() < deadline && !this.isHalted()) await sleep(clock, 10);
+    return !this.busy && !this.failures.isWaiting();
   }
 
   /** Stops timers, the book and the venue; idempotent. Hedges in flight keep their journal records. */
   async stop(): Promise<void> {
-    if (this.state === 'stopped') return;
-    this.state = 'stopped';
-    for (const timer of [...this.timers, this.retryTimer, this.bookTimer]) timer?.cancel();
+    if (this.stopped) return;
+    this.stopped = true;
+    this.failures.cancel();
+    for (const timer of [...this.timers, this.bookTimer]) timer?.cancel();
     this.timers = [];
     await this.options.book.stop();
     await this.options.venue.stop();
@@ -197,16 +196,8 @@ export class Hedger implements EngineHedge {
   }
 
   onFill(fill: FillIncrement, effect: FillEffect, cumulativeQtyUnits: bigint): void {
-    const exposure = this.exposureValue;
-    if (exposure === undefined || this.state === 'stopped') return;
-    const before = exposure.uncoveredUnits();
-    const input = { orderId: fill.orderId, cumulativeUnits: cumulativeQtyUnits, qtyUnits: fill.qtyUnits, baseDeltaUnits: effect.baseDeltaUnits };
-    const moved = exposure.addFill(input);
-    if (moved === 0n) return;
-    const now = this.options.clock.nowMs();
-    this.options.journal.append({ t: 'fill', orderId: fill.orderId, cum: cumulativeQtyUnits.toString(), qty: fill.qtyUnits.toString(), delta: effect.baseDeltaUnits.toString(), timeMs: now });
-    this.stats.exposureChanged(now, before, exposure.uncoveredUnits(), false);
-    this.schedule();
+    if (this.booksValue === undefined || this.stopped) return;
+    if (this.booksValue.countFill(fill, effect, cumulativeQtyUnits) !== 0n) this.schedule();
   }
 
   positionOffsetUnits(): bigint {
@@ -214,12 +205,12 @@ export class Hedger implements EngineHedge {
   }
 
   sideState(side: Side): SideState {
-    const exposure = this.exposureValue;
-    if (exposure === undefined) return 'open';
-    const uncovered = exposure.uncoveredUnits() - this.dustInUncovered();
+    const watch = this.watchValue;
+    if (watch === undefined) return 'open';
+    const uncovered = watch.openUnits();
     const adding: Side | undefined = uncovered > 0n ? 'buy' : uncovered < 0n ? 'sell' : undefined;
     if (side !== adding) return 'open';
-    if (this.state === 'failing' || this.state === 'halted' || this.late) return 'off';
+    if (this.failures.health !== 'ok' || watch.late) return 'off';
     return 'hold';
   }
 
@@ -245,12 +236,12 @@ export class Hedger implements EngineHedge {
     const venue = this.options.venue.status();
     return {
       market: this.market,
-      state: this.state,
-      reason: this.reason,
+      state: this.stopped ? 'stopped' : !this.started ? 'starting' : this.failures.health,
+      reason: this.failures.reason,
       hedgesSent: figures.hedgesSent,
       hedgesFailed: figures.hedgesFailed,
       uncoveredBase: exposure === undefined ? 0 : this.tokens(exposure.uncoveredUnits()),
-      dustBase: this.tokens(this.dust),
+      dustBase: this.tokens(this.watchValue?.dust ?? 0n),
       hedgePositionBase: exposure === undefined ? 0 : this.tokens(exposure.hedgedUnits),
       filledVolumeBase: exposure === undefined ? 0 : this.tokens(exposure.volumes.filled),
       hedgedVolumeBase: exposure === undefined ? 0 : this.tokens(exposure.volumes.hedged),
@@ -270,7 +261,7 @@ export class Hedger implements EngineHedge {
 
   /** True once hedging halted (quoting stopped for good). */
   isHalted(): boolean {
-    return this.state === 'halted';
+    return this.failures.health === 'halted';
   }
 
   /** Whether a hedge is being sent or settled now. */
@@ -282,17 +273,17 @@ export class Hedger implements EngineHedge {
 
   /** Sends the next hedge when nothing is in flight and nothing waits for a retry. */
   private schedule(): void {
-    if ((this.state !== 'ok' && this.state !== 'failing') || this.busy || this.retryTimer !== undefined) return;
+    if (!this.started || this.stopped || this.isHalted() || this.busy || this.failures.isWaiting()) return;
     const plan = this.plan();
     this.observeUncovered();
     switch (plan.kind) {
       case 'none':
-        this.dust = 0n;
+        this.watch.dust = 0n;
         this.succeeded();
         return;
       case 'dust': {
-        const changed = this.dust !== plan.units;
-        this.dust = plan.units;
+        const changed = this.watch.dust !== plan.units;
+        this.watch.dust = plan.units;
         this.succeeded();
         // What was held for a hedge is free again: the rest is dust, never a reason to hold a side.
         if (changed) this.hooks.requote();
@@ -304,13 +295,16 @@ export class Hedger implements EngineHedge {
         this.failed(plan.reason, plan.detail);
         return;
       case 'order':
-        this.dust = 0n;
+        this.watch.dust = 0n;
         void this.send(plan);
     }
   }
 
   private plan(): HedgePlan {
-    const depth = this.options.book.depth(50);
+    const fresh = this.options.book.depth(50);
+    if (fresh !== undefined) this.lastDepth = fresh;
+    // While the book resyncs (a second, usually) the last one prices a market order's minimums.
+    const depth = fresh ?? (this.lastDepth !== undefined && this.options.clock.nowMs() - this.lastDepth.receivedMs <= LAST_BOOK_MAX_AGE_MS ? this.lastDepth : undefined);
     const venueFee = this.rules.takerFeeE8;
     const configured = BigInt(Math.round(this.options.settings.feeBps * 10_000));
     return planHedge({
@@ -327,13 +321,10 @@ export class Hedger implements EngineHedge {
   }
 
   private async send(plan: HedgePlan & { kind: 'order' }): Promise<void> {
-    const { clock, journal, venue, logger } = this.options;
+    const { venue, logger } = this.options;
     this.busy = true;
     const id = `${this.options.idPrefix}${(++this.seq).toString(36)}`;
-    const now = clock.nowMs();
-    this.exposure.beginHedge({ id, side: plan.side, qtyVenueUnits: plan.qtyVenueUnits, expectedUnits: plan.expectedUnits, sentAtMs: now, referencePriceUnits: plan.referencePriceUnits });
-    journal.append({ t: 'hedge', id, side: plan.side, qty: plan.qtyVenueUnits.toString(), expected: plan.expectedUnits.toString(), ref: plan.referencePriceUnits.toString(), timeMs: now });
-    this.stats.sent();
+    this.books.begin({ id, side: plan.side, qtyVenueUnits: plan.qtyVenueUnits, expectedUnits: plan.expectedUnits, referencePriceUnits: plan.referencePriceUnits });
     this.options.observer?.hedgeSent?.(plan.side);
     this.hooks.requote();
     try {
@@ -386,102 +377,56 @@ export class Hedger implements EngineHedge {
     else this.succeeded();
   }
 
-  /**
-   * Settles a hedge whose outcome is not known: queries it by client id with backoff until the
-   * venue reports it final (the stream may do so first), or until it is certainly not there (not
-   * found after the receive window has passed: it can no longer execute).
-   */
-  private async resolve(id: string): Promise<void> {
-    const { venue, clock, logger } = this.options;
-    for (let attempt = 0; this.state !== 'stopped'; attempt++) {
-      const record = this.exposure.hedge(id);
-      if (record === undefined || record.phase === 'done') return;
-      try {
-        const answer = await venue.queryOrder(id);
-        if (answer.kind === 'found') {
-          this.applyOrder(answer.order);
-          if (isFinalHedgeStatus(answer.order.status)) return;
-        } else if (clock.nowMs() - record.sentAtMs > this.options.settings.recvWindowMs + LOST_REQUEST_MARGIN_MS) {
-          logger.info({ id }, 'lost hedge not on the venue after its receive window: it never executed');
-          this.abort(id, 'not on the venue');
-          return;
-        }
-      } catch (error) {
-        logger.warn({ id, err: error instanceof Error ? error.message : String(error) }, 'hedge query failed; asking again');
-      }
-      await sleep(clock, Math.min(RETRY_MAX_MS / 2, 100 * 2 ** Math.min(attempt, 6)));
-    }
+  /** Settles a hedge whose outcome is not known, by query (`settle-hedge.ts`). */
+  private resolve(id: string): Promise<void> {
+    return settleHedge(id, {
+      venue: this.options.venue,
+      clock: this.options.clock,
+      logger: this.options.logger,
+      exposure: this.exposure,
+      recvWindowMs: this.options.settings.recvWindowMs,
+      isStopped: () => this.stopped,
+      apply: (order) => this.applyOrder(order),
+      abort: (hedgeId, reason) => this.abort(hedgeId, reason),
+    });
   }
 
-  /** Applies what the venue says of one of our hedges (answers, queries, the user stream: duplicates are harmless). */
+  /** Applies what the venue says of one of our hedges. */
   private applyOrder(order: HedgeOrderState): void {
-    const exposure = this.exposureValue;
-    const record = exposure?.hedge(order.clientOrderId);
-    if (exposure === undefined || record === undefined || record.phase === 'done') return;
-    const now = this.options.clock.nowMs();
-    const before = { executed: record.executedVenueUnits, quote: record.executedQuoteUnits, commission: record.commissionUnits, uncovered: exposure.uncoveredUnits() };
-    const isFinal = isFinalHedgeStatus(order.status);
-    exposure.applyOrder(order, isFinal);
-    const increment = { side: record.side, qtyUnits: record.executedVenueUnits - before.executed, quoteUnits: record.executedQuoteUnits - before.quote, commissionUnits: record.commissionUnits - before.commission };
-    if (increment.qtyUnits > 0n || increment.commissionUnits > 0n || isFinal) {
-      this.wallet.apply(increment, now);
-      this.options.journal.append({ t: 'result', id: record.id, executed: record.executedVenueUnits.toString(), quote: record.executedQuoteUnits.toString(), commission: record.commissionUnits.toString(), final: isFinal, timeMs: now });
-      this.stats.exposureChanged(now, before.uncovered, exposure.uncoveredUnits(), true);
-    }
-    if (isFinal && record.executedVenueUnits > 0n) this.recordSlippage(record);
+    if (this.booksValue === undefined) return;
+    this.booksValue.apply(order);
     this.observeUncovered();
   }
 
-  private recordSlippage(record: HedgeRecord): void {
-    const rules = this.rules;
-    const qty = unitsToNumber(record.executedVenueUnits, rules.baseDecimals);
-    this.stats.slippage(record.side, unitsToNumber(record.executedQuoteUnits, rules.quoteDecimals) / qty, unitsToNumber(record.referencePriceUnits, rules.quoteDecimals), qty);
-  }
-
   private abort(id: string, reason: string): void {
-    this.exposure.abort(id);
-    this.options.journal.append({ t: 'abort', id, reason, timeMs: this.options.clock.nowMs() });
+    this.books.abort(id, reason);
   }
 
   // ── failures ──────────────────────────────────────────────────────────────────────────────
 
   private failed(reason: string, detail: string, retryAfterMs?: number): void {
-    this.streak++;
     this.stats.failed(reason);
     this.options.observer?.hedgeFailed?.(reason);
     const uncovered = this.tokens(this.exposure.uncoveredUnits());
-    this.reason = `hedge ${reason}: ${detail}`;
-    if (this.streak > this.options.settings.maxRetries) {
-      this.halt(`hedging failed ${this.streak} times in a row (last: ${reason}: ${detail}); ${uncovered} ${this.rules.base} uncovered; run akira-mm hedge flatten once the cause is fixed`);
+    const wasFailing = this.failures.health === 'failing';
+    const outcome = this.failures.failed(reason, detail, retryAfterMs, () => this.schedule());
+    if (outcome.kind === 'halt') {
+      this.halt(`hedging failed ${outcome.attempts} times in a row (last: ${reason}: ${detail}); ${uncovered} ${this.rules.base} uncovered; run akira-mm hedge flatten once the cause is fixed`);
       return;
     }
-    const wasFailing = this.state === 'failing';
-    this.state = 'failing';
-    const delayMs = Math.max(retryAfterMs ?? 0, Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** (this.streak - 1)));
-    this.options.logger.warn({ reason, detail, attempt: this.streak, maxRetries: this.options.settings.maxRetries, retryInMs: delayMs, uncoveredBase: uncovered }, 'hedge failed; the side adding to the uncovered position stops quoting');
-    this.retryTimer?.cancel();
-    this.retryTimer = this.options.clock.setTimeout(() => {
-      this.retryTimer = undefined;
-      this.schedule();
-    }, delayMs);
+    this.options.logger.warn({ reason, detail, attempt: outcome.attempt, maxRetries: this.options.settings.maxRetries, retryInMs: outcome.delayMs, uncoveredBase: uncovered }, 'hedge failed; the side adding to the uncovered position stops quoting');
     if (!wasFailing) this.hooks.requote();
   }
 
   private succeeded(): void {
-    if (this.state !== 'failing') return;
-    this.options.logger.info({ afterFailures: this.streak }, 'hedging works again');
-    this.streak = 0;
-    this.state = 'ok';
-    this.reason = undefined;
+    if (!this.failures.succeeded()) return;
+    this.options.logger.info('hedging works again');
     this.hooks.requote();
   }
 
   private halt(message: string): void {
-    if (this.state === 'halted' || this.state === 'stopped') return;
-    this.state = 'halted';
-    this.reason = message;
-    this.retryTimer?.cancel();
-    this.retryTimer = undefined;
+    if (this.isHalted() || this.stopped) return;
+    this.failures.halted(message);
     this.options.logger.error({ reason: message }, 'hedging halted');
     this.hooks.halt(message);
   }
@@ -490,42 +435,22 @@ export class Hedger implements EngineHedge {
 
   /** An uncovered, hedgeable position older than the maximum delay stops the side adding to it. */
   private checkLateness(): void {
-    this.observeUncovered();
-    const since = this.hedgeableSinceMs;
-    const isLate = since !== undefined && this.options.clock.nowMs() - since > this.options.settings.maxDelayMs;
-    if (isLate === this.late) return;
-    this.late = isLate;
-    if (isLate) this.options.logger.warn({ uncoveredBase: this.tokens(this.exposure.uncoveredUnits()), maxDelayMs: this.options.settings.maxDelayMs }, 'hedge late: the side adding to the uncovered position stops quoting');
+    const { clock, book, settings, logger } = this.options;
+    if (!this.watch.checkLate(clock.nowMs(), book.top(), settings.maxDelayMs)) return;
+    if (this.watch.late) logger.warn({ uncoveredBase: this.tokens(this.exposure.uncoveredUnits()), maxDelayMs: settings.maxDelayMs }, 'hedge late: the side adding to the uncovered position stops quoting');
     this.hooks.requote();
-    if (!isLate) this.schedule();
+    if (!this.watch.late) this.schedule();
   }
 
   private observeUncovered(): void {
-    const exposure = this.exposureValue;
-    if (exposure === undefined) return;
-    const now = this.options.clock.nowMs();
-    const minimum = minHedgeableUnits(this.rules, exposure.scale, this.options.book.top());
-    this.stats.dustUnits = minimum - 1n;
-    const open = exposure.uncoveredUnits() - this.dustInUncovered();
-    const hedgeable = (open < 0n ? -open : open) >= minimum;
-    this.stats.observe(now, hedgeable);
-    if (!hedgeable) this.hedgeableSinceMs = undefined;
-    else this.hedgeableSinceMs ??= now;
-  }
-
-  /** The part of the uncovered position that is dust (same sign, at most all of it). */
-  private dustInUncovered(): bigint {
-    const uncovered = this.exposure.uncoveredUnits();
-    if (this.dust === 0n || uncovered === 0n || this.dust > 0n !== uncovered > 0n) return 0n;
-    return (this.dust < 0n ? -this.dust : this.dust) < (uncovered < 0n ? -uncovered : uncovered) ? this.dust : uncovered;
+    this.watchValue?.observe(this.options.clock.nowMs(), this.options.book.top());
   }
 
   private onBookChange(): void {
-    if (this.bookTimer !== undefined || this.state === 'stopped') return;
+    if (this.bookTimer !== undefined || this.stopped) return;
     this.bookTimer = this.options.clock.setTimeout(() => {
       this.bookTimer = undefined;
       this.hooks.requote();
-      if (this.state === 'failing' && this.retryTimer === undefined) this.schedule();
     }, BOOK_REQUOTE_MIN_MS);
   }
 

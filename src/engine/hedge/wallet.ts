@@ -4,7 +4,8 @@
  * quote the hedges moved and the fees they paid, for their PnL and for what the account can
  * still absorb. Exact in the venue's units.
  */
-import { unitsToNumber, type HedgeBalances, type HedgeRules, type Side } from '../../core/index.ts';
+import { unitsToNumber, type HedgeBalances, type HedgeRules, type Logger, type Side } from '../../core/index.ts';
+import type { HedgeJournal } from './hedge-journal.ts';
 
 /** One increment of a hedge's execution, venue units. */
 export interface ExecutionIncrement {
@@ -57,5 +58,24 @@ export class HedgeWallet {
 
   feesQuoteTokens(): number {
     return unitsToNumber(this.feesQuote, this.rules().quoteDecimals);
+  }
+
+  /**
+   * Compares the account with the journal: what it holds now against what it held at the last
+   * start plus what the hedges moved since (`hedgedVenueUnits`, base, venue units). A difference
+   * (a deposit, a withdrawal, a trade outside the bot) is reported; the balances now become the
+   * reference.
+   */
+  reconcile(journal: HedgeJournal, hedgedVenueUnits: bigint, logger: Logger, nowMs: number): void {
+    const balances = this.current;
+    if (balances === undefined) return;
+    const rules = this.rules();
+    const base = balances.baseFree + balances.baseLocked;
+    const last = [...journal.records()].reverse().find((record) => record.t === 'balances');
+    if (last !== undefined && last.t === 'balances') {
+      const driftUnits = base - BigInt(last.base) - (hedgedVenueUnits - BigInt(last.hedged));
+      if (driftUnits !== 0n) logger.warn({ driftBase: unitsToNumber(driftUnits, rules.baseDecimals), asset: rules.base }, 'the hedge account moved outside the bot since the last start (deposit, withdrawal or manual trade)');
+    }
+    journal.append({ t: 'balances', base: base.toString(), quote: (balances.quoteFree + balances.quoteLocked).toString(), hedged: hedgedVenueUnits.toString(), timeMs: nowMs });
   }
 }

@@ -9,7 +9,8 @@
  */
 import { sleep, type Clock, type Logger } from '../../../core/index.ts';
 import { authenticateRest, type AuthError } from './trading-auth.ts';
-import { formatUnits8, orderBody, parseAmount8, type DeskError, type DeskOrder, type NewOrder, type TradingDesk } from './trading-desk.ts';
+import type { DeskError, DeskOrder, NewOrder, TradingDesk } from './trading-desk.ts';
+import { formatUnits8, orderBody, parseAmount8 } from './trading-format.ts';
 import { binanceError, type BinanceRoute, type RouteRequest, type RouteResponse } from './http-server.ts';
 import type { AccountSpec } from './accounts.ts';
 
