@@ -7,6 +7,7 @@ import type { StrategyDefinition } from '../src/core/index.ts';
 import { AVELLANEDA_STOIKOV } from './avellaneda-stoikov.ts';
 import { GLFT } from './glft.ts';
 import { LADDER } from './ladder.ts';
+import { XEMM } from './xemm.ts';
 
 /**
  * Every strategy by the name `STRATEGY=` selects. Params are `unknown` here: feed `create` only
@@ -16,6 +17,7 @@ export const STRATEGIES: Readonly<Record<string, StrategyDefinition>> = {
   [LADDER.name]: LADDER,
   [AVELLANEDA_STOIKOV.name]: AVELLANEDA_STOIKOV,
   [GLFT.name]: GLFT,
+  [XEMM.name]: XEMM,
 };
 
 /** Strategy names, in documentation order. */
@@ -58,3 +60,4 @@ export { computeInventoryRatio, computeSkewRatios, computeTotalLadderSize, type 
 export { PRICE_SOURCES, finalizeQuotes, referencePrice, type PriceSource, type StrategyErrorCode } from './passive-quotes.ts';
 export type { ExplainedStrategy, QuoteExplanation } from './explained.ts';
 export * from './estimators/index.ts';
+export { XEMM, XEMM_KEYS, createXemm, explainXemm, type XemmExplanation, type XemmLevel, type XemmParams } from './xemm.ts';

@@ -3,8 +3,9 @@
  * replayed book has both sides (so its starting balances can be valued), every event is applied
  * in order, and the run ends with the engine's own graceful shutdown (cancel-all).
  */
-import { MmError, OrderBook, monotonicMs, numberToUnits, type Side, type Strategy } from '../core/index.ts';
-import type { EngineSettings, EngineStatus } from '../engine/index.ts';
+import { MmError, OrderBook, monotonicMs, numberToUnits, parseUnits, type Side, type Strategy } from '../core/index.ts';
+import type { EngineSettings, EngineStatus, HedgerSettings } from '../engine/index.ts';
+import { loadHedgeRecording } from './hedge/hedge-recording.ts';
 import type { ReplayVenueOptions, VenueActivity } from './replay-venue.ts';
 import { BacktestSession, type FillRecord } from './session.ts';
 import type { PathSample } from './stats.ts';
@@ -40,6 +41,19 @@ export interface BacktestOptions {
   /** Base tokens held at start; the quote balance is the same value at the first mid. */
   readonly initialBase: number;
   readonly sampleMs?: number;
+  /** Hedge every fill on this recorded deep market (the same holdings are held there at start). */
+  readonly hedge?: BacktestHedge;
+}
+
+/** The hedge venue of a backtest. */
+export interface BacktestHedge {
+  /** Recordings of the hedge market (replay format), back to back. */
+  readonly paths: readonly string[];
+  readonly settings: HedgerSettings;
+  /** Order latency to the hedge venue, each way, ms. */
+  readonly latencyMs: number;
+  /** NOTIONAL minimum in the hedge venue's quote token (decimal text; "0" = none). */
+  readonly minNotional: string;
 }
 
 /** Everything a report needs. */
@@ -66,6 +80,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   // at a real mid; until then depth levels are collected here and handed to the session.
   const pending = new OrderBook();
   const priceScale = Number(rules.priceTick) / 10 ** rules.quoteDecimals;
+  const hedgeRecording = options.hedge === undefined ? undefined : await loadHedgeRecording(options.hedge.paths);
 
   const ensureStarted = async (timeMs: number): Promise<void> => {
     if (session !== undefined) return;
@@ -76,12 +91,25 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     const initialBase = numberToUnits(options.initialBase, rules.baseDecimals, 'down');
     const initialQuote = numberToUnits(options.initialBase * mid, rules.quoteDecimals, 'down');
     span.startMs = timeMs;
+    const hedge = options.hedge;
     session = new BacktestSession({
       venue: { ...options.venue, initialBase, initialQuote },
       strategy: options.strategy,
       settings: options.settings,
       startMs: timeMs,
       sampleMs,
+      ...(hedge === undefined || hedgeRecording === undefined
+        ? {}
+        : {
+            hedge: {
+              recording: hedgeRecording,
+              settings: hedge.settings,
+              latencyMs: hedge.latencyMs,
+              initialBaseUnits: numberToUnits(options.initialBase, hedgeRecording.rules.baseDecimals, 'down'),
+              initialQuoteUnits: numberToUnits(options.initialBase * mid, hedgeRecording.rules.quoteDecimals, 'down'),
+              minNotionalUnits: parseUnits(hedge.minNotional, hedgeRecording.rules.quoteDecimals, { rounding: 'up' }),
+            },
+          }),
     });
     await session.start();
     for (const side of ['buy', 'sell'] as const) {

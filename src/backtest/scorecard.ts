@@ -18,6 +18,7 @@ export const SCORECARD_KEYS = [
   'cap_breaches',
   'pnl_spread_quote',
   'pnl_inventory_quote',
+  'pnl_hedge_quote',
   'fees_quote',
   'gas_quote',
 ] as const;
@@ -38,7 +39,8 @@ export const SCORECARD_FIELDS: Readonly<Record<ScorecardKey, { readonly label: s
   cap_breaches: { label: 'cap breaches', kind: 'count', doc: 'moments the position went past the inventory cap (must be 0)' },
   pnl_spread_quote: { label: 'PnL from spread', kind: 'quote', doc: 'edge of each fill against the fair price at the fill' },
   pnl_inventory_quote: { label: 'PnL from inventory', kind: 'quote', doc: 'the position carried between fills, marked to market' },
-  fees_quote: { label: 'fees paid', kind: 'quote', doc: 'trading fees (a cost: pnl = spread + inventory − fees − gas)' },
+  pnl_hedge_quote: { label: 'PnL from hedges', kind: 'quote', doc: 'the hedges on the hedge venue marked to market, net of their fees (pnl = spread + inventory + hedge − fees − gas)' },
+  fees_quote: { label: 'fees paid', kind: 'quote', doc: 'trading fees on the quoted venue (a cost: pnl = spread + inventory + hedge − fees − gas)' },
   gas_quote: { label: 'gas paid', kind: 'quote', doc: 'gas (a cost)' },
 };
 

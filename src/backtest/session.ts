@@ -6,7 +6,9 @@
  * engine actually called the venue, so millions of quiet book updates cost no `await`.
  */
 import { ManualClock, createSilentLogger, unitsToNumber, type Logger, type Side, type Strategy } from '../core/index.ts';
-import { MarketMaker, type EngineObserver, type EngineSettings, type EngineStatus } from '../engine/index.ts';
+import { Hedger, MarketMaker, MemoryHedgeJournal, type EngineObserver, type EngineSettings, type EngineStatus, type HedgerSettings } from '../engine/index.ts';
+import type { HedgeRecording } from './hedge/hedge-recording.ts';
+import { ReplayHedgeVenue } from './hedge/replay-hedge-venue.ts';
 import { ReplayClock } from './replay-clock.ts';
 import { ReplayVenue, type ReplayVenueOptions, type VenueFill } from './replay-venue.ts';
 import type { PathSample, PnlComponents } from './stats.ts';
@@ -24,6 +26,21 @@ export interface SessionOptions {
   readonly sampleMs?: number;
   readonly logger?: Logger;
   readonly observer?: EngineObserver;
+  /** Hedge every fill on a recorded deep market (`backtest --hedge FILE`). */
+  readonly hedge?: SessionHedge;
+}
+
+/** The hedge venue of a session. */
+export interface SessionHedge {
+  readonly recording: HedgeRecording;
+  readonly settings: HedgerSettings;
+  /** Order latency to the hedge venue, each way, ms. */
+  readonly latencyMs: number;
+  /** Starting balances on the hedge venue, in its units. */
+  readonly initialBaseUnits: bigint;
+  readonly initialQuoteUnits: bigint;
+  /** NOTIONAL minimum of the hedge venue, quote units. */
+  readonly minNotionalUnits: bigint;
 }
 
 /** A fill of ours, for the report: as the exchange made it (time, price, fee, the mid then). */
@@ -35,6 +52,9 @@ export class BacktestSession {
   readonly venue: ReplayVenue;
   readonly engine: MarketMaker;
   readonly samples: PathSample[] = [];
+  /** The replayed hedge venue and its hedger, when the session hedges. */
+  readonly hedgeVenue: ReplayHedgeVenue | undefined;
+  readonly hedger: Hedger | undefined;
   private readonly sampleMs: number;
   private nextSampleMs: number;
   private seenActivity = 0;
@@ -45,6 +65,36 @@ export class BacktestSession {
     this.venue = new ReplayVenue({ ...options.venue, clock: this.clock });
     this.sampleMs = options.sampleMs ?? 1_000;
     this.nextSampleMs = options.startMs + this.sampleMs;
+    const hedge = options.hedge;
+    this.hedgeVenue =
+      hedge === undefined
+        ? undefined
+        : new ReplayHedgeVenue({
+            recording: hedge.recording,
+            clock: this.clock,
+            scheduler: this.venue.scheduler,
+            latencyMs: hedge.latencyMs,
+            takerFeeE8: BigInt(Math.round(hedge.settings.feeBps * 10_000)),
+            initialBaseUnits: hedge.initialBaseUnits,
+            initialQuoteUnits: hedge.initialQuoteUnits,
+            minNotionalUnits: hedge.minNotionalUnits,
+            onActivity: () => {
+              this.venue.activity++;
+            },
+          });
+    this.hedger =
+      hedge === undefined || this.hedgeVenue === undefined
+        ? undefined
+        : new Hedger({
+            venue: this.hedgeVenue,
+            book: this.hedgeVenue.book,
+            clock: this.clock,
+            logger: options.logger ?? createSilentLogger(),
+            journal: new MemoryHedgeJournal(),
+            settings: hedge.settings,
+            pairBaseDecimals: options.venue.rules.baseDecimals,
+            idPrefix: 'bt',
+          });
     this.engine = new MarketMaker({
       venue: this.venue,
       strategy: options.strategy,
@@ -52,6 +102,7 @@ export class BacktestSession {
       logger: options.logger ?? createSilentLogger(),
       settings: options.settings,
       ...(options.observer === undefined ? {} : { observer: options.observer }),
+      ...(this.hedger === undefined ? {} : { hedge: this.hedger }),
     });
   }
 
@@ -62,6 +113,10 @@ export class BacktestSession {
 
   /** Starts the engine (it connects to the replay venue and takes its starting balances). */
   async start(): Promise<void> {
+    if (this.hedger !== undefined) {
+      this.hedgeVenue?.scheduleUpTo(this.clock.nowMs());
+      await this.hedger.start();
+    }
     const started = this.engine.start();
     await this.flush();
     await started;
@@ -74,6 +129,7 @@ export class BacktestSession {
    * Returns a promise only when something has to be awaited.
    */
   advanceTo(timeMs: number): Promise<void> | undefined {
+    this.hedgeVenue?.scheduleUpTo(timeMs);
     if (timeMs > this.clock.nowMs()) this.venue.endOfMessage();
     if (timeMs >= this.nextSampleMs) this.sampleUpTo(timeMs);
     if (!this.venue.scheduler.hasDueBy(timeMs) && !this.needsFlush()) {
@@ -157,6 +213,7 @@ export class BacktestSession {
       await this.venue.scheduler.runUntil(next ?? this.clock.nowMs() + 1, this.flushIfActive);
     }
     await stopping;
+    await this.hedger?.stop();
     return this.engine.status();
   }
 
@@ -175,7 +232,8 @@ export class BacktestSession {
       bestBid: this.tickPrice(exchange.book.bestBidPrice()),
       bestAsk: this.tickPrice(exchange.book.bestAskPrice()),
       inventory: status.baseBalance - this.startBase,
-      pnl: status.pnl.total,
+      ...(status.hedge === undefined ? {} : { netInventory: status.baseBalance - this.startBase + status.hedge.hedgePositionBase }),
+      pnl: status.pnl.total + (status.hedge?.pnlQuote ?? 0),
       components: pnlComponents(status),
     };
     // One sample per period: a gap in the recording repeats the last state up to the next event.
@@ -194,9 +252,11 @@ export class BacktestSession {
 
 /**
  * The engine's PnL split at a sample as signed contributions (fees and gas negative), so the
- * parts of a sample add up to its total. A hedge term joins here once the engine has one.
+ * parts of a sample add up to its total; with a hedge venue, the hedges' PnL (net of their fees)
+ * is a part of its own.
  */
-function pnlComponents(status: EngineStatus): PnlComponents {
+export function pnlComponents(status: EngineStatus): PnlComponents {
   const split = status.scorecard.pnl;
-  return { spread: split.spread, inventory: split.inventory, fees: -split.fees, gas: -split.gas };
+  const parts = { spread: split.spread, inventory: split.inventory, fees: -split.fees, gas: -split.gas };
+  return status.hedge === undefined ? parts : { ...parts, hedge: status.hedge.pnlQuote };
 }

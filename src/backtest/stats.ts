@@ -17,7 +17,7 @@ export interface PnlComponents {
   readonly fees: number;
   /** Gas paid, as a negative number. */
   readonly gas: number;
-  /** PnL of hedges on another venue, once a hedger exists. */
+  /** PnL of the hedges on the hedge venue, net of their fees. */
   readonly hedge?: number;
 }
 
@@ -33,6 +33,8 @@ export interface PathSample {
   readonly bestAsk?: number | undefined;
   /** Base inventory minus its starting value, in base tokens. */
   readonly inventory: number;
+  /** With a hedge venue: `inventory` plus the position the hedges built there (the net across both). */
+  readonly netInventory?: number;
   /** Total PnL in quote tokens. */
   readonly pnl: number;
   /** `pnl` split by component; absent in paths recorded before the split existed. */
@@ -84,4 +86,9 @@ export function sharpeHorizon(durationMs: number): 'hour' | 'day' {
 /** Largest |inventory| over the path, base tokens. */
 export function maxAbsInventory(samples: readonly PathSample[]): number {
   return samples.reduce((worst, sample) => Math.max(worst, Math.abs(sample.inventory)), 0);
+}
+
+/** Largest |net inventory| across both venues over the path (the venue's alone without a hedge), base tokens. */
+export function maxAbsNetInventory(samples: readonly PathSample[]): number {
+  return samples.reduce((worst, sample) => Math.max(worst, Math.abs(sample.netInventory ?? sample.inventory)), 0);
 }

@@ -39,6 +39,13 @@ export function summaryRows(summary: BacktestSummary, units: SummaryUnits): Summ
     { label: sharpeLabel(summary), text: formatRatio(summary.sharpe) },
     ...(summary.sharpe_horizon === 'day' ? [{ label: 'Sharpe (per hour)', text: formatRatio(summary.sharpe_hourly) }] : []),
     { label: 'max |inventory|', text: formatAmount(summary.max_abs_inventory_base, units.base) },
+    ...((summary.hedges ?? 0) > 0
+      ? [
+          { label: 'hedges', text: `${formatNumber(summary.hedges)} (slippage ${formatBps(summary.hedge_slippage_bps)}, latency p50 ${summary.hedge_latency_ms_p50 === null ? '–' : `${formatNumber(summary.hedge_latency_ms_p50)} ms`})` },
+          { label: 'max |net inventory|', text: formatAmount(summary.max_abs_net_inventory_base, units.base) },
+          { label: 'unhedged time', text: formatPercent(summary.unhedged_time_share) },
+        ]
+      : []),
     { label: 'inventory std', text: formatAmount(summary.inventory_std_base, units.base) },
     { label: 'two-sided uptime', text: formatPercent(summary.quote_uptime) },
     { label: 'markout 1 s / 10 s / 60 s', text: `${markouts.join(' / ')} bps` },

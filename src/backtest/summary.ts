@@ -6,7 +6,7 @@
 import type { EngineStatus } from '../engine/index.ts';
 import type { FillRecord } from './session.ts';
 import { summaryRows, type SummaryUnits } from './summary-rows.ts';
-import { HOUR_MS, DAY_MS, maxAbsInventory, maxDrawdown, sharpeHorizon, sharpeRatio, standardDeviation, type PathSample } from './stats.ts';
+import { HOUR_MS, DAY_MS, maxAbsInventory, maxAbsNetInventory, maxDrawdown, sharpeHorizon, sharpeRatio, standardDeviation, type PathSample } from './stats.ts';
 
 /** The summary of one run (snake_case keys: a wire contract). */
 export interface BacktestSummary {
@@ -44,7 +44,7 @@ export interface BacktestSummary {
   readonly time_at_touch: number;
   /** Moments |position| went past the inventory cap (must be 0). */
   readonly cap_breaches: number;
-  /** PnL split, quote tokens: pnl_quote = pnl_spread_quote + pnl_inventory_quote − fees_quote − gas_quote. */
+  /** PnL split, quote tokens: pnl_quote = pnl_spread_quote + pnl_inventory_quote + pnl_hedge_quote − fees_quote − gas_quote. */
   readonly pnl_spread_quote: number;
   readonly pnl_inventory_quote: number;
   /** Venue actions the outbound budget held back (sent later, or not at all when no longer wanted). */
@@ -55,6 +55,20 @@ export interface BacktestSummary {
   readonly sharpe_horizon: 'hour' | 'day';
   /** Sharpe ratio per hour whatever the run's length, to compare runs of different lengths. */
   readonly sharpe_hourly: number;
+  /** Hedge orders sent on the hedge venue (`--hedge`; 0 without). */
+  readonly hedges: number;
+  /** Volume-weighted hedge price against the hedge book's touch when decided, bps (positive = worse); null without hedges. */
+  readonly hedge_slippage_bps: number | null;
+  /** Median time from a fill to the hedges that covered it, ms; null without hedges. */
+  readonly hedge_latency_ms_p50: number | null;
+  /** Largest |net inventory| across both venues, base tokens (max_abs_inventory_base without a hedge). */
+  readonly max_abs_net_inventory_base: number;
+  /** Share of the run with a hedgeable position uncovered (0 without a hedge). */
+  readonly unhedged_time_share: number;
+  /** PnL of the hedges marked at the fair price, net of their fees; in pnl_quote = spread + inventory + hedge − fees − gas. */
+  readonly pnl_hedge_quote: number;
+  /** Fees the hedges paid on the hedge venue (inside pnl_hedge_quote), quote tokens. */
+  readonly hedge_fees_quote: number;
 }
 
 /** What the summary is computed from. */
@@ -92,7 +106,7 @@ export function summarize(input: SummaryInput): BacktestSummary {
     volume_base: tidy(pnl.volumeBase),
     fees_quote: tidy(pnl.feesPaid),
     gas_quote: tidy(pnl.gasPaid),
-    pnl_quote: tidy(pnl.total),
+    pnl_quote: tidy(pnl.total + (status.hedge?.pnlQuote ?? 0)),
     max_abs_inventory_base: tidy(maxAbsInventory(samples)),
     inventory_std_base: tidy(standardDeviation(samples.map((sample) => sample.inventory))),
     sharpe: tidy(sharpeRatio(samples, input.sampleMs, horizon === 'day' ? DAY_MS : HOUR_MS)),
@@ -118,6 +132,13 @@ export function summarize(input: SummaryInput): BacktestSummary {
     inventory_cap_base: tidy(status.inventoryCap),
     sharpe_horizon: horizon,
     sharpe_hourly: tidy(sharpeRatio(samples, input.sampleMs, HOUR_MS)),
+    hedges: status.hedge?.hedgesSent ?? 0,
+    hedge_slippage_bps: tidyOrNull(status.hedge?.slippageBps),
+    hedge_latency_ms_p50: tidyOrNull(status.hedge?.latencyMsP50),
+    max_abs_net_inventory_base: tidy(maxAbsNetInventory(samples)),
+    unhedged_time_share: tidy(status.hedge?.unhedgedTimeShare ?? 0),
+    pnl_hedge_quote: tidy(status.hedge?.pnlQuote ?? 0),
+    hedge_fees_quote: tidy(status.hedge?.feesQuote ?? 0),
   };
 }
 

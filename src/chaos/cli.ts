@@ -14,7 +14,7 @@ import { summarize, renderTable } from './report.ts';
 import { runChaos, type RunResult } from './run.ts';
 import { FAULT_KINDS, drawSchedule, runSeed, type FaultKind } from './schedule.ts';
 
-const USAGE = 'npm run chaos -- --runs N --seed S [--json] [--parallel P] [--faults-per-run K] [--kinds k1,k2] [--resume-within-ms T] [--verbose] [--dump DIR] [--max-minutes M]';
+const USAGE = 'npm run chaos -- --runs N --seed S [--json] [--parallel P] [--faults-per-run K] [--kinds k1,k2] [--resume-within-ms T] [--verbose] [--dump DIR] [--max-minutes M] [--hedge]';
 
 function integer(name: string, text: string | undefined, fallback: number, min: number): number {
   if (text === undefined) return fallback;
@@ -36,8 +36,20 @@ async function main(): Promise<number> {
       verbose: { type: 'boolean' },
       dump: { type: 'string' },
       'max-minutes': { type: 'string' },
+      hedge: { type: 'boolean' },
     },
   });
+  if (values.hedge === true) {
+    const { runHedgeCampaign } = await import('./hedge-campaign.ts');
+    return runHedgeCampaign({
+      runs: integer('runs', values.runs, 3, 1),
+      seed: integer('seed', values.seed, 1, 0),
+      faultsPerRun: integer('faults-per-run', values['faults-per-run'], 3, 1),
+      kinds: values.kinds?.split(',').map((kind) => kind.trim()),
+      json: values.json === true,
+      verbose: values.verbose === true,
+    });
+  }
   const runs = integer('runs', values.runs, 3, 1);
   const seed = integer('seed', values.seed, 1, 0);
   const parallel = integer('parallel', values.parallel, 1, 1);

@@ -27,5 +27,7 @@ export const BACKTEST_DEFAULTS = {
    * are whole shares), and fees on receipt rounded up to a whole unit would swamp the PnL.
    */
   minDecimals: 8,
+  /** Order latency to the hedge venue (`--hedge`), each way, ms: a desk near Binance's matching engine. */
+  hedgeLatencyMs: 5,
 } as const;
 

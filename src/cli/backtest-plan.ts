@@ -6,7 +6,7 @@
  * worker thread.
  */
 import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { createHash } from 'node:crypto';
 import { parse as parseDotenv } from 'dotenv';
 import { createRng, getChain, isChainName, parseUnits, unitsToNumber, type TickerRules } from '../core/index.ts';
@@ -19,7 +19,8 @@ import type { SweepSummary } from '../backtest/sweep.ts';
 import type { SummaryUnits } from '../backtest/summary-rows.ts';
 import { DataError, createRecordedEventSource, readRecordingHeader, recordingScale, type RecordingHeader } from '../backtest/data/index.ts';
 import { buildStrategy } from './daemon.ts';
-import { engineSettingsFromConfig } from './engine-settings.ts';
+import { engineSettingsFromConfig, hedgerSettingsFromConfig } from './engine-settings.ts';
+import { minNotionalOf } from '../markets/binance/server/market-routes.ts';
 import { UsageError } from './io.ts';
 import { validatePairEnv } from './pair-config.ts';
 import { secretKeys } from '../config/index.ts';
@@ -53,6 +54,11 @@ export interface BacktestPlan {
   readonly takerPbips: number;
   readonly gasPriceFri: string;
   readonly strkPrice: string;
+  /** Recordings of the hedge market (`--hedge`); empty = not hedged. */
+  readonly hedge: readonly string[];
+  readonly hedgeLatencyMs: number;
+  /** NOTIONAL minimum of the hedge venue (decimal text); undefined = Binance's for its quote. */
+  readonly hedgeMinNotional: string | undefined;
 }
 
 /** The market a run trades, as resolved from the recording and the flags. */
@@ -83,7 +89,7 @@ export interface PreparedRun {
  * QUOTE set to tokens the chain lists: they name the live pair, and a backtest's market comes from
  * the recording instead, so a file for ETH/USDC backtests a BTCUSDT or an AAPL recording.
  */
-function readPairEnv(path: string, overrides: Readonly<Record<string, string>>): ReturnType<typeof validatePairEnv> {
+function readPairEnv(path: string, overrides: Readonly<Record<string, string>>, hedgeHeader: RecordingHeader | undefined): ReturnType<typeof validatePairEnv> {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -92,13 +98,17 @@ function readPairEnv(path: string, overrides: Readonly<Record<string, string>>):
   }
   const env: Record<string, string> = { ...parseDotenv(text), ...overrides };
   for (const key of ['TRADING_ACCOUNT']) if ((env[key] ?? '') === '') env[key] = '0x1';
+  if (hedgeHeader !== undefined) {
+    // The hedge market is the --hedge recording; a backtest signs nothing there either (no credentials are read).
+    if ((env['HEDGE'] ?? 'off') === 'off') env['HEDGE'] = hedgeHeader.market ?? `binance:${hedgeHeader.symbol.toUpperCase()}`;
+  }
   const chain = env['CHAIN'] ?? 'mainnet';
   if (isChainName(chain)) {
     const [first, second] = [...getChain(chain).tokens.keys()];
     if (first !== undefined && second !== undefined) Object.assign(env, { BASE: first, QUOTE: second });
   }
   // A backtest signs nothing: no signer is required and no key, keystore or password file is read.
-  return validatePairEnv(env, path, { requireSigner: false });
+  return validatePairEnv(env, path, { requireSigner: false, baseDir: dirname(path) });
 }
 
 function stepUnits(flag: string, text: string, decimals: number, token: string, decimalsFlag: string): bigint {
@@ -155,7 +165,11 @@ export function resolveMarket(plan: BacktestPlan, header: RecordingHeader, dataP
 export function prepareRun(plan: BacktestPlan, onProgress?: (done: number, total: number) => void): PreparedRun {
   const headers = readHeaders(plan.data);
   const first = headers[0] as RecordingHeader;
-  const config = readPairEnv(plan.envPath, plan.overrides);
+  const hedgeHeader = plan.hedge.length === 0 ? undefined : readHeaders(plan.hedge)[0];
+  const config = readPairEnv(plan.envPath, plan.overrides, hedgeHeader);
+  if (hedgeHeader === undefined && config.hedge.market !== undefined) {
+    throw new UsageError(`HEDGE=${config.hedge.market.venue}:${config.hedge.market.symbol} in ${plan.envPath}: give a recording of that market with --hedge FILE (a backtest hedges on a recording), or set HEDGE=off`);
+  }
   const market = resolveMarket(plan, first, plan.data[0] as string);
   const rules: TickerRules = {
     base: market.base,
@@ -181,7 +195,9 @@ export function prepareRun(plan: BacktestPlan, onProgress?: (done: number, total
   const strategy = buildStrategy(config);
   const settings = engineSettingsFromConfig(config.engine, { baseDecimals: market.baseDecimals, quoteDecimals: market.quoteDecimals });
   const rng = createRng(plan.seed);
+  const hedgeMinNotional = plan.hedgeMinNotional ?? (hedgeHeader === undefined ? '0' : minNotionalOf(hedgeHeader.symbol));
   const options: BacktestOptions = {
+    ...(hedgeHeader === undefined ? {} : { hedge: { paths: plan.hedge, settings: hedgerSettingsFromConfig(config.hedge), latencyMs: plan.hedgeLatencyMs, minNotional: hedgeMinNotional } }),
     source: createRecordedEventSource(plan.data, rules, onProgress === undefined ? {} : { onProgress }),
     strategy,
     settings,
@@ -204,6 +220,11 @@ export function prepareRun(plan: BacktestPlan, onProgress?: (done: number, total
     `strategy: ${config.strategy} (${plan.envPath})`,
     `queue: ${queue.name}; latency ${plan.latencyMs} ms each way (+ up to ${plan.latencyJitterMs} ms, seed ${plan.seed}); feed ${plan.feedLatencyMs} ms`,
     `fees: maker ${plan.makerPbips} / taker ${plan.takerPbips} pbips; gas ${plan.gasPriceFri} fri/step at ${plan.strkPrice} ${market.quote}/STRK; start with ${plan.initialBase} ${market.base} and its value in ${market.quote}`,
+    ...(hedgeHeader === undefined
+      ? []
+      : [
+          `hedge: ${plan.hedge.join(', ')} (${hedgeHeader.symbol}); ${config.hedge.orderType} orders, latency ${plan.hedgeLatencyMs} ms each way, fee ${config.hedge.feeBps} bps, minimum notional ${hedgeMinNotional}, up to ${config.hedge.maxDelayMs} ms and ${config.hedge.maxRetries} retries`,
+        ]),
     ...Object.entries(plan.overrides)
       .filter(([key]) => key !== 'STRATEGY')
       .map(([key, value]) => `set: ${key}=${value}`),

@@ -16,7 +16,7 @@ import type { BacktestResult } from '../backtest/run.ts';
 
 const USAGE =
   'akira-mm backtest --data FILE… --env FILE [--strategy NAME] [--set KEY=VALUE]… [--base B --quote Q] [--tick T --lot L] ' +
-  '[--queue risk-averse|power:N|log] [--latency-ms N] … [--report out.html] [--json] [--sweep KEY=v1,v2,…]… [--shard K/N] [--jsonl FILE]';
+  '[--queue risk-averse|power:N|log] [--latency-ms N] … [--hedge FILE [--hedge-latency-ms N]] [--report out.html] [--json] [--sweep KEY=v1,v2,…]… [--shard K/N] [--jsonl FILE]';
 
 const HELP: CommandHelp = {
   usage: USAGE,
@@ -33,7 +33,7 @@ const HELP: CommandHelp = {
 export const BACKTEST_OPTIONS = {
   data: { type: 'string', multiple: true, value: 'FILE', required: true, doc: 'recordings in the replay format, replayed back to back (also as extra arguments)' },
   env: { type: 'string', value: 'FILE', required: true, doc: "a pair's env file: strategy, engine and risk keys (its BASE, QUOTE and account are not used)" },
-  strategy: { type: 'string', value: 'NAME', default: "the env file's STRATEGY", doc: 'ladder, avellaneda-stoikov or glft' },
+  strategy: { type: 'string', value: 'NAME', default: "the env file's STRATEGY", doc: 'ladder, avellaneda-stoikov, glft or xemm' },
   set: { type: 'string', multiple: true, value: 'KEY=VALUE', default: 'none', doc: 'replace one env key, e.g. LADDER_ORDER_SIZE=10' },
   base: { type: 'string', value: 'SYMBOL', default: "the recording's (its symbol when it names none)", doc: 'name of the base token' },
   quote: { type: 'string', value: 'SYMBOL', default: "the recording's", doc: 'name of the quote token' },
@@ -57,6 +57,15 @@ export const BACKTEST_OPTIONS = {
   shard: { type: 'string', value: 'K/N', default: 'the whole grid', doc: 'sweep: run only the K-th of N slices of the grid' },
   jsonl: { type: 'string', value: 'FILE', default: 'none', doc: 'sweep: write one JSON line per cell (params and summary), for scripts and `backtest merge`' },
   workers: { type: 'string', value: 'N', unit: 'threads', default: 'one per core', doc: 'sweep: worker threads' },
+  hedge: {
+    type: 'string',
+    multiple: true,
+    value: 'FILE',
+    default: 'none (not hedged)',
+    doc: "hedge every fill on this recorded deep market (replay format, e.g. data import --format binance), walking its depth; the env file's HEDGE_* keys say how. Needed by STRATEGY=xemm",
+  },
+  'hedge-latency-ms': { type: 'string', value: 'N', unit: 'ms', default: BACKTEST_DEFAULTS.hedgeLatencyMs, doc: 'order latency to the hedge venue, and the same again for the answer' },
+  'hedge-min-notional': { type: 'string', value: 'X', unit: 'hedge quote tokens', default: "Binance's for the symbol's quote (5 for USDT)", doc: 'smallest hedge notional the hedge venue accepts (smaller amounts wait as dust)' },
 } as const;
 
 const DECIMAL = /^\d+(\.\d+)?$/;
@@ -111,7 +120,14 @@ function planFromFlags(values: Values, data: string[], env: string): BacktestPla
     takerPbips: integerFlag('taker-pbips', values['taker-pbips'], BACKTEST_DEFAULTS.takerPbips, 0, 1_000_000),
     gasPriceFri,
     strkPrice: decimalFlag('strk-price', values['strk-price'] ?? BACKTEST_DEFAULTS.strkPrice),
+    hedge: values.hedge ?? [],
+    hedgeLatencyMs: integerFlag('hedge-latency-ms', values['hedge-latency-ms'], BACKTEST_DEFAULTS.hedgeLatencyMs, 0, 60_000),
+    hedgeMinNotional: values['hedge-min-notional'] === undefined ? undefined : /^\d+(\.\d+)?$/.test(values['hedge-min-notional']) ? values['hedge-min-notional'] : usageError(`--hedge-min-notional=${values['hedge-min-notional']} is not a decimal number`),
   };
+}
+
+function usageError(message: string): never {
+  throw new UsageError(message);
 }
 
 /** `akira-mm backtest`. */

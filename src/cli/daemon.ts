@@ -21,6 +21,7 @@ import {
 import { getStrategyDefinition } from '../../strategies/index.ts';
 import { UsageError, type CliIo } from './io.ts';
 import { renderStatusLine } from './status-line.ts';
+import type { HedgeWiring } from './hedge-wiring.ts';
 
 /** Builds the configured strategy, or a usage error listing every bad strategy key. */
 export function buildStrategy(config: PairConfig): Strategy {
@@ -50,6 +51,13 @@ export interface DaemonOptions {
   readonly stopSignal?: Promise<string>;
   /** Registers venue-specific metrics (pre-signing, stream counters) beside the engine's. */
   readonly registerMetrics?: (registry: Registry) => void;
+  /** The pair's hedger (HEDGE): started before the engine quotes, stopped after it. */
+  readonly hedge?: HedgeWiring;
+}
+
+/** The order journal's default path: `akira-mm-<BASE>-<QUOTE>.journal` in the working directory. */
+export function defaultJournalPath(config: Pick<PairConfig, 'base' | 'quote'>, cwd: string): string {
+  return join(cwd, `akira-mm-${config.base}-${config.quote}.journal`);
 }
 
 /** A running daemon. */
@@ -79,7 +87,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   const pair = `${config.base}/${config.quote}`;
   const clock = new LiveClock();
   const strategy = buildStrategy(config);
-  const journal = new FileJournal(options.journalPath ?? join(io.cwd, `akira-mm-${config.base}-${config.quote}.journal`), {
+  const journal = new FileJournal(options.journalPath ?? defaultJournalPath(config, io.cwd), {
     schedule: (callback, delayMs) => clock.setTimeout(callback, delayMs),
   });
   const chain = getChain(config.chain);
@@ -92,9 +100,11 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     settings: options.settings,
     journal,
     observer: combineObservers(options.observer === undefined ? [metricsRegistry.observer] : [metricsRegistry.observer, options.observer]),
+    ...(options.hedge === undefined ? {} : { hedge: options.hedge.hedger }),
   });
   metricsRegistry.bindStatus(() => engine.status());
   options.registerMetrics?.(metricsRegistry.registry);
+  options.hedge?.metrics.register(metricsRegistry.registry, () => engine.status().hedge, () => engine.status().position);
   const metrics =
     config.metricsPort === 0
       ? undefined
@@ -107,12 +117,15 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   // Listen before starting: a SIGTERM while the engine boots (it may already have orders out)
   // must still end in a cancel-all, right after start completes, not in a bare exit.
   const stopSignal = options.stopSignal ?? waitForStopSignal();
+  // The hedger settles what the journal left uncovered before the engine quotes.
+  await options.hedge?.hedger.start();
   await engine.start();
   const done = stopSignal.then(async (signal) => {
     logger.info({ signal }, 'stopping: cancelling every order');
     statusTimer?.cancel();
     if (showStatus) io.stdout.write('\n');
     await engine.stop();
+    await options.hedge?.hedger.stop();
     await metrics?.stop();
     if (showStatus) io.stdout.write(`${renderStatusLine(engine.status(), pair)}\n`);
     return 0;

@@ -3,9 +3,9 @@
  * human units (base tokens, quote tokens, %, s) become the engine's exact units, once the pair's
  * token decimals are known. Shared by `run`, `paper` and `backtest`.
  */
-import type { EngineConfig, ReferenceConfig } from '../config/index.ts';
+import type { EngineConfig, HedgeConfig, ReferenceConfig } from '../config/index.ts';
 import { parseUnits } from '../core/index.ts';
-import { DEFAULT_ENGINE_SETTINGS, type EngineSettings, type InventoryTarget } from '../engine/index.ts';
+import { DEFAULT_ENGINE_SETTINGS, type EngineSettings, type HedgerSettings, type InventoryTarget } from '../engine/index.ts';
 
 /** Token decimals of the pair. */
 export interface PairDecimals {
@@ -67,5 +67,19 @@ export function engineSettingsFromConfig(engine: EngineConfig, decimals: PairDec
             jumpWindowMs: reference.jumpWindowMs,
           },
         }),
+  };
+}
+
+/** The hedger's settings from the pair file's HEDGE_* keys. */
+export function hedgerSettingsFromConfig(hedge: HedgeConfig): HedgerSettings {
+  return {
+    feeBps: hedge.feeBps,
+    maxDelayMs: hedge.maxDelayMs,
+    maxRetries: hedge.maxRetries,
+    minProfitBps: hedge.minProfitBps,
+    orderType: hedge.orderType,
+    iocSlippageBps: hedge.iocSlippageBps,
+    basisBps: hedge.basisBps,
+    recvWindowMs: hedge.recvWindowMs,
   };
 }

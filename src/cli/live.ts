@@ -8,7 +8,8 @@ import type { PairConfig, PermissionOptions } from '../config/index.ts';
 import { LiveClock, createLogger, createRng, getChain, getToken, type Logger } from '../core/index.ts';
 import { WIRE_ANOMALY_KINDS, createLiveVenue, type LiveVenue, type LiveVenueConfig, type LiveVenueFactoryDeps } from '../exchange/index.ts';
 import { REFUSAL_KINDS, SigningAudit } from '../exchange/signer/index.ts';
-import { startDaemon, type RunningDaemon } from './daemon.ts';
+import { defaultJournalPath, startDaemon, type RunningDaemon } from './daemon.ts';
+import { createHedger } from './hedge-wiring.ts';
 import { engineSettingsFromConfig } from './engine-settings.ts';
 import type { CliIo } from './io.ts';
 import { openSigner, signingPolicyOf, type OpenedSigner } from './signer-setup.ts';
@@ -114,12 +115,14 @@ export async function startLiveRun(options: LiveRunOptions): Promise<LiveRun> {
     baseDecimals: getToken(chain, config.base).decimals,
     quoteDecimals: getToken(chain, config.quote).decimals,
   });
+  const hedge = createHedger(config, { clock, rng, logger, orderJournalPath: options.journalPath ?? defaultJournalPath(config, io.cwd) });
   const daemon = await startDaemon({
     config,
     venue,
     settings,
     logger,
     io,
+    ...(hedge === undefined ? {} : { hedge }),
     ...(options.metricsHost === undefined ? {} : { metricsHost: options.metricsHost }),
     ...(options.journalPath === undefined ? {} : { journalPath: options.journalPath }),
     ...(options.stopSignal === undefined ? {} : { stopSignal: options.stopSignal }),

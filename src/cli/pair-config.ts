@@ -12,6 +12,7 @@ import {
   CONFIG_KEY_LIST,
   ConfigError,
   ENGINE_KEY_LIST,
+  HEDGE_KEY_LIST,
   REFERENCE_KEY_LIST,
   InsecurePermissionsError,
   assertPrivateFile,
@@ -92,6 +93,7 @@ export function exampleEnv(): string {
     { title: 'connection, account and pair', keys: CONFIG_KEY_LIST },
     { title: 'engine, risk and gas', keys: ENGINE_KEY_LIST },
     { title: 'reference market and fair price', keys: REFERENCE_KEY_LIST },
+    { title: 'hedge venue (cross-venue market making; docs/hedge.md)', keys: HEDGE_KEY_LIST },
     ...Object.values(STRATEGIES).map((definition) => ({ title: `strategy ${definition.name}: ${definition.summary}`, keys: definition.keys })),
   ];
   return renderExampleEnv(groups);

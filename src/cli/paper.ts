@@ -8,7 +8,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { LiveClock, createLogger, getChain, type Logger } from '../core/index.ts';
+import { LiveClock, createLogger, createRng, getChain, type Logger } from '../core/index.ts';
 import { feltToHex } from '../exchange/wire/fields.ts';
 import { startSim, type SimHandle } from '../sim/index.ts';
 import { integerFlag, parseFlags, type CommandHelp } from './args.ts';
@@ -17,9 +17,10 @@ import { UsageError, type CliIo, type CommandRunner } from './io.ts';
 import { startLiveRun } from './live.ts';
 import { INSECURE_PERMISSIONS_FLAG } from './file-permissions.ts';
 import { loadPairFile, validatePairEnv } from './pair-config.ts';
+import { PAPER_HEDGE_STRATEGY, defaultHedgeRecording, startPaperHedge } from './paper-hedge.ts';
 
 const USAGE =
-  'akira-mm paper [--env FILE] [--port N] [--seed N] [--metrics-port N] [--duration SECONDS] [--log-level LEVEL] [--insecure-permissions]';
+  'akira-mm paper [--env FILE] [--port N] [--seed N] [--metrics-port N] [--duration SECONDS] [--log-level LEVEL] [--hedge [--hedge-data FILE]…] [--insecure-permissions]';
 
 const HELP: CommandHelp = {
   usage: USAGE,
@@ -34,6 +35,8 @@ const OPTIONS = {
   duration: { type: 'string', value: 'N', unit: 's', default: 'until Ctrl-C', doc: 'stop after this long' },
   'log-level': { type: 'string', value: 'LEVEL', default: 'warn', doc: 'pino level: trace, debug, info, warn, error' },
   ...INSECURE_PERMISSIONS_FLAG,
+  hedge: { type: 'boolean', doc: 'cross-venue: a recorded Binance market served on loopback as the hedge venue (the flow follows it), the bot quoting xemm and hedging every fill there (with --env: that file\'s strategy, hedged)' },
+  'hedge-data': { type: 'string', multiple: true, value: 'FILE', default: '../shared/data/binance-spot-hftbacktest/ethusdt_2024080{8,9}.gz', doc: 'with --hedge: the recording to serve as the hedge market' },
 } as const;
 
 /** The pair `npm start` trades when no file is given. */
@@ -57,7 +60,15 @@ function stopAfter(seconds: number | undefined): Promise<string> {
   return Promise.race([signal, new Promise<string>((done) => clock.setTimeout(() => done('duration'), seconds * 1_000))]);
 }
 
-async function paperConfig(envFile: string | undefined, sim: SimHandle, io: CliIo, metricsPort: number, logLevel: string | undefined, insecurePermissions: boolean | undefined) {
+async function paperConfig(
+  envFile: string | undefined,
+  sim: SimHandle,
+  io: CliIo,
+  metricsPort: number,
+  logLevel: string | undefined,
+  insecurePermissions: boolean | undefined,
+  hedgeEnv: Readonly<Record<string, string>> = {},
+) {
   const account = sim.accounts[0];
   if (account?.privateKey === undefined) throw new UsageError('the embedded exchange has no development account to trade with');
   const overrides: Record<string, string> = {
@@ -75,8 +86,9 @@ async function paperConfig(envFile: string | undefined, sim: SimHandle, io: CliI
     SIGNER_REMOTE: '',
     METRICS_PORT: String(metricsPort),
     ...(logLevel === undefined ? {} : { LOG_LEVEL: logLevel }),
+    ...hedgeEnv,
   };
-  if (envFile === undefined) return validatePairEnv({ ...DEFAULT_PAPER_ENV, ...overrides }, 'paper defaults');
+  if (envFile === undefined) return validatePairEnv({ ...DEFAULT_PAPER_ENV, ...(hedgeEnv['HEDGE'] === undefined ? {} : PAPER_HEDGE_STRATEGY), ...overrides }, 'paper defaults');
   // The file's own key is not used, but a file holding one must still not be open to others.
   return loadPairFile(resolve(io.cwd, envFile), overrides, { insecurePermissions: insecurePermissions === true, warn: (message) => io.stderr.write(`${message}\n`) });
 }
@@ -88,14 +100,21 @@ export const runPaper: CommandRunner = async (args, io) => {
   const seed = integerFlag('seed', values.seed, 0, 0, 2 ** 31 - 1);
   const metricsPort = integerFlag('metrics-port', values['metrics-port'], 0, 0, 65_535);
   const duration = values.duration === undefined ? undefined : integerFlag('duration', values.duration, 0, 1, 10 * 365 * 86_400);
+  if (values['hedge-data'] !== undefined && values.hedge !== true) throw new UsageError('--hedge-data goes with --hedge');
+  // With --hedge a recorded Binance market is the hedge venue, and the flow follows its mid.
+  const hedge =
+    values.hedge === true
+      ? await startPaperHedge(values['hedge-data'] ?? defaultHedgeRecording(), { clock: new LiveClock(), rng: createRng(seed + 1), logger: simLogger(values['log-level']), chain: getChain('mainnet'), cwd: io.cwd })
+      : undefined;
   // The chain only matters for the token table; a pair file's CHAIN wins over the default.
-  const sim = await startSim({ port, seed, chain: 'mainnet', flow: true, logger: simLogger(values['log-level']) });
+  const sim = await startSim({ port, seed, chain: 'mainnet', flow: true, logger: simLogger(values['log-level']), ...(hedge === undefined ? {} : { follow: hedge.follower }) });
   try {
-    const config = await paperConfig(values.env, sim, io, metricsPort, values['log-level'], values['insecure-permissions']);
+    const config = await paperConfig(values.env, sim, io, metricsPort, values['log-level'], values['insecure-permissions'], hedge?.env);
     if (getChain(config.chain).name !== sim.chain.name) throw new UsageError(`paper mode runs the embedded exchange on mainnet; CHAIN=${config.chain}`);
     io.stderr.write(
       `paper trading ${config.base}/${config.quote} (${config.strategy}) on the embedded exchange at ${sim.httpUrl}\n` +
-        `account ${config.tradingAccount} · synthetic flow on · Ctrl-C cancels every order and stops\n`,
+        `account ${config.tradingAccount} · synthetic flow on · Ctrl-C cancels every order and stops\n` +
+        (hedge === undefined ? '' : `hedging every fill on ${hedge.env['HEDGE']} served at ${hedge.env['HEDGE_REST_URL']} (the flow follows it)\n`),
     );
     const run = await startLiveRun({
       config,
@@ -107,11 +126,13 @@ export const runPaper: CommandRunner = async (args, io) => {
     await sim.idle();
     const left = sim.openOrdersOf(BigInt(config.tradingAccount)).length;
     const status = run.daemon.engine.status();
-    io.stderr.write(`stopped: ${status.pnl.fills} fills, PnL ${status.pnl.total.toFixed(2)} ${config.quote}, ${left} open orders left on the exchange\n`);
+    const hedged = status.hedge === undefined ? '' : `, ${status.hedge.hedgesSent} hedges (${status.hedge.uncoveredBase.toFixed(6)} ${config.base} unhedged, hedges' PnL ${status.hedge.pnlQuote.toFixed(2)})`;
+    io.stderr.write(`stopped: ${status.pnl.fills} fills${hedged}, PnL ${(status.pnl.total + (status.hedge?.pnlQuote ?? 0)).toFixed(2)} ${config.quote}, ${left} open orders left on the exchange\n`);
     run.logger.flush();
     return left === 0 ? code : 1;
   } finally {
     await sim.stop();
+    await hedge?.stop();
   }
 };
 

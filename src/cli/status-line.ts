@@ -31,5 +31,12 @@ export function renderStatusLine(status: EngineStatus, pair: string): string {
     `pnl ${show(status.pnl.total, 4)} (fees ${show(status.pnl.feesPaid, 4)})`,
     `fills ${status.pnl.fills}`,
     `mo10s ${markout === undefined ? '–' : `${markout.toFixed(1)}bps`}`,
+    ...(status.hedge === undefined ? [] : [hedgePart(status.hedge)]),
   ].join('  ');
+}
+
+/** The hedger's part: hedges sent, the position not yet hedged, and its state when it is not well. */
+function hedgePart(hedge: NonNullable<EngineStatus['hedge']>): string {
+  const state = hedge.state === 'ok' ? '' : ` ${hedge.state.toUpperCase()}`;
+  return `hedges ${hedge.hedgesSent}${hedge.hedgesFailed > 0 ? ` (${hedge.hedgesFailed} failed)` : ''} unhedged ${show(hedge.uncoveredBase, 4)}${state}`;
 }

@@ -27,3 +27,4 @@ export {
   type ReferenceKeys,
   type ReferenceMarket,
 } from './reference-keys.ts';
+export { HEDGE_KEYS, HEDGE_KEY_LIST, hedgeMarketLabel, type HedgeConfig, type HedgeCredentials, type HedgeKeys } from './hedge-keys.ts';

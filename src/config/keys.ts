@@ -115,7 +115,7 @@ export const CONFIG_KEYS = {
     key: 'STRATEGY',
     default: 'ladder',
     unit: 'name',
-    doc: 'Quoting strategy: ladder, avellaneda-stoikov or glft (their own keys are listed below)',
+    doc: 'Quoting strategy: ladder, avellaneda-stoikov, glft or xemm (xemm needs HEDGE; their own keys are listed below)',
     parse: v.nonEmptyString,
   }),
   METRICS_PORT: spec({

@@ -12,6 +12,7 @@ import { ENGINE_KEY_LIST, checkEngineKeys, type EngineConfig } from './engine-ke
 import { CONFIG_KEYS, CONFIG_KEY_LIST, type KeySpec } from './keys.ts';
 import { REFERENCE_KEY_LIST, checkReferenceKeys, toReferenceConfig, type ReferenceConfig, type ReferenceKeys } from './reference-keys.ts';
 import { fileKeyOf, resolvePath, resolveSecretEntries, type ResolvedEntries, type SecretSourceOptions } from './secrets.ts';
+import { HEDGE_KEY_LIST, checkHedgeKeys, toHedgeConfig, type HedgeConfig, type HedgeKeys } from './hedge-keys.ts';
 
 /** Codes raised by `src/config`. */
 export type ConfigErrorCode = 'CONFIG_INVALID' | 'CONFIG_FILE_UNREADABLE';
@@ -72,6 +73,8 @@ export interface PairConfig {
   readonly engine: EngineConfig;
   /** Reference market and fair-price settings (issue 10). */
   readonly reference: ReferenceConfig;
+  /** Hedge venue settings (issue 15). */
+  readonly hedge: HedgeConfig;
   /** Every non-secret key of the file, for the strategy's own keys. */
   readonly raw: Readonly<Record<string, string>>;
 }
@@ -88,10 +91,12 @@ export interface LoadOptions extends SecretSourceOptions {
   readonly strategyNames?: readonly string[];
   /** Keys owned by other layers (strategy params, engine, risk); any other key is a typo. */
   readonly extraKeys?: ReadonlySet<string>;
+  /** Where paths in the file are relative to (HEDGE_PRIVATE_KEY_FILE); default the working directory. */
+  readonly baseDir?: string;
 }
 
 /** Every key spec the loader reads; `_FILE` forms and environment intake apply to all of them. */
-const ALL_KEY_SPECS: readonly KeySpec[] = [...CONFIG_KEY_LIST, ...ENGINE_KEY_LIST, ...REFERENCE_KEY_LIST];
+const ALL_KEY_SPECS: readonly KeySpec[] = [...CONFIG_KEY_LIST, ...ENGINE_KEY_LIST, ...REFERENCE_KEY_LIST, ...HEDGE_KEY_LIST];
 const SECRET_KEYS = new Set(ALL_KEY_SPECS.filter((spec) => spec.secret === true).map((spec) => spec.key));
 
 /** Keys whose values must never be echoed. */
@@ -166,6 +171,16 @@ export function parsePairConfig(
   const referenceKeys = Object.fromEntries(REFERENCE_KEY_LIST.map((spec) => [spec.key, read(spec)]));
   const fairPrice = engineEntries.find(([key]) => key === 'FAIR_PRICE')?.[1];
   checkReferenceKeys(typeof fairPrice === 'string' ? fairPrice : undefined, referenceKeys, issues);
+  const issuesBeforeHedge = issues.length;
+  // A key that failed to parse is left out (its issue is listed); HEDGE=off parses to undefined and stays.
+  const hedgeEntries = HEDGE_KEY_LIST.map((spec) => {
+    const before = issues.length;
+    const value = read(spec);
+    return issues.length === before ? ([spec.key, value] as const) : undefined;
+  }).filter((entry) => entry !== undefined);
+  const hedgeKeys = Object.fromEntries(hedgeEntries) as Partial<HedgeKeys>;
+  checkHedgeKeys(hedgeKeys, values.strategy, issues, options.requireSigner !== false);
+  const hedge = issues.length === issuesBeforeHedge ? toHedgeConfig(hedgeKeys as HedgeKeys, options.baseDir ?? process.cwd(), issues, options.requireSigner !== false) : undefined;
   checkTokens(values.chain, values.base, values.quote, issues);
   issues.push(...checkEngineKeys(Object.fromEntries(engineEntries) as Partial<EngineConfig>, env));
   const feeToken = engineEntries.find(([key]) => key === 'FEE_TOKEN')?.[1];
@@ -188,7 +203,7 @@ export function parsePairConfig(
   const raw = Object.fromEntries(Object.entries(env).filter(([key]) => !SECRET_KEYS.has(key)));
   const engine = Object.fromEntries(engineEntries) as unknown as EngineConfig;
   const reference = toReferenceConfig(referenceKeys as unknown as ReferenceKeys);
-  return { ...valid, ...venueChecks, signer, engine, reference, raw };
+  return { ...valid, ...venueChecks, signer, engine, reference, hedge: hedge as HedgeConfig, raw };
 }
 
 const SIGNER_ISSUE_KEYS: ReadonlySet<string> = new Set([...SIGNER_SOURCE_KEYS, 'SIGNER_KEYSTORE_PASSWORD', fileKeyOf('SIGNER_KEYSTORE_PASSWORD')]);

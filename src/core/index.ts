@@ -12,3 +12,5 @@ export * from './logger.ts';
 export * from './secret.ts';
 export * from './venue.ts';
 export * from './reference-feed.ts';
+export * from './hedge-venue.ts';
+export * from './hedge-rules.ts';

@@ -6,6 +6,7 @@
  * Prices and sizes here are `number`s in whole tokens (quote per base, base): strategy math is
  * float, and the one conversion to integer ticks and lots is `core/rules.ts`.
  */
+import type { HedgeMarketView } from './hedge-venue.ts';
 import type { Side } from './types.ts';
 
 /** Fitted order-arrival intensity λ(δ) = A·e^(−k·δ), δ in quote price units from mid. */
@@ -53,6 +54,12 @@ export interface MarketView {
    * maker fee, to their half-spread so costs are inside the model.
    */
   readonly gasPerFill: number;
+  /**
+   * The hedge venue, when the bot hedges (`HEDGE`): its book in this pair's price units, its fees
+   * and what its account can absorb. Strategies that price on the hedge (`xemm`) read it; the
+   * others ignore it.
+   */
+  readonly hedge?: HedgeMarketView;
 }
 
 /** Our position as the strategy needs it. */

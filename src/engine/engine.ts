@@ -51,6 +51,8 @@ import { ReferencePricer } from './reference-pricer.ts';
 import { Reconciler } from './reconciler.ts';
 import { Safety, type HaltReason } from './safety/safety.ts';
 import { VenueAlertHandler } from './safety/venue-alerts.ts';
+import { gatePlans, withoutOffSides } from './hedge/gate.ts';
+import type { EngineHedge } from './hedge/link.ts';
 import { Scorecard } from './scorecard.ts';
 import type { EngineSettings } from './settings.ts';
 import { SidePlanner } from './side-planner.ts';
@@ -72,6 +74,8 @@ export interface EngineOptions {
    * itself. With it, start the engines with `prepare()`, `Account.allocate()`, then `begin()`.
    */
   readonly account?: { readonly account: Account; readonly pairName: string };
+  /** The hedger (HEDGE): told every fill; its position joins ours; it gates the sides it is hedging. */
+  readonly hedge?: EngineHedge;
   /**
    * A deep market we only read (REFERENCE=…): with FAIR_PRICE=reference|blend the fair price
    * comes from it, and quoting pauses while it is unusable or diverges from the venue. The
@@ -104,6 +108,7 @@ export class MarketMaker {
   private readonly planner: SidePlanner;
   private readonly accountLink: { readonly account: Account; readonly pairName: string } | undefined;
   private readonly alerts: VenueAlertHandler;
+  private readonly hedge: EngineHedge | undefined;
   private readonly referenceFeed: ReferenceFeed | undefined;
   private readonly referencePricer: ReferencePricer | undefined;
   /** The pause reason the reference's own state holds now (one at a time). */
@@ -181,6 +186,8 @@ export class MarketMaker {
       escalate: (message) => this.safety.escalate(message),
     });
     this.planner = new SidePlanner(this.orders, this.settings);
+    this.hedge = options.hedge;
+    this.hedge?.attach({ requote: () => this.requote(), halt: (message) => void this.halt('HEDGE_FAILED', message) });
     this.referenceFeed = options.reference;
     if (options.reference !== undefined && this.settings.reference !== undefined) this.referencePricer = new ReferencePricer(this.settings.reference, options.reference);
     if (this.usesReference() && this.referencePricer === undefined) throw new Error(`FAIR_PRICE=${this.settings.fairPrice} needs a reference feed and its settings`);
@@ -233,7 +240,8 @@ export class MarketMaker {
     const start = funds ?? (link === undefined ? undefined : link.account.fundsOf(link.pairName));
     if (start === undefined) throw new Error('begin() needs the funds when the engine has its account to itself (start() passes them)');
     ledger.reset(start.baseUnits, start.quoteUnits);
-    this.position = new Position(ledger, pair.rules, this.settings.inventoryTarget, start.baseUnits);
+    const hedge = this.hedge;
+    this.position = new Position(ledger, pair.rules, this.settings.inventoryTarget, start.baseUnits, hedge === undefined ? undefined : () => hedge.positionOffsetUnits());
     link?.account.join(this.member(link.pairName));
     this.safety.begin();
     this.sampleScorecard();
@@ -324,6 +332,7 @@ export class MarketMaker {
       markouts: this.markouts.summary(),
       twoSidedUptime: scorecard.twoSidedUptime,
       scorecard,
+      ...(this.hedge === undefined ? {} : { hedge: { ...this.hedge.status(), pnlQuote: this.hedge.pnlQuote(fair ?? mid) } }),
       reference: this.referenceView(mid),
     };
   }
@@ -420,6 +429,7 @@ export class MarketMaker {
       this.scorecard.addFill(fillEffect, unitsToNumber(fillEffect.baseDeltaUnits, rules.baseDecimals), unitsToNumber(fillEffect.quoteDeltaUnits, rules.quoteDecimals), price);
       if (!effect.fill.isMaker) this.chargeTakerGas();
       this.observer.fill?.(effect.fill, fillEffect);
+      this.hedge?.onFill(effect.fill, fillEffect, this.orders.table.get(report.orderId)?.filledQtyUnits ?? effect.fill.qtyUnits);
       if (this.limits !== undefined && this.position !== undefined) {
         this.scorecard.checkCap(isOverInventoryCap(ledger.balances().baseUnits, this.position.targetUnits(this.market?.fair()), this.limits));
       }
@@ -511,7 +521,8 @@ export class MarketMaker {
     if (!this.safety.isQuoting() || pair === undefined || market === undefined) return;
     const desired = this.desiredQuotes();
     const nowMs = this.clock.nowMs();
-    const plans = this.planner.plan(desired, nowMs, market.fair(), () => pair.costs.edgeContext());
+    const planned = this.planner.plan(desired, nowMs, market.fair(), () => pair.costs.edgeContext());
+    const plans = this.hedge === undefined ? planned : gatePlans(planned, this.hedge);
     if (plans.length > 0 && this.limits !== undefined && this.position !== undefined) {
       const triggeredAtMs = this.requoteTriggerMs ?? nowMs;
       const link = this.accountLink;
@@ -530,7 +541,9 @@ export class MarketMaker {
     const pair = this.pair;
     const position = this.position;
     if (pair === undefined || market === undefined || position === undefined) return NO_QUOTES;
-    const view = market.view(this.clock.nowMs(), pair.costs.gasPerFill());
+    const marketView = market.view(this.clock.nowMs(), pair.costs.gasPerFill());
+    const hedgeView = this.hedge?.marketView();
+    const view = hedgeView === undefined ? marketView : { ...marketView, hedge: hedgeView };
     const fair = view.fair;
     const fairUnits = market.fairUnits();
     const limits = this.resolveLimits();
@@ -539,6 +552,7 @@ export class MarketMaker {
     let raw: DesiredQuote[];
     try {
       raw = this.strategy.quote(view, inventory);
+      if (this.hedge !== undefined) raw = withoutOffSides(raw, this.hedge);
     } catch (error) {
       void this.halt('ENGINE_INVARIANT', `strategy ${this.strategy.name} threw: ${error instanceof Error ? error.message : String(error)}`);
       return NO_QUOTES;
@@ -627,8 +641,10 @@ export class MarketMaker {
 
   private checkDrawdown(): void {
     const market = this.market;
-    const pnl = this.ledger?.pnl(market?.fair() ?? market?.mid());
-    if (pnl !== undefined) this.safety.observePnl(pnl.total);
+    const mark = market?.fair() ?? market?.mid();
+    const pnl = this.ledger?.pnl(mark);
+    // Hedged, a position's loss here is the hedge's gain there: the kill switch watches both.
+    if (pnl !== undefined) this.safety.observePnl(pnl.total + (this.hedge?.pnlQuote(mark) ?? 0));
     this.accountLink?.account.observePnl();
   }
 

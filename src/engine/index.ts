@@ -41,3 +41,4 @@ export { combineObservers, type EngineObserver } from './observer.ts';
 export { createEngineMetrics, type EngineMetrics, type MetricsContext } from './metrics.ts';
 export { startMetricsServer, type MetricsServer } from './metrics-server.ts';
 export { FileJournal, NullJournal, parseJournal, unresolvedFromRecords, type Journal, type JournalRecord, type JournaledOrder } from './orders/journal.ts';
+export * from './hedge/index.ts';

@@ -42,6 +42,7 @@ export async function startMetricsServer(options: {
         JSON.stringify({
           state: status.state,
           reason: status.haltReason?.message ?? status.pauseReason ?? null,
+          ...(status.hedge === undefined ? {} : { hedge: { state: status.hedge.state, reason: status.hedge.reason ?? null, uncoveredBase: status.hedge.uncoveredBase, dustBase: status.hedge.dustBase } }),
         }),
       );
       return;

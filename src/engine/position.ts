@@ -16,16 +16,25 @@ export class Position {
 
   /**
    * @param startBaseUnits the base balance at start (the `start` target).
+   * @param offsetUnits base held elsewhere that counts in the position (a hedger's position on the
+   *   hedge venue): the target moves by it, so skew and caps see the net position across venues
+   *   while funds stay this venue's own.
    */
   constructor(
     private readonly ledger: Ledger,
     private readonly rules: TickerRules,
     private readonly target: InventoryTarget,
     private readonly startBaseUnits: bigint,
+    private readonly offsetUnits?: () => bigint,
   ) {}
 
-  /** The inventory target in base units at this fair price: position = base held − this. */
+  /** The inventory target in base units at this fair price, less base held elsewhere: position = base held − this. */
   targetUnits(fair: number | undefined): bigint {
+    const offset = this.offsetUnits?.() ?? 0n;
+    return offset === 0n ? this.ownTargetUnits(fair) : this.ownTargetUnits(fair) - offset;
+  }
+
+  private ownTargetUnits(fair: number | undefined): bigint {
     const target = this.target;
     if (target.kind === 'start') return this.startBaseUnits;
     if (target.kind === 'base') return target.units;

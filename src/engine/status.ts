@@ -7,6 +7,7 @@ import type { PnlSnapshot } from './ledger.ts';
 import type { MarkoutSummary } from './markouts.ts';
 import type { OrderStats } from './orders/order-manager.ts';
 import type { OrderTable } from './orders/order-table.ts';
+import type { HedgeStatus } from './hedge/link.ts';
 import type { EngineState, HaltReason } from './safety/safety.ts';
 import type { PnlSplit, QuotingScores, Scorecard } from './scorecard.ts';
 
@@ -41,6 +42,8 @@ export interface EngineStatus {
   /** Fraction of quoting time with both a bid and an ask resting. */
   readonly twoSidedUptime: number;
   readonly scorecard: ScorecardSnapshot;
+  /** The hedger's report, when the pair hedges (HEDGE). */
+  readonly hedge?: HedgeStatus;
   /** The reference market, when one is read (REFERENCE=…). */
   readonly reference: ReferenceView | undefined;
 }

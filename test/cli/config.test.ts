@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_KEY_LIST, ENGINE_KEY_LIST, REFERENCE_KEY_LIST } from '../../src/config/index.ts';
+import { CONFIG_KEY_LIST, ENGINE_KEY_LIST, HEDGE_KEY_LIST, REFERENCE_KEY_LIST } from '../../src/config/index.ts';
 import { STRATEGIES } from '../../strategies/index.ts';
 import { runCli } from './run-cli.ts';
 
@@ -19,7 +19,7 @@ describe('akira-mm config', () => {
     const { code, stdout } = await runCli(['config', 'example']);
     expect(code).toBe(0);
     expect(readFileSync(new URL('../../config/example.env', import.meta.url), 'utf8')).toBe(stdout);
-    const keys = [...CONFIG_KEY_LIST, ...ENGINE_KEY_LIST, ...REFERENCE_KEY_LIST, ...Object.values(STRATEGIES).flatMap((d) => d.keys)].map((k) => k.key);
+    const keys = [...CONFIG_KEY_LIST, ...ENGINE_KEY_LIST, ...REFERENCE_KEY_LIST, ...HEDGE_KEY_LIST, ...Object.values(STRATEGIES).flatMap((d) => d.keys)].map((k) => k.key);
     for (const key of keys) expect(stdout).toMatch(new RegExp(`^(# )?${key}=`, 'm'));
   });
 

@@ -10,6 +10,7 @@ const SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
   keys: ['new', 'import', 'inspect'],
   signer: ['serve'],
   backtest: ['merge'],
+  hedge: ['flatten'],
 };
 
 /** Each flag line of a help text: `  --name VALUE   doc (unit, default …)`. */

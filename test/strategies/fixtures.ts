@@ -1,5 +1,5 @@
 /** Views, inventories and parsed params for strategy tests. */
-import type { InventoryView, MarketView, StrategyDefinition } from '../../src/core/index.ts';
+import type { HedgeMarketView, InventoryView, MarketView, StrategyDefinition } from '../../src/core/index.ts';
 
 /** An ETH/USDC-like view: 2000.00 / 2000.02, tick 0.01, σ 0, no fit; override any field. */
 export function makeView(overrides: Partial<MarketView> = {}): MarketView {
@@ -38,4 +38,23 @@ export function parseOrThrow<P>(definition: StrategyDefinition<P>, env: Record<s
   const result = definition.parseParams(env);
   if (!result.ok) throw new Error(`params did not parse: ${JSON.stringify(result.issues)}`);
   return result.params;
+}
+
+/**
+ * A deep hedge book around `mid`: `levels` levels a cent apart each side with `qty` each, a 10 bps
+ * taker fee, 5 bps profit, and an account that can absorb `balance` base each way.
+ */
+export function makeHedgeView(mid: number, overrides: Partial<HedgeMarketView> & { levels?: number; qty?: number; balance?: number } = {}): HedgeMarketView {
+  const { levels = 20, qty = 2, balance = 100, ...rest } = overrides;
+  return {
+    bids: Array.from({ length: levels }, (_, i) => ({ price: mid - 0.005 - 0.01 * i, qty })),
+    asks: Array.from({ length: levels }, (_, i) => ({ price: mid + 0.005 + 0.01 * i, qty })),
+    takerFee: 0.001,
+    minProfit: 0.0005,
+    sellableBase: balance,
+    spendableQuote: balance * mid * 1.01,
+    minQty: 0.0001,
+    uncoveredBase: 0,
+    ...rest,
+  };
 }

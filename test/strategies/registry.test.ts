@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { STRATEGIES, STRATEGY_NAMES, getStrategyDefinition } from '../../strategies/index.ts';
-import { makeInventory, makeView } from './fixtures.ts';
+import { makeHedgeView, makeInventory, makeView } from './fixtures.ts';
 
 describe('strategy registry', () => {
-  it('lists the three strategies by the name STRATEGY= uses', () => {
-    expect(STRATEGY_NAMES).toEqual(['ladder', 'avellaneda-stoikov', 'glft']);
+  it('lists the four strategies by the name STRATEGY= uses', () => {
+    expect(STRATEGY_NAMES).toEqual(['ladder', 'avellaneda-stoikov', 'glft', 'xemm']);
     for (const name of STRATEGY_NAMES) expect(getStrategyDefinition(name)?.name).toBe(name);
     expect(Object.keys(STRATEGIES)).toEqual(STRATEGY_NAMES);
   });
@@ -21,16 +21,17 @@ describe('strategy registry', () => {
     const strategy = definition.create(parsed.params);
     expect(strategy.name).toBe(name);
     // ETH at 3000.00/3000.01 with σ = 0.3 USDC/√s (about 1.5% a day) and a 2 bps maker fee,
-    // before and after an arrival fit: every quote at least the fee away, none absurdly far.
+    // before and after an arrival fit: every quote at least the fee away, none absurdly far. A
+    // deep hedge book (xemm prices on it; the others ignore it) sits at the same price.
     for (const arrival of [undefined, { a: 3, k: 8 }]) {
-      const view = makeView({ bestBid: 3000, bestAsk: 3000.01, volatility: 0.3, arrival, makerFee: 0.0002 });
+      const view = makeView({ bestBid: 3000, bestAsk: 3000.01, volatility: 0.3, arrival, makerFee: 0.0002, hedge: makeHedgeView(3000.005) });
       const quotes = strategy.quote(view, makeInventory({ base: 1, targetBase: 1 }));
       expect(quotes.map((q) => q.side).sort()).toEqual(['buy', 'sell']);
       for (const quote of quotes) {
         const distanceBps = (Math.abs(quote.price - 3000.005) / 3000.005) * 10_000;
         expect(distanceBps).toBeGreaterThanOrEqual(2);
         expect(distanceBps).toBeLessThanOrEqual(50);
-        expect(quote.size).toBe(0.01);
+        expect(quote.size).toBe(strategy.orderSize);
       }
     }
   });

@@ -14,7 +14,7 @@ export type EngineState = 'starting' | 'quoting' | 'paused' | 'halted' | 'stoppi
 
 /** Why quoting stopped for good. */
 export interface HaltReason {
-  readonly code: 'RISK_DRAWDOWN' | 'ENGINE_INVARIANT' | 'OPERATOR' | 'FATAL';
+  readonly code: 'RISK_DRAWDOWN' | 'ENGINE_INVARIANT' | 'OPERATOR' | 'FATAL' | 'HEDGE_FAILED';
   readonly message: string;
   readonly atMs: number;
 }

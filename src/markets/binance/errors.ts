@@ -16,7 +16,13 @@ export type BinanceErrorCode =
   /** Any other non-2xx answer. */
   | 'BINANCE_HTTP'
   /** Connection refused, reset or timed out. */
-  | 'BINANCE_NETWORK';
+  | 'BINANCE_NETWORK'
+  /** The API key, its signature or the key file was refused or is unusable (trading). */
+  | 'BINANCE_AUTH'
+  /** The venue refused a signed request (its `code` is in `venueCode`); nothing was executed. */
+  | 'BINANCE_REJECTED'
+  /** A signed request's outcome is unknown (5xx, -1006, -1007, a lost connection): query, never resend. */
+  | 'BINANCE_UNKNOWN_OUTCOME';
 
 /** Details kept beside the message. */
 export interface BinanceErrorDetails {
@@ -25,6 +31,8 @@ export interface BinanceErrorDetails {
   readonly venueCode?: number;
   /** The wait a 429/418 asked for (`Retry-After`), ms. */
   readonly retryAfterMs?: number;
+  /** Binance's `msg` (trading: the matching engine's reason for a -2010). */
+  readonly venueMessage?: string;
   readonly cause?: unknown;
 }
 
@@ -33,6 +41,7 @@ export class BinanceError extends MmError<BinanceErrorCode> {
   readonly status: number | undefined;
   readonly venueCode: number | undefined;
   readonly retryAfterMs: number | undefined;
+  readonly venueMessage: string | undefined;
 
   constructor(code: BinanceErrorCode, message: string, details: BinanceErrorDetails = {}) {
     super(code, message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -40,5 +49,6 @@ export class BinanceError extends MmError<BinanceErrorCode> {
     this.status = details.status;
     this.venueCode = details.venueCode;
     this.retryAfterMs = details.retryAfterMs;
+    this.venueMessage = details.venueMessage;
   }
 }

@@ -5,9 +5,16 @@
  * its first message, at any speed. Without `loop`, the end of the recording closes every stream
  * connection (code 1000) and `done` resolves.
  */
-import { LiveClock, createSilentLogger, type Clock, type Logger } from '../../../core/index.ts';
-import { BinanceHttpServer } from './http-server.ts';
-import { marketRoutes, type SnapshotGate } from './market-routes.ts';
+import { LiveClock, createSilentLogger, parseUnits, type Clock, type Logger } from '../../../core/index.ts';
+import { splitSymbol } from '../symbol.ts';
+import { BINANCE_DECIMALS } from '../trading/rules.ts';
+import type { AccountSpec } from './accounts.ts';
+import { BinanceHttpServer, WEIGHT_LIMIT_PER_MINUTE } from './http-server.ts';
+import { MAX_QTY_TEXT, marketRoutes, minNotionalOf, type SnapshotGate } from './market-routes.ts';
+import { TradingDesk, type DeskFaults } from './trading-desk.ts';
+import { toDeskLevels } from './trading-format.ts';
+import { DEFAULT_ORDER_LIMITS, tradingRoutes, type OrderLimits, type RouteFaults } from './trading-routes.ts';
+import { WS_API_PATH, WebSocketApi } from './ws-api.ts';
 import { RecordingSource } from './recording.ts';
 import { Replayer, type ReplaySpeed, type ReplayStats } from './replayer.ts';
 import { StreamHub, type HubLimits, type HubStats } from './stream-hub.ts';
@@ -30,6 +37,29 @@ export interface FeedServerOptions {
   readonly logger?: Logger;
   /** Stream rules (ping, 24 h…); Binance's values by default. */
   readonly limits?: Partial<HubLimits>;
+  /**
+   * Trading accounts (`--accounts FILE`): with them the server also serves Binance's trading
+   * endpoints (orders, account, the WebSocket API's user data stream), matching against the book
+   * it replays. Without them it serves market data only.
+   */
+  readonly accounts?: readonly AccountSpec[];
+  /** Request weight per minute and order counts the server states and enforces; Binance's by default. */
+  readonly tradingLimits?: Partial<{ readonly weightPerMinute: number } & OrderLimits>;
+}
+
+/** The trading side of a feed server (when it has accounts). */
+export interface TradingSide {
+  /** The WebSocket API URL (ws://host:port/ws-api/v3). */
+  readonly wsApiUrl: string;
+  readonly desk: TradingDesk;
+  readonly faults: DeskFaults & RouteFaults & {
+    /** Cuts every WebSocket API connection (user data streams), as a network drop would. */
+    dropUserStreams(): void;
+  };
+  /** User data events sent so far (tests wait on it). */
+  eventsSent(): number;
+  /** Open user data stream subscriptions. */
+  subscriptions(): number;
 }
 
 /** Fault switches for tests and chaos runs. */
@@ -55,7 +85,15 @@ export interface FeedServer {
   /** ws://host:port (WebSocket base URL: add /ws/<stream> or /stream?streams=…). */
   readonly wsUrl: string;
   readonly faults: FeedFaults;
-  stats(): { readonly replay: ReplayStats; readonly streams: HubStats & { readonly awaitingPong: number }; readonly skipped: Readonly<Record<string, number>> };
+  /** Present when the server was given accounts. */
+  readonly trading: TradingSide | undefined;
+  stats(): {
+    readonly replay: ReplayStats;
+    readonly streams: HubStats & { readonly awaitingPong: number };
+    readonly skipped: Readonly<Record<string, number>>;
+    /** REST answers refused for the weight limit (429) or a ban (418). */
+    readonly refused: { readonly tooManyRequests: number; readonly banned: number };
+  };
   /** Resolves once everything due on the clock has been sent (tests with a manual clock). */
   whenIdle(): Promise<void>;
   /** Resolves when the recording ended (never with `loop`) or the server stopped. */
@@ -107,8 +145,11 @@ export async function startFeedServer(options: FeedServerOptions): Promise<FeedS
     throw error;
   }
   const gate = new Gate();
-  const http = new BinanceHttpServer(clock, logger);
-  http.addRoutes(marketRoutes(replayer, clock, gate));
+  const weightPerMinute = options.tradingLimits?.weightPerMinute ?? WEIGHT_LIMIT_PER_MINUTE;
+  const orderLimits: OrderLimits = { ...DEFAULT_ORDER_LIMITS, ...options.tradingLimits };
+  const http = new BinanceHttpServer(clock, logger, { weightPerMinute });
+  http.addRoutes(marketRoutes(replayer, clock, gate, { weightPerMinute, ordersPer10s: orderLimits.per10s, ordersPerDay: orderLimits.perDay }));
+  const trading = options.accounts === undefined ? undefined : startTrading(replayer, options.accounts, clock, logger, orderLimits, http);
   http.addUpgradeHandler((request, socket, head, url) => streams.handleUpgrade(request, socket, head, url));
   const host = options.host ?? '127.0.0.1';
   let port: number;
@@ -125,6 +166,7 @@ export async function startFeedServer(options: FeedServerOptions): Promise<FeedS
       replayer.stop();
       gate.set(true);
       streams.stop();
+      trading?.api.stop();
       await http.close();
     })();
     return stopping;
@@ -147,9 +189,47 @@ export async function startFeedServer(options: FeedServerOptions): Promise<FeedS
       dropConnections: () => streams.dropAll(),
       announceShutdown: (graceMs) => streams.announceShutdown(graceMs),
     },
-    stats: () => ({ replay: { ...replayer.stats }, streams: { ...streams.stats, awaitingPong: streams.awaitingPong() }, skipped: { ...source.skipped } }),
+    trading:
+      trading === undefined
+        ? undefined
+        : {
+            wsApiUrl: `ws://${urlHost}:${port}${WS_API_PATH}`,
+            desk: trading.desk,
+            faults: { ...trading.desk.faults, ...trading.faults, dropUserStreams: () => trading.api.dropAll() },
+            eventsSent: () => trading.api.eventsSent,
+            subscriptions: () => trading.api.subscriptionCount(),
+          },
+    stats: () => ({ replay: { ...replayer.stats }, streams: { ...streams.stats, awaitingPong: streams.awaitingPong() }, skipped: { ...source.skipped }, refused: { ...http.refused } }),
     whenIdle: () => replayer.whenIdle(),
     done,
     stop,
   };
+}
+
+/** The trading desk over the replayed book, its REST routes and the WebSocket API. */
+function startTrading(replayer: Replayer, accounts: readonly AccountSpec[], clock: Clock, logger: Logger, limits: OrderLimits, http: BinanceHttpServer) {
+  const assets = splitSymbol(replayer.symbol) ?? { base: replayer.symbol, quote: 'USDT' };
+  const step = parseUnits(replayer.rules.stepSize, BINANCE_DECIMALS);
+  const desk = new TradingDesk(
+    {
+      symbol: replayer.symbol,
+      base: assets.base,
+      quote: assets.quote,
+      tick: parseUnits(replayer.rules.tickSize, BINANCE_DECIMALS),
+      step,
+      minQty: step,
+      maxQty: parseUnits(MAX_QTY_TEXT, BINANCE_DECIMALS),
+      minNotional: parseUnits(minNotionalOf(replayer.symbol), BINANCE_DECIMALS),
+      maxNotional: 0n,
+    },
+    accounts,
+    clock,
+    (side) => toDeskLevels(replayer.bookLevels(side, 5_000), replayer.scale.priceDecimals, replayer.scale.qtyDecimals),
+  );
+  const api = new WebSocketApi(clock, logger, (apiKey) => desk.account(apiKey));
+  desk.setSink((apiKey, event) => api.publish(apiKey, event));
+  const { routes, faults } = tradingRoutes(desk, clock, logger, limits);
+  http.addRoutes(routes);
+  http.addUpgradeHandler((request, socket, head, url) => api.handleUpgrade(request, socket, head, url));
+  return { desk, api, faults };
 }

@@ -10,3 +10,9 @@ export { answerRequest, STREAM_NAME, type RequestContext } from './stream-reques
 export { marketRoutes, depthWeight, type MarketSource, type SnapshotGate } from './market-routes.ts';
 export { Replayer, type ReplaySpeed, type ReplayStats, type TextSnapshot } from './replayer.ts';
 export { RecordingSource, type RecordingInfo, type ReplayEvent, type TextLevel } from './recording.ts';
+export { parseAccounts, readAccountsFile, type AccountSpec } from './accounts.ts';
+export { TradingDesk, type DeskFaults, type DeskOrder, type DeskRules } from './trading-desk.ts';
+export { formatUnits8 } from './trading-format.ts';
+export { DEFAULT_ORDER_LIMITS, tradingRoutes, type OrderLimits, type RouteFaults } from './trading-routes.ts';
+export { WS_API_PATH, WebSocketApi } from './ws-api.ts';
+export type { TradingSide } from './feed-server.ts';

@@ -42,6 +42,18 @@ function parseLimit(text: string | null): number | RouteResponse {
   return Math.min(limit, MAX_DEPTH_LIMIT);
 }
 
+/** Binance's NOTIONAL minimum by quote asset (ETHUSDT and BTCUSDT: 5 USDT); 0 = none. */
+const MIN_NOTIONAL_BY_QUOTE: Readonly<Record<string, string>> = { USDT: '5.00000000', USDC: '5.00000000', FDUSD: '5.00000000', TUSD: '5.00000000', BTC: '0.00010000', ETH: '0.00100000', BNB: '0.01000000', EUR: '5.00000000', TRY: '10.00000000' };
+
+/** The NOTIONAL minimum the loopback venue applies to `symbol` (decimal text, 8 places). */
+export function minNotionalOf(symbol: string): string {
+  const quote = splitSymbol(symbol)?.quote ?? '';
+  return MIN_NOTIONAL_BY_QUOTE[quote] ?? '0.00000000';
+}
+
+/** The largest quantity LOT_SIZE and MARKET_LOT_SIZE allow on the loopback venue. */
+export const MAX_QTY_TEXT = '9000.00000000';
+
 /** The symbol's exchangeInfo entry, as Binance prints one. */
 function symbolEntry(source: MarketSource): Record<string, unknown> {
   const assets = splitSymbol(source.symbol) ?? { base: source.symbol, quote: '' };
@@ -66,7 +78,9 @@ function symbolEntry(source: MarketSource): Record<string, unknown> {
     isMarginTradingAllowed: false,
     filters: [
       { filterType: 'PRICE_FILTER', minPrice: source.rules.tickSize, maxPrice: '1000000.00000000', tickSize: source.rules.tickSize },
-      { filterType: 'LOT_SIZE', minQty: source.rules.stepSize, maxQty: '9000.00000000', stepSize: source.rules.stepSize },
+      { filterType: 'LOT_SIZE', minQty: source.rules.stepSize, maxQty: MAX_QTY_TEXT, stepSize: source.rules.stepSize },
+      { filterType: 'MARKET_LOT_SIZE', minQty: source.rules.stepSize, maxQty: MAX_QTY_TEXT, stepSize: source.rules.stepSize },
+      { filterType: 'NOTIONAL', minNotional: minNotionalOf(source.symbol), applyMinToMarket: true, maxNotional: '9000000.00000000', applyMaxToMarket: false, avgPriceMins: 5 },
     ],
     permissions: [],
     permissionSets: [['SPOT']],
@@ -91,8 +105,15 @@ function requestedSymbols(query: URLSearchParams): string[] | RouteResponse | un
   return binanceError(400, -1100, "Illegal characters found in parameter 'symbols'; legal range is '^\\[(\"[A-Z0-9-_.]{1,20}\"(,\"[A-Z0-9-_.]{1,20}\"){0,}){0,1}\\]$'.");
 }
 
+/** The limits `exchangeInfo` states (what the server enforces). */
+export interface StatedLimits {
+  readonly weightPerMinute: number;
+  readonly ordersPer10s: number;
+  readonly ordersPerDay: number;
+}
+
 /** The four market-data routes. */
-export function marketRoutes(source: MarketSource, clock: Clock, gate: SnapshotGate): BinanceRoute[] {
+export function marketRoutes(source: MarketSource, clock: Clock, gate: SnapshotGate, limits: StatedLimits = { weightPerMinute: WEIGHT_LIMIT_PER_MINUTE, ordersPer10s: 100, ordersPerDay: 200_000 }): BinanceRoute[] {
   const invalidSymbol = binanceError(400, -1121, 'Invalid symbol.');
   return [
     { method: 'GET', path: '/api/v3/ping', weight: () => 1, handle: () => ({ status: 200, body: {} }) },
@@ -111,7 +132,9 @@ export function marketRoutes(source: MarketSource, clock: Clock, gate: SnapshotG
             timezone: 'UTC',
             serverTime: Math.floor(clock.nowMs()),
             rateLimits: [
-              { rateLimitType: 'REQUEST_WEIGHT', interval: 'MINUTE', intervalNum: 1, limit: WEIGHT_LIMIT_PER_MINUTE },
+              { rateLimitType: 'REQUEST_WEIGHT', interval: 'MINUTE', intervalNum: 1, limit: limits.weightPerMinute },
+              { rateLimitType: 'ORDERS', interval: 'SECOND', intervalNum: 10, limit: limits.ordersPer10s },
+              { rateLimitType: 'ORDERS', interval: 'DAY', intervalNum: 1, limit: limits.ordersPerDay },
               { rateLimitType: 'RAW_REQUESTS', interval: 'MINUTE', intervalNum: 5, limit: 61_000 },
             ],
             exchangeFilters: [],

@@ -162,6 +162,20 @@ export class Replayer {
     this.#wakeIdle();
   }
 
+  /** Decimals of the book's integer prices and quantities. */
+  get scale(): BinanceScale {
+    return this.#scale;
+  }
+
+  /**
+   * Up to `limit` levels of one side of the live book, best first, in the integers of `scale`;
+   * undefined while the recording's own gap is unhealed. What a taker order matches against.
+   */
+  bookLevels(side: 'buy' | 'sell', limit: number): ScaledLevel[] | undefined {
+    if (this.#book.state !== 'synced') return undefined;
+    return this.#book.book.levels(side, limit).map((level) => ({ price: level.priceTicks, qty: level.qtyLots }));
+  }
+
   /** The book as `/api/v3/depth` serves it now; undefined while the recording's own gap is unhealed. */
   snapshot(limit: number): TextSnapshot | undefined {
     if (this.#book.state !== 'synced') return undefined;

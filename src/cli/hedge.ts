@@ -1,0 +1,71 @@
+/**
+ * `akira-mm hedge flatten --env FILE [--journal FILE] [--timeout S]`: flattens the net position on
+ * the hedge venue. The pair's hedge journal says what was filled and what was hedged; hedges whose
+ * outcome the journal does not know are queried by their client id (never sent again); whatever
+ * is uncovered is then hedged with market (or IOC) orders, as the daemon would. Run it with the
+ * daemon stopped (the journal is locked while a daemon holds it). Prints one JSON line; exits 0
+ * when nothing hedgeable is left uncovered (dust below the venue's minimum may remain, and is
+ * shown).
+ */
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import { integerFlag, parseFlags, subcommandsHelp, type CommandHelp } from './args.ts';
+import { HelpRequest, UsageError, type CommandRunner } from './io.ts';
+
+const SUBCOMMANDS = [{ name: 'flatten', usage: 'akira-mm hedge flatten --env FILE [--journal FILE] [--timeout S]', summary: 'hedge whatever the journal says is uncovered, settling lost hedges by query first' }];
+
+const FLATTEN_HELP: CommandHelp = {
+  usage: SUBCOMMANDS[0]?.usage ?? '',
+  summary:
+    "Flattens the net position on the hedge venue (HEDGE): the pair's hedge journal says what was filled and hedged; hedges with no known outcome are queried by client id, then whatever is uncovered is hedged with market orders. Stop the daemon first (it holds the journal). Prints one JSON line; exit 0 when nothing hedgeable is left.",
+};
+
+const FLATTEN_OPTIONS = {
+  env: { type: 'string', value: 'FILE', required: true, doc: "the pair's env file (HEDGE and its keys)" },
+  journal: { type: 'string', value: 'FILE', default: 'akira-mm-<BASE>-<QUOTE>.journal in the working directory (the hedge journal is FILE.hedge)', doc: "the pair's order journal, as `run --journal` names it" },
+  timeout: { type: 'string', value: 'S', unit: 's', default: 60, doc: 'give up waiting for the hedges after this long' },
+} as const;
+
+export const runHedge: CommandRunner = async (args, io) => {
+  const [sub, ...rest] = args;
+  if (sub === '--help' || sub === '-h') throw new HelpRequest(subcommandsHelp('hedge', SUBCOMMANDS));
+  if (sub !== 'flatten') throw new UsageError(`${sub === undefined ? 'a sub-command is required' : `unknown sub-command "${sub}"`}\n${subcommandsHelp('hedge', SUBCOMMANDS)}`);
+  const { values, positionals } = parseFlags(rest, FLATTEN_OPTIONS, FLATTEN_HELP);
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${FLATTEN_HELP.usage}`);
+  if (values.env === undefined) throw new UsageError(`--env FILE is required\nusage: ${FLATTEN_HELP.usage}`);
+  const timeoutS = integerFlag('timeout', values.timeout, 60, 1, 3_600);
+  const [{ loadPairFile }, { defaultJournalPath }, { createHedger }, { LiveClock, createLogger, createRng, hasErrorCode }] = await Promise.all([
+    import('./pair-config.ts'),
+    import('./daemon.ts'),
+    import('./hedge-wiring.ts'),
+    import('../core/index.ts'),
+  ]);
+  const config = loadPairFile(resolve(io.cwd, values.env));
+  if (config.hedge.market === undefined) throw new UsageError(`${values.env}: HEDGE is off; there is no hedge venue to flatten on`);
+  const logger = createLogger({ level: config.logLevel, base: { pair: `${config.base}/${config.quote}`, command: 'hedge flatten' } });
+  const clock = new LiveClock();
+  let wiring;
+  try {
+    wiring = createHedger(config, { clock, rng: createRng(randomBytes(4).readUInt32LE(0)), logger, orderJournalPath: values.journal === undefined ? defaultJournalPath(config, io.cwd) : resolve(io.cwd, values.journal) });
+  } catch (error) {
+    if (hasErrorCode(error, 'HEDGE_JOURNAL_LOCKED')) throw new UsageError(error.message);
+    throw error;
+  }
+  if (wiring === undefined) throw new UsageError(`${values.env}: HEDGE needs its API key`);
+  const { hedger } = wiring;
+  let haltReason: string | undefined;
+  hedger.attach({ requote: () => undefined, halt: (message) => (haltReason = message) });
+  try {
+    await hedger.start();
+    await hedger.settle(timeoutS * 1_000);
+    const status = hedger.status();
+    const flat = haltReason === undefined && Math.abs(status.uncoveredBase - status.dustBase) < 1e-12;
+    io.stdout.write(
+      `${JSON.stringify({ market: status.market, flat, uncovered_base: status.uncoveredBase, dust_base: status.dustBase, hedges_sent: status.hedgesSent, hedges_failed: status.hedgesFailed, hedge_position_base: status.hedgePositionBase, ...(haltReason === undefined ? {} : { reason: haltReason }) })}\n`,
+    );
+    return flat ? 0 : 1;
+  } finally {
+    await hedger.stop();
+    logger.flush();
+  }
+};
