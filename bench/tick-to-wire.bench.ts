@@ -86,7 +86,7 @@ async function tickToWire(): Promise<BenchResult[]> {
       'bench',
     );
     const marks = { lastIn: undefined as number | undefined, samples: [] as number[] };
-    const raw = connection(0, 2);
+    const raw = connection(0, 0);
     const venue = timed(raw, marks);
     venues.push(venue);
     engine = new MarketMaker({
@@ -98,7 +98,7 @@ async function tickToWire(): Promise<BenchResult[]> {
       journal: new NullJournal(),
     });
     await engine.start();
-    // Wait for the signing workers (their tables take a second or two) and a pre-signed ladder.
+    // Wait for a pre-signed ladder (signed in idle slices on the event loop, as the daemon does).
     for (let waited = 0; raw.presignStats().stored === 0 && waited < 15_000; waited += 100) await sleep(100);
     await sleep(300);
     marks.samples.length = 0;

@@ -1,5 +1,6 @@
 /**
- * The bot under test as a real child process (`node --import tsx src/cli.ts run --env FILE`), so a
+ * The bot under test as a real child process (`node bin/akira-mm.js run --env FILE`, as a user
+ * starts it: the compiled copy of the sources, no tsx loader), so a
  * SIGKILL is a real SIGKILL: no `finally`, no flush, no goodbye. Its stdout/stderr lines are kept
  * (the secrets scan reads every one), and its Prometheus endpoint is scraped for the figures the
  * invariants compare with the exchange.
@@ -52,7 +53,7 @@ export class BotProcess {
     readonly journalPath: string,
     readonly metricsPort: number,
   ) {
-    this.child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'run', '--env', envFile, '--journal', journalPath], {
+    this.child = spawn(process.execPath, ['bin/akira-mm.js', 'run', '--env', envFile, '--journal', journalPath], {
       cwd: REPO_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, NODE_OPTIONS: '' },

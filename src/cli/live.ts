@@ -45,7 +45,7 @@ export interface LiveRunOptions {
   readonly journalPath?: string;
   readonly stopSignal?: Promise<string>;
   readonly showStatus?: boolean;
-  /** Signing worker threads (default 2). */
+  /** Signing worker threads (default 0: pre-signing runs on the event loop in idle slices). */
   readonly signingWorkers?: number;
 }
 

@@ -11,6 +11,7 @@ import type { StreamTiming } from '../stream/index.ts';
 import { WireAnomalyCounter } from '../wire/anomalies.ts';
 import type { ConfirmSettings } from './account-actions.ts';
 import type { FastSignSigner } from './fast-sign-session.ts';
+import { IdleOrderSigner } from './idle-signer.ts';
 import { LiveVenue } from './live-venue.ts';
 
 /** Connection, key and gas settings of one pair (env keys in brackets). */
@@ -53,7 +54,11 @@ export interface LiveVenueConfig {
   readonly confirm?: ConfirmSettings;
   /** [STARKNET_RPC_URL] check the core contract's constants at start. */
   readonly starknetRpcUrl?: string;
-  /** Signing worker threads; 0 signs inline only (no pre-signing). Default 2. */
+  /**
+   * Signing worker threads for pre-signing bursts; 0 pre-signs on the event loop in idle slices
+   * ({@link IdleOrderSigner}). Default 0: a worker costs ~70–90 MB of RSS for ~0.4 ms of work per
+   * order (RELIABILITY.md "Lean daemon").
+   */
   readonly signingWorkers?: number;
   readonly http?: HttpOptions;
   readonly streamTiming?: StreamTiming;
@@ -77,11 +82,11 @@ function fastSignSigner(privateKey: Secret, account: bigint, chain: ChainInfo): 
 export function createLiveVenue(config: LiveVenueConfig, deps: { clock: Clock; rng: Rng; logger: Logger }): LiveVenue {
   const chain = chainWithContracts(config.chain, config.contracts);
   const account = BigInt(config.tradingAccount);
-  const workers = config.signingWorkers ?? 2;
+  const workers = config.signingWorkers ?? 0;
   const signerOptions = { privateKey: config.signerPrivateKey, account, chain, withdrawHash: config.withdrawHash };
-  // Zero workers: sign inline only, and skip pre-signing (it would block the loop as much).
   const pool = workers > 0 ? new SigningPool({ ...signerOptions, size: workers }) : undefined;
   const signer = pool?.signer ?? new Signer(signerOptions);
+  const batchSigner = pool ?? new IdleOrderSigner(signer, deps.clock);
   const logger = deps.logger.child({ component: 'exchange' });
   const anomalies = new WireAnomalyCounter(logger);
   const rest = new RestClient({
@@ -114,7 +119,7 @@ export function createLiveVenue(config: LiveVenueConfig, deps: { clock: Clock; r
     {
       rest,
       signer,
-      ...(pool === undefined ? {} : { batchSigner: pool }),
+      batchSigner,
       clock: deps.clock,
       rng: deps.rng.fork('venue'),
       logger,
