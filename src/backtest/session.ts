@@ -6,7 +6,7 @@
  * engine actually called the venue, so millions of quiet book updates cost no `await`.
  */
 import { ManualClock, createSilentLogger, unitsToNumber, type Logger, type Side, type Strategy } from '../core/index.ts';
-import { MarketMaker, type EngineObserver, type EngineSettings, type EngineStatus } from '../engine/index.ts';
+import { MarketMaker, type EngineObserver, type EngineSettings, type EngineStatus, type Journal } from '../engine/index.ts';
 import { ReplayClock } from './replay-clock.ts';
 import { ReplayVenue, type ReplayVenueOptions, type VenueFill } from './replay-venue.ts';
 import type { PathSample, PnlComponents } from './stats.ts';
@@ -24,6 +24,8 @@ export interface SessionOptions {
   readonly sampleMs?: number;
   readonly logger?: Logger;
   readonly observer?: EngineObserver;
+  /** Crash journal (tests of the engine's journal handling); default none. */
+  readonly journal?: Journal;
 }
 
 /** A fill of ours, for the report: as the exchange made it (time, price, fee, the mid then). */
@@ -52,6 +54,7 @@ export class BacktestSession {
       logger: options.logger ?? createSilentLogger(),
       settings: options.settings,
       ...(options.observer === undefined ? {} : { observer: options.observer }),
+      ...(options.journal === undefined ? {} : { journal: options.journal }),
     });
   }
 

@@ -1,7 +1,8 @@
 /**
  * The daemon around one engine: config → strategy → venue → engine, the metrics server, the
  * crash journal, the live status line on a TTY (pino JSON otherwise), and signals: SIGINT or
- * SIGTERM cancel every order and wait (bounded) for the venue to confirm before exiting 0.
+ * SIGTERM cancel every order and wait (at most SHUTDOWN_TIMEOUT_MS) for the venue to confirm
+ * before exiting 0, or EXIT_ORDERS_MAY_REST naming the orders that may still rest.
  * `run` and `paper` both end here; only the venue they hand in differs.
  */
 import { join } from 'node:path';
@@ -19,7 +20,7 @@ import {
   type MetricsServer,
 } from '../engine/index.ts';
 import { getStrategyDefinition } from '../../strategies/index.ts';
-import { UsageError, type CliIo } from './io.ts';
+import { EXIT_ORDERS_MAY_REST, UsageError, type CliIo } from './io.ts';
 import { renderStatusLine } from './status-line.ts';
 
 /** Builds the configured strategy, or a usage error listing every bad strategy key. */
@@ -112,10 +113,10 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     logger.info({ signal }, 'stopping: cancelling every order');
     statusTimer?.cancel();
     if (showStatus) io.stdout.write('\n');
-    await engine.stop();
+    const stopped = await engine.stop();
     await metrics?.stop();
     if (showStatus) io.stdout.write(`${renderStatusLine(engine.status(), pair)}\n`);
-    return 0;
+    return stopped.confirmed ? 0 : EXIT_ORDERS_MAY_REST;
   });
   return { engine, metrics, done };
 }

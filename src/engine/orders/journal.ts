@@ -50,6 +50,60 @@ export class NullJournal implements Journal {
   close(): void {}
 }
 
+/**
+ * The engine's hold on its journal: a write that fails (disk full, I/O error) is reported once to
+ * `onFailure` — the engine cancels everything and halts, since it does not trade without a
+ * journal — instead of being thrown into the order path, and `append` says whether the record was
+ * written, so a placement whose intent could not be journalled is never sent. After a failure
+ * nothing more is written (the file may end in a torn line, which recovery skips).
+ */
+export class GuardedJournal implements Journal {
+  private failure: unknown;
+
+  constructor(
+    private readonly inner: Journal,
+    private readonly onFailure: (error: unknown) => void,
+  ) {}
+
+  /** True once a write failed. */
+  get hasFailed(): boolean {
+    return this.failure !== undefined;
+  }
+
+  /** Writes the record; false when it could not be (now or after an earlier failure). */
+  append(record: JournalRecord): boolean {
+    return this.attempt(() => this.inner.append(record));
+  }
+
+  unresolvedOrders(): JournaledOrder[] {
+    return this.inner.unresolvedOrders();
+  }
+
+  compact(): void {
+    this.attempt(() => this.inner.compact());
+  }
+
+  close(): void {
+    try {
+      this.inner.close();
+    } catch {
+      // Closing flushes: on a full disk it fails too, and the failure was already reported.
+    }
+  }
+
+  private attempt(write: () => void): boolean {
+    if (this.failure !== undefined) return false;
+    try {
+      write();
+      return true;
+    } catch (error) {
+      this.failure = error ?? new Error('journal write failed');
+      this.onFailure(error);
+      return false;
+    }
+  }
+}
+
 /** Applies one record to the orders that are not known to be finished. */
 function applyRecord(open: Map<string, JournaledOrder>, record: JournalRecord): void {
   switch (record.t) {

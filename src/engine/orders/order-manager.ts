@@ -13,7 +13,7 @@ import { admissibleQuantity, type ExposedOrder } from '../pipeline/caps.ts';
 import type { LiveQuote, RoundedQuote } from '../pipeline/diff.ts';
 import type { OutboundBudget } from '../settings.ts';
 import { TokenBucket, type ActionKind } from './budget.ts';
-import type { Journal } from './journal.ts';
+import type { GuardedJournal } from './journal.ts';
 import { OrderTable } from './order-table.ts';
 import { rankActions, type Action, type ExecutionContext, type SidePlan } from './priorities.ts';
 import { confirmNothingRests } from './confirm.ts';
@@ -53,7 +53,8 @@ export interface OrderManagerOptions {
   readonly venue: Venue;
   readonly clock: Clock;
   readonly logger: Logger;
-  readonly journal: Journal;
+  /** The engine's guarded journal: an intent that could not be written is never sent. */
+  readonly journal: GuardedJournal;
   readonly observer: EngineObserver;
   readonly budget: OutboundBudget;
   /** The account's bucket, shared by every pair on it (the venue limits per trader); default one of our own. */
@@ -281,8 +282,9 @@ export class OrderManager {
       this.reserved.delete(reservation);
     }
     if (!hooks.isQuoting()) return undefined;
+    // On disk before it leaves: if the intent cannot be written (the engine halts on that), it never does.
+    if (!journal.append({ t: 'intent', orderId: signed.orderId, side: intent.side, price: intent.priceUnits.toString(), qty: intent.qtyUnits.toString(), timeMs: clock.nowMs() })) return undefined;
     this.table.addPending(signed.orderId, intent.side, intent.priceUnits, intent.qtyUnits, clock.nowMs());
-    journal.append({ t: 'intent', orderId: signed.orderId, side: intent.side, price: intent.priceUnits.toString(), qty: intent.qtyUnits.toString(), timeMs: clock.nowMs() });
     return signed;
   }
 
