@@ -9,7 +9,7 @@ import type { DesiredQuote, MarketView, Strategy } from '../../src/core/index.ts
 import { constantLatency } from '../../src/backtest/latency.ts';
 import { riskAverseQueue } from '../../src/backtest/queue-model.ts';
 import { BacktestSession } from '../../src/backtest/session.ts';
-import { DEFAULT_ENGINE_SETTINGS, NullJournal, type JournalRecord } from '../../src/engine/index.ts';
+import { DEFAULT_ENGINE_SETTINGS, type Journal, type JournaledOrder, type JournalRecord } from '../../src/engine/index.ts';
 import { ETH_USDC, eth, usdc } from './fixtures.ts';
 
 const fixed: Strategy = {
@@ -24,14 +24,22 @@ const fixed: Strategy = {
 };
 
 /** A journal on a disk that fills up when told. */
-class FillingJournal extends NullJournal {
+class FillingJournal implements Journal {
   readonly written: JournalRecord[] = [];
   isFull = false;
 
-  override append(record: JournalRecord): void {
+  append(record: JournalRecord): void {
     if (this.isFull) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
     this.written.push(record);
   }
+
+  unresolvedOrders(): JournaledOrder[] {
+    return [];
+  }
+
+  compact(): void {}
+
+  close(): void {}
 }
 
 function session(journal: FillingJournal | undefined, shutdownTimeoutMs = 10_000): BacktestSession {
