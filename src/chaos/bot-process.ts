@@ -56,7 +56,7 @@ export class BotProcess {
     hooks?: { readonly controlFile: string; readonly diskDir: string },
   ) {
     const preload = hooks === undefined ? [] : ['--import', './src/chaos/bot-hooks.mjs'];
-    this.child = spawn(process.execPath, [...preload, 'bin/akira-mm.js', 'run', '--env', envFile, '--journal', journalPath], {
+    this.child = spawn(process.execPath, [...preload, 'bin/akira-mm.js', 'run', '--env', envFile, '--journal', journalPath, '--state-dir', dirname(journalPath)], {
       cwd: REPO_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {

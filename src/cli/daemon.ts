@@ -5,12 +5,10 @@
  * before exiting 0, or EXIT_ORDERS_MAY_REST naming the orders that may still rest.
  * `run` and `paper` both end here; only the venue they hand in differs.
  */
-import { join } from 'node:path';
 import type { Registry } from 'prom-client';
 import type { PairConfig } from '../config/index.ts';
 import { LiveClock, formatConfigIssues, getChain, getToken, type Logger, type Strategy, type Venue } from '../core/index.ts';
 import {
-  FileJournal,
   MarketMaker,
   combineObservers,
   createEngineMetrics,
@@ -21,6 +19,8 @@ import {
 } from '../engine/index.ts';
 import { getStrategyDefinition } from '../../strategies/index.ts';
 import { EXIT_ORDERS_MAY_REST, UsageError, type CliIo } from './io.ts';
+import { openAccountState } from './account-state.ts';
+import { resolveStateDir } from './state-dir.ts';
 import { renderStatusLine } from './status-line.ts';
 
 /** Builds the configured strategy, or a usage error listing every bad strategy key. */
@@ -41,8 +41,12 @@ export interface DaemonOptions {
   readonly io: CliIo;
   /** Bind the metrics server here instead of the env file's METRICS_HOST. */
   readonly metricsHost?: string;
-  /** Journal file; default `akira-mm-<BASE>-<QUOTE>.journal` in the working directory. */
+  /** Journal file; default the account's journal in the state directory (`state-dir.ts`). */
   readonly journalPath?: string;
+  /** State directory (journal, account lock); default `--state-dir`/STATE_DIR/~/.local/state/akira-mm (`resolveStateDir`). */
+  readonly stateDir?: string;
+  /** Lock the account in the state directory (default true; paper mode's private exchange needs none). */
+  readonly lockAccount?: boolean;
   /** Show the one-line status on a TTY (default: when stdout is a TTY). */
   readonly showStatus?: boolean;
   /** Extra observer (paper mode counts fills for its banner). */
@@ -80,9 +84,16 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   const pair = `${config.base}/${config.quote}`;
   const clock = new LiveClock();
   const strategy = buildStrategy(config);
-  const journal = new FileJournal(options.journalPath ?? join(io.cwd, `akira-mm-${config.base}-${config.quote}.journal`), {
+  const account = openAccountState({
+    venueUrl: config.exchangeHttpUrl,
+    account: config.tradingAccount,
+    stateDir: options.stateDir ?? resolveStateDir({ configured: config.stateDir, env: io.env, cwd: io.cwd }),
+    journalPath: options.journalPath,
+    lock: options.lockAccount !== false,
     schedule: (callback, delayMs) => clock.setTimeout(callback, delayMs),
   });
+  logger.info({ journal: account.journal.path, lock: account.lock?.path }, 'crash journal and account lock');
+  const journal = account.journal.forPair(pair);
   const chain = getChain(config.chain);
   const metricsRegistry = createEngineMetrics({ pair, baseDecimals: getToken(chain, config.base).decimals, quoteDecimals: getToken(chain, config.quote).decimals });
   const engine = new MarketMaker({
@@ -108,12 +119,19 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   // Listen before starting: a SIGTERM while the engine boots (it may already have orders out)
   // must still end in a cancel-all, right after start completes, not in a bare exit.
   const stopSignal = options.stopSignal ?? waitForStopSignal();
-  await engine.start();
+  try {
+    await engine.start();
+  } catch (error) {
+    journal.close();
+    account.release();
+    throw error;
+  }
   const done = stopSignal.then(async (signal) => {
     logger.info({ signal }, 'stopping: cancelling every order');
     statusTimer?.cancel();
     if (showStatus) io.stdout.write('\n');
     const stopped = await engine.stop();
+    account.release();
     await metrics?.stop();
     if (showStatus) io.stdout.write(`${renderStatusLine(engine.status(), pair)}\n`);
     return stopped.confirmed ? 0 : EXIT_ORDERS_MAY_REST;

@@ -43,6 +43,10 @@ export interface LiveRunOptions {
   readonly logger?: Logger;
   readonly metricsHost?: string;
   readonly journalPath?: string;
+  /** State directory (journal, account lock); default as `resolveStateDir`. */
+  readonly stateDir?: string;
+  /** Lock the account in the state directory (default true). */
+  readonly lockAccount?: boolean;
   readonly stopSignal?: Promise<string>;
   readonly showStatus?: boolean;
   /** Signing worker threads (default 0: pre-signing runs on the event loop in idle slices). */
@@ -103,6 +107,8 @@ export async function startLiveRun(options: LiveRunOptions): Promise<LiveRun> {
     io,
     ...(options.metricsHost === undefined ? {} : { metricsHost: options.metricsHost }),
     ...(options.journalPath === undefined ? {} : { journalPath: options.journalPath }),
+    ...(options.stateDir === undefined ? {} : { stateDir: options.stateDir }),
+    ...(options.lockAccount === undefined ? {} : { lockAccount: options.lockAccount }),
     ...(options.stopSignal === undefined ? {} : { stopSignal: options.stopSignal }),
     ...(options.showStatus === undefined ? {} : { showStatus: options.showStatus }),
     registerMetrics: (registry) => registerVenueMetrics(registry, venue),

@@ -48,6 +48,8 @@ export interface PairConfig {
   readonly starknetRpcUrl: string | undefined;
   /** FAST_CANCEL. */
   readonly fastCancel: boolean;
+  /** STATE_DIR: '' = the default state directory (`src/cli/state-dir.ts`). */
+  readonly stateDir: string;
   /** Engine, risk and gas settings. */
   readonly engine: EngineConfig;
   /** Reference market and fair-price settings (issue 10). */
@@ -127,6 +129,7 @@ export function parsePairConfig(
     withdrawHash: read(CONFIG_KEYS.WITHDRAW_HASH),
     logLevel: read(CONFIG_KEYS.LOG_LEVEL),
     fastCancel: read(CONFIG_KEYS.FAST_CANCEL),
+    stateDir: read(CONFIG_KEYS.STATE_DIR),
   };
   const venueChecks = readVenueChecks(read);
 

@@ -59,7 +59,7 @@ export interface EngineOptions {
   readonly logger: Logger;
   readonly settings: EngineSettings;
   readonly observer?: EngineObserver;
-  /** Crash journal; default none (backtests). The daemon passes a `FileJournal`. */
+  /** Crash journal; default none (backtests). The daemon passes its pair's view of an `AccountJournal`. */
   readonly journal?: Journal;
   /**
    * The account this pair shares with other pairs (one process per account): its outbound

@@ -40,4 +40,5 @@ export { OrderTable, toLiveQuote, type FillIncrement, type TrackedOrder } from '
 export { combineObservers, type EngineObserver } from './observer.ts';
 export { createEngineMetrics, type EngineMetrics, type MetricsContext } from './metrics.ts';
 export { startMetricsServer, type MetricsServer } from './metrics-server.ts';
-export { FileJournal, GuardedJournal, NullJournal, parseJournal, unresolvedFromRecords, type Journal, type JournalRecord, type JournaledOrder } from './orders/journal.ts';
+export { GuardedJournal, NullJournal, parseJournal, unresolvedFromRecords, type Journal, type JournalRecord, type JournaledOrder } from './orders/journal.ts';
+export { AccountJournal, JournalOwnerError, isSameOwner, type AccountJournalOptions, type JournalOwner } from './orders/account-journal.ts';
