@@ -23,6 +23,8 @@ const CLOCK_STEP_MS = 2_000;
 const SLOW_CONSUMER_LIMITS = [256, 16_384] as const;
 /** A halted bot must have pulled every order of ours within this long (cancel-all and its confirmation). */
 const PULL_WITHIN_MS = 5_000;
+/** A paused bot's cancel-all must have emptied the book of ours within this long of the pause. */
+const PULL_AFTER_PAUSE_MS = 2_000;
 
 /** What a fault may use and do. */
 export interface FaultContext {
@@ -120,17 +122,20 @@ const INJECTORS: Readonly<Record<ScheduledFault['kind'], Injector>> = {
   'stale-feed': async (fault, context, startMs) => {
     // The socket stays up and the market keeps moving; the bot just hears nothing.
     context.sim.faults.set({ marketMuteRate: 1 });
-    await context.sleep(fault.durationMs);
-    // Measured from the bot's own "paused" log line (its decision, after STALE_FEED_MS without
-    // market data) to the exchange's timestamp of the last of our cancels.
-    const paused = pausedLine(context.bot(), 'stale feed', startMs);
-    const stillOpen = context.sim.openOrdersOf(context.address).length;
+    const endMs = startMs + fault.durationMs;
+    const paused = await waitUntil(context, () => pausedLine(context.bot(), 'stale feed', startMs) !== undefined, fault.durationMs);
+    const pulled = paused && (await waitUntil(context, () => context.sim.openOrdersOf(context.address).length === 0, Math.max(PULL_AFTER_PAUSE_MS, endMs - context.clock.nowMs())));
+    if (context.clock.nowMs() < endMs) await context.sleep(endMs - context.clock.nowMs());
     context.sim.faults.reset();
-    if (paused === undefined || stillOpen > 0) {
-      context.violate('orders-pulled', `stale feed: ${paused === undefined ? 'the bot never paused' : `${stillOpen} order(s) still listed`} ${fault.durationMs} ms after the feed went quiet`);
+    const line = pausedLine(context.bot(), 'stale feed', startMs);
+    if (!paused || !pulled || line === undefined) {
+      const stillOpen = context.sim.openOrdersOf(context.address).length;
+      context.violate('orders-pulled', `stale feed: ${paused ? `${stillOpen} order(s) still listed ${PULL_AFTER_PAUSE_MS} ms after the bot paused` : `the bot never paused within ${fault.durationMs} ms of the feed going quiet`}`);
       return { struck: true };
     }
-    const pausedMs = Number(paused['time']);
+    // Measured from the bot's own "paused" log line (its decision, after STALE_FEED_MS without
+    // market data) to the exchange's timestamp of the last of our cancels.
+    const pausedMs = Number(line['time']);
     const lastCancelMs = context.sim
       .ordersOf(context.address)
       .filter((order) => order.status === 'CANCELLED' && order.updatedAtMs >= startMs)
@@ -154,7 +159,7 @@ const INJECTORS: Readonly<Record<ScheduledFault['kind'], Injector>> = {
     // after its 200: the bot must find its orders still resting and pull them anyway.
     const before = context.sim.faults.stats.queuedActionsFailed;
     context.sim.faults.set({ marketMuteRate: 1, queuedActionFailRate: 1 });
-    const paused = await waitUntil(context, () => pausedLine(context.bot(), 'stale feed', startMs) !== undefined, fault.durationMs - 1_500);
+    const paused = await waitUntil(context, () => pausedLine(context.bot(), 'stale feed', startMs) !== undefined, fault.durationMs - 2_000);
     await waitUntil(context, () => context.sim.faults.stats.queuedActionsFailed > before, 1_000);
     context.sim.faults.set({ queuedActionFailRate: 0 });
     const pulled = await waitUntil(context, () => context.sim.openOrdersOf(context.address).length === 0, Math.max(500, startMs + fault.durationMs - context.clock.nowMs()));

@@ -111,14 +111,15 @@ function drawFault(rng: Rng, kind: FaultKind, atMs: number, staleFeedMs: number)
     case 'bot-sigkill':
       return { kind, atMs, durationMs: between(rng, 0, 1_000), rate: 1 };
     case 'stale-feed':
-      return { kind, atMs, durationMs: staleFeedMs + between(rng, 1_000, 2_000), rate: 1 };
+      // Past STALE_FEED_MS and the dead-man's check interval (a quarter of it), with room for a loaded host.
+      return { kind, atMs, durationMs: staleFeedMs + between(rng, 1_500, 2_500), rate: 1 };
     case 'rate-limit-burst':
       return { kind, atMs, durationMs: between(rng, 500, 2_500), rate: 0.5 + rng.next() * 0.5 };
     case 'post-timeout-applied-late':
       return { kind, atMs, durationMs: between(rng, 500, 1_500), rate: 0.3 + rng.next() * 0.4 };
     case 'cancel-all-fails':
       // The bot must be pulling its quotes for a cancel-all to go: the feed goes quiet first.
-      return { kind, atMs, durationMs: staleFeedMs + between(rng, 2_000, 3_000), rate: 1 };
+      return { kind, atMs, durationMs: staleFeedMs + between(rng, 3_000, 4_000), rate: 1 };
     case 'rate-limit-storm':
       return { kind, atMs, durationMs: between(rng, 2_000, 4_000), rate: 1 };
     case 'slow-consumer':

@@ -88,6 +88,8 @@ export class OrderManager {
   /** Placements between the gate and the table (being signed): they count as exposure too. */
   private readonly reserved = new Set<ExposedOrder>();
   private wakeTimer: Timer | undefined;
+  /** The cancel-everything in progress (pause, halt, shutdown, an alert): one at a time. */
+  private pulling: Promise<boolean> | undefined;
   /** The requests held back since the budget last let everything through: each is counted once. */
   private readonly heldKeys = new Set<string>();
   private rules: TickerRules | undefined;
@@ -191,9 +193,19 @@ export class OrderManager {
   /**
    * Cancel-all, then wait until the venue lists nothing of ours; true when confirmed in time.
    * Safety actions go whatever the budget. `applyReport` is the engine's report handler (fills
-   * found while waiting are booked).
+   * found while waiting are booked). A call while one is in progress joins it.
    */
-  async cancelEverything(reason: string, timeoutMs: number, applyReport: (report: OrderReport) => void): Promise<boolean> {
+  cancelEverything(reason: string, timeoutMs: number, applyReport: (report: OrderReport) => void): Promise<boolean> {
+    // One pull at a time: its loop already sends the cancel-all again while orders rest. A second
+    // one per alert (a cancel-all that failed after its 200 raises one) would answer every failed
+    // cancel-all with another, a storm the venue's rate limit meets with 429s.
+    this.pulling ??= this.pullEverything(reason, timeoutMs, applyReport).finally(() => {
+      this.pulling = undefined;
+    });
+    return this.pulling;
+  }
+
+  private async pullEverything(reason: string, timeoutMs: number, applyReport: (report: OrderReport) => void): Promise<boolean> {
     this.budget.takeAnyway();
     this.counts.cancelsSent++;
     const outcome = await this.options.venue.cancelAll();
