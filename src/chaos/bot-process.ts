@@ -54,6 +54,7 @@ export class BotProcess {
     readonly journalPath: string,
     readonly metricsPort: number,
     hooks?: { readonly controlFile: string; readonly diskDir: string },
+    extraEnv: Readonly<Record<string, string>> = {},
   ) {
     const preload = hooks === undefined ? [] : ['--import', './src/chaos/bot-hooks.mjs'];
     this.child = spawn(process.execPath, [...preload, 'bin/akira-mm.js', 'run', '--env', envFile, '--journal', journalPath, '--state-dir', dirname(journalPath)], {
@@ -63,6 +64,7 @@ export class BotProcess {
         ...process.env,
         NODE_OPTIONS: '',
         ...(hooks === undefined ? {} : { AKIRA_CHAOS_CONTROL: hooks.controlFile, AKIRA_CHAOS_DISK_DIR: hooks.diskDir }),
+        ...extraEnv,
       },
     });
     const collect = (stream: NodeJS.ReadableStream | null): void => {

@@ -213,16 +213,18 @@ const INJECTORS: Readonly<Record<ScheduledFault['kind'], Injector>> = {
     context.log(`slow consumer: frozen ${fault.durationMs} ms, ${context.proxy.stats.slowConsumerDrops > dropsBefore ? 'dropped by the venue' : 'backlog delivered'} (limit ${dropAboveBytes} B)`);
     return { struck: true };
   },
-  'clock-step': async (fault, context, startMs) => {
+  'clock-step': async (fault, context) => {
     const stepMs = fault.rate < 0.5 ? -CLOCK_STEP_MS : CLOCK_STEP_MS;
     const bot = context.bot();
+    // The bot's log times step too: count its pause lines rather than compare their times.
+    const pausesBefore = bot.logsWithMessage('quoting paused; cancelling everything').length;
     bot.control(context.controlFile, { clockOffsetMs: stepMs });
     await context.sleep(fault.durationMs);
     bot.control(context.controlFile, { clockOffsetMs: 0 });
     await context.sleep(500);
     context.log(`clock stepped ${stepMs > 0 ? '+' : ''}${stepMs} ms for ${fault.durationMs} ms, then back`);
     // The market never stopped: a step of the wall clock is no reason to pull the quotes.
-    const pauses = bot.logsWithMessage('quoting paused; cancelling everything').filter((line) => Number(line['time']) >= startMs - CLOCK_STEP_MS);
+    const pauses = bot.logsWithMessage('quoting paused; cancelling everything').slice(pausesBefore);
     if (pauses.length > 0) context.violate('clock-step-tolerated', `a ${stepMs} ms clock step paused quoting (${pauses.map((line) => String(line['reason'])).join(', ')})`);
     return { struck: true };
   },

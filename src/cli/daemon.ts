@@ -20,6 +20,7 @@ import {
 import { getStrategyDefinition } from '../../strategies/index.ts';
 import { EXIT_ORDERS_MAY_REST, UsageError, type CliIo } from './io.ts';
 import { openAccountState } from './account-state.ts';
+import { registerProcessMetrics } from './process-metrics.ts';
 import { resolveStateDir } from './state-dir.ts';
 import { renderStatusLine } from './status-line.ts';
 
@@ -107,6 +108,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   });
   metricsRegistry.bindStatus(() => engine.status());
   options.registerMetrics?.(metricsRegistry.registry);
+  registerProcessMetrics(metricsRegistry.registry);
   const metrics =
     config.metricsPort === 0
       ? undefined

@@ -49,7 +49,7 @@ export interface LiveRunOptions {
   readonly lockAccount?: boolean;
   readonly stopSignal?: Promise<string>;
   readonly showStatus?: boolean;
-  /** Signing worker threads (default 0: pre-signing runs on the event loop in idle slices). */
+  /** Signing worker threads (default SIGNING_WORKERS, 0: pre-signing runs on the event loop in idle slices). */
   readonly signingWorkers?: number;
 }
 
@@ -94,7 +94,7 @@ export async function startLiveRun(options: LiveRunOptions): Promise<LiveRun> {
   if (config.starknetRpcUrl === undefined) {
     logger.warn({ chain: config.chain }, 'STARKNET_RPC_URL is not set: the fee recipient and contract addresses signed into every order are not checked against the chain (`akira-mm preflight` says which are verified)');
   }
-  const venue = createLiveVenue(liveVenueConfig(config, options.signingWorkers), { clock, rng, logger });
+  const venue = createLiveVenue(liveVenueConfig(config, options.signingWorkers ?? config.signingWorkers), { clock, rng, logger });
   const settings = engineSettingsFromConfig(config.engine, {
     baseDecimals: getToken(chain, config.base).decimals,
     quoteDecimals: getToken(chain, config.quote).decimals,

@@ -161,6 +161,13 @@ export const CONFIG_KEYS = {
     doc: 'Where the daemon keeps its crash journal and account lock, one per venue and account (`--state-dir` overrides); empty = $XDG_STATE_HOME/akira-mm or ~/.local/state/akira-mm. In a container, mount a volume here',
     parse: v.anyString,
   }),
+  SIGNING_WORKERS: spec({
+    key: 'SIGNING_WORKERS',
+    default: '0',
+    unit: 'threads',
+    doc: 'Worker threads that pre-sign orders; 0 pre-signs on the event loop between events (each thread costs ~70–90 MB of RSS: worth it only for bursts of dozens of orders, RELIABILITY.md "Lean daemon")',
+    parse: v.integer(0, 16),
+  }),
 } as const;
 
 /** Names of the keys the config layer owns. */

@@ -50,6 +50,8 @@ export interface PairConfig {
   readonly fastCancel: boolean;
   /** STATE_DIR: '' = the default state directory (`src/cli/state-dir.ts`). */
   readonly stateDir: string;
+  /** SIGNING_WORKERS: pre-signing threads (0 = on the event loop). */
+  readonly signingWorkers: number;
   /** Engine, risk and gas settings. */
   readonly engine: EngineConfig;
   /** Reference market and fair-price settings (issue 10). */
@@ -130,6 +132,7 @@ export function parsePairConfig(
     logLevel: read(CONFIG_KEYS.LOG_LEVEL),
     fastCancel: read(CONFIG_KEYS.FAST_CANCEL),
     stateDir: read(CONFIG_KEYS.STATE_DIR),
+    signingWorkers: read(CONFIG_KEYS.SIGNING_WORKERS),
   };
   const venueChecks = readVenueChecks(read);
 
