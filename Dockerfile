@@ -16,10 +16,14 @@ COPY bin ./bin
 COPY src ./src
 COPY strategies ./strategies
 COPY config ./config
+# The compiled copy of the sources (bin/compiled-sources.js), built now: the daemon then runs
+# without tsx's loader thread (~25 MB less RSS) even on a read-only root filesystem.
+RUN node bin/akira-mm.js --help > /dev/null && mkdir -p /state && chown node:node /state
 USER node
 EXPOSE 9464
 # SIGTERM (docker stop) cancels every order and waits for the venue to confirm before exiting.
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["node", "bin/akira-mm.js"]
-# Metrics must be reachable from outside the container, hence --metrics-host.
-CMD ["run", "--env", "/config/pair.env", "--metrics-host", "0.0.0.0"]
+# Metrics must be reachable from outside the container, hence --metrics-host. /state holds the
+# crash journal and the account lock: mount a volume there to keep them across containers.
+CMD ["run", "--env", "/config/pair.env", "--metrics-host", "0.0.0.0", "--state-dir", "/state"]

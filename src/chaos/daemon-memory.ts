@@ -119,7 +119,8 @@ export async function measureDaemon(options: {
       if (status === undefined) break;
       const orders = sim.ordersOf(account.address);
       const metrics = await bot.scrape();
-      const mb = (name: string): number | undefined => (metrics?.has(name) === true ? round1(metricSum(metrics, name) / 1_048_576) : undefined);
+      const mb = (name: string): number | undefined =>
+        metrics !== undefined && [...metrics.keys()].some((key) => key.startsWith(name)) ? round1(metricSum(metrics, name) / 1_048_576) : undefined;
       const sample: MemorySample = {
         minute: round1((index * options.everyS) / 60),
         rssMb: round1(status.rssMb),
