@@ -3,7 +3,7 @@
  * human units (base tokens, quote tokens, %, s) become the engine's exact units, once the pair's
  * token decimals are known. Shared by `run`, `paper` and `backtest`.
  */
-import type { EngineConfig } from '../config/index.ts';
+import type { EngineConfig, ReferenceConfig } from '../config/index.ts';
 import { parseUnits } from '../core/index.ts';
 import { DEFAULT_ENGINE_SETTINGS, type EngineSettings, type InventoryTarget } from '../engine/index.ts';
 
@@ -14,7 +14,7 @@ export interface PairDecimals {
 }
 
 /** Builds engine settings from the env file's engine keys. */
-export function engineSettingsFromConfig(engine: EngineConfig, decimals: PairDecimals): EngineSettings {
+export function engineSettingsFromConfig(engine: EngineConfig, decimals: PairDecimals, reference?: ReferenceConfig): EngineSettings {
   const base = (text: string): bigint => parseUnits(text, decimals.baseDecimals, { rounding: 'down' });
   const quote = (text: string): bigint => parseUnits(text, decimals.quoteDecimals, { rounding: 'down' });
   const targetPct = engine.INVENTORY_TARGET_PCT;
@@ -54,5 +54,18 @@ export function engineSettingsFromConfig(engine: EngineConfig, decimals: PairDec
       priceBandFraction: engine.RISK_PRICE_BAND_PCT.value / 100,
       maxDrawdownQuote: drawdown === 'auto' ? 'auto' : drawdown.value,
     },
+    ...(reference?.market === undefined
+      ? {}
+      : {
+          reference: {
+            price: reference.price,
+            basisBps: reference.basisBps,
+            basisHalfLifeS: reference.basisHalfLifeS,
+            basisMaxStepBps: reference.basisMaxStepBps,
+            maxDivergenceBps: reference.maxDivergenceBps,
+            jumpBps: reference.jumpBps,
+            jumpWindowMs: reference.jumpWindowMs,
+          },
+        }),
   };
 }

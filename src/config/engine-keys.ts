@@ -4,6 +4,7 @@
  * converted to base units by the CLI once the pair's token decimals are known.
  */
 import type { KeySpec } from './keys.ts';
+import { FAIR_PRICES } from './reference-keys.ts';
 import * as v from './values.ts';
 
 function spec<T>(entry: KeySpec<T>): KeySpec<T> {
@@ -18,7 +19,7 @@ export const ENGINE_KEYS = {
   ORDER_TTL_S: spec({ key: 'ORDER_TTL_S', default: '3600', unit: 's', doc: 'duration_valid of our orders: the venue expires them after this even if we vanish', parse: v.integer(10, 31_536_000) }),
   INVENTORY_TARGET_BASE: spec({ key: 'INVENTORY_TARGET_BASE', default: 'start', unit: 'base tokens', doc: 'Base balance the bot aims to hold; position q = base held (free + locked) − this. start = the balance at start (the bot starts flat)', parse: v.keywordOrDecimal('start', 0, 1e15, 'base tokens') }),
   INVENTORY_TARGET_PCT: spec({ key: 'INVENTORY_TARGET_PCT', default: 'off', unit: '%', doc: 'Instead of INVENTORY_TARGET_BASE: hold this share of portfolio value (base + quote at the fair price) in base; the target then moves with the price. off = use INVENTORY_TARGET_BASE', parse: v.keywordOrDecimal('off', 0, 100, '%') }),
-  FAIR_PRICE: spec({ key: 'FAIR_PRICE', default: 'mid', unit: 'mid|microprice', doc: 'The fair price every strategy quotes around, computed once per book change: the venue book\'s mid or its size-weighted microprice', parse: v.oneOf(['mid', 'microprice'] as const) }),
+  FAIR_PRICE: spec({ key: 'FAIR_PRICE', default: 'mid', unit: 'mid|microprice|reference|blend', doc: 'The fair price every strategy quotes around, computed once per change: the venue book\'s mid or its size-weighted microprice; reference = the REFERENCE market\'s price × (1 + basis) (quotes even an empty venue book); blend = venue mid and reference fair weighted by the size each shows near its mid', parse: v.oneOf(FAIR_PRICES) }),
   FAIR_HOLD_MS: spec({ key: 'FAIR_HOLD_MS', default: '500', unit: 'ms', doc: 'When the book stops giving a fair price for a moment (a side empty while another maker re-quotes), the last one stands this long: quotes stay instead of being pulled and re-placed. 0 = pull at once', parse: v.integer(0, 60_000) }),
   REQUOTE_AGGRESSIVE_TOLERANCE_PCT: spec({ key: 'REQUOTE_AGGRESSIVE_TOLERANCE_PCT', default: '10', unit: '% of edge', doc: 'A live order that became MORE aggressive than its desired quote is replaced at once when it gave up more than this share of the edge (after fee and gas) the quote is meant to earn; 0 = at any tick', parse: v.decimal(0, 100) }),
   REQUOTE_TOLERANCE_BPS: spec({ key: 'REQUOTE_TOLERANCE_BPS', default: 'auto', unit: 'bps', doc: 'A live order LESS aggressive than the desired quote stays (keeps its queue place) until it is this far from it; auto = a quarter of the quote\'s distance from its reservation price. A MORE aggressive one is replaced at once', parse: v.keywordOrDecimal('auto', 0, 10_000, 'bps') }),

@@ -22,6 +22,10 @@ import {
   type Logger,
   type OrderIntent,
   type OrderReport,
+  type ReferenceFeed,
+  type ReferenceListener,
+  type ReferenceStatus,
+  type ReferenceTop,
   type ResyncReason,
   type Strategy,
   type TickerRules,
@@ -43,13 +47,14 @@ import type { RoundedQuote } from './pipeline/diff.ts';
 import { QuotePipeline } from './pipeline/quote-pipeline.ts';
 import { tickSizeNumber, type Touch } from './pipeline/ticks.ts';
 import { Position } from './position.ts';
+import { ReferencePricer } from './reference-pricer.ts';
 import { Reconciler } from './reconciler.ts';
 import { Safety, type HaltReason } from './safety/safety.ts';
 import { VenueAlertHandler } from './safety/venue-alerts.ts';
 import { Scorecard } from './scorecard.ts';
 import type { EngineSettings } from './settings.ts';
 import { SidePlanner } from './side-planner.ts';
-import { scorecardSnapshot, workingQuotes, type EngineStatus } from './status.ts';
+import { scorecardSnapshot, workingQuotes, type EngineStatus, type ReferenceView } from './status.ts';
 
 /** Collaborators and settings of an engine. */
 export interface EngineOptions {
@@ -67,9 +72,19 @@ export interface EngineOptions {
    * itself. With it, start the engines with `prepare()`, `Account.allocate()`, then `begin()`.
    */
   readonly account?: { readonly account: Account; readonly pairName: string };
+  /**
+   * A deep market we only read (REFERENCE=…): with FAIR_PRICE=reference|blend the fair price
+   * comes from it, and quoting pauses while it is unusable or diverges from the venue. The
+   * engine starts it (before the venue) and stops it.
+   */
+  readonly reference?: ReferenceFeed;
 }
 
 const NO_QUOTES: RoundedQuote[] = [];
+/** Pause reason while venue and reference disagree by more than REFERENCE_MAX_DIVERGENCE_BPS. */
+const REFERENCE_DIVERGENT = 'reference divergent';
+/** How long quotes stay pulled after a reference jump (cancel first, requote after). */
+const REFERENCE_JUMP_PAUSE_MS = 250;
 
 /** How `stop()` ended. */
 export interface StopOutcome {
@@ -109,6 +124,10 @@ export class MarketMaker {
   private readonly planner: SidePlanner;
   private readonly accountLink: { readonly account: Account; readonly pairName: string } | undefined;
   private readonly alerts: VenueAlertHandler;
+  private readonly referenceFeed: ReferenceFeed | undefined;
+  private readonly referencePricer: ReferencePricer | undefined;
+  /** The pause reason the reference's own state holds now (one at a time). */
+  private referenceStatePause: string | undefined;
   /** What start-up learns: the pair's rules and costs, the market, the books. */
   private pair: { readonly info: VenueInfo; readonly rules: TickerRules; readonly tickSize: number; readonly costs: Costs } | undefined;
   private market: MarketTracker | undefined;
@@ -179,13 +198,18 @@ export class MarketMaker {
       backOff: (side, reason) => this.orders.backOff(side, reason),
       isPullingQuotes: () => this.safety.state === 'paused' || this.safety.state === 'halted' || this.safety.state === 'stopping',
       cancelEverything: (reason) => void this.orders.cancelEverything(reason, this.settings.shutdownTimeoutMs, applyReport),
-      pauseFor: (reason, forMs) => {
-        this.safety.pause(reason);
-        this.clock.setTimeout(() => this.safety.clear(reason), forMs);
-      },
+      pauseFor: (reason, forMs) => this.pauseFor(reason, forMs),
       escalate: (message) => this.safety.escalate(message),
     });
     this.planner = new SidePlanner(this.orders, this.settings);
+    this.referenceFeed = options.reference;
+    if (options.reference !== undefined && this.settings.reference !== undefined) this.referencePricer = new ReferencePricer(this.settings.reference, options.reference);
+    if (this.usesReference() && this.referencePricer === undefined) throw new Error(`FAIR_PRICE=${this.settings.fairPrice} needs a reference feed and its settings`);
+  }
+
+  /** True when the fair price comes (in part) from the reference market. */
+  private usesReference(): boolean {
+    return this.settings.fairPrice === 'reference' || this.settings.fairPrice === 'blend';
   }
 
   /** Connects, applies the startup-order policy, takes the starting balances and begins quoting. */
@@ -199,10 +223,18 @@ export class MarketMaker {
 
   /** Connects, learns the pair, recovers from the journal and settles leftovers (adopt or cancel): everything before quoting. */
   async prepare(): Promise<void> {
+    await this.referenceFeed?.start(this.referenceListener());
     const info = await this.venue.start(this.listener());
     const rules = info.rules;
     this.pair = { info, rules, tickSize: tickSizeNumber(rules), costs: new Costs(info, this.venue, this.settings.conversionMargin) };
-    this.market = new MarketTracker(info, this.settings.fairPrice, this.settings.fairHoldMs, () => this.clock.nowMs());
+    const pricer = this.referencePricer;
+    const externalFair =
+      pricer === undefined || !this.usesReference()
+        ? undefined
+        : this.settings.fairPrice === 'reference'
+          ? () => pricer.referenceFair()
+          : (venueMid: number | undefined, venueSize: number) => pricer.blend(venueMid, venueSize);
+    this.market = new MarketTracker(info, this.settings.fairPrice, this.settings.fairHoldMs, () => this.clock.nowMs(), externalFair);
     this.ledger = new Ledger({ baseDecimals: rules.baseDecimals, quoteDecimals: rules.quoteDecimals, makerFeePbips: info.makerFeePbips, takerFeePbips: info.takerFeePbips });
     this.orders.setRules(rules);
     await this.reconciler.recoverFromJournal();
@@ -287,6 +319,7 @@ export class MarketMaker {
       this.logger.error({ orders: ordersThatMayRest, count: ordersThatMayRest.length }, 'shutdown: the venue did not confirm that nothing of ours rests; these orders may still rest');
     }
     await withinMs(this.clock, this.venue.stop(), startedMs + budgetMs - this.clock.nowMs(), undefined);
+    await withinMs(this.clock, this.referenceFeed?.stop() ?? Promise.resolve(), startedMs + budgetMs - this.clock.nowMs(), undefined);
     this.journal.append({ t: 'stop', timeMs: this.clock.nowMs() });
     if (confirmed) this.journal.compact();
     this.journal.close();
@@ -326,6 +359,25 @@ export class MarketMaker {
       markouts: this.markouts.summary(),
       twoSidedUptime: scorecard.twoSidedUptime,
       scorecard,
+      reference: this.referenceView(mid),
+    };
+  }
+
+  private referenceView(venueMid: number | undefined): ReferenceView | undefined {
+    const feed = this.referenceFeed;
+    const pricer = this.referencePricer;
+    if (feed === undefined) return undefined;
+    const status = feed.status();
+    const basis = pricer?.basisFraction();
+    return {
+      market: status.market,
+      state: status.state,
+      reason: status.reason,
+      mid: status.mid,
+      fair: pricer?.referenceFair(),
+      basisBps: basis === undefined ? undefined : basis * 10_000,
+      divergenceBps: pricer?.divergenceBps(venueMid),
+      ageMs: status.lastUpdateMs === undefined ? undefined : this.clock.nowMs() - status.lastUpdateMs,
     };
   }
 
@@ -362,6 +414,9 @@ export class MarketMaker {
     // A top recomputed from our own orders proves nothing about the feed (the dead-man ignores it).
     if (top.fromOwnOrders !== true) this.safety.marketDataSeen();
     if (!market.onTopOfBook(top)) return;
+    const venueMid = market.mid();
+    if (venueMid !== undefined) this.referencePricer?.observeVenueMid(venueMid, this.clock.nowMs());
+    this.checkDivergence();
     const fair = market.fair();
     this.markouts.observeMid(market.mid(), top.timeMs);
     this.scorecard.markTo(fair);
@@ -408,6 +463,72 @@ export class MarketMaker {
     if (effect.becameDone) this.journal.append({ t: 'done', orderId: report.orderId, status: report.status, timeMs: this.clock.nowMs() });
     if (report.status === 'NOT_PROCESSED') this.observer.orderRejected?.(report.side, report.matcherResult ?? 'NOT_PROCESSED');
     if (effect.becameDone || effect.fill !== undefined) this.requote();
+  }
+
+  private referenceListener(): ReferenceListener {
+    return {
+      onTop: (top) => this.onReferenceTop(top),
+      onTrade: (trade) => {
+        const basis = this.referencePricer?.basisFraction() ?? 0;
+        this.market?.onReferenceTrade(this.clock.nowMs(), trade.price * (1 + basis), trade.aggressor);
+      },
+      onStatus: (status) => this.onReferenceStatus(status),
+    };
+  }
+
+  private onReferenceTop(top: ReferenceTop): void {
+    const pricer = this.referencePricer;
+    const market = this.market;
+    if (pricer === undefined || market === undefined) return;
+    const jumpBps = pricer.onTop(top, this.clock.nowMs());
+    market.onReferencePrice(this.clock.nowMs(), pricer.referenceFair());
+    if (!this.usesReference()) return;
+    // A reference jump: pull our quotes first (they may be far off the new price), requote after.
+    if (jumpBps !== undefined) {
+      this.logger.warn({ jumpBps: Number(jumpBps.toFixed(2)), windowMs: this.settings.reference?.jumpWindowMs }, 'reference jumped: cancelling first, requoting after');
+      this.pauseFor('reference jump', REFERENCE_JUMP_PAUSE_MS);
+    }
+    this.checkDivergence();
+    const fair = market.fair();
+    this.scorecard.markTo(fair);
+    this.resolveLimits();
+    this.checkDrawdown();
+    if (this.safety.isFinished()) return;
+    this.requoteTriggerMs ??= this.clock.nowMs();
+    this.requote();
+  }
+
+  /** Quoting from a reference that is not synchronised (resyncing, stale, stopped) pauses, with its state as the reason. */
+  private onReferenceStatus(status: ReferenceStatus): void {
+    if (!this.usesReference()) return;
+    const reason = status.state === 'synchronised' ? undefined : `reference ${status.state}`;
+    if (reason === this.referenceStatePause) return;
+    if (this.referenceStatePause !== undefined) this.safety.clear(this.referenceStatePause);
+    this.referenceStatePause = reason;
+    if (reason !== undefined) {
+      this.logger.warn({ market: status.market, state: status.state, reason: status.reason }, 'reference unusable: quoting from it pauses');
+      this.safety.pause(reason);
+    }
+  }
+
+  /** Venue mid too far from the reference fair: pause until they agree again. */
+  private checkDivergence(): void {
+    const pricer = this.referencePricer;
+    const limit = this.settings.reference?.maxDivergenceBps ?? 0;
+    if (pricer === undefined || !this.usesReference() || limit <= 0) return;
+    const divergence = pricer.divergenceBps(this.market?.mid());
+    if (divergence !== undefined && divergence > limit) {
+      if (this.safety.pauseReason?.includes(REFERENCE_DIVERGENT) !== true) this.logger.warn({ divergenceBps: Number(divergence.toFixed(2)), limitBps: limit }, 'venue and reference diverge');
+      this.safety.pause(REFERENCE_DIVERGENT);
+    } else {
+      this.safety.clear(REFERENCE_DIVERGENT);
+    }
+  }
+
+  /** Pause for `forMs` (cancelling everything), then resume unless another reason holds. */
+  private pauseFor(reason: string, forMs: number): void {
+    this.safety.pause(reason);
+    this.clock.setTimeout(() => this.safety.clear(reason), forMs);
   }
 
   private onResync(reason: ResyncReason): void {

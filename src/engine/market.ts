@@ -34,12 +34,21 @@ export class MarketTracker {
    *   being pulled and re-placed. 0 = none.
    * @param nowMs the engine's clock (the hold ends on time, not on the next book event).
    */
+  /**
+   * The fair price from outside the venue book (FAIR_PRICE=reference|blend), given the venue's
+   * mid and the base size at its touch; when set, σ, trade rates and the arrival fit are also fed
+   * from the reference (`onReferencePrice`, `onReferenceTrade`), not from the venue's thin book.
+   */
+  private readonly externalFair: ((venueMid: number | undefined, venueSizeAtTouch: number) => number | undefined) | undefined;
+
   constructor(
     private readonly info: VenueInfo,
     private readonly fairSource: FairPriceSource = 'mid',
     private readonly fairHoldMs = 0,
     private readonly nowMs: () => number = () => this.top?.timeMs ?? 0,
+    externalFair?: (venueMid: number | undefined, venueSizeAtTouch: number) => number | undefined,
   ) {
+    this.externalFair = externalFair;
     const rules = info.rules;
     this.ticker = {
       tickSize: unitsToNumber(rules.priceTick, rules.quoteDecimals),
@@ -65,7 +74,7 @@ export class MarketTracker {
       previous.askPriceUnits !== top.askPriceUnits ||
       previous.bidQtyUnits !== top.bidQtyUnits ||
       previous.askQtyUnits !== top.askQtyUnits;
-    if (changed) this.estimators.onMid(top.timeMs, this.mid());
+    if (changed && this.externalFair === undefined) this.estimators.onMid(top.timeMs, this.mid());
     // The hold counts from the moment the book stopped giving a fair price, not from the next time one is asked for.
     if (this.fairHoldMs > 0) this.computeFair();
     return changed;
@@ -73,7 +82,19 @@ export class MarketTracker {
 
   /** A public trade (fed before the book change it caused, when the venue delivers it so). */
   onTrade(trade: VenueTrade): void {
+    if (this.externalFair !== undefined) return;
     this.estimators.onTrade(trade.timeMs, unitsToNumber(trade.priceUnits, this.info.rules.quoteDecimals), trade.aggressor);
+  }
+
+  /** The reference moved (its price in the venue's units): the fair price is looked at again, σ fed. */
+  onReferencePrice(timeMs: number, price: number | undefined): void {
+    this.fairIsCurrent = false;
+    if (this.externalFair !== undefined) this.estimators.onMid(timeMs, price);
+  }
+
+  /** A reference trade, its price in the venue's units: trade rates and the arrival fit. */
+  onReferenceTrade(timeMs: number, price: number, aggressor: 'buy' | 'sell'): void {
+    if (this.externalFair !== undefined) this.estimators.onTrade(timeMs, price, aggressor);
   }
 
   bestBidUnits(): bigint | undefined {
@@ -117,12 +138,17 @@ export class MarketTracker {
   private computeFair(): void {
     let fair: number | undefined;
     let units: bigint | undefined;
-    if (this.fairSource === 'mid') {
+    if (this.externalFair !== undefined) {
+      const levels = this.levels();
+      fair = this.externalFair(this.mid(), (levels?.bid?.size ?? 0) + (levels?.ask?.size ?? 0));
+      units = fair === undefined || !(fair > 0) || !Number.isFinite(fair) ? undefined : numberToUnits(fair, this.info.rules.quoteDecimals, 'down');
+      if (units === undefined) fair = undefined;
+    } else if (this.fairSource === 'mid') {
       fair = this.mid();
       units = this.midUnits();
     } else {
       const levels = this.levels();
-      fair = buildMarketView({ timeMs: 0, bid: levels?.bid, ask: levels?.ask, ticker: this.ticker, volatility: 0, tradeRate: NO_TRADES, arrival: undefined, fairSource: this.fairSource }).fair;
+      fair = buildMarketView({ timeMs: 0, bid: levels?.bid, ask: levels?.ask, ticker: this.ticker, volatility: 0, tradeRate: NO_TRADES, arrival: undefined, fairSource: 'microprice' }).fair;
       units = fair === undefined ? undefined : numberToUnits(fair, this.info.rules.quoteDecimals, 'down');
     }
     const nowMs = this.nowMs();

@@ -54,7 +54,7 @@ export function createEngineMetrics(context: MetricsContext): EngineMetrics {
     help: 'Venue actions the outbound budget held back (ORDER_RATE_LIMIT_PER_S); they go when tokens return, nearest the touch first',
     registers: [registry],
   });
-  const pauses = new Counter({ name: 'akira_mm_pauses_total', help: 'Times quoting was paused (dead-man)', registers: [registry] });
+  const pauses = new Counter({ name: 'akira_mm_pauses_total', help: 'Times quoting was paused, by reason (dead-man, feed down, reference stale/divergent/jump, …)', labelNames: ['reason'], registers: [registry] });
 
   new Gauge({
     name: 'akira_mm_inventory_base',
@@ -130,6 +130,33 @@ export function createEngineMetrics(context: MetricsContext): EngineMetrics {
       },
     });
   };
+  new Gauge({
+    name: 'akira_mm_reference_basis_bps',
+    help: 'Basis of the reference market: venue price / reference price − 1, bps (fixed or estimated online)',
+    registers: [registry],
+    collect() {
+      const basis = status()?.reference?.basisBps;
+      if (basis !== undefined) this.set(basis);
+    },
+  });
+  new Gauge({
+    name: 'akira_mm_reference_divergence_bps',
+    help: 'Venue mid against the reference fair price, |venue / reference fair − 1|, bps (REFERENCE_MAX_DIVERGENCE_BPS pauses past it)',
+    registers: [registry],
+    collect() {
+      const divergence = status()?.reference?.divergenceBps;
+      if (divergence !== undefined) this.set(divergence);
+    },
+  });
+  new Gauge({
+    name: 'akira_mm_reference_fair_price',
+    help: 'The reference price × (1 + basis), in the venue\'s quote per base',
+    registers: [registry],
+    collect() {
+      const fair = status()?.reference?.fair;
+      if (fair !== undefined) this.set(fair);
+    },
+  });
   scorecardGauge('akira_mm_two_sided_uptime_ratio', 'Share of quoting time with both a bid and an ask resting', (s) => s.scorecard.twoSidedUptime);
   scorecardGauge('akira_mm_time_at_touch_ratio', 'Share of quoting time with our bid or ask at the best price of the book', (s) => s.scorecard.timeAtTouch);
   scorecardGauge('akira_mm_orders_sent', 'Placements sent to the venue since start', (s) => s.scorecard.ordersSent);
@@ -211,8 +238,8 @@ export function createEngineMetrics(context: MetricsContext): EngineMetrics {
     feeCorrected: (effect) => feesQuote.inc(effect.feeQuote),
     halted: () => halts.inc(),
     requestsThrottled: (count: number) => throttled.inc(count),
-    paused: (isPaused: boolean) => {
-      if (isPaused) pauses.inc();
+    paused: (isPaused: boolean, reason: string) => {
+      if (isPaused) pauses.inc({ reason });
     },
     feedReconnected: () => reconnects.inc(),
   };

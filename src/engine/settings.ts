@@ -3,6 +3,7 @@
  * validated env file (src/config); tests and backtests build them directly.
  */
 import type { ConfiguredRiskLimits } from './pipeline/caps.ts';
+import type { ReferenceSettings } from './reference-pricer.ts';
 
 /** What to do with orders found on the venue at start. */
 export type StartupOrderPolicy = 'adopt' | 'cancel';
@@ -19,8 +20,11 @@ export type InventoryTarget =
   | { readonly kind: 'base'; readonly units: bigint }
   | { readonly kind: 'value-fraction'; readonly fraction: number };
 
-/** Where the fair price every strategy quotes around comes from (`FAIR_PRICE`). */
-export type FairPriceSource = 'mid' | 'microprice';
+/**
+ * Where the fair price every strategy quotes around comes from (`FAIR_PRICE`): the venue book's
+ * mid or microprice, a deep reference market's price × (1 + basis), or a depth-weighted blend.
+ */
+export type FairPriceSource = 'mid' | 'microprice' | 'reference' | 'blend';
 
 /**
  * The band within which a live order stays instead of being replaced (queue priority is money).
@@ -82,6 +86,8 @@ export interface EngineSettings {
   readonly driftToleranceUnits: bigint;
   readonly outbound: OutboundBudget;
   readonly risk: ConfiguredRiskLimits;
+  /** How to price from a reference market (REFERENCE_* keys); needed by FAIR_PRICE=reference|blend. */
+  readonly reference?: ReferenceSettings;
 }
 
 /** Defaults that quote small and cautiously, with every risk limit on; each field is overridable from the env file. */

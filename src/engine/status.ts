@@ -41,6 +41,25 @@ export interface EngineStatus {
   /** Fraction of quoting time with both a bid and an ask resting. */
   readonly twoSidedUptime: number;
   readonly scorecard: ScorecardSnapshot;
+  /** The reference market, when one is read (REFERENCE=…). */
+  readonly reference: ReferenceView | undefined;
+}
+
+/** The reference market as the status shows it. */
+export interface ReferenceView {
+  /** `binance:ETHUSDT`. */
+  readonly market: string;
+  readonly state: string;
+  /** Why it is not synchronised, if it is not. */
+  readonly reason: string | undefined;
+  /** Reference mid in its own units, and its fair price in the venue's (× (1 + basis)). */
+  readonly mid: number | undefined;
+  readonly fair: number | undefined;
+  readonly basisBps: number | undefined;
+  /** |venue mid / reference fair − 1|, bps. */
+  readonly divergenceBps: number | undefined;
+  /** Since its last update, ms. */
+  readonly ageMs: number | undefined;
 }
 
 /** The scorecard now: time-weighted scores, order counts and the PnL split. */

@@ -40,6 +40,7 @@ export function summary(scorecard: { ordersSent?: number; timeAtTouch?: number }
     pnl: { realized: 1, unrealized: 0, total: 1, feesPaid: 0.06, gasPaid: 0, position: 0, averageCost: undefined, volumeBase: 0.2, fills: 2, makerFills: 1, takerFills: 1 },
     markouts: { meanBps: [1, 2, undefined], counts: [2, 2, 0] },
     twoSidedUptime: 0.9,
+    reference: undefined,
     fair: 2_000,
     position: 0,
     inventoryCap: 0.25,
