@@ -5,44 +5,12 @@
  * pull at a time: its loop sends the cancel-all again, backing off, until nothing rests.
  */
 import { describe, expect, it } from 'vitest';
-import type { CancelOutcome, DesiredQuote, MarketView, Strategy, VenueListener } from '../../src/core/index.ts';
-import { constantLatency } from '../../src/backtest/latency.ts';
-import { riskAverseQueue } from '../../src/backtest/queue-model.ts';
-import { BacktestSession } from '../../src/backtest/session.ts';
-import { DEFAULT_ENGINE_SETTINGS } from '../../src/engine/index.ts';
-import { ETH_USDC, eth, usdc } from './fixtures.ts';
-
-const fixed: Strategy = {
-  name: 'fixed',
-  quote: (view: MarketView): DesiredQuote[] =>
-    view.fair === undefined
-      ? []
-      : [
-          { side: 'buy', price: view.fair - 0.5, size: 0.1, level: 0 },
-          { side: 'sell', price: view.fair + 0.5, size: 0.1, level: 0 },
-        ],
-};
+import type { CancelOutcome, VenueListener } from '../../src/core/index.ts';
+import { quotingSession, setBook } from './session.ts';
 
 describe('a cancel-all that keeps failing after its 200', () => {
   it('is sent again by one backing-off loop, not once more per failure', async () => {
-    const s = new BacktestSession({
-      venue: {
-        rules: ETH_USDC,
-        makerFeePbips: 0,
-        takerFeePbips: 0,
-        steps: { trade: 150, cancel: 0, nonce: 100, withdraw: 150 },
-        gasPriceUnits: 10n ** 13n,
-        quotePerStrk: 0.5,
-        latency: constantLatency(5),
-        feedLatencyMs: 0,
-        queue: riskAverseQueue,
-        initialBase: eth(1),
-        initialQuote: usdc(5_000),
-      },
-      strategy: fixed,
-      settings: { ...DEFAULT_ENGINE_SETTINGS, reconcileIntervalMs: 0, maxOrderAgeMs: 0, presignTicks: 0, staleFeedMs: 1_000, shutdownTimeoutMs: 10_000 },
-      startMs: 0,
-    });
+    const s = quotingSession({ staleFeedMs: 1_000, shutdownTimeoutMs: 10_000 });
     const venue = s.venue;
     let listener: VenueListener | undefined;
     const start = venue.start.bind(venue);
@@ -51,16 +19,8 @@ describe('a cancel-all that keeps failing after its 200', () => {
       return start(heard);
     };
     await s.start();
-    const book = async (t: number): Promise<void> => {
-      await s.advanceTo(t);
-      s.clear();
-      s.depth('buy', 199_900, 10_000);
-      s.depth('sell', 200_100, 10_000);
-      s.endOfMessage();
-      if (s.needsFlush()) await s.flush();
-    };
-    await book(100);
-    await book(200);
+    await setBook(s, 100, 1999, 2001);
+    await setBook(s, 200, 1999, 2001);
     expect(venue.exchange.restingOrders()).toHaveLength(2);
     // From now on the venue accepts every cancel-all and then fails it, saying so on the stream.
     let cancelAlls = 0;

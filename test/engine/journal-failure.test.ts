@@ -5,23 +5,8 @@
  * no longer answers ends within SHUTDOWN_TIMEOUT_MS, naming the orders that may still rest.
  */
 import { describe, expect, it } from 'vitest';
-import type { DesiredQuote, MarketView, Strategy } from '../../src/core/index.ts';
-import { constantLatency } from '../../src/backtest/latency.ts';
-import { riskAverseQueue } from '../../src/backtest/queue-model.ts';
-import { BacktestSession } from '../../src/backtest/session.ts';
-import { DEFAULT_ENGINE_SETTINGS, type Journal, type JournaledOrder, type JournalRecord } from '../../src/engine/index.ts';
-import { ETH_USDC, eth, usdc } from './fixtures.ts';
-
-const fixed: Strategy = {
-  name: 'fixed',
-  quote: (view: MarketView): DesiredQuote[] =>
-    view.fair === undefined
-      ? []
-      : [
-          { side: 'buy', price: view.fair - 0.5, size: 0.1, level: 0 },
-          { side: 'sell', price: view.fair + 0.5, size: 0.1, level: 0 },
-        ],
-};
+import type { Journal, JournaledOrder, JournalRecord } from '../../src/engine/index.ts';
+import { quotingSession, setBook } from './session.ts';
 
 /** A journal on a disk that fills up when told. */
 class FillingJournal implements Journal {
@@ -42,41 +27,10 @@ class FillingJournal implements Journal {
   close(): void {}
 }
 
-function session(journal: FillingJournal | undefined, shutdownTimeoutMs = 10_000): BacktestSession {
-  return new BacktestSession({
-    venue: {
-      rules: ETH_USDC,
-      makerFeePbips: 0,
-      takerFeePbips: 0,
-      steps: { trade: 150, cancel: 0, nonce: 100, withdraw: 150 },
-      gasPriceUnits: 10n ** 13n,
-      quotePerStrk: 0.5,
-      latency: constantLatency(5),
-      feedLatencyMs: 0,
-      queue: riskAverseQueue,
-      initialBase: eth(1),
-      initialQuote: usdc(5_000),
-    },
-    strategy: fixed,
-    settings: { ...DEFAULT_ENGINE_SETTINGS, reconcileIntervalMs: 0, maxOrderAgeMs: 0, presignTicks: 0, shutdownTimeoutMs },
-    startMs: 0,
-    ...(journal === undefined ? {} : { journal }),
-  });
-}
-
-async function book(s: BacktestSession, t: number, bid: number, ask: number): Promise<void> {
-  await s.advanceTo(t);
-  s.clear();
-  s.depth('buy', Math.round(bid * 100), 10_000);
-  s.depth('sell', Math.round(ask * 100), 10_000);
-  s.endOfMessage();
-  if (s.needsFlush()) await s.flush();
-}
-
 describe('the journal on a full disk', () => {
   it('cancels everything and halts, saying why, and never sends the order it could not journal', async () => {
     const journal = new FillingJournal();
-    const s = session(journal);
+    const s = quotingSession({}, { journal });
     const submitted: string[] = [];
     const submit = s.venue.submitOrder.bind(s.venue);
     s.venue.submitOrder = (order) => {
@@ -84,13 +38,13 @@ describe('the journal on a full disk', () => {
       return submit(order);
     };
     await s.start();
-    await book(s, 100, 1999, 2001);
-    await book(s, 200, 1999, 2001);
+    await setBook(s, 100, 1999, 2001);
+    await setBook(s, 200, 1999, 2001);
     expect(s.venue.exchange.restingOrders()).toHaveLength(2);
     const placedBefore = submitted.length;
     journal.isFull = true;
     // The fair price moves: the engine wants new quotes, and their intents cannot be written.
-    for (let t = 300; t <= 2_000; t += 100) await book(s, t, 1995, 1997);
+    for (let t = 300; t <= 2_000; t += 100) await setBook(s, t, 1995, 1997);
     const status = s.engine.status();
     expect(status.state).toBe('halted');
     expect(status.haltReason?.code).toBe('JOURNAL_FAILED');
@@ -107,10 +61,10 @@ describe('the journal on a full disk', () => {
 
 describe('a shutdown the venue does not answer', () => {
   it('ends within SHUTDOWN_TIMEOUT_MS and names the orders that may still rest', async () => {
-    const s = session(undefined, 4_000);
+    const s = quotingSession({ shutdownTimeoutMs: 4_000 });
     await s.start();
-    await book(s, 100, 1999, 2001);
-    await book(s, 200, 1999, 2001);
+    await setBook(s, 100, 1999, 2001);
+    await setBook(s, 200, 1999, 2001);
     const resting = s.venue.exchange.restingOrders().map((order) => order.orderId).sort();
     expect(resting).toHaveLength(2);
     // The venue goes dark: every request hangs.
