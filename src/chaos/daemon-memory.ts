@@ -1,5 +1,5 @@
 /**
- * `npm run memory -- [--minutes M] [--every-s S] [--strategy NAME] [--signing-workers N] [--tsx] [--node-options "…"] [--json]`:
+ * `npm run memory -- [--minutes M] [--every-s S] [--strategy NAME] [--signing-workers N] [--tsx] [--node-options "…"] [--env KEY=VALUE]… [--json]`:
  * a quoting daemon as a user runs it (`node bin/akira-mm.js run`, ETH/USDC, GLFT by default)
  * against the embedded exchange with synthetic flow, in real time, its resident set size and
  * threads read from /proc every S seconds for M minutes. One line per sample, then a summary: RSS
@@ -30,6 +30,7 @@ export interface MemorySample {
   readonly threads: number;
   /** The V8 heap in use and memory outside it (wasm tables, buffers), from the daemon's /metrics, MB. */
   readonly heapUsedMb: number | undefined;
+  readonly heapTotalMb: number | undefined;
   readonly externalMb: number | undefined;
   /** Our orders the exchange has seen so far, and how many filled. */
   readonly orders: number;
@@ -87,6 +88,8 @@ export async function measureDaemon(options: {
   readonly tsx: boolean;
   /** NODE_OPTIONS for the daemon (V8 heap flags to compare); default none. */
   readonly nodeOptions?: string;
+  /** More environment for the daemon (MALLOC_ARENA_MAX, say). */
+  readonly env?: Readonly<Record<string, string>>;
   readonly onSample?: (sample: MemorySample) => void;
 }): Promise<MemoryReport> {
   const clock = new LiveClock();
@@ -109,7 +112,7 @@ export async function measureDaemon(options: {
     LOG_LEVEL: 'warn',
     SIGNING_WORKERS: String(options.signingWorkers),
   });
-  const bot = new BotProcess(envFile, join(dir, 'state', 'bot.journal'), metricsPort, undefined, { ...(options.tsx ? { AKIRA_MM_TSX: '1' } : {}), ...(options.nodeOptions === undefined ? {} : { NODE_OPTIONS: options.nodeOptions }) });
+  const bot = new BotProcess(envFile, join(dir, 'state', 'bot.journal'), metricsPort, undefined, { ...(options.tsx ? { AKIRA_MM_TSX: '1' } : {}), ...(options.nodeOptions === undefined ? {} : { NODE_OPTIONS: options.nodeOptions }), ...options.env });
   const samples: MemorySample[] = [];
   const startedMs = clock.nowMs();
   try {
@@ -128,6 +131,7 @@ export async function measureDaemon(options: {
         fileMb: round1(status.fileMb),
         threads: status.threads,
         heapUsedMb: mb('akira_mm_process_heap_used_bytes'),
+        heapTotalMb: mb('akira_mm_process_heap_total_bytes'),
         externalMb: mb('akira_mm_process_external_memory_bytes'),
         orders: orders.length,
         filled: orders.filter((order) => order.filledBase > 0n).length,
@@ -173,6 +177,7 @@ async function main(): Promise<number> {
       'signing-workers': { type: 'string' },
       tsx: { type: 'boolean' },
       'node-options': { type: 'string' },
+      env: { type: 'string', multiple: true },
       breakdown: { type: 'boolean' },
       json: { type: 'boolean' },
     },
@@ -201,9 +206,10 @@ async function main(): Promise<number> {
     signingWorkers: number('signing-workers', values['signing-workers'], 0),
     tsx: values.tsx === true,
     ...(values['node-options'] === undefined ? {} : { nodeOptions: values['node-options'] }),
+    env: Object.fromEntries((values.env ?? []).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)])),
     onSample: (sample) =>
       process.stdout.write(
-        `min ${sample.minute}\tRSS ${sample.rssMb} MB (anon ${sample.anonMb}, file ${sample.fileMb}; heap used ${sample.heapUsedMb ?? '?'}, external ${sample.externalMb ?? '?'})\t${sample.threads} threads\t${sample.orders} orders, ${sample.filled} filled\n`,
+        `min ${sample.minute}\tRSS ${sample.rssMb} MB (anon ${sample.anonMb}, file ${sample.fileMb}; heap ${sample.heapUsedMb ?? '?'} of ${sample.heapTotalMb ?? '?'}, external ${sample.externalMb ?? '?'})\t${sample.threads} threads\t${sample.orders} orders, ${sample.filled} filled\n`,
       ),
   });
   process.stdout.write(`${describeReport(report)}\n`);
