@@ -27,10 +27,14 @@ RUN groupadd --gid 10001 signer \
  && mkdir -p /run/akira-signer \
  && chown signer:signer /run/akira-signer \
  && chmod 0750 /run/akira-signer
+# The compiled copy of the sources (bin/compiled-sources.js), built now: the daemon then runs
+# without tsx's loader thread (~25 MB less RSS) even on a read-only root filesystem.
+RUN node bin/akira-mm.js --help > /dev/null && mkdir -p /state && chown node:node /state
 USER node
 EXPOSE 9464
 # SIGTERM (docker stop) cancels every order and waits for the venue to confirm before exiting.
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["node", "bin/akira-mm.js"]
-# Metrics must be reachable from outside the container, hence --metrics-host.
-CMD ["run", "--env", "/config/pair.env", "--metrics-host", "0.0.0.0"]
+# Metrics must be reachable from outside the container, hence --metrics-host. /state holds the
+# crash journal and the account lock: mount a volume there to keep them across containers.
+CMD ["run", "--env", "/config/pair.env", "--metrics-host", "0.0.0.0", "--state-dir", "/state"]

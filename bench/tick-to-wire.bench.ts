@@ -91,7 +91,7 @@ async function tickToWire(options: { remote?: boolean } = {}): Promise<BenchResu
       'bench',
     );
     const marks = { lastIn: undefined as number | undefined, samples: [] as number[] };
-    let raw = connection(0, 2);
+    let raw = connection(0, 0);
     if (options.remote === true) {
       signerProcess = await spawnSigner({ privateKey: bot.privateKey!, account: bot.address, workers: 2 });
       const remote = await RemoteSigner.connect({ socketPath: signerProcess.socketPath, chain: sim.chain, account: bot.address, clock: new LiveClock(), logger: createSilentLogger() });
@@ -108,7 +108,7 @@ async function tickToWire(options: { remote?: boolean } = {}): Promise<BenchResu
       journal: new NullJournal(),
     });
     await engine.start();
-    // Wait for the signing workers (their tables take a second or two) and a pre-signed ladder.
+    // Wait for a pre-signed ladder (signed in idle slices on the event loop, as the daemon does).
     for (let waited = 0; raw.presignStats().stored === 0 && waited < 15_000; waited += 100) await sleep(100);
     await sleep(300);
     marks.samples.length = 0;

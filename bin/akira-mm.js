@@ -1,7 +1,14 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI directly through tsx, so `npx akira-mm …` works in a checkout
-// without a build step.
-import { register } from 'tsx/esm/api';
+// Runs the CLI from a compiled copy of the TypeScript sources (bin/compiled-sources.js: no loader
+// thread, faster start, ~25 MB less RSS per daemon), or through tsx when no copy can be built, so
+// `npx akira-mm …` works in a checkout without a build step either way.
+import { compiledCliUrl } from './compiled-sources.js';
 
-register();
-await import('../src/cli.ts');
+const compiled = await compiledCliUrl();
+if (compiled === undefined) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../src/cli.ts');
+} else {
+  await import(compiled);
+}

@@ -104,12 +104,18 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   }
 }
 
+/** How long a finished command may wait for its event loop to drain before it exits anyway. */
+const EXIT_GRACE_MS = 250;
+
 const isEntryPoint = process.argv[1] !== undefined && /(?:cli\.ts|akira-mm(?:\.js)?)$/.test(process.argv[1]);
 if (isEntryPoint) {
   const io: CliIo = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() };
   main(process.argv.slice(2), io).then(
     (code) => {
       process.exitCode = code;
+      // A command that is done exits even if a socket to an unreachable venue still hangs open
+      // (the daemon's shutdown is bounded by SHUTDOWN_TIMEOUT_MS; the process must be too).
+      setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
     },
     (error: unknown) => {
       const message = error instanceof Error ? (error.stack ?? error.message) : String(error);

@@ -6,7 +6,7 @@
  * engine actually called the venue, so millions of quiet book updates cost no `await`.
  */
 import { ManualClock, createSilentLogger, unitsToNumber, type Logger, type Side, type Strategy } from '../core/index.ts';
-import { Hedger, MarketMaker, MemoryHedgeJournal, type EngineObserver, type EngineSettings, type EngineStatus, type HedgerSettings } from '../engine/index.ts';
+import { Hedger, MarketMaker, MemoryHedgeJournal, type EngineObserver, type EngineSettings, type EngineStatus, type HedgerSettings, type Journal } from '../engine/index.ts';
 import type { HedgeRecording } from './hedge/hedge-recording.ts';
 import { ReplayHedgeVenue } from './hedge/replay-hedge-venue.ts';
 import { ReplayClock } from './replay-clock.ts';
@@ -26,6 +26,8 @@ export interface SessionOptions {
   readonly sampleMs?: number;
   readonly logger?: Logger;
   readonly observer?: EngineObserver;
+  /** Crash journal (tests of the engine's journal handling); default none. */
+  readonly journal?: Journal;
   /** Hedge every fill on a recorded deep market (`backtest --hedge FILE`). */
   readonly hedge?: SessionHedge;
 }
@@ -103,6 +105,7 @@ export class BacktestSession {
       settings: options.settings,
       ...(options.observer === undefined ? {} : { observer: options.observer }),
       ...(this.hedger === undefined ? {} : { hedge: this.hedger }),
+      ...(options.journal === undefined ? {} : { journal: options.journal }),
     });
   }
 

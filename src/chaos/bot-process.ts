@@ -1,5 +1,6 @@
 /**
- * The bot under test as a real child process (`node --import tsx src/cli.ts run --env FILE`), so a
+ * The bot under test as a real child process (`node bin/akira-mm.js run --env FILE`, as a user
+ * starts it: the compiled copy of the sources, no tsx loader), so a
  * SIGKILL is a real SIGKILL: no `finally`, no flush, no goodbye. Its stdout/stderr lines are kept
  * (the secrets scan reads every one), and its Prometheus endpoint is scraped for the figures the
  * invariants compare with the exchange.
@@ -47,15 +48,24 @@ export class BotProcess {
   private readonly child: ChildProcess;
   private hasExited = false;
 
+  /** @param hooks the chaos hooks' control file and the directory whose disk can fill (`bot-hooks.mjs`); none = a plain bot. */
   constructor(
     readonly envFile: string,
     readonly journalPath: string,
     readonly metricsPort: number,
+    hooks?: { readonly controlFile: string; readonly diskDir: string },
+    extraEnv: Readonly<Record<string, string>> = {},
   ) {
-    this.child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'run', '--env', envFile, '--journal', journalPath], {
+    const preload = hooks === undefined ? [] : ['--import', './src/chaos/bot-hooks.mjs'];
+    this.child = spawn(process.execPath, [...preload, 'bin/akira-mm.js', 'run', '--env', envFile, '--journal', journalPath, '--state-dir', dirname(journalPath)], {
       cwd: REPO_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NODE_OPTIONS: '' },
+      env: {
+        ...process.env,
+        NODE_OPTIONS: '',
+        ...(hooks === undefined ? {} : { AKIRA_CHAOS_CONTROL: hooks.controlFile, AKIRA_CHAOS_DISK_DIR: hooks.diskDir }),
+        ...extraEnv,
+      },
     });
     const collect = (stream: NodeJS.ReadableStream | null): void => {
       let rest = '';
@@ -87,8 +97,11 @@ export class BotProcess {
     return !this.hasExited;
   }
 
-  /** Sends a signal (SIGTERM: graceful stop; SIGKILL: crash). */
-  signal(name: 'SIGTERM' | 'SIGKILL'): void {
+  /**
+   * Sends a signal: SIGTERM a graceful stop, SIGKILL a crash, SIGSTOP/SIGCONT a frozen process
+   * (a slow consumer), SIGUSR2 the chaos hooks' cue to read their control file (`bot-hooks.mjs`).
+   */
+  signal(name: 'SIGTERM' | 'SIGKILL' | 'SIGSTOP' | 'SIGCONT' | 'SIGUSR2'): void {
     if (!this.hasExited) this.child.kill(name);
   }
 
@@ -102,6 +115,12 @@ export class BotProcess {
     } catch {
       return undefined;
     }
+  }
+
+  /** Tells the chaos hooks in the process what to do now (clock offset, disk full). */
+  control(controlFile: string, control: { readonly clockOffsetMs?: number; readonly diskFull?: boolean }): void {
+    writeFileSync(controlFile, JSON.stringify(control));
+    this.signal('SIGUSR2');
   }
 
   /** Log lines (pino JSON) whose `msg` is `message`. */

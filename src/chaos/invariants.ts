@@ -11,6 +11,17 @@ export const INVARIANTS = [
   'no-unaccounted-fill',
   'quoting-resumed',
   'clean-exit',
+  // issue 13: the venue's real failure modes
+  /** When the bot pulls its quotes (stale feed, a cancel-all that failed after its 200), the exchange soon lists none of ours. */
+  'orders-pulled',
+  /** The venue's own rate limit refused at most a handful (5) of the bot's requests in a run: its outbound budget holds. */
+  'few-429s',
+  /** On a full journal disk the bot halts naming the journal, pulls every order and places nothing more. */
+  'journal-full-halts',
+  /** A ±2 s step of the bot host's wall clock pauses nothing (the market never stopped) and breaks nothing else. */
+  'clock-step-tolerated',
+  /** SIGTERM with the exchange unreachable: a non-zero exit within SHUTDOWN_TIMEOUT_MS naming every order left resting. */
+  'shutdown-names-resting',
 ] as const;
 export type InvariantName = (typeof INVARIANTS)[number];
 

@@ -12,10 +12,14 @@ export interface ChaosReport {
   readonly violations: number;
   readonly seed: number;
   readonly faultsByKind: Record<FaultKind, number>;
+  /** Faults whose window caught something to act on (a placement failed, a cancel raced a fill…), by kind. */
+  readonly faultsStruckByKind: Record<FaultKind, number>;
   readonly violationsByInvariant: Record<InvariantName, number>;
   readonly botProcesses: number;
   readonly ordersOnExchange: number;
   readonly filledOrders: number;
+  /** Requests of ours the venue's own rate limit refused (429), over every run. */
+  readonly rateLimited: number;
   /** Fault end → both sides quoted again, over every fault that resumed (ms). */
   readonly resumeMs: Percentiles | undefined;
   /** Dead-man: the bot's stale-feed pause → the exchange's timestamp of our last cancel (ms). */
@@ -45,6 +49,7 @@ function percentiles(values: readonly number[]): Percentiles | undefined {
 /** Builds the report of a campaign. */
 export function summarize(seed: number, results: readonly RunResult[], wallMs: number): ChaosReport {
   const faultsByKind = Object.fromEntries(FAULT_KINDS.map((kind) => [kind, 0])) as Record<FaultKind, number>;
+  const faultsStruckByKind = Object.fromEntries(FAULT_KINDS.map((kind) => [kind, 0])) as Record<FaultKind, number>;
   const violationsByInvariant = Object.fromEntries(INVARIANTS.map((name) => [name, 0])) as Record<InvariantName, number>;
   const resume: number[] = [];
   const deadMan: number[] = [];
@@ -54,6 +59,7 @@ export function summarize(seed: number, results: readonly RunResult[], wallMs: n
   for (const result of results) {
     for (const fault of result.faults) {
       faultsByKind[fault.kind]++;
+      if (fault.struck) faultsStruckByKind[fault.kind]++;
       if (fault.resumedAfterMs !== undefined) resume.push(fault.resumedAfterMs);
       if (fault.deadManLatencyMs !== undefined) deadMan.push(fault.deadManLatencyMs);
       if (fault.staleDetectedAfterMs !== undefined) staleDetected.push(fault.staleDetectedAfterMs);
@@ -68,10 +74,12 @@ export function summarize(seed: number, results: readonly RunResult[], wallMs: n
     violations: results.reduce((sum, result) => sum + result.violations.length, 0) + hits,
     seed,
     faultsByKind,
+    faultsStruckByKind,
     violationsByInvariant,
     botProcesses: results.reduce((sum, result) => sum + result.botProcesses, 0),
     ordersOnExchange: results.reduce((sum, result) => sum + result.ordersOnExchange, 0),
     filledOrders: results.reduce((sum, result) => sum + result.filledOrders, 0),
+    rateLimited: results.reduce((sum, result) => sum + result.rateLimited, 0),
     resumeMs: percentiles(resume),
     deadManLatencyMs: percentiles(deadMan),
     staleDetectedAfterMs: percentiles(staleDetected),
@@ -88,7 +96,8 @@ export function renderTable(report: ChaosReport): string {
     ['bot processes', String(report.botProcesses)],
     ['orders on the exchange / filled', `${report.ordersOnExchange} / ${report.filledOrders}`],
     ['faults', String(report.faults)],
-    ...FAULT_KINDS.map((kind): [string, string] => [`  ${kind}`, String(report.faultsByKind[kind])]),
+    ...FAULT_KINDS.map((kind): [string, string] => [`  ${kind}`, `${report.faultsByKind[kind]} (struck ${report.faultsStruckByKind[kind]})`]),
+    ['429s from the venue\'s own rate limit', String(report.rateLimited)],
     ['violations', String(report.violations)],
     ...INVARIANTS.map((name): [string, string] => [`  ${name}`, String(report.violationsByInvariant[name])]),
     ['  private key or keystore password in logs (lines scanned)', `${report.secretScan.hits} (${report.secretScan.lines})`],

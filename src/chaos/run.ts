@@ -1,35 +1,34 @@
 /**
- * One chaos run: the embedded exchange in this process (synthetic flow on), the bot as a child
- * process, a seeded fault schedule played against both, then a graceful stop and the invariants
- * checked against the exchange's own state (see `invariants.ts`).
+ * One chaos run: the embedded exchange in this process (synthetic flow on), a TCP proxy on its
+ * WebSocket port, the bot as a child process (with the host-fault hooks preloaded), a seeded
+ * fault schedule played against all three, then a stop and the invariants checked against the
+ * exchange's own state (see `invariants.ts`).
  *
- * Wall-clock parts (sampling, waiting for a real daemon) go through the injected `LiveClock`.
+ * Each fault starts once the previous one has recovered (both sides quoted again) and a short
+ * drawn gap has passed, so runs are as short as the bot's recoveries allow. Wall-clock parts go
+ * through the injected `LiveClock`.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LiveClock, type Clock } from '../core/index.ts';
-import { parseJournal, type JournalRecord } from '../engine/index.ts';
+import { LiveClock, createRng, type Clock } from '../core/index.ts';
 import { feltToHex } from '../exchange/wire/fields.ts';
-import { startSim, type SimHandle, type SimOrder } from '../sim/index.ts';
+import { startSim } from '../sim/index.ts';
 import { encryptStarkKeystore } from '../exchange/signer/index.ts';
-import { BotProcess, freePort, metricSum, writeEnvFile, type MetricSample } from './bot-process.ts';
+import { BotProcess, freePort, writeEnvFile, type MetricSample } from './bot-process.ts';
+import { BASE, QUOTE, checkFills, checkInventory, countAll, quiesce, readJournal } from './checks.ts';
+import { injectFault, stopWithExchangeDown, type FaultContext, type FaultEffect } from './inject.ts';
 import { type InvariantName, type Violation } from './invariants.ts';
+import { Sampler } from './sampler.ts';
 import type { FaultKind, ScheduledFault } from './schedule.ts';
+import { WsProxy } from './ws-proxy.ts';
 
-const BASE = 'ETH';
-const QUOTE = 'USDC';
-const POST_PATHS = ['/place_order', '/cancel_order', '/cancel_all', '/cancel_all_orders', '/increase_nonce'];
-/** Longer than the client's 10 s headers timeout: the request times out, then applies. */
-const LATE_APPLY_DELAY_MS = 11_000;
-const SAMPLE_EVERY_MS = 200;
-/** A restarted bot process boots (tsx, starknet, signing workers, startup cancel) before quoting: 5–15 s on a loaded 2-core box. */
-const BOT_BOOT_ALLOWANCE_MS = 20_000;
-/** Two live orders of ours at one side and price for this long = an intent placed twice. */
-const DUPLICATE_GRACE_MS = 2_000;
-/** Bot and exchange figures must agree to this many tokens (far below one fee or one lot). */
-const TOKEN_TOLERANCE = 1e-9;
+/** The venue's rate limit in chaos runs: a little above the bot's outbound budget (10/s, burst 20), so a budget that leaks meets 429s. */
+const VENUE_RATE_LIMIT = { perSecond: 12, burst: 24 };
+/** At most this many 429s from the venue's own limit per run ("a handful"). */
+const MAX_RATE_LIMITED = 5;
+const SHUTDOWN_TIMEOUT_MS = 5_000;
 
 /** Options of one run. */
 export interface RunOptions {
@@ -57,6 +56,8 @@ export interface FaultOutcome {
   readonly deadManLatencyMs: number | undefined;
   /** For stale-feed faults: market data stopped (flow paused) → the bot paused, ms (≥ STALE_FEED_MS). */
   readonly staleDetectedAfterMs: number | undefined;
+  /** False when the fault window caught nothing to act on. */
+  readonly struck: boolean;
 }
 
 /** Everything one run produced. */
@@ -68,6 +69,8 @@ export interface RunResult {
   /** Our orders the exchange saw, and fills of them. */
   readonly ordersOnExchange: number;
   readonly filledOrders: number;
+  /** Requests of ours the venue's own rate limit refused (429). */
+  readonly rateLimited: number;
   readonly wallMs: number;
   /** Every line the bot processes wrote and the harness logged (for the secrets scan). */
   readonly lines: readonly string[];
@@ -75,15 +78,6 @@ export interface RunResult {
   readonly privateKey: bigint;
   /** The password of the keystore the bot unlocks at every start (scanned for too); never printed. */
   readonly keystorePassword: string;
-}
-
-interface PendingResume {
-  readonly index: number;
-  readonly endMs: number;
-  /** Only orders accepted after this venue time count (a restarted bot must quote anew). */
-  readonly newOrdersAfterMs: number | undefined;
-  /** A restarted bot counts as quoting only once it logged "engine started" (late-applied orders of the killed one do not). */
-  readonly startedBot: BotProcess | undefined;
 }
 
 /** Runs one chaos run to the end; never throws for a bot or exchange failure (those are violations). */
@@ -105,8 +99,13 @@ export async function runChaos(options: RunOptions): Promise<RunResult> {
   };
 
   const dir = mkdtempSync(join(tmpdir(), 'akira-chaos-'));
-  const journalPath = join(dir, 'bot.journal');
-  const sim = await startSim({ seed: options.seed, flow: true, signatureWorkers: 0, devAccounts: 1 });
+  const stateDir = join(dir, 'state');
+  mkdirSync(stateDir);
+  const journalPath = join(stateDir, 'bot.journal');
+  const controlFile = join(dir, 'bot-control.json');
+  const sim = await startSim({ seed: options.seed, flow: true, signatureWorkers: 0, devAccounts: 1, settings: { rateLimit: VENUE_RATE_LIMIT } });
+  const proxy = new WsProxy(sim.port, clock, createRng(options.seed).fork('ws-proxy'));
+  const proxyPort = await proxy.start();
   const account = sim.accounts[0];
   if (account?.privateKey === undefined) throw new Error('the embedded exchange has no dev account');
   const address = account.address;
@@ -117,9 +116,10 @@ export async function runChaos(options: RunOptions): Promise<RunResult> {
   const scrypt = { n: 1024, r: 8, p: 1 };
   writeFileSync(join(dir, 'bot.keystore.json'), await encryptStarkKeystore(account.privateKey, keystorePassword, { scrypt, randomBytes: seededBytes(options.seed) }), { mode: 0o600 });
   writeFileSync(join(dir, 'bot.password'), `${keystorePassword}\n`, { mode: 0o600 });
+  const metricsPort = await freePort();
   writeEnvFile(envFile, {
     EXCHANGE_HTTP_URL: sim.httpUrl,
-    EXCHANGE_WS_URL: sim.wsUrl,
+    EXCHANGE_WS_URL: `ws://127.0.0.1:${proxyPort}/ws`,
     CHAIN: 'mainnet',
     TRADING_ACCOUNT: feltToHex(address),
     SIGNER_KEYSTORE: 'bot.keystore.json',
@@ -131,201 +131,110 @@ export async function runChaos(options: RunOptions): Promise<RunResult> {
     LADDER_ORDER_SIZE: '0.05',
     LADDER_BID_SPREAD_BPS: '4',
     LADDER_ASK_SPREAD_BPS: '4',
-    METRICS_PORT: String(await freePort()),
+    METRICS_PORT: String(metricsPort),
     LOG_LEVEL: 'info',
     STARTUP_ORDERS: 'cancel',
     RECONCILE_INTERVAL_S: '5',
     STALE_FEED_MS: String(staleFeedMs),
-    SHUTDOWN_TIMEOUT_MS: '10000',
+    SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
   });
-  const metricsPort = Number(/METRICS_PORT=(\d+)/.exec(readFileSync(envFile, 'utf8'))?.[1]);
 
   const bots: BotProcess[] = [];
-  const lastSamples = new Map<BotProcess, MetricSample>();
+  let bot: BotProcess;
   const spawnBot = (): BotProcess => {
-    const bot = new BotProcess(envFile, journalPath, metricsPort);
+    bot = new BotProcess(envFile, journalPath, metricsPort, { controlFile, diskDir: stateDir });
     bots.push(bot);
     log(`bot process ${bots.length} started (pid ${bot.pid ?? '?'})`);
     return bot;
   };
-  let bot = spawnBot();
-
-  // ── the sampler: resumption, duplicates, dead-man, metrics ──────────────────────────────
-  const outcomes: { resumedAfterMs: number | undefined; deadManLatencyMs: number | undefined; staleDetectedAfterMs: number | undefined }[] = options.schedule.map(() => ({
-    resumedAfterMs: undefined,
-    deadManLatencyMs: undefined,
-    staleDetectedAfterMs: undefined,
-  }));
-  let pending: PendingResume[] = [];
-  const duplicateSince = new Map<string, number>();
-  const reportedDuplicates = new Set<string>();
-  let twoSidedSeen = false;
-  let scraping = false;
-  const sample = (): void => {
-    const now = clock.nowMs();
-    const open = sim.openOrdersOf(address);
-    const sides = (orders: readonly SimOrder[]) => ({
-      bids: orders.filter((order) => order.side === 'buy').length,
-      asks: orders.filter((order) => order.side === 'sell').length,
-    });
-    const all = sides(open);
-    if (all.bids > 0 && all.asks > 0) twoSidedSeen = true;
-    pending = pending.filter((wait) => {
-      if (now < wait.endMs) return true;
-      if (wait.startedBot !== undefined && wait.startedBot.logsWithMessage('engine started').length === 0) return true;
-      const counted = wait.newOrdersAfterMs === undefined ? all : sides(open.filter((order) => order.acceptedAtMs > (wait.newOrdersAfterMs ?? 0)));
-      if (counted.bids > 0 && counted.asks > 0) {
-        const slot = outcomes[wait.index];
-        if (slot !== undefined) slot.resumedAfterMs = now - wait.endMs;
-        return false;
-      }
-      return true;
-    });
-    const groups = new Map<string, string[]>();
-    for (const order of open) {
-      const key = `${order.side}@${order.request.price}`;
-      groups.set(key, [...(groups.get(key) ?? []), order.hash.toString(16)]);
-    }
-    const live = new Set<string>();
-    for (const [key, hashes] of groups) {
-      if (hashes.length < 2) continue;
-      const id = `${key}:${hashes.sort().join(',')}`;
-      live.add(id);
-      const since = duplicateSince.get(id) ?? now;
-      duplicateSince.set(id, since);
-      if (now - since >= DUPLICATE_GRACE_MS && !reportedDuplicates.has(id)) {
-        reportedDuplicates.add(id);
-        violate('no-duplicate-intent', `${hashes.length} of our orders live at ${key} for ${now - since} ms`);
-      }
-    }
-    for (const id of duplicateSince.keys()) if (!live.has(id)) duplicateSince.delete(id);
-    if (!scraping && bot.isAlive) {
-      scraping = true;
-      const current = bot;
-      void current.scrape().then((metrics) => {
-        scraping = false;
-        if (metrics !== undefined) lastSamples.set(current, metrics);
-      });
-    }
-  };
-  const sampler = clock.setInterval(sample, SAMPLE_EVERY_MS);
+  bot = spawnBot();
+  const sampler = new Sampler(sim, address, clock, () => bot, violate);
+  sampler.start();
+  const context: FaultContext = { sim, proxy, clock, address, staleFeedMs, controlFile, sleep, log, violate, bot: () => bot, spawnBot };
+  const effects: (FaultEffect | undefined)[] = options.schedule.map(() => undefined);
+  const expectedHalts = new Set<BotProcess>();
 
   try {
     // ── start: wait for two-sided quotes ────────────────────────────────────────────────────
     const bootDeadline = clock.nowMs() + 45_000;
-    while (!twoSidedSeen && clock.nowMs() < bootDeadline && bot.isAlive) await sleep(100);
-    if (!twoSidedSeen) {
+    while (!sampler.twoSidedSeen && clock.nowMs() < bootDeadline && bot.isAlive) await sleep(100);
+    let endsWithExchangeDown = false;
+    if (!sampler.twoSidedSeen) {
       violate('quoting-resumed', `the bot never quoted both sides within 45 s of starting (alive: ${bot.isAlive})`);
     } else {
       log(`quoting both sides after ${clock.nowMs() - startedMs} ms`);
-      // ── the fault phase ───────────────────────────────────────────────────────────────────
-      const phaseStartMs = clock.nowMs();
-      let quietUntilMs = phaseStartMs;
+      // ── the fault phase ─────────────────────────────────────────────────────────────────
+      let previous: { index: number; limitMs: number; endMs: number } | undefined;
       for (const [index, fault] of options.schedule.entries()) {
-        const waitMs = phaseStartMs + fault.atMs - clock.nowMs();
-        if (waitMs > 0) await sleep(waitMs);
+        const prior = options.schedule[index - 1];
+        const gapMs = prior === undefined ? fault.atMs : fault.atMs - (prior.atMs + prior.durationMs);
+        if (previous !== undefined) {
+          const waitFor = previous;
+          while (sampler.isWaiting(waitFor.index) && clock.nowMs() < waitFor.limitMs) await sleep(100);
+        }
+        await sleep(gapMs);
+        if (fault.kind === 'exchange-down-at-sigterm') {
+          endsWithExchangeDown = true;
+          break;
+        }
         log(`fault ${index + 1}/${options.schedule.length}: ${fault.kind} for ${fault.durationMs} ms (rate ${fault.rate.toFixed(2)})`);
         const startMs = clock.nowMs();
-        let newOrdersAfterMs: number | undefined;
-        switch (fault.kind) {
-          case 'bot-sigkill': {
-            bot.signal('SIGKILL');
-            const exit = await bot.exited;
-            log(`bot killed (${exit.signal ?? exit.code})`);
-            await sleep(fault.durationMs);
-            bot = spawnBot();
-            newOrdersAfterMs = startMs;
-            break;
-          }
-          case 'exchange-restart':
-            await sim.restartTransport(fault.durationMs);
-            newOrdersAfterMs = startMs;
-            break;
-          case 'stale-feed': {
-            // The socket stays up and the market keeps moving; the bot just hears nothing.
-            sim.faults.set({ marketMuteRate: 1 });
-            await sleep(fault.durationMs);
-            // Measured from the bot's own "paused" log line (its decision, after STALE_FEED_MS
-            // without market data) to the exchange's timestamp of the last of our cancels.
-            const paused = bot
-              .logsWithMessage('quoting paused; cancelling everything')
-              .find((line) => line['reason'] === 'stale feed' && Number(line['time']) >= startMs);
-            const stillOpen = sim.openOrdersOf(address).length;
-            const slot = outcomes[index];
-            if (paused !== undefined && stillOpen === 0 && slot !== undefined) {
-              const pausedMs = Number(paused['time']);
-              const lastCancelMs = sim
-                .ordersOf(address)
-                .filter((order) => order.status === 'CANCELLED' && order.updatedAtMs >= startMs)
-                .reduce((latest, order) => Math.max(latest, order.updatedAtMs), pausedMs);
-              slot.deadManLatencyMs = lastCancelMs - pausedMs;
-              slot.staleDetectedAfterMs = pausedMs - startMs;
-            } else {
-              violate('quoting-resumed', `stale feed: ${paused === undefined ? 'the bot never paused' : `${stillOpen} order(s) still listed`} ${fault.durationMs} ms after the feed went quiet`);
-            }
-            sim.faults.reset();
-            break;
-          }
-          case 'ws-drop':
-            sim.faults.dropAllConnections();
-            break;
-          default:
-            sim.faults.set(rateFault(fault.kind, fault.rate));
-            await sleep(fault.durationMs);
-            sim.faults.reset();
-        }
-        const endMs = clock.nowMs();
-        const lateMs = fault.kind === 'post-timeout-applied-late' ? LATE_APPLY_DELAY_MS : 0;
-        pending.push({ index, endMs: endMs + lateMs, newOrdersAfterMs, startedBot: fault.kind === 'bot-sigkill' ? bot : undefined });
-        quietUntilMs = Math.max(quietUntilMs, endMs + lateMs);
+        const effect = await injectFault(fault, context, startMs);
+        effects[index] = effect;
+        if (effect.expectedHalt !== undefined) expectedHalts.add(effect.expectedHalt);
+        const endMs = clock.nowMs() + (effect.lateMs ?? 0);
+        sampler.awaitResume({ index, endMs, newOrdersAfterMs: effect.newOrdersAfterMs, startedBot: effect.startedBot });
+        previous = { index, endMs, limitMs: endMs + resumeWithinMs + (effect.allowanceMs ?? 0) };
       }
       // ── let the last recovery finish ──────────────────────────────────────────────────────
-      const settleDeadline = Math.max(quietUntilMs + 1_000, clock.nowMs()) + resumeWithinMs + BOT_BOOT_ALLOWANCE_MS;
-      while (pending.length > 0 && clock.nowMs() < settleDeadline) await sleep(100);
-      if (clock.nowMs() < quietUntilMs + 1_000) await sleep(quietUntilMs + 1_000 - clock.nowMs());
+      if (previous !== undefined) {
+        const last = previous;
+        while (sampler.hasWaits() && clock.nowMs() < last.limitMs) await sleep(100);
+        if (clock.nowMs() < last.endMs + 1_000) await sleep(last.endMs + 1_000 - clock.nowMs());
+      }
     }
     for (const [index, fault] of options.schedule.entries()) {
-      const resumed = outcomes[index]?.resumedAfterMs;
-      const allowedMs = resumeWithinMs + allowanceMs(fault.kind);
-      if (twoSidedSeen && (resumed === undefined || resumed > allowedMs)) {
+      const effect = effects[index];
+      if (effect === undefined) continue;
+      const resumed = sampler.resumedAfterMs.get(index);
+      const allowedMs = resumeWithinMs + (effect.allowanceMs ?? 0);
+      if (resumed === undefined || resumed > allowedMs) {
         violate('quoting-resumed', `${fault.kind}: quoting ${resumed === undefined ? 'not seen' : `back after ${resumed} ms`} (limit ${allowedMs} ms after the fault)`);
       }
     }
 
     // ── quiesce and compare the bot's books with the exchange's ─────────────────────────────
     sim.setFlowRunning(false);
-    const finalSample = await quiesce(bot, sim, address, clock, sleep);
-    const journal = existsJournal(journalPath);
-    checkFills(journal, sim, address, bots, lastSamples, finalSample, violate);
+    const finalSample: MetricSample | undefined = await quiesce(bot, sim, address, clock, sleep);
+    checkFills(readJournal(journalPath), sim, address, bots, sampler.lastSamples, finalSample, violate);
     checkInventory(sim, address, finalSample, violate);
     for (const process of bots) {
       for (const line of process.logsWithMessage('quoting halted')) {
-        violate(String(line['reason']).includes('drift') ? 'no-unaccounted-fill' : 'clean-exit', `bot halted: ${String(line['reason'])}`);
+        const reason = String(line['reason']);
+        if (expectedHalts.has(process) && reason.includes('journal')) continue;
+        violate(reason.includes('drift') ? 'no-unaccounted-fill' : 'clean-exit', `bot halted: ${reason}`);
       }
     }
+    const rateLimited = sim.rateLimitedOf(address);
+    if (rateLimited > MAX_RATE_LIMITED) violate('few-429s', `the venue's rate limit refused ${rateLimited} of our requests (more than ${MAX_RATE_LIMITED})`);
 
-    // ── graceful stop ───────────────────────────────────────────────────────────────────────
-    if (bot.isAlive) {
-      bot.signal('SIGTERM');
-      let timer: { cancel(): void } | undefined;
-      const exit = await Promise.race([bot.exited, new Promise<undefined>((resolve) => (timer = clock.setTimeout(() => resolve(undefined), 30_000)))]);
-      timer?.cancel();
-      if (exit === undefined) {
-        bot.signal('SIGKILL');
-        violate('clean-exit', 'the bot did not exit within 30 s of SIGTERM');
-      } else if (exit.code !== 0) {
-        violate('clean-exit', `the bot exited with ${exit.code ?? exit.signal ?? '?'} after SIGTERM`);
-      }
-    } else {
-      violate('clean-exit', 'the bot died before the graceful stop');
+    // ── stop: with the exchange unreachable, or gracefully ──────────────────────────────────
+    if (endsWithExchangeDown && bot.isAlive) {
+      log('fault: exchange-down-at-sigterm');
+      await stopWithExchangeDown(context, SHUTDOWN_TIMEOUT_MS);
     }
+    await stopGracefully(bot, clock, violate);
     await sim.idle();
     const left = sim.openOrdersOf(address);
     if (left.length > 0) violate('zero-open-orders', `${left.length} of our orders still open on the exchange after shutdown`);
-    log(`run done: ${bots.length} bot process(es), ${countAll(sim, address).orders} orders on the exchange, ${violations.length} violation(s)`);
+    log(`run done: ${bots.length} bot process(es), ${countAll(sim, address).orders} orders on the exchange, ${rateLimited} rate-limited, ${violations.length} violation(s)`);
   } finally {
-    sampler.cancel();
-    for (const process of bots) process.signal('SIGKILL');
+    sampler.stop();
+    for (const process of bots) {
+      process.signal('SIGCONT');
+      process.signal('SIGKILL');
+    }
+    await proxy.stop();
     await sim.stop();
     if (options.keepFiles !== true) rmSync(dir, { recursive: true, force: true });
   }
@@ -336,14 +245,16 @@ export async function runChaos(options: RunOptions): Promise<RunResult> {
       kind: fault.kind,
       atMs: fault.atMs,
       durationMs: fault.durationMs,
-      resumedAfterMs: outcomes[index]?.resumedAfterMs,
-      deadManLatencyMs: outcomes[index]?.deadManLatencyMs,
-      staleDetectedAfterMs: outcomes[index]?.staleDetectedAfterMs,
+      resumedAfterMs: sampler.resumedAfterMs.get(index),
+      deadManLatencyMs: effects[index]?.deadManLatencyMs,
+      staleDetectedAfterMs: effects[index]?.staleDetectedAfterMs,
+      struck: effects[index]?.struck ?? fault.kind === 'exchange-down-at-sigterm',
     })),
     violations,
     botProcesses: bots.length,
     ordersOnExchange: counts.orders,
     filledOrders: counts.filled,
+    rateLimited: sim.rateLimitedOf(address),
     wallMs: clock.nowMs() - startedMs,
     lines: [...bots.flatMap((process) => process.lines), ...harnessLines],
     privateKey: account.privateKey,
@@ -351,160 +262,21 @@ export async function runChaos(options: RunOptions): Promise<RunResult> {
   };
 }
 
-/** Extra time a fault needs by its nature: a late-applied request, or booting a new bot process. */
-function allowanceMs(kind: FaultKind): number {
-  if (kind === 'post-timeout-applied-late') return LATE_APPLY_DELAY_MS;
-  if (kind === 'bot-sigkill') return BOT_BOOT_ALLOWANCE_MS;
-  return 0;
-}
-
-function rateFault(kind: FaultKind, rate: number): Parameters<SimHandle['faults']['set']>[0] {
-  switch (kind) {
-    case 'snap-gap':
-      return { snapSkipRate: rate };
-    case 'snap-duplicate':
-      return { snapDuplicateRate: rate };
-    case 'report-duplicate':
-      return { reportDuplicateRate: rate };
-    case 'report-reorder':
-      return { reportReorderRate: rate };
-    case 'post-5xx-not-applied':
-      return { httpErrorRate: rate, failAfterApply: false, paths: POST_PATHS };
-    case 'post-5xx-applied':
-      return { httpErrorRate: rate, failAfterApply: true, paths: POST_PATHS };
-    case 'post-reset-not-applied':
-      return { httpResetRate: rate, failAfterApply: false, paths: POST_PATHS };
-    case 'post-reset-applied':
-      return { httpResetRate: rate, failAfterApply: true, paths: POST_PATHS };
-    case 'post-timeout-applied-late':
-      return { httpDelayRate: rate, httpDelayMs: LATE_APPLY_DELAY_MS, paths: ['/place_order', '/cancel_order'] };
-    case 'rate-limit-burst':
-      return { httpRateLimitRate: rate, rateLimitSleepMs: 200, paths: [] };
-    default:
-      return {};
-  }
-}
-
-function countAll(sim: SimHandle, address: bigint): { orders: number; filled: number } {
-  return sim.ordersOf(address).reduce(
-    (acc, order) => ({ orders: acc.orders + 1, filled: acc.filled + (order.filledBase > 0n ? 1 : 0) }),
-    { orders: 0, filled: 0 },
-  );
-}
-
-function existsJournal(path: string): JournalRecord[] {
-  try {
-    return parseJournal(readFileSync(path, 'utf8'));
-  } catch {
-    return [];
-  }
-}
-
-/** Waits until the bot's inventory and the exchange's balances stop moving; returns the last scrape. */
-async function quiesce(
-  bot: BotProcess,
-  sim: SimHandle,
-  address: bigint,
-  clock: Clock,
-  sleep: (ms: number) => Promise<void>,
-): Promise<MetricSample | undefined> {
-  const deadline = clock.nowMs() + 8_000;
-  let previous = '';
-  let stableFor = 0;
-  let last: MetricSample | undefined;
-  await sleep(500);
-  while (clock.nowMs() < deadline) {
-    await sim.idle();
-    last = await bot.scrape();
-    const fingerprint = JSON.stringify([
-      metricSum(last, 'akira_mm_inventory_base'),
-      metricSum(last, 'akira_mm_inventory_quote'),
-      metricSum(last, 'akira_mm_filled_base_total'),
-      exchangeTotal(sim, address, BASE).toString(),
-      exchangeTotal(sim, address, QUOTE).toString(),
-    ]);
-    stableFor = fingerprint === previous ? stableFor + 1 : 0;
-    previous = fingerprint;
-    if (stableFor >= 3) return last;
-    await sleep(250);
-  }
-  return last;
-}
-
-function exchangeTotal(sim: SimHandle, address: bigint, token: string): bigint {
-  const holding = sim.balancesOf(address).get(token);
-  return holding === undefined ? 0n : holding.free + holding.locked;
-}
-
-function tokens(units: bigint, token: string): number {
-  return Number(units) / 10 ** (token === QUOTE ? 6 : 18);
-}
-
-function checkInventory(sim: SimHandle, address: bigint, sample: MetricSample | undefined, violate: (name: InvariantName, detail: string) => void): void {
-  if (sample === undefined) {
-    violate('inventory-matches-exchange', 'could not read the bot\'s inventory (metrics unreachable)');
+/** SIGTERM, then the bot must exit 0 within 30 s. */
+async function stopGracefully(bot: BotProcess, clock: Clock, violate: (invariant: InvariantName, detail: string) => void): Promise<void> {
+  if (!bot.isAlive) {
+    violate('clean-exit', 'the bot died before the graceful stop');
     return;
   }
-  for (const [token, metric] of [
-    [BASE, 'akira_mm_inventory_base'],
-    [QUOTE, 'akira_mm_inventory_quote'],
-  ] as const) {
-    const exchange = tokens(exchangeTotal(sim, address, token), token);
-    const bot = metricSum(sample, metric);
-    if (Math.abs(exchange - bot) > TOKEN_TOLERANCE) violate('inventory-matches-exchange', `${token}: bot ${bot}, exchange ${exchange}`);
-  }
-}
-
-/**
- * Fills: every exchange order of ours has a journal intent (nothing placed behind the journal's
- * back); the last bot process counted exactly the fills the exchange made on the orders it
- * placed; earlier (killed) processes never counted more than the exchange made (no phantoms).
- */
-function checkFills(
-  journal: readonly JournalRecord[],
-  sim: SimHandle,
-  address: bigint,
-  bots: readonly BotProcess[],
-  lastSamples: ReadonlyMap<BotProcess, MetricSample>,
-  finalSample: MetricSample | undefined,
-  violate: (name: InvariantName, detail: string) => void,
-): void {
-  const segments: Set<bigint>[] = [];
-  const allIntents = new Set<bigint>();
-  for (const record of journal) {
-    if (record.t === 'start') segments.push(new Set());
-    if (record.t === 'intent') {
-      const hash = BigInt(record.orderId);
-      allIntents.add(hash);
-      segments.at(-1)?.add(hash);
-    }
-  }
-  const orders = sim.ordersOf(address);
-  const unjournaled = orders.filter((order) => !allIntents.has(order.hash));
-  if (unjournaled.length > 0) violate('no-duplicate-intent', `${unjournaled.length} order(s) on the exchange have no journal intent`);
-  const filledBy = (hashes: ReadonlySet<bigint>, side: 'buy' | 'sell'): number =>
-    tokens(
-      orders.filter((order) => order.side === side && hashes.has(order.hash)).reduce((sum, order) => sum + order.filledBase, 0n),
-      BASE,
-    );
-  // A process killed while booting writes no `start` record: segments then pair with processes
-  // only from the end (the last process always started: it quoted and was stopped gracefully).
-  const offset = bots.length - segments.length;
-  for (const [index, process] of bots.entries()) {
-    if (index < offset) continue;
-    const segment = segments[index - offset] ?? new Set<bigint>();
-    const isLast = index === bots.length - 1;
-    const sample = isLast ? finalSample : lastSamples.get(process);
-    for (const side of ['buy', 'sell'] as const) {
-      const exchange = filledBy(segment, side);
-      const bot = metricSum(sample, 'akira_mm_filled_base_total', `side="${side}"`);
-      if (isLast && Math.abs(exchange - bot) > TOKEN_TOLERANCE) {
-        violate('no-unaccounted-fill', `last bot process counted ${bot} ${BASE} ${side} filled; the exchange filled ${exchange} on its orders`);
-      }
-      if (!isLast && offset === 0 && bot > exchange + TOKEN_TOLERANCE) {
-        violate('no-unaccounted-fill', `bot process ${index + 1} counted ${bot} ${BASE} ${side} filled, more than the exchange's ${exchange}`);
-      }
-    }
+  bot.signal('SIGTERM');
+  let timer: { cancel(): void } | undefined;
+  const exit = await Promise.race([bot.exited, new Promise<undefined>((resolve) => (timer = clock.setTimeout(() => resolve(undefined), 30_000)))]);
+  timer?.cancel();
+  if (exit === undefined) {
+    bot.signal('SIGKILL');
+    violate('clean-exit', 'the bot did not exit within 30 s of SIGTERM');
+  } else if (exit.code !== 0) {
+    violate('clean-exit', `the bot exited with ${exit.code ?? exit.signal ?? '?'} after SIGTERM`);
   }
 }
 

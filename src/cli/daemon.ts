@@ -1,15 +1,14 @@
 /**
  * The daemon around one engine: config → strategy → venue → engine, the metrics server, the
  * crash journal, the live status line on a TTY (pino JSON otherwise), and signals: SIGINT or
- * SIGTERM cancel every order and wait (bounded) for the venue to confirm before exiting 0.
+ * SIGTERM cancel every order and wait (at most SHUTDOWN_TIMEOUT_MS) for the venue to confirm
+ * before exiting 0, or EXIT_ORDERS_MAY_REST naming the orders that may still rest.
  * `run` and `paper` both end here; only the venue they hand in differs.
  */
-import { join } from 'node:path';
 import type { Registry } from 'prom-client';
 import type { PairConfig } from '../config/index.ts';
 import { LiveClock, formatConfigIssues, getChain, getToken, type Logger, type Strategy, type Venue } from '../core/index.ts';
 import {
-  FileJournal,
   MarketMaker,
   combineObservers,
   createEngineMetrics,
@@ -19,7 +18,10 @@ import {
   type MetricsServer,
 } from '../engine/index.ts';
 import { getStrategyDefinition } from '../../strategies/index.ts';
-import { UsageError, type CliIo } from './io.ts';
+import { EXIT_ORDERS_MAY_REST, UsageError, type CliIo } from './io.ts';
+import { openAccountState } from './account-state.ts';
+import { registerProcessMetrics } from './process-metrics.ts';
+import { resolveStateDir } from './state-dir.ts';
 import { renderStatusLine } from './status-line.ts';
 import type { HedgeWiring } from './hedge-wiring.ts';
 
@@ -41,8 +43,12 @@ export interface DaemonOptions {
   readonly io: CliIo;
   /** Bind the metrics server here instead of the env file's METRICS_HOST. */
   readonly metricsHost?: string;
-  /** Journal file; default `akira-mm-<BASE>-<QUOTE>.journal` in the working directory. */
+  /** Journal file; default the account's journal in the state directory (`state-dir.ts`). */
   readonly journalPath?: string;
+  /** State directory (journal, account lock); default `--state-dir`/STATE_DIR/~/.local/state/akira-mm (`resolveStateDir`). */
+  readonly stateDir?: string;
+  /** Lock the account in the state directory (default true; paper mode's private exchange needs none). */
+  readonly lockAccount?: boolean;
   /** Show the one-line status on a TTY (default: when stdout is a TTY). */
   readonly showStatus?: boolean;
   /** Extra observer (paper mode counts fills for its banner). */
@@ -53,11 +59,6 @@ export interface DaemonOptions {
   readonly registerMetrics?: (registry: Registry) => void;
   /** The pair's hedger (HEDGE): started before the engine quotes, stopped after it. */
   readonly hedge?: HedgeWiring;
-}
-
-/** The order journal's default path: `akira-mm-<BASE>-<QUOTE>.journal` in the working directory. */
-export function defaultJournalPath(config: Pick<PairConfig, 'base' | 'quote'>, cwd: string): string {
-  return join(cwd, `akira-mm-${config.base}-${config.quote}.journal`);
 }
 
 /** A running daemon. */
@@ -87,9 +88,16 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   const pair = `${config.base}/${config.quote}`;
   const clock = new LiveClock();
   const strategy = buildStrategy(config);
-  const journal = new FileJournal(options.journalPath ?? defaultJournalPath(config, io.cwd), {
+  const account = openAccountState({
+    venueUrl: config.exchangeHttpUrl,
+    account: config.tradingAccount,
+    stateDir: options.stateDir ?? resolveStateDir({ configured: config.stateDir, env: io.env, cwd: io.cwd }),
+    journalPath: options.journalPath,
+    lock: options.lockAccount !== false,
     schedule: (callback, delayMs) => clock.setTimeout(callback, delayMs),
   });
+  logger.info({ journal: account.journal.path, lock: account.lock?.path }, 'crash journal and account lock');
+  const journal = account.journal.forPair(pair);
   const chain = getChain(config.chain);
   const metricsRegistry = createEngineMetrics({ pair, baseDecimals: getToken(chain, config.base).decimals, quoteDecimals: getToken(chain, config.quote).decimals });
   const engine = new MarketMaker({
@@ -105,6 +113,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   metricsRegistry.bindStatus(() => engine.status());
   options.registerMetrics?.(metricsRegistry.registry);
   options.hedge?.metrics.register(metricsRegistry.registry, () => engine.status().hedge, () => engine.status().position);
+  registerProcessMetrics(metricsRegistry.registry);
   const metrics =
     config.metricsPort === 0
       ? undefined
@@ -117,18 +126,26 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   // Listen before starting: a SIGTERM while the engine boots (it may already have orders out)
   // must still end in a cancel-all, right after start completes, not in a bare exit.
   const stopSignal = options.stopSignal ?? waitForStopSignal();
-  // The hedger settles what the journal left uncovered before the engine quotes.
-  await options.hedge?.hedger.start();
-  await engine.start();
+  try {
+    // The hedger settles what the journal left uncovered before the engine quotes.
+    await options.hedge?.hedger.start();
+    await engine.start();
+  } catch (error) {
+    await options.hedge?.hedger.stop();
+    journal.close();
+    account.release();
+    throw error;
+  }
   const done = stopSignal.then(async (signal) => {
     logger.info({ signal }, 'stopping: cancelling every order');
     statusTimer?.cancel();
     if (showStatus) io.stdout.write('\n');
-    await engine.stop();
+    const stopped = await engine.stop();
     await options.hedge?.hedger.stop();
+    account.release();
     await metrics?.stop();
     if (showStatus) io.stdout.write(`${renderStatusLine(engine.status(), pair)}\n`);
-    return 0;
+    return stopped.confirmed ? 0 : EXIT_ORDERS_MAY_REST;
   });
   return { engine, metrics, done };
 }

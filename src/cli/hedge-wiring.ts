@@ -1,7 +1,7 @@
 /**
  * A pair's hedger from its validated file (`HEDGE=binance:SYMBOL`): the Binance hedge venue, a
  * market-data feed of the same symbol for the hedge book, the hedge journal beside the order
- * journal (`<journal>.hedge`), and the hedger's metrics. `run`, `paper` and `hedge flatten` build it
+ * journal (`<journal>.<BASE>-<QUOTE>.hedge`), and the hedger's metrics. `run`, `paper` and `hedge flatten` build it
  * here; the daemon starts it before the engine quotes.
  */
 import type { PairConfig } from '../config/index.ts';
@@ -23,8 +23,8 @@ export interface HedgeDeps {
   readonly clock: Clock;
   readonly rng: Rng;
   readonly logger: Logger;
-  /** The pair's order journal; the hedge journal is this path plus `.hedge`. */
-  readonly orderJournalPath: string;
+  /** The hedge journal (`hedgeJournalPath`: beside the account's order journal, one per pair). */
+  readonly journalPath: string;
 }
 
 /**
@@ -48,7 +48,7 @@ export function createHedger(config: PairConfig, deps: HedgeDeps): HedgeWiring |
     recvWindowMs: hedge.recvWindowMs,
   });
   const book = new BinanceReferenceFeed({ symbol: market.symbol, wsUrl: hedge.streamUrl, restUrl: hedge.restUrl, clock: deps.clock, rng: deps.rng.fork('hedge-book'), logger: logger.child({ component: 'hedge-book' }), snapshotLimit: 100 });
-  const journalPath = `${deps.orderJournalPath}.hedge`;
+  const journalPath = deps.journalPath;
   const metrics = createHedgeMetrics();
   const hedger = new Hedger({
     venue,

@@ -1,5 +1,5 @@
 /**
- * `akira-mm hedge flatten --env FILE [--journal FILE] [--timeout S]`: flattens the net position on
+ * `akira-mm hedge flatten --env FILE [--journal FILE] [--state-dir DIR] [--timeout S]`: flattens the net position on
  * the hedge venue. The pair's hedge journal says what was filled and what was hedged; hedges whose
  * outcome the journal does not know are queried by their client id (never sent again); whatever
  * is uncovered is then hedged with market (or IOC) orders, as the daemon would. Run it with the
@@ -12,7 +12,7 @@ import { resolve } from 'node:path';
 import { integerFlag, parseFlags, subcommandsHelp, type CommandHelp } from './args.ts';
 import { HelpRequest, UsageError, type CommandRunner } from './io.ts';
 
-const SUBCOMMANDS = [{ name: 'flatten', usage: 'akira-mm hedge flatten --env FILE [--journal FILE] [--timeout S]', summary: 'hedge whatever the journal says is uncovered, settling lost hedges by query first' }];
+const SUBCOMMANDS = [{ name: 'flatten', usage: 'akira-mm hedge flatten --env FILE [--journal FILE] [--state-dir DIR] [--timeout S]', summary: 'hedge whatever the journal says is uncovered, settling lost hedges by query first' }];
 
 const FLATTEN_HELP: CommandHelp = {
   usage: SUBCOMMANDS[0]?.usage ?? '',
@@ -22,7 +22,8 @@ const FLATTEN_HELP: CommandHelp = {
 
 const FLATTEN_OPTIONS = {
   env: { type: 'string', value: 'FILE', required: true, doc: "the pair's env file (HEDGE and its keys)" },
-  journal: { type: 'string', value: 'FILE', default: 'akira-mm-<BASE>-<QUOTE>.journal in the working directory (the hedge journal is FILE.hedge)', doc: "the pair's order journal, as `run --journal` names it" },
+  journal: { type: 'string', value: 'FILE', default: '<state dir>/<venue>/<account>.journal (the hedge journal is FILE.<BASE>-<QUOTE>.hedge)', doc: "the pair's order journal, as `run --journal` names it" },
+  'state-dir': { type: 'string', value: 'DIR', default: 'STATE_DIR, else $XDG_STATE_HOME/akira-mm, else ~/.local/state/akira-mm', doc: 'the state directory `run --state-dir` uses' },
   timeout: { type: 'string', value: 'S', unit: 's', default: 60, doc: 'give up waiting for the hedges after this long' },
 } as const;
 
@@ -34,9 +35,9 @@ export const runHedge: CommandRunner = async (args, io) => {
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${FLATTEN_HELP.usage}`);
   if (values.env === undefined) throw new UsageError(`--env FILE is required\nusage: ${FLATTEN_HELP.usage}`);
   const timeoutS = integerFlag('timeout', values.timeout, 60, 1, 3_600);
-  const [{ loadPairFile }, { defaultJournalPath }, { createHedger }, { LiveClock, createLogger, createRng, hasErrorCode }] = await Promise.all([
+  const [{ loadPairFile }, { hedgeJournalPath, orderJournalPath }, { createHedger }, { LiveClock, createLogger, createRng, hasErrorCode }] = await Promise.all([
     import('./pair-config.ts'),
-    import('./daemon.ts'),
+    import('./state-dir.ts'),
     import('./hedge-wiring.ts'),
     import('../core/index.ts'),
   ]);
@@ -46,7 +47,17 @@ export const runHedge: CommandRunner = async (args, io) => {
   const clock = new LiveClock();
   let wiring;
   try {
-    wiring = createHedger(config, { clock, rng: createRng(randomBytes(4).readUInt32LE(0)), logger, orderJournalPath: values.journal === undefined ? defaultJournalPath(config, io.cwd) : resolve(io.cwd, values.journal) });
+    wiring = createHedger(config, { clock, rng: createRng(randomBytes(4).readUInt32LE(0)), logger, journalPath: hedgeJournalPath(
+        orderJournalPath(config, {
+          journalPath: values.journal === undefined ? undefined : resolve(io.cwd, values.journal),
+          stateDir: values['state-dir'] === undefined ? undefined : resolve(io.cwd, values['state-dir']),
+          env: io.env,
+          cwd: io.cwd,
+        }),
+        config.base,
+        config.quote,
+      ),
+    });
   } catch (error) {
     if (hasErrorCode(error, 'HEDGE_JOURNAL_LOCKED')) throw new UsageError(error.message);
     throw error;

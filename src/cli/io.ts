@@ -20,6 +20,12 @@ export type CommandRunner = (args: readonly string[], io: CliIo) => Promise<numb
 /** Exit code for bad usage or bad input (missing flag, malformed file). */
 export const EXIT_USAGE = 2;
 
+/**
+ * Exit code of a daemon whose shutdown could not confirm, within SHUTDOWN_TIMEOUT_MS, that none of
+ * its orders rests (the venue unreachable): the log's last error names the orders that may.
+ */
+export const EXIT_ORDERS_MAY_REST = 3;
+
 /** A usage or input error: printed as one line, exit code 2. */
 export class UsageError extends Error {
   constructor(message: string) {

@@ -8,7 +8,8 @@ import type { PairConfig, PermissionOptions } from '../config/index.ts';
 import { LiveClock, createLogger, createRng, getChain, getToken, type Logger } from '../core/index.ts';
 import { WIRE_ANOMALY_KINDS, createLiveVenue, type LiveVenue, type LiveVenueConfig, type LiveVenueFactoryDeps } from '../exchange/index.ts';
 import { REFUSAL_KINDS, SigningAudit } from '../exchange/signer/index.ts';
-import { defaultJournalPath, startDaemon, type RunningDaemon } from './daemon.ts';
+import { startDaemon, type RunningDaemon } from './daemon.ts';
+import { hedgeJournalPath, orderJournalPath } from './state-dir.ts';
 import { createHedger } from './hedge-wiring.ts';
 import { engineSettingsFromConfig } from './engine-settings.ts';
 import type { CliIo } from './io.ts';
@@ -56,9 +57,13 @@ export interface LiveRunOptions {
   readonly logger?: Logger;
   readonly metricsHost?: string;
   readonly journalPath?: string;
+  /** State directory (journal, account lock); default as `resolveStateDir`. */
+  readonly stateDir?: string;
+  /** Lock the account in the state directory (default true). */
+  readonly lockAccount?: boolean;
   readonly stopSignal?: Promise<string>;
   readonly showStatus?: boolean;
-  /** Signing worker threads (default 2). */
+  /** Signing worker threads (default SIGNING_WORKERS, 0: pre-signing runs on the event loop in idle slices). */
   readonly signingWorkers?: number;
   /** How strictly a keystore's permissions are checked (`--insecure-permissions`). */
   readonly permissions?: PermissionOptions;
@@ -110,12 +115,12 @@ export async function startLiveRun(options: LiveRunOptions): Promise<LiveRun> {
   }
   const audit = new SigningAudit(logger);
   const signer = options.signer ?? (await openSigner(config, { io, logger, clock, audit, ...(options.permissions === undefined ? {} : { permissions: options.permissions }) }));
-  const venue = createLiveVenue(liveVenueConfig(config, signer, options.signingWorkers), { clock, rng, logger, audit, ...remoteSignerDeps(signer) });
+  const venue = createLiveVenue(liveVenueConfig(config, signer, options.signingWorkers ?? config.signingWorkers), { clock, rng, logger, audit, ...remoteSignerDeps(signer) });
   const settings = engineSettingsFromConfig(config.engine, {
     baseDecimals: getToken(chain, config.base).decimals,
     quoteDecimals: getToken(chain, config.quote).decimals,
   });
-  const hedge = createHedger(config, { clock, rng, logger, orderJournalPath: options.journalPath ?? defaultJournalPath(config, io.cwd) });
+  const hedge = createHedger(config, { clock, rng, logger, journalPath: hedgeJournalPath(orderJournalPath(config, { journalPath: options.journalPath, stateDir: options.stateDir, env: io.env, cwd: io.cwd }), config.base, config.quote) });
   const daemon = await startDaemon({
     config,
     venue,
@@ -125,6 +130,8 @@ export async function startLiveRun(options: LiveRunOptions): Promise<LiveRun> {
     ...(hedge === undefined ? {} : { hedge }),
     ...(options.metricsHost === undefined ? {} : { metricsHost: options.metricsHost }),
     ...(options.journalPath === undefined ? {} : { journalPath: options.journalPath }),
+    ...(options.stateDir === undefined ? {} : { stateDir: options.stateDir }),
+    ...(options.lockAccount === undefined ? {} : { lockAccount: options.lockAccount }),
     ...(options.stopSignal === undefined ? {} : { stopSignal: options.stopSignal }),
     ...(options.showStatus === undefined ? {} : { showStatus: options.showStatus }),
     registerMetrics: (registry) => {

@@ -120,6 +120,8 @@ export const runPaper: CommandRunner = async (args, io) => {
       config,
       io,
       journalPath: join(mkdtempSync(join(tmpdir(), 'akira-paper-')), 'paper.journal'),
+      // The embedded exchange lives and dies with this process: no other process can serve its account.
+      lockAccount: false,
       stopSignal: stopAfter(duration),
     });
     const code = await run.daemon.done;

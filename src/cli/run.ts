@@ -1,5 +1,5 @@
 /**
- * `akira-mm run --env FILE [--metrics-host H] [--journal FILE]`: one pair, live, against the
+ * `akira-mm run --env FILE [--metrics-host H] [--journal FILE] [--state-dir DIR]`: one pair, live, against the
  * venue the file names (LayerAkira, or a running `akira-mm sim`). SIGINT/SIGTERM cancel every
  * order and wait for the venue to confirm before exiting 0.
  */
@@ -8,7 +8,7 @@ import { parseFlags, type CommandHelp } from './args.ts';
 import { UsageError, type CommandRunner } from './io.ts';
 import { INSECURE_PERMISSIONS_FLAG, pairFileOptions } from './file-permissions.ts';
 
-const USAGE = 'akira-mm run --env FILE [--metrics-host HOST] [--journal FILE] [--insecure-permissions]';
+const USAGE = 'akira-mm run --env FILE [--metrics-host HOST] [--journal FILE] [--state-dir DIR] [--insecure-permissions]';
 
 const HELP: CommandHelp = {
   usage: USAGE,
@@ -18,7 +18,13 @@ const HELP: CommandHelp = {
 export const RUN_OPTIONS = {
   env: { type: 'string', value: 'FILE', required: true, doc: "the pair's env file (every key: config/example.env)" },
   'metrics-host': { type: 'string', value: 'HOST', default: "the file's METRICS_HOST (127.0.0.1)", doc: 'interface for /metrics and /health (0.0.0.0 in a container)' },
-  journal: { type: 'string', value: 'FILE', default: 'akira-mm-<BASE>-<QUOTE>.journal in the working directory', doc: 'crash journal of orders in flight' },
+  journal: { type: 'string', value: 'FILE', default: '<state dir>/<venue>/<account>.journal', doc: "crash journal of orders in flight, one per venue and account (a journal of another venue or account is refused)" },
+  'state-dir': {
+    type: 'string',
+    value: 'DIR',
+    default: 'STATE_DIR, else $XDG_STATE_HOME/akira-mm, else ~/.local/state/akira-mm',
+    doc: 'where the journal and the account lock live (a second process for an account served from here fails at once)',
+  },
   ...INSECURE_PERMISSIONS_FLAG,
 } as const;
 
@@ -36,6 +42,7 @@ export const runRun: CommandRunner = async (args, io) => {
     permissions: fileOptions,
     ...(values['metrics-host'] === undefined ? {} : { metricsHost: values['metrics-host'] }),
     ...(values.journal === undefined ? {} : { journalPath: resolve(io.cwd, values.journal) }),
+    ...(values['state-dir'] === undefined ? {} : { stateDir: resolve(io.cwd, values['state-dir']) }),
   });
   const code = await run.daemon.done;
   run.logger.flush();

@@ -197,6 +197,20 @@ export const CONFIG_KEYS = {
     doc: 'Obtain a fast-sign key at start (renewed hourly) and send cancels and cancel-alls with it instead of a Stark signature',
     parse: v.boolean,
   }),
+  STATE_DIR: spec({
+    key: 'STATE_DIR',
+    default: '',
+    unit: 'path',
+    doc: 'Where the daemon keeps its crash journal and account lock, one per venue and account (`--state-dir` overrides); empty = $XDG_STATE_HOME/akira-mm or ~/.local/state/akira-mm. In a container, mount a volume here',
+    parse: v.anyString,
+  }),
+  SIGNING_WORKERS: spec({
+    key: 'SIGNING_WORKERS',
+    default: '0',
+    unit: 'threads',
+    doc: 'Worker threads that pre-sign orders; 0 pre-signs on the event loop between events (each thread costs ~70–90 MB of RSS: worth it only for bursts of dozens of orders, RELIABILITY.md "Lean daemon")',
+    parse: v.integer(0, 16),
+  }),
 } as const;
 
 /** Names of the keys the config layer owns. */

@@ -69,6 +69,10 @@ export interface PairConfig {
   readonly starknetRpcUrl: string | undefined;
   /** FAST_CANCEL. */
   readonly fastCancel: boolean;
+  /** STATE_DIR: '' = the default state directory (`src/cli/state-dir.ts`). */
+  readonly stateDir: string;
+  /** SIGNING_WORKERS: pre-signing threads (0 = on the event loop). */
+  readonly signingWorkers: number;
   /** Engine, risk and gas settings. */
   readonly engine: EngineConfig;
   /** Reference market and fair-price settings (issue 10). */
@@ -163,6 +167,8 @@ export function parsePairConfig(
     logLevel: read(CONFIG_KEYS.LOG_LEVEL),
     withdrawAllowedReceivers: read(CONFIG_KEYS.WITHDRAW_ALLOWED_RECEIVERS),
     fastCancel: read(CONFIG_KEYS.FAST_CANCEL),
+    stateDir: read(CONFIG_KEYS.STATE_DIR),
+    signingWorkers: read(CONFIG_KEYS.SIGNING_WORKERS),
   };
   const signer = readSignerSource(read, resolved, options, issues);
   const venueChecks = readVenueChecks(read);

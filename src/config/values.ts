@@ -16,6 +16,9 @@ const fail = <T>(allowed: string): ValueResult<T> => ({ ok: false, allowed });
 /** Any non-empty string. */
 export const nonEmptyString: ValueParser<string> = (raw) => (raw.length > 0 ? ok(raw) : fail('a non-empty string'));
 
+/** Any text, the empty string included (a path that may be left unset). */
+export const anyString: ValueParser<string> = (raw) => ok(raw);
+
 /** An http(s) or ws(s) URL with one of the given protocols. */
 export function url(protocols: readonly string[]): ValueParser<string> {
   const allowed = `a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`;

@@ -26,10 +26,54 @@ export interface Clock {
   setInterval(callback: () => void, intervalMs: number, options?: TimerOptions): Timer;
 }
 
-/** Wall-clock time and Node timers. */
+/** Where a {@link LiveClock} reads time (tests pass their own). */
+export interface TimeSources {
+  /** The host's wall clock, ms since the epoch (NTP may step it). Default `Date.now`. */
+  readonly wallMs: () => number;
+  /** A monotonic clock, ms from any origin (never steps). Default `performance.now`. */
+  readonly monotonicMs: () => number;
+}
+
+/** How fast a {@link LiveClock} catches up with a stepped wall clock: 5 % of elapsed time (a 2 s step in 40 s). */
+export const CLOCK_SLEW_RATE = 0.05;
+/** A wall-clock jump larger than this (a suspended host, a first NTP sync) is taken at once, ms. */
+export const CLOCK_STEP_LIMIT_MS = 10_000;
+
+/**
+ * Wall-clock time that never steps, and Node timers. Durations the engine measures with `nowMs()`
+ * (the outbound budget's refill, the dead-man's silence, order ages) must not jump when NTP steps
+ * the host's clock: a forward step would hand the budget free tokens (the venue, on its own
+ * clock, then answers 429) and fire the dead-man on a live feed; a backward one would freeze the
+ * budget. So time advances with the monotonic clock and follows the wall clock by slewing at
+ * {@link CLOCK_SLEW_RATE} (so it never goes backwards); only jumps over
+ * {@link CLOCK_STEP_LIMIT_MS} are taken at once, either way. Timestamps stay within a step's size
+ * of the host's clock while it catches up.
+ */
 export class LiveClock implements Clock {
+  private readonly sources: TimeSources;
+  private lastMonotonicMs: number;
+  private currentMs: number;
+
+  constructor(sources: Partial<TimeSources> = {}) {
+    this.sources = { wallMs: sources.wallMs ?? (() => Date.now()), monotonicMs: sources.monotonicMs ?? (() => performance.now()) };
+    this.lastMonotonicMs = this.sources.monotonicMs();
+    this.currentMs = this.sources.wallMs();
+  }
+
   nowMs(): number {
-    return Date.now();
+    const monotonic = this.sources.monotonicMs();
+    const elapsedMs = Math.max(0, monotonic - this.lastMonotonicMs);
+    this.lastMonotonicMs = monotonic;
+    const advanced = this.currentMs + elapsedMs;
+    const errorMs = this.sources.wallMs() - advanced;
+    if (Math.abs(errorMs) > CLOCK_STEP_LIMIT_MS) {
+      this.currentMs = advanced + errorMs;
+    } else {
+      const slewMs = elapsedMs * CLOCK_SLEW_RATE;
+      this.currentMs = advanced + Math.max(-slewMs, Math.min(slewMs, errorMs));
+    }
+    // Whole milliseconds, like Date.now (floor keeps it non-decreasing).
+    return Math.floor(this.currentMs);
   }
 
   setTimeout(callback: () => void, delayMs: number, options: TimerOptions = {}): Timer {

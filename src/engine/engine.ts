@@ -40,7 +40,7 @@ import { Ledger } from './ledger.ts';
 import { MarketTracker } from './market.ts';
 import { MarkoutTracker } from './markouts.ts';
 import type { EngineObserver } from './observer.ts';
-import { NullJournal, type Journal } from './orders/journal.ts';
+import { GuardedJournal, NullJournal, type Journal } from './orders/journal.ts';
 import { OrderManager } from './orders/order-manager.ts';
 import { isOverInventoryCap, resolveRiskLimits, type RiskLimits } from './pipeline/caps.ts';
 import type { RoundedQuote } from './pipeline/diff.ts';
@@ -66,7 +66,7 @@ export interface EngineOptions {
   readonly logger: Logger;
   readonly settings: EngineSettings;
   readonly observer?: EngineObserver;
-  /** Crash journal; default none (backtests). The daemon passes a `FileJournal`. */
+  /** Crash journal; default none (backtests). The daemon passes its pair's view of an `AccountJournal`. */
   readonly journal?: Journal;
   /**
    * The account this pair shares with other pairs (one process per account): its outbound
@@ -90,6 +90,26 @@ const REFERENCE_DIVERGENT = 'reference divergent';
 /** How long quotes stay pulled after a reference jump (cancel first, requote after). */
 const REFERENCE_JUMP_PAUSE_MS = 250;
 
+/** How `stop()` ended. */
+export interface StopOutcome {
+  /** The venue confirmed, within SHUTDOWN_TIMEOUT_MS, that nothing of ours rests. */
+  readonly confirmed: boolean;
+  /** When not confirmed: our orders that may still rest (every one not known to be finished). */
+  readonly ordersThatMayRest: readonly string[];
+}
+
+/** Part of SHUTDOWN_TIMEOUT_MS kept for closing the venue and the daemon's exit (at most 500 ms, a fifth of it). */
+function shutdownReserveMs(timeoutMs: number): number {
+  return Math.min(500, Math.floor(timeoutMs / 5));
+}
+
+/** `work`'s result, or `fallback` once `ms` have passed on the clock (the work is left to finish or hang on its own). */
+function withinMs<T>(clock: Clock, work: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: Timer | undefined;
+  const expired = new Promise<T>((resolve) => (timer = clock.setTimeout(() => resolve(fallback), Math.max(0, ms), { unref: true })));
+  return Promise.race([work, expired]).finally(() => timer?.cancel());
+}
+
 /** The daemon's brain. `start()` once, `stop()` to cancel everything and leave. */
 export class MarketMaker {
   private readonly venue: Venue;
@@ -98,7 +118,7 @@ export class MarketMaker {
   private readonly logger: Logger;
   private readonly settings: EngineSettings;
   private readonly observer: EngineObserver;
-  private readonly journal: Journal;
+  private readonly journal: GuardedJournal;
   private readonly orders: OrderManager;
   private readonly safety: Safety;
   private readonly reconciler: Reconciler;
@@ -121,6 +141,7 @@ export class MarketMaker {
   private limits: RiskLimits | undefined;
   private timers: Timer[] = [];
   private requoteTriggerMs: number | undefined;
+  private stopping: Promise<StopOutcome> | undefined;
 
   constructor(options: EngineOptions) {
     this.venue = options.venue;
@@ -129,7 +150,7 @@ export class MarketMaker {
     this.logger = options.logger;
     this.settings = options.settings;
     this.observer = options.observer ?? {};
-    this.journal = options.journal ?? new NullJournal();
+    this.journal = new GuardedJournal(options.journal ?? new NullJournal(), (error) => this.onJournalFailure(error));
     const applyReport = (report: OrderReport): void => this.applyReport(report);
     this.orders = new OrderManager({
       venue: this.venue,
@@ -281,24 +302,38 @@ export class MarketMaker {
   }
 
   /**
-   * Graceful shutdown: stop quoting, cancel everything, wait (bounded) until the venue confirms
-   * that nothing of ours rests, then close the venue. Idempotent.
+   * Graceful shutdown: stop quoting, cancel everything, wait until the venue confirms that nothing
+   * of ours rests, then close the venue — all within SHUTDOWN_TIMEOUT_MS, whatever the venue does
+   * (unreachable, hanging): the outcome names the orders that may still rest when it could not
+   * confirm. Idempotent (a second call gets the first one's outcome).
    */
-  async stop(): Promise<void> {
-    if (!this.safety.beginStopping()) return;
+  stop(): Promise<StopOutcome> {
+    this.stopping ??= this.runStop();
+    return this.stopping;
+  }
+
+  private async runStop(): Promise<StopOutcome> {
+    const startedMs = this.clock.nowMs();
+    const budgetMs = this.settings.shutdownTimeoutMs - shutdownReserveMs(this.settings.shutdownTimeoutMs);
+    this.safety.beginStopping();
     for (const timer of this.timers) timer.cancel();
     this.timers = [];
     this.orders.stop();
     this.reconciler.stop();
-    const confirmed = await this.orders.cancelEverything('shutdown', this.settings.shutdownTimeoutMs, (report) => this.applyReport(report));
-    if (!confirmed) this.logger.error('shutdown: the venue still lists open orders after the timeout');
-    await this.venue.stop();
-    await this.referenceFeed?.stop();
+    const cancelled = this.orders.cancelEverything('shutdown', budgetMs, (report) => this.applyReport(report));
+    const confirmed = await withinMs(this.clock, cancelled, budgetMs, false);
+    const ordersThatMayRest = confirmed ? [] : [...this.orders.table.notDoneOrders()].map((order) => order.orderId);
+    if (!confirmed) {
+      this.logger.error({ orders: ordersThatMayRest, count: ordersThatMayRest.length }, 'shutdown: the venue did not confirm that nothing of ours rests; these orders may still rest');
+    }
+    await withinMs(this.clock, this.venue.stop(), startedMs + budgetMs - this.clock.nowMs(), undefined);
+    await withinMs(this.clock, this.referenceFeed?.stop() ?? Promise.resolve(), startedMs + budgetMs - this.clock.nowMs(), undefined);
     this.journal.append({ t: 'stop', timeMs: this.clock.nowMs() });
     if (confirmed) this.journal.compact();
     this.journal.close();
     this.safety.stopped();
     this.logger.info({ confirmed }, 'engine stopped');
+    return { confirmed, ordersThatMayRest };
   }
 
   /** Stops quoting for good (kill switch, broken invariant, operator) and cancels everything. */
@@ -637,6 +672,12 @@ export class MarketMaker {
       this.logger.warn({ outcome }, 'on-chain kill: nonce increase requested');
       if (outcome.kind !== 'accepted') this.safety.escalate(`on-chain kill (nonce increase) ${outcome.kind}: ${outcome.reason}; orders signed before it may still be valid`);
     }
+  }
+
+  /** The journal could not be written (disk full): no trading without it. */
+  private onJournalFailure(error: unknown): void {
+    const detail = error instanceof Error ? error.message : String(error);
+    void this.halt('JOURNAL_FAILED', `journal write failed (${detail}): cancelling everything and halting; the bot does not trade without its journal`);
   }
 
   private checkDrawdown(): void {

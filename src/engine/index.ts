@@ -1,5 +1,5 @@
 /** Public surface of `src/engine`: the market-making engine over the Venue port. */
-export { MarketMaker, type EngineOptions } from './engine.ts';
+export { MarketMaker, type EngineOptions, type StopOutcome } from './engine.ts';
 export { Account, BudgetError, type AccountMember, type AccountOptions, type AccountOrder, type AccountPair, type AccountVenue, type PairFunds } from './account.ts';
 export type { EngineStatus, ScorecardSnapshot } from './status.ts';
 export {
@@ -40,5 +40,6 @@ export { OrderTable, toLiveQuote, type FillIncrement, type TrackedOrder } from '
 export { combineObservers, type EngineObserver } from './observer.ts';
 export { createEngineMetrics, type EngineMetrics, type MetricsContext } from './metrics.ts';
 export { startMetricsServer, type MetricsServer } from './metrics-server.ts';
-export { FileJournal, NullJournal, parseJournal, unresolvedFromRecords, type Journal, type JournalRecord, type JournaledOrder } from './orders/journal.ts';
+export { GuardedJournal, NullJournal, parseJournal, unresolvedFromRecords, type Journal, type JournalRecord, type JournaledOrder } from './orders/journal.ts';
+export { AccountJournal, JournalOwnerError, isSameOwner, type AccountJournalOptions, type JournalOwner } from './orders/account-journal.ts';
 export * from './hedge/index.ts';

@@ -10,6 +10,7 @@ import { addressToHex, feltToHex } from '../exchange/wire/fields.ts';
 import type { CancelAllRequest, CancelRequest, IncreaseNonceRequest, OrderRequest, WithdrawRequest } from '../exchange/wire/requests.ts';
 import { reject } from './errors.ts';
 import type { EngineListener } from './events.ts';
+import { releaseOrder } from './settlement.ts';
 import { failReport, lockPair, processWithdraw, chargeNonceGas, settledReport, unlockPair } from './funds.ts';
 import { gasCeiling } from './gas.ts';
 import type { Ledger } from './ledger.ts';
@@ -32,6 +33,10 @@ export interface EngineDeps {
   gasPriceFri(): bigint;
   /** Fault injection for accepted cancel-alls, nonce increases and withdraws (default: none). */
   queuedActionFault?(): 'fail' | 'drop' | undefined;
+  /** Fault injection: true when an accepted placement or single cancel is to fail as it is processed. */
+  queuedRequestFails?(kind: 'order' | 'cancel'): boolean;
+  /** Fault injection: called as a cancel of a live order is accepted, before it is queued (a taker may race it). */
+  beforeCancel?(order: SimOrder): void;
 }
 
 type QueueItem =
@@ -201,6 +206,7 @@ export class Engine {
     if (order === undefined) throw this.unclaim(hash, reject('NO_ORDERS_WITH_THIS_ID', `no order ${feltToHex(request.orderHash)}`));
     if (order.account !== request.maker) throw this.unclaim(hash, reject('NOT_THIS_CLIENT_ORDER', `order ${feltToHex(request.orderHash)} belongs to another account`));
     if (isFinal(order)) throw this.unclaim(hash, reject('NO_ORDERS_WITH_THIS_ID', `order ${feltToHex(request.orderHash)} is already ${order.status}`));
+    this.deps.beforeCancel?.(order);
     order.cancelScheduled = true;
     this.enqueue({ kind: 'cancel', hash, request, order });
   }
@@ -299,10 +305,17 @@ export class Engine {
     switch (item.kind) {
       case 'order':
         if (item.order.cancelScheduled) this.matcher.finish(item.order, 'CANCELLED', undefined);
+        else if (this.deps.queuedRequestFails?.('order') === true) this.failOrder(item.order);
         else this.matcher.process(item.order);
         return;
       case 'cancel':
-        if (!isFinal(item.order)) this.matcher.finish(item.order, 'CANCELLED', undefined);
+        if (isFinal(item.order)) return;
+        if (this.deps.queuedRequestFails?.('cancel') === true) {
+          item.order.cancelScheduled = false;
+          failReport(this.deps.listener, item.request.maker, 'CANCEL_ORDER', item.hash, 'ACTION_FAILED (fault injection)');
+        } else {
+          this.matcher.finish(item.order, 'CANCELLED', undefined);
+        }
         return;
       case 'cancel-all':
         this.processCancelAll(item.request, item.hash, item.market);
@@ -333,6 +346,18 @@ export class Engine {
     const reportType = item.kind === 'cancel-all' ? 'CANCEL_ALL' : item.kind === 'withdraw' ? 'WITHDRAW' : 'INCREASE_NONCE';
     if (fault === 'fail') failReport(this.deps.listener, item.request.maker, reportType, item.hash, 'ACTION_FAILED (fault injection)');
     return true;
+  }
+
+  /**
+   * An accepted placement that fails as it is processed (fault injection): nothing of it applies,
+   * its locked funds go back, the venue remembers it as NOT_PROCESSED and says so with a `fail`
+   * report only (no execution report).
+   */
+  private failOrder(order: SimOrder): void {
+    releaseOrder(this.deps.ledger, order);
+    order.status = 'NOT_PROCESSED';
+    order.updatedAtMs = this.deps.clock.nowMs();
+    failReport(this.deps.listener, order.account, 'PLACE_ORDER', order.hash, 'ACTION_FAILED (fault injection)');
   }
 
   private processCancelAll(request: CancelAllRequest, hash: bigint, market: Market): void {

@@ -41,6 +41,23 @@ export interface FaultSettings {
   readonly queuedActionFailRate: number;
   /** Per accepted cancel-all, increase-nonce or withdraw: never process it and say nothing (200 and silence). */
   readonly queuedActionDropRate: number;
+  /**
+   * Per accepted placement: fail it when it is processed, with a `fail` report and nothing applied
+   * (the order never rests; its locked funds go back).
+   */
+  readonly queuedOrderFailRate: number;
+  /** Per accepted single cancel: fail it when it is processed (`fail` report; the order keeps resting). */
+  readonly queuedCancelFailRate: number;
+  /**
+   * Per accepted cancel of a resting order: a taker fills part of it just before the cancel is
+   * processed (the cancel's 200 is already out: the fill races it).
+   */
+  readonly cancelRaceFillRate: number;
+  /**
+   * Per WebSocket message: send it as 2–4 fragments split at random byte offsets (inside a
+   * multi-byte character too), as a text or a binary message (REFERENCE §3: both may come).
+   */
+  readonly wsFragmentRate: number;
   /** HTTP faults apply to these paths only; empty = every path except `/sign/*`. */
   readonly paths: readonly string[];
 }
@@ -61,8 +78,22 @@ export const NO_FAULTS: FaultSettings = {
   failAfterApply: false,
   queuedActionFailRate: 0,
   queuedActionDropRate: 0,
+  queuedOrderFailRate: 0,
+  queuedCancelFailRate: 0,
+  cancelRaceFillRate: 0,
+  wsFragmentRate: 0,
   paths: [],
 };
+
+/** How often each fault actually struck since the sim started (a fault window may catch nothing). */
+export interface FaultStats {
+  queuedActionsFailed: number;
+  queuedActionsDropped: number;
+  ordersFailed: number;
+  cancelsFailed: number;
+  cancelRaceFills: number;
+  fragmentedMessages: number;
+}
 
 /** What to do to one HTTP request. */
 export interface HttpFault {
@@ -73,6 +104,8 @@ export interface HttpFault {
 /** The programmatic fault switchboard (tests) behind the `--fault-*` flags. */
 export class FaultController {
   #settings: FaultSettings;
+  /** Counts of faults that struck (chaos reports say which fault windows did something). */
+  readonly stats: FaultStats = { queuedActionsFailed: 0, queuedActionsDropped: 0, ordersFailed: 0, cancelsFailed: 0, cancelRaceFills: 0, fragmentedMessages: 0 };
   #dropAll: () => number = () => 0;
 
   constructor(
@@ -115,9 +148,36 @@ export class FaultController {
 
   /** What to do to an accepted queued action when it is processed: fail it, drop it, or nothing. */
   queuedActionFault(): 'fail' | 'drop' | undefined {
-    if (this.roll(this.#settings.queuedActionFailRate)) return 'fail';
-    if (this.roll(this.#settings.queuedActionDropRate)) return 'drop';
+    if (this.roll(this.#settings.queuedActionFailRate)) {
+      this.stats.queuedActionsFailed++;
+      return 'fail';
+    }
+    if (this.roll(this.#settings.queuedActionDropRate)) {
+      this.stats.queuedActionsDropped++;
+      return 'drop';
+    }
     return undefined;
+  }
+
+  /** True when an accepted placement or single cancel is to fail as it is processed. */
+  queuedRequestFails(kind: 'order' | 'cancel'): boolean {
+    const fails = this.roll(kind === 'order' ? this.#settings.queuedOrderFailRate : this.#settings.queuedCancelFailRate);
+    if (fails && kind === 'order') this.stats.ordersFailed++;
+    if (fails && kind === 'cancel') this.stats.cancelsFailed++;
+    return fails;
+  }
+
+  /**
+   * How to send one WebSocket message: undefined = whole, else the byte offsets it is cut at and
+   * whether it goes as a binary message.
+   */
+  fragmentation(byteLength: number): { readonly cuts: number[]; readonly binary: boolean } | undefined {
+    if (byteLength < 2 || !this.roll(this.#settings.wsFragmentRate)) return undefined;
+    const pieces = 2 + this.rng.int(3);
+    const cuts = new Set<number>();
+    while (cuts.size < Math.min(pieces - 1, byteLength - 1)) cuts.add(1 + this.rng.int(byteLength - 1));
+    this.stats.fragmentedMessages++;
+    return { cuts: [...cuts].sort((a, b) => a - b), binary: this.rng.next() < 0.5 };
   }
 
   /** The fault, if any, for an HTTP request on `path`. */

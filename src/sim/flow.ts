@@ -13,6 +13,7 @@ import { flowBalance } from './accounts.ts';
 import type { Engine } from './engine.ts';
 import type { Ledger } from './ledger.ts';
 import type { Market } from './markets.ts';
+import type { SimOrder } from './orders.ts';
 import type { PriceModel } from './prices.ts';
 import type { SimSettings } from './settings.ts';
 import { tradeSteps } from './validate.ts';
@@ -60,6 +61,7 @@ export interface FlowDeps {
 /** The running agents; `stop()` is idempotent. */
 export class SyntheticFlow {
   private readonly timers: Timer[] = [];
+  private tickMs: number;
   private readonly takerTimers = new Map<Market, Timer>();
   private readonly markets: Market[];
   private nextHash = 1n;
@@ -69,6 +71,7 @@ export class SyntheticFlow {
     private readonly deps: FlowDeps,
     private readonly options: FlowOptions = DEFAULT_FLOW,
   ) {
+    this.tickMs = options.tickMs;
     this.markets = [...deps.engine.markets.values()].filter((market) => market.isEcosystemBook);
     for (const token of deps.chain.tokens.values()) {
       deps.ledger.deposit(FLOW_MAKER, token.symbol, flowBalance(token.decimals));
@@ -78,7 +81,7 @@ export class SyntheticFlow {
 
   start(): void {
     this.quoteAll();
-    this.timers.push(this.deps.clock.setInterval(() => this.tick(), this.options.tickMs, { unref: true }));
+    this.timers.push(this.deps.clock.setInterval(() => this.tick(), this.tickMs, { unref: true }));
     for (const market of this.markets) this.scheduleTaker(market);
   }
 
@@ -88,8 +91,32 @@ export class SyntheticFlow {
     this.takerTimers.clear();
   }
 
+  /**
+   * A taker hits one resting order for about `fraction` of what is left (fault injection: a fill
+   * that races a cancel). It is an ordinary market order limited at the order's price, queued now,
+   * so it trades by the book's price-time priority; false when nothing could be sent.
+   */
+  takeFrom(order: SimOrder, fraction: number): boolean {
+    const market = order.market;
+    const price = order.restingPrice;
+    if (price === undefined || !this.markets.includes(market)) return false;
+    const left = order.request.baseQty - order.filledBase;
+    const size = (((left * BigInt(Math.round(fraction * 1000))) / 1000n) / market.qtyStep) * market.qtyStep;
+    if (size < market.minQty) return false;
+    const side = order.side === 'buy' ? 'sell' : 'buy';
+    return this.placeUnits(market, side, price, size, true);
+  }
+
+  /** Changes the tick period (prices step and the maker re-quotes this often); applies at once when running. */
+  setTickMs(tickMs: number): void {
+    this.tickMs = tickMs;
+    if (this.timers.length === 0) return;
+    for (const timer of this.timers.splice(0)) timer.cancel();
+    this.timers.push(this.deps.clock.setInterval(() => this.tick(), this.tickMs, { unref: true }));
+  }
+
   private tick(): void {
-    this.deps.prices.step(this.options.tickMs / 1000);
+    this.deps.prices.step(this.tickMs / 1000);
     this.quoteAll();
     this.deps.engine.pruneFinished(FLOW_MAKER, 500);
     this.deps.engine.pruneFinished(FLOW_TAKER, 500);
@@ -137,11 +164,15 @@ export class SyntheticFlow {
     if (!(price > 0)) return;
     const units = roundToStep(numberToUnits(price, market.quote.decimals, side === 'buy' ? 'down' : 'up'), market.priceTick, side === 'buy' ? 'down' : 'up');
     if (units <= 0n) return;
+    this.placeUnits(market, side, units, baseQty, isMarketOrder);
+  }
+
+  private placeUnits(market: Market, side: 'buy' | 'sell', units: bigint, baseQty: bigint, isMarketOrder: boolean): boolean {
     const { settings, chain, clock } = this.deps;
     const tradeFee: FixedFee = { recipient: BigInt(chain.feeRecipient), makerPbips: settings.makerPbips, takerPbips: settings.takerPbips };
     const zeroFee: FixedFee = { recipient: 0n, makerPbips: 0, takerPbips: 0 };
     const strk = chain.tokens.get(chain.nativeGasToken);
-    if (strk === undefined) return;
+    if (strk === undefined) return false;
     const request: OrderRequest = {
       maker: isMarketOrder ? FLOW_TAKER : FLOW_MAKER,
       price: units,
@@ -185,8 +216,10 @@ export class SyntheticFlow {
     };
     try {
       this.deps.engine.acceptOrder(request, this.hash(), market);
+      return true;
     } catch {
       // A flow order the engine refuses (its huge balances make that unlikely) is simply skipped.
+      return false;
     }
   }
 }

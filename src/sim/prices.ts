@@ -36,6 +36,7 @@ export class PriceModel {
   private readonly usdPrices = new Map<string, number>();
   private gasFri: bigint;
   private readonly baseGasFri: bigint;
+  private volatilityMultiplier = 1;
 
   constructor(
     private readonly chain: ChainInfo,
@@ -83,9 +84,14 @@ export class PriceModel {
     this.gasFri = value;
   }
 
+  /** Scales the walk's volatility (a market storm: chaos runs); 1 = as configured. */
+  setVolatilityMultiplier(multiplier: number): void {
+    this.volatilityMultiplier = multiplier;
+  }
+
   /** Moves prices by one step of `dtSec` seconds. */
   step(dtSec: number): void {
-    const sigma = this.options.volatilityPerSqrtSec * Math.sqrt(dtSec);
+    const sigma = this.options.volatilityPerSqrtSec * this.volatilityMultiplier * Math.sqrt(dtSec);
     for (const [symbol, usd] of this.usdPrices) {
       if (STABLES.has(symbol)) {
         // Stables wobble around 1 and are pulled back.

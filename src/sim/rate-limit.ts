@@ -31,6 +31,7 @@ interface Bucket {
 /** The per-account buckets. */
 export class RateLimiter {
   readonly #buckets = new Map<bigint, Bucket>();
+  readonly #denied = new Map<bigint, number>();
 
   constructor(
     private readonly clock: Clock,
@@ -54,7 +55,13 @@ export class RateLimiter {
       bucket.tokens -= 1;
       return undefined;
     }
+    this.#denied.set(account, (this.#denied.get(account) ?? 0) + 1);
     return Math.max(1, Math.ceil(((1 - bucket.tokens) * 1000) / perSecond));
+  }
+
+  /** Requests of this account refused with a 429 so far (the limit's own, not fault injection). */
+  deniedOf(account: bigint): number {
+    return this.#denied.get(account) ?? 0;
   }
 }
 

@@ -126,6 +126,13 @@ export interface SimHandle {
   restartTransport(downMs?: number): Promise<void>;
   /** Pauses (false) or resumes (true) the synthetic flow; no-op without flow or when already so. */
   setFlowRunning(running: boolean): void;
+  /**
+   * A market storm (chaos runs): prices step every 100 ms with ten times the volatility, so a
+   * quoting bot wants to requote far faster than any rate limit allows. False restores the flow.
+   */
+  setMarketStorm(storm: boolean): void;
+  /** Requests of this account the venue's rate limit refused with a 429 (not fault injection). */
+  rateLimitedOf(account: bigint): number;
 }
 
 function deriveKey(seed: number, label: string): bigint {
@@ -193,12 +200,28 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
     },
     onBooksChanged: (changes) => marketData.onBooksChanged(changes),
   };
-  const engine = new Engine({ chain, settings, clock, ledger, markets, listener, logger, gasPriceFri: () => prices.gasPriceFri(), queuedActionFault: () => faults.queuedActionFault() });
+  const raceRng = rng.fork('cancel-race');
+  const engine = new Engine({
+    chain,
+    settings,
+    clock,
+    ledger,
+    markets,
+    listener,
+    logger,
+    gasPriceFri: () => prices.gasPriceFri(),
+    queuedActionFault: () => faults.queuedActionFault(),
+    queuedRequestFails: (kind) => faults.queuedRequestFails(kind),
+    beforeCancel: (order) => {
+      if (flow !== undefined && order.restingPrice !== undefined && faults.roll(faults.settings.cancelRaceFillRate) && flow.takeFrom(order, 0.3 + raceRng.next() * 0.4)) faults.stats.cancelRaceFills++;
+    },
+  });
 
   const withdrawHash = options.withdrawHash ?? 'snip12';
   const workers = options.signatureWorkers ?? Math.min(2, availableParallelism());
   const checker: SignatureChecker = workers > 0 ? createWorkerPoolChecker(chain, withdrawHash, workers) : createInlineChecker(chain, withdrawHash);
   const routerPrivateKey = deriveKey(seed, 'router');
+  const rateLimiter = new RateLimiter(clock, settings.rateLimit);
   const venue: VenueContext = {
     chain,
     settings,
@@ -214,7 +237,7 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
     routerPrivateKey,
     routerSigner: starkKeyOf(routerPrivateKey),
     fastSign: new FastSignKeys(clock, rng.fork('fast-sign')),
-    rateLimiter: new RateLimiter(clock, settings.rateLimit),
+    rateLimiter,
   };
   const routes = new Map<string, Route>([
     ...infoRoutes(venue),
@@ -243,8 +266,9 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
     ),
   ];
   let flow: SyntheticFlow | undefined;
+  const flowOptions = { ...DEFAULT_FLOW, ...(typeof options.flow === 'object' ? options.flow : {}) };
+  const flowTickMs = flowOptions.tickMs;
   if (options.flow !== false) {
-    const flowOptions = { ...DEFAULT_FLOW, ...(typeof options.flow === 'object' ? options.flow : {}) };
     flow = new SyntheticFlow({ chain, settings, clock, rng: rng.fork('flow'), engine, ledger, prices }, flowOptions);
   }
 
@@ -329,6 +353,11 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
       if (running) flow.start();
       else flow.stop();
     },
+    setMarketStorm: (storm) => {
+      flow?.setTickMs(storm ? 100 : flowTickMs);
+      prices.setVolatilityMultiplier(storm ? 10 : 1);
+    },
+    rateLimitedOf: (account) => rateLimiter.deniedOf(account),
   };
 }
 

@@ -166,8 +166,8 @@ export class WsHub {
         this.detach(client);
         continue;
       }
-      client.socket.send(text);
-      if (options.duplicate === true) client.socket.send(text);
+      this.sendText(client, text);
+      if (options.duplicate === true) this.sendText(client, text);
     }
   }
 
@@ -190,13 +190,29 @@ export class WsHub {
 
   private publishText(channel: string, text: string, duplicate: boolean): void {
     for (const client of this.channels.get(channel) ?? []) {
-      client.socket.send(text);
-      if (duplicate) client.socket.send(text);
+      this.sendText(client, text);
+      if (duplicate) this.sendText(client, text);
     }
   }
 
   private send(client: Client, message: Record<string, unknown>): void {
-    client.socket.send(JSON.stringify(message));
+    this.sendText(client, JSON.stringify(message));
+  }
+
+  /** Sends one message whole, or (fault injection) in fragments cut at odd byte offsets. */
+  private sendText(client: Client, text: string): void {
+    const bytes = Buffer.from(text, 'utf8');
+    const fragments = this.deps.faults.fragmentation(bytes.length);
+    if (fragments === undefined) {
+      client.socket.send(text);
+      return;
+    }
+    // Every fragment is queued in this call, so no other message can come between them.
+    let start = 0;
+    for (const cut of [...fragments.cuts, bytes.length]) {
+      client.socket.send(bytes.subarray(start, cut), { binary: fragments.binary, fin: cut === bytes.length });
+      start = cut;
+    }
   }
 
   private pingAll(): void {

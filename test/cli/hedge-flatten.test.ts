@@ -42,7 +42,7 @@ describe.skipIf(dataDir === undefined)('akira-mm hedge flatten', () => {
       { mode: 0o600 },
     );
     // The daemon counted a 0.4 ETH buy and stopped before hedging it.
-    const journal = new FileHedgeJournal(join(dir, 'akira-mm-ETH-USDC.journal.hedge'));
+    const journal = new FileHedgeJournal(join(dir, 'akira-mm-ETH-USDC.journal.ETH-USDC.hedge'));
     const units = (40n * 10n ** 16n).toString();
     journal.append({ t: 'fill', orderId: 'order-1', cum: units, qty: units, delta: units, timeMs: 1 });
     journal.close();

@@ -4,11 +4,12 @@
  * shows zero open orders for its account; `akira-mm paper` (npm start) does the same on its own.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { accountJournalPath, accountKey } from '../../src/cli/state-dir.ts';
 import { feltToHex } from '../../src/exchange/wire/fields.ts';
 import { startSim, type SimHandle } from '../../src/sim/index.ts';
 import { eventually } from './support.ts';
@@ -63,7 +64,8 @@ describe('akira-mm run and paper as processes', () => {
         'LOG_LEVEL=info',
       ].join('\n'),
     );
-    const run = launch(['run', '--env', env], dir);
+    const stateDir = join(dir, 'state');
+    const run = launch(['run', '--env', env, '--state-dir', stateDir], dir);
     child = run.process;
     const s = sim;
     await eventually(() => {
@@ -77,9 +79,17 @@ describe('akira-mm run and paper as processes', () => {
     expect(metrics).toContain('akira_mm_fills_total');
     expect(metrics).toContain('akira_mm_presign_hits_total');
     expect((await fetch(`http://127.0.0.1:${metricsPort}/health`)).status).toBe(200);
+    // A second process for the same account and state directory fails at once, naming the first.
+    const second = launch(['run', '--env', env, '--state-dir', stateDir], dir);
+    expect(await second.exit).toBe(2);
+    expect(second.output()).toContain(`already served by pid ${run.process.pid}`);
+    // The journal lives in the state directory, keyed by venue and account.
+    const key = accountKey(sim.httpUrl, feltToHex(account.address));
+    expect(existsSync(accountJournalPath(stateDir, key))).toBe(true);
 
     run.process.kill('SIGTERM');
     expect(await run.exit).toBe(0);
+    expect(existsSync(join(stateDir, key.venueId, `${key.account}.lock`))).toBe(false);
     await sim.idle();
     expect(sim.openOrdersOf(account.address)).toHaveLength(0);
     expect(run.output()).not.toContain(account.privateKey!.toString(16));

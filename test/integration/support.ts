@@ -111,7 +111,7 @@ export async function startBot(sim: SimHandle, env: Record<string, string> = {})
     config,
     io: silentIo(),
     logger: createSilentLogger(),
-    journalPath: join(mkdtempSync(join(tmpdir(), 'akira-it-')), 'bot.journal'),
+    stateDir: mkdtempSync(join(tmpdir(), 'akira-it-')),
     stopSignal,
     showStatus: false,
     signingWorkers: 0,

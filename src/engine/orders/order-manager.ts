@@ -13,7 +13,7 @@ import { admissibleQuantity, type ExposedOrder } from '../pipeline/caps.ts';
 import type { LiveQuote, RoundedQuote } from '../pipeline/diff.ts';
 import type { OutboundBudget } from '../settings.ts';
 import { TokenBucket, type ActionKind } from './budget.ts';
-import type { Journal } from './journal.ts';
+import type { GuardedJournal } from './journal.ts';
 import { OrderTable } from './order-table.ts';
 import { rankActions, type Action, type ExecutionContext, type SidePlan } from './priorities.ts';
 import { confirmNothingRests } from './confirm.ts';
@@ -53,7 +53,8 @@ export interface OrderManagerOptions {
   readonly venue: Venue;
   readonly clock: Clock;
   readonly logger: Logger;
-  readonly journal: Journal;
+  /** The engine's guarded journal: an intent that could not be written is never sent. */
+  readonly journal: GuardedJournal;
   readonly observer: EngineObserver;
   readonly budget: OutboundBudget;
   /** The account's bucket, shared by every pair on it (the venue limits per trader); default one of our own. */
@@ -87,6 +88,8 @@ export class OrderManager {
   /** Placements between the gate and the table (being signed): they count as exposure too. */
   private readonly reserved = new Set<ExposedOrder>();
   private wakeTimer: Timer | undefined;
+  /** The cancel-everything in progress (pause, halt, shutdown, an alert): one at a time. */
+  private pulling: Promise<boolean> | undefined;
   /** The requests held back since the budget last let everything through: each is counted once. */
   private readonly heldKeys = new Set<string>();
   private rules: TickerRules | undefined;
@@ -190,9 +193,19 @@ export class OrderManager {
   /**
    * Cancel-all, then wait until the venue lists nothing of ours; true when confirmed in time.
    * Safety actions go whatever the budget. `applyReport` is the engine's report handler (fills
-   * found while waiting are booked).
+   * found while waiting are booked). A call while one is in progress joins it.
    */
-  async cancelEverything(reason: string, timeoutMs: number, applyReport: (report: OrderReport) => void): Promise<boolean> {
+  cancelEverything(reason: string, timeoutMs: number, applyReport: (report: OrderReport) => void): Promise<boolean> {
+    // One pull at a time: its loop already sends the cancel-all again while orders rest. A second
+    // one per alert (a cancel-all that failed after its 200 raises one) would answer every failed
+    // cancel-all with another, a storm the venue's rate limit meets with 429s.
+    this.pulling ??= this.pullEverything(reason, timeoutMs, applyReport).finally(() => {
+      this.pulling = undefined;
+    });
+    return this.pulling;
+  }
+
+  private async pullEverything(reason: string, timeoutMs: number, applyReport: (report: OrderReport) => void): Promise<boolean> {
     this.budget.takeAnyway();
     this.counts.cancelsSent++;
     const outcome = await this.options.venue.cancelAll();
@@ -281,8 +294,9 @@ export class OrderManager {
       this.reserved.delete(reservation);
     }
     if (!hooks.isQuoting()) return undefined;
+    // On disk before it leaves: if the intent cannot be written (the engine halts on that), it never does.
+    if (!journal.append({ t: 'intent', orderId: signed.orderId, side: intent.side, price: intent.priceUnits.toString(), qty: intent.qtyUnits.toString(), timeMs: clock.nowMs() })) return undefined;
     this.table.addPending(signed.orderId, intent.side, intent.priceUnits, intent.qtyUnits, clock.nowMs());
-    journal.append({ t: 'intent', orderId: signed.orderId, side: intent.side, price: intent.priceUnits.toString(), qty: intent.qtyUnits.toString(), timeMs: clock.nowMs() });
     return signed;
   }
 

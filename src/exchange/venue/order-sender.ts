@@ -89,10 +89,9 @@ export class OrderSender {
     return { orderId, intent };
   }
 
-  /** Signs these intents on the worker pool in idle time, for a later `sign` to take at once. */
+  /** Signs these intents in idle time (worker pool or idle slices), for a later `sign` to take at once. */
   prepare(intents: readonly OrderIntent[]): void {
     const batchSigner = this.#deps.batchSigner;
-    // Without a worker pool, signing in advance would block the event loop as much as signing now.
     if (batchSigner === undefined || this.#presigning || this.#deps.gas().quote() === undefined) return;
     const validity = this.#validity();
     const wanted = intents.filter((intent) => !this.#presigned.has(intent, validity) && intentProblem(intent, this.#deps.rules()) === undefined);

@@ -84,4 +84,17 @@ describe('live venue with the real signer', () => {
     expect(await drive(clock, live.submitOrder(signed), 0)).toEqual({ kind: 'accepted', orderId: signed.orderId });
     expect(venue.seen('POST /place_order')).toHaveLength(1);
   });
+
+  it('without worker threads pre-signs on the event loop one order per turn, and the venue accepts them', async () => {
+    const { venue, live, clock } = await setup(0);
+    const neighbours = [intent, { ...intent, priceUnits: intent.priceUnits + 10_000n }, { ...intent, priceUnits: intent.priceUnits + 20_000n }];
+    live.prepareOrders(neighbours);
+    // Nothing is signed in the call itself: each signature waits for a turn of the event loop.
+    expect(live.presignStats().size).toBe(0);
+    await eventually(() => live.presignStats().size === 3, { clock, stepMs: 0 });
+    const signed = await drive(clock, live.signOrder(neighbours[1]!), 0);
+    expect(live.presignStats()).toMatchObject({ size: 2, hits: 1 });
+    expect(await drive(clock, live.submitOrder(signed), 0)).toEqual({ kind: 'accepted', orderId: signed.orderId });
+    expect(venue.seen('POST /place_order')).toHaveLength(1);
+  });
 });

@@ -106,9 +106,12 @@ describe.skipIf(dataDir === undefined)('Binance client rebuilding the recorded b
   it('resyncs from a fresh snapshot after a missed diff and stays equal to bookTicker afterwards', async () => {
     const { tops, pair: done } = await rebuiltTops('ethusdt', 2_000);
     const counters = done.feed.status().counters;
-    expect(counters.gaps).toBe(1);
-    expect(counters.resyncs).toBe(1);
-    expect(counters.snapshots).toBe(2);
+    // The dropped diff is one gap and one resync; on a loaded machine the socket may also drop
+    // (a ping missed), which is one more resync, each from its own fresh snapshot.
+    expect(counters.gaps).toBeGreaterThanOrEqual(1);
+    expect(counters.resyncs).toBeGreaterThanOrEqual(1);
+    expect(counters.resyncs).toBeLessThanOrEqual(counters.gaps + counters.reconnects + counters.crossedBooks);
+    expect(counters.snapshots).toBe(counters.resyncs + 1);
     const { compared, mismatches } = compare(tops, await recordedTickers(recordingFiles('ethusdt')));
     expect(mismatches).toEqual([]);
     expect(compared).toBeGreaterThan(1_000);

@@ -1,0 +1,143 @@
+/**
+ * The invariants a chaos run checks once the faults are over, against the exchange's own state:
+ * the bot's books (its `/metrics`) equal the exchange's balances, every order of ours on the
+ * exchange has a journal intent, and each bot process counted exactly the fills the exchange made
+ * on its orders (see `invariants.ts`).
+ */
+import { readFileSync } from 'node:fs';
+import type { Clock } from '../core/index.ts';
+import { parseJournal, type JournalRecord } from '../engine/index.ts';
+import type { SimHandle } from '../sim/index.ts';
+import { metricSum, type BotProcess, type MetricSample } from './bot-process.ts';
+import type { InvariantName } from './invariants.ts';
+
+export const BASE = 'ETH';
+export const QUOTE = 'USDC';
+/** Bot and exchange figures must agree to this many tokens (far below one fee or one lot). */
+const TOKEN_TOLERANCE = 1e-9;
+
+/** Records a broken invariant. */
+export type Violate = (invariant: InvariantName, detail: string) => void;
+
+export function countAll(sim: SimHandle, address: bigint): { orders: number; filled: number } {
+  return sim.ordersOf(address).reduce(
+    (acc, order) => ({ orders: acc.orders + 1, filled: acc.filled + (order.filledBase > 0n ? 1 : 0) }),
+    { orders: 0, filled: 0 },
+  );
+}
+
+export function readJournal(path: string): JournalRecord[] {
+  try {
+    return parseJournal(readFileSync(path, 'utf8'));
+  } catch {
+    return [];
+  }
+}
+
+/** Waits until the bot's inventory and the exchange's balances stop moving; returns the last scrape. */
+export async function quiesce(
+  bot: BotProcess,
+  sim: SimHandle,
+  address: bigint,
+  clock: Clock,
+  sleep: (ms: number) => Promise<void>,
+): Promise<MetricSample | undefined> {
+  const deadline = clock.nowMs() + 8_000;
+  let previous = '';
+  let stableFor = 0;
+  let last: MetricSample | undefined;
+  await sleep(500);
+  while (clock.nowMs() < deadline) {
+    await sim.idle();
+    last = await bot.scrape();
+    const fingerprint = JSON.stringify([
+      metricSum(last, 'akira_mm_inventory_base'),
+      metricSum(last, 'akira_mm_inventory_quote'),
+      metricSum(last, 'akira_mm_filled_base_total'),
+      exchangeTotal(sim, address, BASE).toString(),
+      exchangeTotal(sim, address, QUOTE).toString(),
+    ]);
+    stableFor = fingerprint === previous ? stableFor + 1 : 0;
+    previous = fingerprint;
+    if (stableFor >= 3) return last;
+    await sleep(250);
+  }
+  return last;
+}
+
+function exchangeTotal(sim: SimHandle, address: bigint, token: string): bigint {
+  const holding = sim.balancesOf(address).get(token);
+  return holding === undefined ? 0n : holding.free + holding.locked;
+}
+
+function tokens(units: bigint, token: string): number {
+  return Number(units) / 10 ** (token === QUOTE ? 6 : 18);
+}
+
+export function checkInventory(sim: SimHandle, address: bigint, sample: MetricSample | undefined, violate: Violate): void {
+  if (sample === undefined) {
+    violate('inventory-matches-exchange', 'could not read the bot\'s inventory (metrics unreachable)');
+    return;
+  }
+  for (const [token, metric] of [
+    [BASE, 'akira_mm_inventory_base'],
+    [QUOTE, 'akira_mm_inventory_quote'],
+  ] as const) {
+    const exchange = tokens(exchangeTotal(sim, address, token), token);
+    const bot = metricSum(sample, metric);
+    if (Math.abs(exchange - bot) > TOKEN_TOLERANCE) violate('inventory-matches-exchange', `${token}: bot ${bot}, exchange ${exchange}`);
+  }
+}
+
+/**
+ * Fills: every exchange order of ours has a journal intent (nothing placed behind the journal's
+ * back); the last bot process counted exactly the fills the exchange made on the orders it
+ * placed; earlier (killed) processes never counted more than the exchange made (no phantoms).
+ */
+export function checkFills(
+  journal: readonly JournalRecord[],
+  sim: SimHandle,
+  address: bigint,
+  bots: readonly BotProcess[],
+  lastSamples: ReadonlyMap<BotProcess, MetricSample>,
+  finalSample: MetricSample | undefined,
+  violate: Violate,
+): void {
+  const segments: Set<bigint>[] = [];
+  const allIntents = new Set<bigint>();
+  for (const record of journal) {
+    if (record.t === 'start') segments.push(new Set());
+    if (record.t === 'intent') {
+      const hash = BigInt(record.orderId);
+      allIntents.add(hash);
+      segments.at(-1)?.add(hash);
+    }
+  }
+  const orders = sim.ordersOf(address);
+  const unjournaled = orders.filter((order) => !allIntents.has(order.hash));
+  if (unjournaled.length > 0) violate('no-duplicate-intent', `${unjournaled.length} order(s) on the exchange have no journal intent`);
+  const filledBy = (hashes: ReadonlySet<bigint>, side: 'buy' | 'sell'): number =>
+    tokens(
+      orders.filter((order) => order.side === side && hashes.has(order.hash)).reduce((sum, order) => sum + order.filledBase, 0n),
+      BASE,
+    );
+  // A process killed while booting writes no `start` record: segments then pair with processes
+  // only from the end (the last process always started: it quoted and was stopped gracefully).
+  const offset = bots.length - segments.length;
+  for (const [index, process] of bots.entries()) {
+    if (index < offset) continue;
+    const segment = segments[index - offset] ?? new Set<bigint>();
+    const isLast = index === bots.length - 1;
+    const sample = isLast ? finalSample : lastSamples.get(process);
+    for (const side of ['buy', 'sell'] as const) {
+      const exchange = filledBy(segment, side);
+      const bot = metricSum(sample, 'akira_mm_filled_base_total', `side="${side}"`);
+      if (isLast && Math.abs(exchange - bot) > TOKEN_TOLERANCE) {
+        violate('no-unaccounted-fill', `last bot process counted ${bot} ${BASE} ${side} filled; the exchange filled ${exchange} on its orders`);
+      }
+      if (!isLast && offset === 0 && bot > exchange + TOKEN_TOLERANCE) {
+        violate('no-unaccounted-fill', `bot process ${index + 1} counted ${bot} ${BASE} ${side} filled, more than the exchange's ${exchange}`);
+      }
+    }
+  }
+}
