@@ -91,7 +91,7 @@ async function main(): Promise<number> {
     }
   };
   await Promise.all(Array.from({ length: Math.min(parallel, runs) }, () => worker()));
-  const report = summarize(seed, results, clock.nowMs() - startedMs);
+  const report = summarize(replay ?? seed, results, clock.nowMs() - startedMs);
   process.stdout.write(`${renderTable(report)}\n`);
   if (values.json === true) process.stdout.write(`${JSON.stringify(report)}\n`);
   return report.violations === 0 ? 0 : 1;
