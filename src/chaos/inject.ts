@@ -208,7 +208,7 @@ const INJECTORS: Readonly<Record<ScheduledFault['kind'], Injector>> = {
     context.proxy.setMode({ kind: 'pass' });
     return { struck: context.sim.faults.stats.fragmentedMessages > before || context.proxy.stats.rechunkedWrites > writesBefore };
   },
-  'slow-consumer': async (fault, context) => {
+  'slow-consumer': async (fault, context, startMs) => {
     const [low, high] = SLOW_CONSUMER_LIMITS;
     const dropAboveBytes = Math.round(low + (high - low) * fault.rate);
     const dropsBefore = context.proxy.stats.slowConsumerDrops;
@@ -218,8 +218,16 @@ const INJECTORS: Readonly<Record<ScheduledFault['kind'], Injector>> = {
     await context.sleep(fault.durationMs);
     bot.signal('SIGCONT');
     context.proxy.setMode({ kind: 'pass' });
-    context.log(`slow consumer: frozen ${fault.durationMs} ms, ${context.proxy.stats.slowConsumerDrops > dropsBefore ? 'dropped by the venue' : 'backlog delivered'} (limit ${dropAboveBytes} B)`);
-    return { struck: true };
+    const dropped = context.proxy.stats.slowConsumerDrops > dropsBefore;
+    context.log(`slow consumer: frozen ${fault.durationMs} ms, ${dropped ? 'dropped by the venue' : 'backlog delivered'} (limit ${dropAboveBytes} B)`);
+    if (!dropped) return { struck: true };
+    // Thawed, the bot only now reads that the venue dropped it and pauses ("feed down"); its quotes
+    // rested all along, so they would count as quoting again and the next fault would land in the
+    // bot's reaction (a clock step then saw a "feed down" pause of this fault's making). Recovery
+    // counts from the pause, with orders placed after it.
+    await waitUntil(context, () => pausedLine(bot, 'feed down', startMs) !== undefined, REPORTS_TRAIL_MS);
+    const pause = pausedLine(bot, 'feed down', startMs);
+    return { struck: true, ...(pause === undefined ? {} : { newOrdersAfterMs: Number(pause['time']) }) };
   },
   'clock-step': async (fault, context) => {
     const stepMs = fault.rate < 0.5 ? -CLOCK_STEP_MS : CLOCK_STEP_MS;
