@@ -59,8 +59,15 @@ function withTolerance(quote: RoundedQuote, input: PipelineInput): RoundedQuote 
   return { ...quote, toleranceUnits: byTicks > byPrice ? byTicks : byPrice, aggressiveToleranceUnits: aggressive };
 }
 
-function toUnits(price: number, rules: TickerRules): bigint {
-  return price > 0 && Number.isFinite(price) ? numberToUnits(price, rules.quoteDecimals, 'down') : 0n;
+/**
+ * A band width in quote units, rounded down. A band is a threshold the diff compares distances
+ * with, never a price sent to the venue, so the float product floored is exact enough and spares
+ * the exact decimal conversion prices get (this runs for every quote of every book change).
+ */
+function toUnits(width: number, rules: TickerRules): bigint {
+  if (!(width > 0) || !Number.isFinite(width)) return 0n;
+  const scaled = Math.floor(width * 10 ** rules.quoteDecimals);
+  return Number.isSafeInteger(scaled) ? BigInt(scaled) : numberToUnits(width, rules.quoteDecimals, 'down');
 }
 
 /** Same quotes, field by field (a strategy may hand back the same values in a new array). */
