@@ -13,11 +13,11 @@ import { parseAccounts, startFeedServer, type FeedServer, type TradingSide } fro
 import { startFlowFollower, type FlowFollower } from './flow-follow.ts';
 import { UsageError } from './io.ts';
 
-/** The recording served when `--hedge` names none: the shared ETHUSDT files beside the clone. */
-export function defaultHedgeRecording(): string[] {
+/** The recording served when `--hedge` (or `flag`: `--reference`) names none: the shared ETHUSDT files beside the clone. */
+export function defaultHedgeRecording(flag = '--hedge'): string[] {
   const root = fileURLToPath(new URL('../..', import.meta.url));
   const folder = [resolve(root, '../shared/data/binance-spot-hftbacktest'), resolve(root, '../../shared/data/binance-spot-hftbacktest')].find((dir) => existsSync(dir));
-  if (folder === undefined) throw new UsageError('--hedge: no recording given and ../shared/data/binance-spot-hftbacktest is not beside the clone; name one: --hedge FILE');
+  if (folder === undefined) throw new UsageError(`${flag}: no recording given and ../shared/data/binance-spot-hftbacktest is not beside the clone; name one: ${flag}-data FILE`);
   return ['ethusdt_20240808.gz', 'ethusdt_20240809.gz'].map((file) => resolve(folder, file));
 }
 
