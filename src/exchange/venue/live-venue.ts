@@ -269,7 +269,7 @@ export class LiveVenue implements Venue {
       clock: this.#deps.clock,
       rng: this.#deps.rng,
       logger,
-      ownRestingQty: (side, priceUnits) => this.#tracker.restingQty(side, priceUnits),
+      ownRestingQty: (side, priceUnits) => this.#tracker.restingQty(side, priceUnits, this.#deps.clock.nowMs()),
       handlers: {
         onTopOfBook: (top) => this.#emit((l) => l.onTopOfBook(top)),
         onTrade: (trade) => this.#emit((l) => l.onTrade(trade)),
