@@ -99,9 +99,10 @@ export class ReplayReferenceFeed implements ReferenceFeed {
     this.#book.apply(first, end);
     const top = this.#book.top(nowMs);
     if (top === undefined) {
+      // An unusable book (one-sided or crossed) before the first usable one is still the start.
       if (this.#state === 'synchronised') this.#resyncs++;
       this.#lastTop = undefined;
-      this.#setState('resyncing', 'crossed-book');
+      this.#setState('resyncing', this.#reason === 'starting' ? 'starting' : 'crossed-book');
     } else {
       const changed = topChanged(this.#lastTop, top);
       if (changed) this.#lastTop = top;
