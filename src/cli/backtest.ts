@@ -24,7 +24,7 @@ const HELP: CommandHelp = {
     'Replays a recording (`akira-mm data import`) through the same engine and strategy as live, with queue-position and latency models, ' +
     'and prints a summary. The market (base, quote, decimals, tick, lot) comes from the recording; the env file gives the strategy and engine keys.',
   notes: [
-    'Sweeps: --sweep KEY=v1,v2 (repeatable; KEY is an env key or one of queue, latency-ms, latency-jitter-ms, feed-latency-ms, seed, maker-pbips, taker-pbips) ' +
+    'Sweeps: --sweep KEY=v1,v2 (repeatable; KEY is an env key or one of queue, latency-ms, latency-jitter-ms, feed-latency-ms, seed, maker-pbips, taker-pbips, reference-latency-ms) ' +
       'runs the grid on worker threads and prints it best PnL first. --shard K/N runs the K-th of N slices; `akira-mm backtest merge FILES…` joins the --jsonl files of every shard.',
     'Everything in the summary but events_per_sec is a function of the data, the flags and the seed. More: docs/data-format.md.',
   ],
