@@ -5,11 +5,11 @@
  * limit without a message and `synchronised` with the next, nothing after `stop()`.
  */
 import { describe, expect, it } from 'vitest';
-import type { ReferenceListener, ReferenceStatus, ReferenceTop, ReferenceTrade } from '../../src/core/index.ts';
 import type { HedgeRecording } from '../../src/backtest/hedge/hedge-recording.ts';
 import { ReplayClock } from '../../src/backtest/replay-clock.ts';
 import { EventScheduler } from '../../src/backtest/scheduler.ts';
 import { ReplayReferenceFeed } from '../../src/backtest/reference/replay-reference-feed.ts';
+import { Heard } from '../markets/binance/support.ts';
 
 const DEPTH = 0;
 const CLEAR = 1;
@@ -36,20 +36,8 @@ function recording(events: readonly (readonly [number, number, number, number, n
   };
 }
 
-class Heard implements ReferenceListener {
-  readonly tops: ReferenceTop[] = [];
-  readonly trades: ReferenceTrade[] = [];
-  readonly states: string[] = [];
-  onTop(top: ReferenceTop): void {
-    this.tops.push(top);
-  }
-  onTrade(trade: ReferenceTrade): void {
-    this.trades.push(trade);
-  }
-  onStatus(status: ReferenceStatus): void {
-    this.states.push(`${status.state}:${status.reason ?? ''}@${status.sinceMs}`);
-  }
-}
+/** What the listener heard, its states as `state:reason@since` for compact assertions. */
+const states = (heard: Heard): string[] => heard.statuses.map((status) => `${status.state}:${status.reason ?? ''}@${status.sinceMs}`);
 
 function setUp(events: Parameters<typeof recording>[0]) {
   const clock = new ReplayClock(0);
@@ -96,7 +84,7 @@ describe('ReplayReferenceFeed', () => {
     to(5_050);
     expect(feed.status()).toMatchObject({ state: 'synchronised', sinceMs: 5_050 });
     expect(feed.top()).toMatchObject({ askPrice: 2500.2, askQty: 1 });
-    expect(heard.states).toEqual(['resyncing:starting@0', 'synchronised:@1050', 'stale:no-data@2250', 'synchronised:@5050']);
+    expect(states(heard)).toEqual(['resyncing:starting@0', 'synchronised:@1050', 'stale:no-data@2250', 'synchronised:@5050']);
     expect(heard.tops.map((top) => top.receivedMs)).toEqual([1_050, 1_250, 5_050]);
     await feed.stop();
     expect(feed.status()).toMatchObject({ state: 'stopped', reason: 'stopped' });
@@ -121,7 +109,7 @@ describe('ReplayReferenceFeed', () => {
     expect(feed.status().counters.resyncs).toBe(1);
     to(1_350);
     expect(feed.status().state).toBe('synchronised');
-    expect(heard.states.map((state) => state.split('@')[0])).toEqual(['resyncing:starting', 'synchronised:', 'resyncing:crossed-book', 'synchronised:']);
+    expect(states(heard).map((state) => state.split('@')[0])).toEqual(['resyncing:starting', 'synchronised:', 'resyncing:crossed-book', 'synchronised:']);
     await feed.stop();
   });
 });
