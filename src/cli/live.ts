@@ -15,6 +15,7 @@ import { engineSettingsFromConfig } from './engine-settings.ts';
 import type { CliIo } from './io.ts';
 import { openSigner, signingPolicyOf, type OpenedSigner } from './signer-setup.ts';
 import { Counter, Gauge, type Registry } from 'prom-client';
+import { createReferenceFeed, registerReferenceMetrics } from '../markets/index.ts';
 
 /**
  * Pre-signing effectiveness (a miss means a requote signed in the hot path), and what the venue
@@ -116,10 +117,16 @@ export async function startLiveRun(options: LiveRunOptions): Promise<LiveRun> {
   const audit = new SigningAudit(logger);
   const signer = options.signer ?? (await openSigner(config, { io, logger, clock, audit, ...(options.permissions === undefined ? {} : { permissions: options.permissions }) }));
   const venue = createLiveVenue(liveVenueConfig(config, signer, options.signingWorkers ?? config.signingWorkers), { clock, rng, logger, audit, ...remoteSignerDeps(signer) });
-  const settings = engineSettingsFromConfig(config.engine, {
-    baseDecimals: getToken(chain, config.base).decimals,
-    quoteDecimals: getToken(chain, config.quote).decimals,
-  });
+  const settings = engineSettingsFromConfig(
+    config.engine,
+    {
+      baseDecimals: getToken(chain, config.base).decimals,
+      quoteDecimals: getToken(chain, config.quote).decimals,
+    },
+    config.reference,
+  );
+  // REFERENCE=…: the deep market the fair price (FAIR_PRICE=reference|blend) and its pauses read; the engine starts and stops it.
+  const reference = createReferenceFeed(config.reference, { clock, rng, logger });
   const hedge = createHedger(config, { clock, rng, logger, journalPath: hedgeJournalPath(orderJournalPath(config, { journalPath: options.journalPath, stateDir: options.stateDir, env: io.env, cwd: io.cwd }), config.base, config.quote) });
   const daemon = await startDaemon({
     config,
@@ -128,6 +135,7 @@ export async function startLiveRun(options: LiveRunOptions): Promise<LiveRun> {
     logger,
     io,
     ...(hedge === undefined ? {} : { hedge }),
+    ...(reference === undefined ? {} : { reference }),
     ...(options.metricsHost === undefined ? {} : { metricsHost: options.metricsHost }),
     ...(options.journalPath === undefined ? {} : { journalPath: options.journalPath }),
     ...(options.stateDir === undefined ? {} : { stateDir: options.stateDir }),
@@ -137,6 +145,7 @@ export async function startLiveRun(options: LiveRunOptions): Promise<LiveRun> {
     registerMetrics: (registry) => {
       registerVenueMetrics(registry, venue);
       registerSigningMetrics(registry, audit);
+      if (reference !== undefined) registerReferenceMetrics(registry, reference, clock);
     },
   });
   return { venue, daemon, logger };

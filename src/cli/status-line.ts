@@ -32,6 +32,7 @@ export function renderStatusLine(status: EngineStatus, pair: string): string {
     `fills ${status.pnl.fills}`,
     `mo10s ${markout === undefined ? '–' : `${markout.toFixed(1)}bps`}`,
     ...(status.hedge === undefined ? [] : [hedgePart(status.hedge)]),
+    ...(status.reference === undefined ? [] : [referencePart(status.reference, decimals)]),
   ].join('  ');
 }
 
@@ -39,4 +40,10 @@ export function renderStatusLine(status: EngineStatus, pair: string): string {
 function hedgePart(hedge: NonNullable<EngineStatus['hedge']>): string {
   const state = hedge.state === 'ok' ? '' : ` ${hedge.state.toUpperCase()}`;
   return `hedges ${hedge.hedgesSent}${hedge.hedgesFailed > 0 ? ` (${hedge.hedgesFailed} failed)` : ''} unhedged ${show(hedge.uncoveredBase, 4)}${state}`;
+}
+
+/** The reference market's part: its fair price and basis, and its state when it is not synchronised. */
+function referencePart(reference: NonNullable<EngineStatus['reference']>, decimals: number): string {
+  const state = reference.state === 'synchronised' ? '' : ` ${reference.state.toUpperCase()}${reference.reason === undefined ? '' : ` (${reference.reason})`}`;
+  return `ref ${show(reference.fair, decimals)} basis ${reference.basisBps === undefined ? '–' : `${reference.basisBps.toFixed(1)}bps`}${state}`;
 }

@@ -43,6 +43,7 @@ export async function startMetricsServer(options: {
           state: status.state,
           reason: status.haltReason?.message ?? status.pauseReason ?? null,
           ...(status.hedge === undefined ? {} : { hedge: { state: status.hedge.state, reason: status.hedge.reason ?? null, uncoveredBase: status.hedge.uncoveredBase, dustBase: status.hedge.dustBase } }),
+          ...(status.reference === undefined ? {} : { reference: referenceHealth(status.reference) }),
         }),
       );
       return;
@@ -66,5 +67,19 @@ export async function startMetricsServer(options: {
       });
       return stopped;
     },
+  };
+}
+
+/** The reference market's part of /health: its state and why, how old, and how far the venue is from it. */
+function referenceHealth(reference: NonNullable<EngineStatus['reference']>): Record<string, unknown> {
+  return {
+    market: reference.market,
+    state: reference.state,
+    reason: reference.reason ?? null,
+    ageMs: reference.ageMs ?? null,
+    mid: reference.mid ?? null,
+    fair: reference.fair ?? null,
+    basisBps: reference.basisBps ?? null,
+    divergenceBps: reference.divergenceBps ?? null,
   };
 }
