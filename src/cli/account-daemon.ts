@@ -59,8 +59,8 @@ export interface AccountDaemonOptions {
   /** Lock the account in the state directory (default true; paper mode needs none). */
   readonly lockAccount?: boolean;
   readonly showStatus?: boolean;
-  /** Extra observer of every pair (paper mode counts fills). */
-  readonly observer?: EngineObserver;
+  /** An extra observer for each pair (tests and paper mode count its fills). */
+  readonly observerOf?: (pair: string) => EngineObserver;
   readonly stopSignal?: Promise<string>;
   /** Registers account-level metrics (signing refusals, wire anomalies) once. */
   readonly registerMetrics?: (registry: Registry) => void;
@@ -123,7 +123,7 @@ export async function startAccountDaemon(options: AccountDaemonOptions): Promise
       { token: limits.limitsToken, maxTotalNotional: unitsToNumber(limits.maxTotalNotionalUnits, limits.limitsTokenDecimals), maxDrawdown: limits.maxDrawdownQuote },
       'account limits in force (0 = off)',
     );
-    for (const run of options.pairs) engines.push(pairEngine(run, account, state.journal.forPair(`${run.config.base}/${run.config.quote}`), clock, logger, options.observer));
+    for (const run of options.pairs) engines.push(pairEngine(run, account, state.journal.forPair(`${run.config.base}/${run.config.quote}`), clock, logger, options.observerOf));
     const accountRegistry = accountMetrics(account, engines);
     options.registerMetrics?.(accountRegistry);
     registerProcessMetrics(accountRegistry);
@@ -182,10 +182,11 @@ export async function startAccountDaemon(options: AccountDaemonOptions): Promise
 }
 
 /** One pair's engine on the shared account, with its metrics (labelled by pair). */
-function pairEngine(run: AccountPairRun, account: Account, journal: Journal, clock: LiveClock, logger: Logger, extra: EngineObserver | undefined): PairEngine {
+function pairEngine(run: AccountPairRun, account: Account, journal: Journal, clock: LiveClock, logger: Logger, observerOf: ((pair: string) => EngineObserver) | undefined): PairEngine {
   const { config } = run;
   const name = `${config.base}/${config.quote}`;
   const chain = getChain(config.chain);
+  const extra = observerOf?.(name);
   const metrics = createEngineMetrics({ pair: name, baseDecimals: getToken(chain, config.base).decimals, quoteDecimals: getToken(chain, config.quote).decimals });
   const engine = new MarketMaker({
     venue: run.venue,

@@ -12,6 +12,7 @@ import { SigningAudit } from '../exchange/signer/index.ts';
 import { startAccountDaemon, type RunningAccountDaemon } from './account-daemon.ts';
 import { engineSettingsFromConfig } from './engine-settings.ts';
 import { createHedger } from './hedge-wiring.ts';
+import type { EngineObserver } from '../engine/index.ts';
 import type { CliIo } from './io.ts';
 import { liveVenueConfig, registerPresignMetrics, registerSigningMetrics, registerWireAnomalyMetrics, remoteSignerDeps } from './live.ts';
 import { openSigner, type OpenedSigner } from './signer-setup.ts';
@@ -34,6 +35,8 @@ export interface AccountRunOptions {
   readonly showStatus?: boolean;
   readonly permissions?: PermissionOptions;
   readonly signer?: OpenedSigner;
+  /** An extra observer for each pair, by `BASE/QUOTE`. */
+  readonly observerOf?: (pair: string) => EngineObserver;
 }
 
 /** A running account. */
@@ -95,6 +98,7 @@ export async function startAccountRun(options: AccountRunOptions): Promise<Accou
       ...(options.lockAccount === undefined ? {} : { lockAccount: options.lockAccount }),
       ...(options.stopSignal === undefined ? {} : { stopSignal: options.stopSignal }),
       ...(options.showStatus === undefined ? {} : { showStatus: options.showStatus }),
+      ...(options.observerOf === undefined ? {} : { observerOf: options.observerOf }),
     });
     return { session, daemon, logger };
   } catch (error) {
