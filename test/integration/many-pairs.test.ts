@@ -220,4 +220,16 @@ describe('many pairs on one account, one process', () => {
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain('--env-dir');
   });
+
+  it('paper --pairs trades two pairs on one dev account of the embedded exchange and leaves nothing open', async () => {
+    const paper = await runCli(['paper', '--pairs', 'ETH/USDC,STRK/USDC', '--duration', '6', '--seed', '3', '--log-level', 'silent']);
+    expect(paper.stderr).toContain('paper trading ETH/USDC, STRK/USDC (ladder) on ONE account');
+    expect(paper.stderr).toMatch(/ETH\/USDC: \d+ fills/);
+    expect(paper.stderr).toMatch(/STRK\/USDC: \d+ fills/);
+    expect(paper.stderr).toContain('stopped: 0 open orders left on the exchange');
+    expect(paper.code).toBe(0);
+    const bad = await runCli(['paper', '--pairs', 'ETH-USDC']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('"ETH-USDC" is not BASE/QUOTE');
+  }, 60_000);
 });
