@@ -16,7 +16,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSilentLogger } from '../../src/core/index.ts';
+import { ManualClock, createRng, createSilentLogger } from '../../src/core/index.ts';
+import { createLiveVenue, orderIdOf } from '../../src/exchange/index.ts';
 import { startAccountRun, type AccountRun } from '../../src/cli/account-run.ts';
 import { checkAccountFiles } from '../../src/cli/account-files.ts';
 import { loadPairFile } from '../../src/cli/pair-config.ts';
@@ -24,7 +25,7 @@ import type { EngineObserver } from '../../src/engine/index.ts';
 import { feltToHex } from '../../src/exchange/wire/fields.ts';
 import { startSim, type SimHandle } from '../../src/sim/index.ts';
 import { runCli } from '../cli/run-cli.ts';
-import { eventually, silentIo } from './support.ts';
+import { QUIET_LISTENER, counterparty, devVenueConfig, eventually, place, silentIo } from './support.ts';
 
 const BIN = new URL('../../bin/akira-mm.js', import.meta.url).pathname;
 let sim: SimHandle | undefined;
@@ -232,4 +233,53 @@ describe('many pairs on one account, one process', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('"ETH-USDC" is not BASE/QUOTE');
   }, 60_000);
+
+  it('names a trade none of its pairs made on the account (someone else trades it) instead of a bare drift', async () => {
+    sim = await startSim({ seed: 5, flow: { tickMs: 500, takerRatePerSec: 0.01 }, devAccounts: 2, signatureWorkers: 0 });
+    const s = sim;
+    const account = s.accounts[0]!.address;
+    const files = pairFiles(s, 0, { eth: ['RECONCILE_INTERVAL_S=1'], strk: ['RECONCILE_INTERVAL_S=1'] });
+    const booked = new Booked();
+    running = await startPairs(s, [files.eth, files.strk], join(files.dir, 'state'), booked);
+    const { run } = running;
+    await eventually(() => sidesOn(s, account, 'ETH').asks > 0 && sidesOn(s, account, 'STRK').bids > 0, 30_000, 'both pairs quoting');
+    // Another client logged in to the same account takes liquidity on ETH/USDC: an order we never sent.
+    const rogue = await counterparty(s, 0);
+    try {
+      const foreign = await place(rogue, { side: 'buy', priceUnits: 4_000n * 10n ** 6n, qtyUnits: 10n ** 16n, postOnly: false });
+      const reason = await eventually(() => run.daemon.account.haltReason, 30_000, 'the account halting');
+      expect(reason).toContain('none of our pairs made (someone else trades this account)');
+      expect(reason).toContain(`${foreign} on ETH/USDC`);
+      for (const engine of run.daemon.engines.values()) expect(engine.status().state).toBe('halted');
+    } finally {
+      await rogue.stop();
+    }
+    expect(await running.stop()).toBe(0);
+    running = undefined;
+    await s.idle();
+    expect(s.openOrdersOf(account)).toEqual([]);
+  }, 90_000);
+
+  it('a restart settles every pair\'s leftovers first: cancelled under STARTUP_ORDERS=cancel, on both books', async () => {
+    sim = await startSim({ seed: 9, flow: { tickMs: 500, takerRatePerSec: 0.01 }, devAccounts: 2, signatureWorkers: 0 });
+    const s = sim;
+    const account = s.accounts[0]!.address;
+    // What a crashed run left: a resting bid on each book, far from the touch.
+    const leftovers: string[] = [];
+    for (const [base, priceUnits, qtyUnits] of [['ETH', 2_000n * 10n ** 6n, 10n ** 16n], ['STRK', 10n ** 5n, 200n * 10n ** 18n]] as const) {
+      const venue = createLiveVenue({ ...devVenueConfig(s, 0, 0), base }, { clock: new ManualClock(Date.now()), rng: createRng(3), logger: createSilentLogger() });
+      await venue.start(QUIET_LISTENER);
+      leftovers.push(await place(venue, { side: 'buy', priceUnits, qtyUnits, postOnly: true }));
+      await venue.stop();
+    }
+    expect(s.openOrdersOf(account)).toHaveLength(2);
+    const files = pairFiles(s, 0);
+    const booked = new Booked();
+    running = await startPairs(s, [files.eth, files.strk], join(files.dir, 'state'), booked);
+    const open = s.openOrdersOf(account).map((order) => orderIdOf(order.hash));
+    for (const leftover of leftovers) expect(open).not.toContain(leftover);
+    await eventually(() => sidesOn(s, account, 'ETH').bids > 0 && sidesOn(s, account, 'STRK').bids > 0, 30_000, 'both pairs quoting after the leftovers went');
+    expect(await running.stop()).toBe(0);
+    running = undefined;
+  }, 90_000);
 });
