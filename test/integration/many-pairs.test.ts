@@ -282,4 +282,29 @@ describe('many pairs on one account, one process', () => {
     expect(await running.stop()).toBe(0);
     running = undefined;
   }, 90_000);
+
+  it('as a process: `run --env A --env B` quotes both pairs, and SIGTERM leaves zero orders on both books (exit 0)', async () => {
+    sim = await startSim({ seed: 2, flow: true, devAccounts: 2, signatureWorkers: 0 });
+    const s = sim;
+    const account = s.accounts[0]!.address;
+    const files = pairFiles(s, 0);
+    let output = '';
+    const child = spawn(process.execPath, [BIN, 'run', '--env', files.eth, '--env', files.strk, '--state-dir', join(files.dir, 'state')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      await eventually(() => {
+        const eth = sidesOn(s, account, 'ETH');
+        const strk = sidesOn(s, account, 'STRK');
+        return eth.bids > 0 && eth.asks > 0 && strk.bids > 0 && strk.asks > 0;
+      }, 40_000, `both pairs two-sided (output: ${output.slice(-500)})`);
+      child.kill('SIGTERM');
+      expect(await exit).toBe(0);
+      await s.idle();
+      expect(s.openOrdersOf(account)).toEqual([]);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  }, 90_000);
 });
