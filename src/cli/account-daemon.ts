@@ -29,7 +29,7 @@ import {
 } from '../engine/index.ts';
 import { accountLimitsOf, accountPairsOf } from './account-files.ts';
 import { openAccountState } from './account-state.ts';
-import { buildStrategy, waitForStopSignal } from './daemon.ts';
+import { buildStrategy, waitForStopSignal, type DaemonOptions } from './daemon.ts';
 import type { HedgeWiring } from './hedge-wiring.ts';
 import { EXIT_ORDERS_MAY_REST, UsageError, type CliIo } from './io.ts';
 import { registerProcessMetrics } from './process-metrics.ts';
@@ -46,22 +46,14 @@ export interface AccountPairRun {
   readonly registerMetrics?: (registry: Registry) => void;
 }
 
-/** What an account daemon needs. */
-export interface AccountDaemonOptions {
+/** What an account daemon needs (placement options as the one-pair daemon's). */
+export interface AccountDaemonOptions extends Pick<DaemonOptions, 'io' | 'metricsHost' | 'journalPath' | 'stateDir' | 'lockAccount' | 'showStatus' | 'stopSignal'> {
   readonly pairs: readonly AccountPairRun[];
   /** The account-wide reads (balances; the account's orders on every pair, to name a foreign trade). */
   readonly accountVenue: AccountVenue;
   readonly logger: Logger;
-  readonly io: CliIo;
-  readonly metricsHost?: string;
-  readonly journalPath?: string;
-  readonly stateDir?: string;
-  /** Lock the account in the state directory (default true; paper mode needs none). */
-  readonly lockAccount?: boolean;
-  readonly showStatus?: boolean;
   /** An extra observer for each pair (tests and paper mode count its fills). */
   readonly observerOf?: (pair: string) => EngineObserver;
-  readonly stopSignal?: Promise<string>;
   /** Registers account-level metrics (signing refusals, wire anomalies) once. */
   readonly registerMetrics?: (registry: Registry) => void;
   /** Closes what the pairs share (the account session), after every engine stopped. */

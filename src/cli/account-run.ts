@@ -5,7 +5,7 @@
  * pair on it, and the account daemon around an engine per pair.
  */
 import { randomBytes } from 'node:crypto';
-import type { PairConfig, PermissionOptions } from '../config/index.ts';
+import type { PairConfig } from '../config/index.ts';
 import { LiveClock, createLogger, createRng, getChain, getToken, type Logger } from '../core/index.ts';
 import { AccountSession } from '../exchange/index.ts';
 import { SigningAudit } from '../exchange/signer/index.ts';
@@ -13,28 +13,18 @@ import { startAccountDaemon, type RunningAccountDaemon } from './account-daemon.
 import { engineSettingsFromConfig } from './engine-settings.ts';
 import { createHedger } from './hedge-wiring.ts';
 import type { EngineObserver } from '../engine/index.ts';
-import type { CliIo } from './io.ts';
-import { liveVenueConfig, registerPresignMetrics, registerSigningMetrics, registerWireAnomalyMetrics, remoteSignerDeps } from './live.ts';
-import { openSigner, type OpenedSigner } from './signer-setup.ts';
+import { liveVenueConfig, registerPresignMetrics, registerSigningMetrics, registerWireAnomalyMetrics, remoteSignerDeps, type LiveRunOptions } from './live.ts';
+import { openSigner } from './signer-setup.ts';
 import { mergePolicies } from './signer.ts';
 import { hedgeJournalPath, orderJournalPath } from './state-dir.ts';
 
-/** What an account run needs. */
-export interface AccountRunOptions {
+/** What an account run needs (the daemon's placement options as `run` with one pair takes them). */
+export interface AccountRunOptions
+  extends Pick<LiveRunOptions, 'io' | 'logger' | 'metricsHost' | 'journalPath' | 'stateDir' | 'lockAccount' | 'stopSignal' | 'showStatus' | 'permissions' | 'signer'> {
   /** The pair files, validated and checked to agree (`checkAccountFiles`). */
   readonly configs: readonly PairConfig[];
   /** Where each came from, for messages. */
   readonly paths: readonly string[];
-  readonly io: CliIo;
-  readonly logger?: Logger;
-  readonly metricsHost?: string;
-  readonly journalPath?: string;
-  readonly stateDir?: string;
-  readonly lockAccount?: boolean;
-  readonly stopSignal?: Promise<string>;
-  readonly showStatus?: boolean;
-  readonly permissions?: PermissionOptions;
-  readonly signer?: OpenedSigner;
   /** An extra observer for each pair, by `BASE/QUOTE`. */
   readonly observerOf?: (pair: string) => EngineObserver;
 }
@@ -81,24 +71,19 @@ export async function startAccountRun(options: AccountRunOptions): Promise<Accou
     };
   });
   const firstVenue = session.venues[0] as (typeof session.venues)[number];
+  // What the daemon places as given: metrics host, journal, state dir, lock, stop signal, status, observer.
+  const { configs: _configs, paths: _paths, logger: _logger, permissions: _permissions, signer: _signer, ...placement } = options;
   try {
     const daemon = await startAccountDaemon({
+      ...placement,
       pairs,
       accountVenue: { fetchAccount: () => firstVenue.fetchAccount(), fetchAccountOrders: () => session.fetchAccountOrders() },
       logger,
-      io,
       closeShared: () => session.stop(),
       registerMetrics: (registry) => {
         registerWireAnomalyMetrics(registry, firstVenue);
         registerSigningMetrics(registry, audit);
       },
-      ...(options.metricsHost === undefined ? {} : { metricsHost: options.metricsHost }),
-      ...(options.journalPath === undefined ? {} : { journalPath: options.journalPath }),
-      ...(options.stateDir === undefined ? {} : { stateDir: options.stateDir }),
-      ...(options.lockAccount === undefined ? {} : { lockAccount: options.lockAccount }),
-      ...(options.stopSignal === undefined ? {} : { stopSignal: options.stopSignal }),
-      ...(options.showStatus === undefined ? {} : { showStatus: options.showStatus }),
-      ...(options.observerOf === undefined ? {} : { observerOf: options.observerOf }),
     });
     return { session, daemon, logger };
   } catch (error) {
