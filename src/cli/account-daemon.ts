@@ -95,14 +95,24 @@ export async function startAccountDaemon(options: AccountDaemonOptions): Promise
   });
   logger.info({ journal: state.journal.path, lock: state.lock?.path, pairs: configs.map((config) => `${config.base}/${config.quote}`) }, 'one account, several pairs: crash journal and account lock');
   const engines: PairEngine[] = [];
+  // Every order of ours that filled, for as long as the process runs (fills are few; an engine's
+  // table forgets finished orders after minutes): the account names only the others as foreign.
+  const filledByUs = new Set<string>();
+  const accountVenue: AccountVenue = {
+    fetchAccount: () => options.accountVenue.fetchAccount(),
+    ...(options.accountVenue.fetchAccountOrders === undefined
+      ? {}
+      : { fetchAccountOrders: async () => (await (options.accountVenue.fetchAccountOrders as NonNullable<AccountVenue['fetchAccountOrders']>)()).filter((order) => !filledByUs.has(order.orderId)) }),
+  };
+  const observerOf = (pair: string): EngineObserver => combineObservers([{ fill: (fill) => void filledByUs.add(fill.orderId) }, ...(options.observerOf === undefined ? [] : [options.observerOf(pair)])]);
   try {
     // The account-wide limits count in the first pair's quote token, from its balance at start.
-    const opening = await options.accountVenue.fetchAccount();
+    const opening = await accountVenue.fetchAccount();
     const limits = accountLimitsOf(configs, opening.balances);
     const account = new Account({
       clock,
       logger: logger.child({ component: 'account' }),
-      venue: options.accountVenue,
+      venue: accountVenue,
       pairs: accountPairsOf(configs),
       outbound: first.settings.outbound,
       maxTotalNotionalUnits: limits.maxTotalNotionalUnits,
@@ -115,7 +125,7 @@ export async function startAccountDaemon(options: AccountDaemonOptions): Promise
       { token: limits.limitsToken, maxTotalNotional: unitsToNumber(limits.maxTotalNotionalUnits, limits.limitsTokenDecimals), maxDrawdown: limits.maxDrawdownQuote },
       'account limits in force (0 = off)',
     );
-    for (const run of options.pairs) engines.push(pairEngine(run, account, state.journal.forPair(`${run.config.base}/${run.config.quote}`), clock, logger, options.observerOf));
+    for (const run of options.pairs) engines.push(pairEngine(run, account, state.journal.forPair(`${run.config.base}/${run.config.quote}`), clock, logger, observerOf));
     const accountRegistry = accountMetrics(account, engines);
     options.registerMetrics?.(accountRegistry);
     registerProcessMetrics(accountRegistry);
@@ -138,7 +148,7 @@ export async function startAccountDaemon(options: AccountDaemonOptions): Promise
       for (const pair of engines) await pair.run.hedge?.hedger.start();
       // Every pair settles its leftovers first: the budgets split what is free after that.
       await Promise.all(engines.map((pair) => pair.engine.prepare()));
-      account.allocate((await options.accountVenue.fetchAccount()).balances);
+      account.allocate((await accountVenue.fetchAccount()).balances);
       for (const pair of engines) pair.engine.begin();
     } catch (error) {
       await Promise.all(engines.map((pair) => pair.engine.stop()));

@@ -71,13 +71,15 @@ export async function startAccountRun(options: AccountRunOptions): Promise<Accou
     };
   });
   const firstVenue = session.venues[0] as (typeof session.venues)[number];
+  const startedAtMs = Date.now();
   // What the daemon places as given: metrics host, journal, state dir, lock, stop signal, status, observer.
   const { configs: _configs, paths: _paths, logger: _logger, permissions: _permissions, signer: _signer, ...placement } = options;
   try {
     const daemon = await startAccountDaemon({
       ...placement,
       pairs,
-      accountVenue: { fetchAccount: () => firstVenue.fetchAccount(), fetchAccountOrders: () => session.fetchAccountOrders() },
+      // Orders of earlier runs are not someone else's: only this run's count (to the second, a little before).
+      accountVenue: { fetchAccount: () => firstVenue.fetchAccount(), fetchAccountOrders: () => session.fetchAccountOrders(startedAtMs - 1_000) },
       logger,
       closeShared: () => session.stop(),
       registerMetrics: (registry) => {

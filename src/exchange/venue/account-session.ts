@@ -111,15 +111,19 @@ export class AccountSession {
   /**
    * The account's recent orders on every pair (newest first, active and finished), for naming a
    * trade none of our pairs made. `/user/orders` lists the account's orders across pairs.
+   * @param sinceMs only orders created at or after this (epoch ms), when the venue says when.
    */
-  async fetchAccountOrders(): Promise<readonly AccountOrderRecord[]> {
+  async fetchAccountOrders(sinceMs = 0): Promise<readonly AccountOrderRecord[]> {
     const records: AccountOrderRecord[] = [];
     for (const active of [true, false]) {
       let cursor: string | undefined;
       let offset = 0;
       for (let page = 0; page < HISTORY_PAGES; page++) {
         const result = await this.#rest.orders({ active, mode: 'reduced', limit: PAGE_SIZE, offset, ...(cursor === undefined ? {} : { cursor }) });
-        for (const order of result.orders) if (order.hash !== undefined) records.push(recordOf(order, order.hash));
+        for (const order of result.orders) {
+          const createdMs = order.createdAtS === undefined ? undefined : order.createdAtS * 1000;
+          if (order.hash !== undefined && (createdMs === undefined || createdMs >= sinceMs)) records.push(recordOf(order, order.hash));
+        }
         if (result.orders.length + result.skipped < PAGE_SIZE) break;
         if (result.cursor !== undefined) cursor = result.cursor;
         else offset += PAGE_SIZE;
