@@ -165,6 +165,7 @@ export class MarketMaker {
         onSideSettled: () => this.requote(),
         onWake: () => this.requote(),
         onUnknownOutcome: () => void this.reconciler.heal(),
+        onSignerRefused: (reason) => void this.halt('SIGNER_REFUSED', `the signing policy refused an order the strategy wanted (${reason}): the pair file and the signer's policy disagree; halting rather than asking again`),
         onOrdersChanged: () => this.sampleScorecard(),
       },
     });

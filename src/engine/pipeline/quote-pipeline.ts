@@ -51,8 +51,10 @@ function withTolerance(quote: RoundedQuote, input: PipelineInput): RoundedQuote 
   const distance = Math.abs(price - (quote.reference ?? input.fair));
   const relative = tolerance.bps === 'auto' ? tolerance.fractionOfDistance * distance : (price * tolerance.bps) / 10_000;
   const byPrice = toUnits(relative, rules);
-  const size = unitsToNumber(quote.qtyUnits, rules.baseDecimals);
-  const costPerUnit = (price * input.edge.makerFeePbips) / 1_000_000 + (size > 0 ? gasCostQuote(input.edge.steps.cancel, input.edge) / size : 0);
+  // Gas per cancel is 0 where cancels are off-chain (LayerAkira): then the size is not needed.
+  const cancelGas = gasCostQuote(input.edge.steps.cancel, input.edge);
+  const size = cancelGas > 0 ? unitsToNumber(quote.qtyUnits, rules.baseDecimals) : 0;
+  const costPerUnit = (price * input.edge.makerFeePbips) / 1_000_000 + (size > 0 ? cancelGas / size : 0);
   const aggressive = toUnits(tolerance.aggressiveEdgeFraction * (distance - costPerUnit), rules);
   return { ...quote, toleranceUnits: byTicks > byPrice ? byTicks : byPrice, aggressiveToleranceUnits: aggressive };
 }

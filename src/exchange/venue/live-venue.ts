@@ -277,7 +277,7 @@ export class LiveVenue implements Venue {
       rng: this.#deps.rng,
       logger,
       ...(this.#deps.shared === undefined ? {} : { stream: this.#deps.shared.stream }),
-      ownRestingQty: (side, priceUnits) => this.#tracker.restingQty(side, priceUnits),
+      ownRestingQty: (side, priceUnits) => this.#tracker.restingQty(side, priceUnits, this.#deps.clock.nowMs()),
       handlers: {
         onTopOfBook: (top) => this.#emit((l) => l.onTopOfBook(top)),
         onTrade: (trade) => this.#emit((l) => l.onTrade(trade)),

@@ -188,7 +188,7 @@ export class MarketFeed {
     const own = this.#options.ownRestingQty;
     const book = this.#bookSync?.book;
     if (this.#stopped || own === undefined || book === undefined || !book.isSynced()) return;
-    if (this.#lastTopFromBook || this.#bookShowsOwn(book, own)) this.#emitTop(undefined, undefined, timeMs, fromOwnOrders);
+    if (this.#lastTopFromBook || this.#bookShowsOwn(book, own)) this.#emitTop(undefined, undefined, timeMs, fromOwnOrders, true);
   }
 
   /** True when some of the best bid's or best ask's size is ours. */
@@ -247,7 +247,8 @@ export class MarketFeed {
     }
   }
 
-  #emitTop(bboBid: PriceLevel | undefined, bboAsk: PriceLevel | undefined, timeMs: number, fromOwnOrders = false): void {
+  /** `fromBook`: there is no bbo, the top is the local book's (without our size). */
+  #emitTop(bboBid: PriceLevel | undefined, bboAsk: PriceLevel | undefined, timeMs: number, fromOwnOrders = false, fromBook = false): void {
     // Only market data keeps the REST refresh quiet; a top recomputed for our own orders does not.
     if (!fromOwnOrders) this.#lastTopMs = this.#options.clock.nowMs();
     let bid = bboBid;
@@ -255,14 +256,16 @@ export class MarketFeed {
     const own = this.#options.ownRestingQty;
     if (own !== undefined) {
       const book = this.#bookSync?.book;
-      if (book !== undefined && book.isSynced() && this.#bookShowsOwn(book, own)) {
+      if (book !== undefined && book.isSynced() && (fromBook || this.#bookShowsOwn(book, own))) {
         bid = firstForeignLevelOf(book, 'buy', own);
         ask = firstForeignLevelOf(book, 'sell', own);
         this.#lastTopFromBook = true;
       } else {
-        // Without depth we cannot see past a level that is all ours; we keep it as it is.
-        bid = withoutOwn(bboBid, 'buy', own);
-        ask = withoutOwn(bboAsk, 'sell', own);
+        // The bbo can show our order before the depth stream does: a level that is all ours is
+        // then looked past in the book; without a synced book we cannot, and keep it as it is.
+        const synced = book !== undefined && book.isSynced() ? book : undefined;
+        bid = withoutOwn(bboBid, 'buy', own, synced);
+        ask = withoutOwn(bboAsk, 'sell', own, synced);
         this.#lastTopFromBook = false;
       }
     }
@@ -291,10 +294,11 @@ function firstForeignLevelOf(book: LocalBook, side: Side, own: OwnSize): PriceLe
   return near !== undefined || book.depth(side) <= 8 ? near : firstForeignLevel(book.levels(side), side, own);
 }
 
-function withoutOwn(level: PriceLevel | undefined, side: Side, own: OwnSize): PriceLevel | undefined {
+function withoutOwn(level: PriceLevel | undefined, side: Side, own: OwnSize, book: LocalBook | undefined): PriceLevel | undefined {
   if (level === undefined) return undefined;
   const foreign = level.qty - own(side, level.price);
-  return foreign > 0n ? { ...level, qty: foreign } : level;
+  if (foreign > 0n) return { ...level, qty: foreign };
+  return book === undefined ? level : firstForeignLevelOf(book, side, own);
 }
 
 function samePair(a: Pair, b: Pair): boolean {
