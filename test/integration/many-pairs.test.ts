@@ -283,13 +283,14 @@ describe('many pairs on one account, one process', () => {
     running = undefined;
   }, 90_000);
 
-  it('as a process: `run --env A --env B` quotes both pairs, and SIGTERM leaves zero orders on both books (exit 0)', async () => {
+  it('as a process: `run --env-dir DIR` quotes both pairs, and SIGTERM leaves zero orders on both books (exit 0)', async () => {
     sim = await startSim({ seed: 2, flow: true, devAccounts: 2, signatureWorkers: 0 });
     const s = sim;
     const account = s.accounts[0]!.address;
     const files = pairFiles(s, 0);
     let output = '';
-    const child = spawn(process.execPath, [BIN, 'run', '--env', files.eth, '--env', files.strk, '--state-dir', join(files.dir, 'state')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // The directory holds the two pair files (and, once started, the state directory, which is no pair file).
+    const child = spawn(process.execPath, [BIN, 'run', '--env-dir', files.dir, '--state-dir', join(files.dir, 'state')], { stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
