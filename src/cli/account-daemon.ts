@@ -146,8 +146,12 @@ export async function startAccountDaemon(options: AccountDaemonOptions): Promise
     const stopSignal = options.stopSignal ?? waitForStopSignal();
     try {
       for (const pair of engines) await pair.run.hedge?.hedger.start();
-      // Every pair settles its leftovers first: the budgets split what is free after that.
-      await Promise.all(engines.map((pair) => pair.engine.prepare()));
+      // Every pair settles its leftovers first: the budgets split what is free after that. Each
+      // start runs to its end before any failure stops them all (a start still under way would
+      // open its stream again behind the stop).
+      const prepared = await Promise.allSettled(engines.map((pair) => pair.engine.prepare()));
+      const failed = prepared.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+      if (failed !== undefined) throw failed.reason;
       account.allocate((await accountVenue.fetchAccount()).balances);
       for (const pair of engines) pair.engine.begin();
     } catch (error) {

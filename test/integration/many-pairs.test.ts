@@ -12,7 +12,8 @@
  * pair) rather than 60 s at the default pace: the same number of fills, in a third of the time.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -308,4 +309,46 @@ describe('many pairs on one account, one process', () => {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
   }, 90_000);
+
+  it('a pair the venue does not list ends the run with the reason, alone or beside another pair (nothing left listening)', async () => {
+    sim = await startSim({ seed: 0, flow: false, devAccounts: 2, signatureWorkers: 0 });
+    const files = pairFiles(sim, 0);
+    const unlisted = join(files.dir, 'USDT-USDC.env');
+    writeFileSync(unlisted, readFileSync(files.strk, 'utf8').replace('BASE=STRK', 'BASE=USDT').replace('METRICS_PORT=0', `METRICS_PORT=${await freePort()}`), { mode: 0o600 });
+    const alone = await launch(['run', '--env', unlisted, '--state-dir', join(files.dir, 'state')]);
+    // Exits by itself (a process left listening would be killed after 20 s: code null).
+    expect(alone.code === null ? alone.output.slice(-1500) : alone.code).toBe(1);
+    expect(alone.output).toContain('USDT/USDC (ecosystem book) is not listed');
+    writeFileSync(files.eth, readFileSync(files.eth, 'utf8').replace('METRICS_PORT=0', readFileSync(unlisted, 'utf8').match(/METRICS_PORT=\d+/)?.[0] ?? ''));
+    const beside = await launch(['run', '--env', files.eth, '--env', unlisted, '--state-dir', join(files.dir, 'state')]);
+    expect(beside.code === null ? beside.output.slice(-1500) : beside.code).toBe(alone.code);
+    expect(beside.output).toContain('USDT/USDC (ecosystem book) is not listed');
+    await sim.idle();
+    expect(sim.openOrdersOf(sim.accounts[0]!.address)).toEqual([]);
+  }, 60_000);
 });
+
+/** Runs the CLI as a process to its end. */
+function launch(args: readonly string[]): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    let output = '';
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
