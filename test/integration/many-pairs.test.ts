@@ -13,7 +13,6 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -26,6 +25,7 @@ import type { EngineObserver } from '../../src/engine/index.ts';
 import { feltToHex } from '../../src/exchange/wire/fields.ts';
 import { startSim, type SimHandle } from '../../src/sim/index.ts';
 import { runCli } from '../cli/run-cli.ts';
+import { freePort } from '../../src/chaos/bot-process.ts';
 import { QUIET_LISTENER, counterparty, devVenueConfig, eventually, place, silentIo } from './support.ts';
 
 const BIN = new URL('../../bin/akira-mm.js', import.meta.url).pathname;
@@ -343,12 +343,3 @@ function launch(args: readonly string[]): Promise<{ code: number | null; output:
   });
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
