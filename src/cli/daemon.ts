@@ -137,6 +137,8 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     await options.hedge?.hedger.stop();
     journal.close();
     account.release();
+    // A listening metrics server would keep the process alive after a failed start.
+    await metrics?.stop();
     throw error;
   }
   const done = stopSignal.then(async (signal) => {

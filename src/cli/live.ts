@@ -22,6 +22,12 @@ import { createReferenceFeed, registerReferenceMetrics } from '../markets/index.
  * sent that the client read past (issue 11 item 3), by kind.
  */
 function registerVenueMetrics(registry: Registry, venue: LiveVenue): void {
+  registerWireAnomalyMetrics(registry, venue);
+  registerPresignMetrics(registry, venue);
+}
+
+/** What the venue sent that the client read past, by kind (one count per connection: several pairs on one account register it once). */
+export function registerWireAnomalyMetrics(registry: Registry, venue: LiveVenue): void {
   const reported = new Map<string, number>();
   new Counter({
     name: 'akira_mm_wire_anomalies_total',
@@ -36,6 +42,10 @@ function registerVenueMetrics(registry: Registry, venue: LiveVenue): void {
       }
     },
   });
+}
+
+/** Pre-signing effectiveness of one pair's venue. */
+export function registerPresignMetrics(registry: Registry, venue: LiveVenue): void {
   const stats = (): ReturnType<LiveVenue['presignStats']> => venue.presignStats();
   new Gauge({ name: 'akira_mm_presign_hits_total', help: 'Orders sent pre-signed', registers: [registry], collect() { this.set(stats().hits); } });
   new Gauge({ name: 'akira_mm_presign_misses_total', help: 'Orders signed in the hot path (no pre-signed match)', registers: [registry], collect() { this.set(stats().misses); } });

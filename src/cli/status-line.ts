@@ -2,7 +2,7 @@
  * The compact live status a TTY shows while the bot runs: one line, rewritten in place —
  * state, mid, our best quotes, inventory, PnL, fills and the 10 s markout.
  */
-import type { EngineStatus } from '../engine/index.ts';
+import type { AccountSnapshot, EngineStatus } from '../engine/index.ts';
 
 /** Formats a number with a fixed number of significant decimals, or "–". */
 function show(value: number | undefined, decimals: number): string {
@@ -46,4 +46,18 @@ function hedgePart(hedge: NonNullable<EngineStatus['hedge']>): string {
 function referencePart(reference: NonNullable<EngineStatus['reference']>, decimals: number): string {
   const state = reference.state === 'synchronised' ? '' : ` ${reference.state.toUpperCase()}${reference.reason === undefined ? '' : ` (${reference.reason})`}`;
   return `ref ${show(reference.fair, decimals)} basis ${reference.basisBps === undefined ? '–' : `${reference.basisBps.toFixed(1)}bps`}${state}`;
+}
+
+/**
+ * Several pairs on one account: a row per pair (as {@link renderStatusLine}), then the account's
+ * row (its pairs' PnL together, what could still fill, and its halt when it halted them).
+ */
+export function renderStatusRows(pairs: readonly { readonly pair: string; readonly status: EngineStatus }[], account: AccountSnapshot): string[] {
+  const token = account.limitsToken ?? '';
+  const halted = account.haltReason === undefined ? 'ok' : `HALTED (${account.haltReason})`;
+  const quoting = pairs.filter(({ status }) => status.state === 'quoting').length;
+  return [
+    ...pairs.map(({ pair, status }) => renderStatusLine(status, pair)),
+    `account ${halted}  pairs quoting ${quoting}/${pairs.length}  pnl ${show(account.pnlQuote, 4)} ${token}  fills ${pairs.reduce((sum, { status }) => sum + status.pnl.fills, 0)}`,
+  ];
 }

@@ -18,12 +18,15 @@ export async function startMetricsServer(options: {
   readonly port: number;
   readonly registry: Registry;
   readonly status: () => EngineStatus;
+  /** The /metrics text instead of `registry`'s (several pairs: every pair's registry merged). */
+  readonly render?: () => Promise<string>;
+  /** The /health answer instead of one engine's (several pairs: each pair's state and the account's). */
+  readonly health?: () => { readonly healthy: boolean; readonly body: unknown };
 }): Promise<MetricsServer> {
   const server: Server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
     if (path === '/metrics') {
-      options.registry
-        .metrics()
+      (options.render?.() ?? options.registry.metrics())
         .then((text) => {
           response.writeHead(200, { 'content-type': options.registry.contentType });
           response.end(text);
@@ -32,6 +35,12 @@ export async function startMetricsServer(options: {
           response.writeHead(500, { 'content-type': 'text/plain' });
           response.end(String(error));
         });
+      return;
+    }
+    if (path === '/health' && options.health !== undefined) {
+      const { healthy, body } = options.health();
+      response.writeHead(healthy ? 200 : 503, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(body));
       return;
     }
     if (path === '/health') {

@@ -7,7 +7,7 @@
  */
 import { getToken, type BestBidOffer, type Side, type ChainInfo, type Clock, type Logger, type Pair, type Rng, type Timer, type TokenInfo, type VenueTrade } from '../../core/index.ts';
 import type { PriceLevel, RestClient, TickerSpec } from '../client/index.ts';
-import { BookSync, MarketStream, type ExecutionReport, type StreamEvent, type StreamTiming } from '../stream/index.ts';
+import { BookSync, MarketStream, type ExecutionReport, type StreamEvent, type StreamHandlers, type StreamTiming, type Topic } from '../stream/index.ts';
 import { rateFromBookMid, type ConversionRateUnits } from '../gas/index.ts';
 import type { LocalBook } from '../book/index.ts';
 import { feltToHex } from '../wire/fields.ts';
@@ -80,12 +80,26 @@ export interface MarketFeedOptions {
    * prices off a book holding its own quotes chases itself (the mid walks with every requote).
    */
   readonly ownRestingQty?: (side: Side, priceUnits: bigint) => bigint;
+  /**
+   * The connection this feed subscribes on. Default: a WS connection of its own. Pairs that share
+   * an account share one connection (`AccountSession`): the factory then hands back a channel of
+   * it that delivers every event to this feed (which keeps its own pair's) and subscribes once.
+   */
+  readonly stream?: (handlers: StreamHandlers) => FeedStream;
+}
+
+/** The part of a WS connection a feed uses (a `MarketStream`, or a channel of a shared one). */
+export interface FeedStream {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  subscribe(topic: Topic): Promise<void>;
+  readonly stats: MarketStream['stats'];
 }
 
 /** The market-data and fills feed of one pair. */
 export class MarketFeed {
   readonly #options: MarketFeedOptions;
-  readonly #stream: MarketStream;
+  readonly #stream: FeedStream;
   readonly #bookSync: BookSync | undefined;
   #topTimer: Timer | undefined;
   #lastTopMs = 0;
@@ -99,28 +113,31 @@ export class MarketFeed {
     this.#bookSync = options.keepBook
       ? new BookSync({ fetchSnapshot: () => rest.snapshot(pair, ecosystem), clock, rng, logger: logger.child({ book: `${pair.base}/${pair.quote}` }) })
       : undefined;
-    this.#stream = new MarketStream({
-      url: options.wsUrl,
-      signerKey: options.signerKey,
-      chain: options.chain,
-      keys: rest,
-      clock,
-      rng,
-      logger,
-      defaultPair: pair,
-      handlers: {
-        onEvent: (event) => this.#onEvent(event),
-        onStatus: (isUp) => options.handlers.onFeedStatus(isUp),
-        onReconnected: () => {
-          this.#bookSync?.resync('reconnected');
-          void this.refreshTopOfBook();
-          options.handlers.onReconnected();
-        },
-        onUnreadableFill: () => options.handlers.onUnreadableFill(),
+    const handlers: StreamHandlers = {
+      onEvent: (event) => this.#onEvent(event),
+      onStatus: (isUp) => options.handlers.onFeedStatus(isUp),
+      onReconnected: () => {
+        this.#bookSync?.resync('reconnected');
+        void this.refreshTopOfBook();
+        options.handlers.onReconnected();
       },
-      ...(options.streamTiming === undefined ? {} : { timing: options.streamTiming }),
-      ...(options.anomalies === undefined ? {} : { anomalies: options.anomalies }),
-    });
+      onUnreadableFill: () => options.handlers.onUnreadableFill(),
+    };
+    this.#stream =
+      options.stream?.(handlers) ??
+      new MarketStream({
+        url: options.wsUrl,
+        signerKey: options.signerKey,
+        chain: options.chain,
+        keys: rest,
+        clock,
+        rng,
+        logger,
+        defaultPair: pair,
+        handlers,
+        ...(options.streamTiming === undefined ? {} : { timing: options.streamTiming }),
+        ...(options.anomalies === undefined ? {} : { anomalies: options.anomalies }),
+      });
   }
 
   /** Connects, subscribes everything and reads the top of book once. @throws ExchangeError */
@@ -187,7 +204,7 @@ export class MarketFeed {
   }
 
   /** Stream counters (reconnects, malformed frames …). */
-  get stats(): MarketStream['stats'] {
+  get stats(): FeedStream['stats'] {
     return this.#stream.stats;
   }
 
