@@ -4,6 +4,8 @@
  * bot as a real child process; prints a table and, with --json, one last JSON line.
  * --dump DIR writes every failed run's bot logs there (they hold no key: the secrets scan checks).
  * --max-minutes M starts no new run after M minutes (the report says how many ran).
+ * --replay RUN_SEED plays the one run a campaign printed with that seed (its schedule is a pure
+ * function of it; --kinds and --faults-per-run must match the campaign's).
  * Exit code 0 when no run broke an invariant, 1 otherwise, 2 on bad arguments.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -14,7 +16,7 @@ import { summarize, renderTable } from './report.ts';
 import { runChaos, type RunResult } from './run.ts';
 import { FAULT_KINDS, drawSchedule, runSeed, type FaultKind } from './schedule.ts';
 
-const USAGE = 'npm run chaos -- --runs N --seed S [--json] [--parallel P] [--faults-per-run K] [--kinds k1,k2] [--resume-within-ms T] [--verbose] [--dump DIR] [--max-minutes M] [--hedge]';
+const USAGE = 'npm run chaos -- --runs N --seed S [--json] [--parallel P] [--faults-per-run K] [--kinds k1,k2] [--resume-within-ms T] [--verbose] [--dump DIR] [--max-minutes M] [--replay RUN_SEED] [--hedge]';
 
 function integer(name: string, text: string | undefined, fallback: number, min: number): number {
   if (text === undefined) return fallback;
@@ -36,6 +38,7 @@ async function main(): Promise<number> {
       verbose: { type: 'boolean' },
       dump: { type: 'string' },
       'max-minutes': { type: 'string' },
+      replay: { type: 'string' },
       hedge: { type: 'boolean' },
     },
   });
@@ -50,7 +53,7 @@ async function main(): Promise<number> {
       verbose: values.verbose === true,
     });
   }
-  const runs = integer('runs', values.runs, 3, 1);
+  const runs = values.replay === undefined ? integer('runs', values.runs, 3, 1) : 1;
   const seed = integer('seed', values.seed, 1, 0);
   const parallel = integer('parallel', values.parallel, 1, 1);
   const faultsPerRun = integer('faults-per-run', values['faults-per-run'], 3, 1);
@@ -59,6 +62,7 @@ async function main(): Promise<number> {
   const unknown = kinds?.filter((kind) => !FAULT_KINDS.includes(kind));
   if (unknown !== undefined && unknown.length > 0) throw new Error(`unknown fault kind(s) ${unknown.join(', ')}; known: ${FAULT_KINDS.join(', ')}`);
   const maxMinutes = integer('max-minutes', values['max-minutes'], 0, 0);
+  const replay = values.replay === undefined ? undefined : integer('replay', values.replay, 0, 0);
   const clock = new LiveClock();
   const startedMs = clock.nowMs();
   const results: RunResult[] = [];
@@ -66,7 +70,7 @@ async function main(): Promise<number> {
   const worker = async (): Promise<void> => {
     while (next < runs && (maxMinutes === 0 || clock.nowMs() - startedMs < maxMinutes * 60_000)) {
       const index = next++;
-      const seedOfRun = runSeed(seed, index);
+      const seedOfRun = replay ?? runSeed(seed, index);
       const schedule = drawSchedule(seedOfRun, { faultsPerRun, ...(kinds === undefined ? {} : { kinds }) });
       const result = await runChaos({
         seed: seedOfRun,
@@ -87,7 +91,7 @@ async function main(): Promise<number> {
     }
   };
   await Promise.all(Array.from({ length: Math.min(parallel, runs) }, () => worker()));
-  const report = summarize(seed, results, clock.nowMs() - startedMs);
+  const report = summarize(replay ?? seed, results, clock.nowMs() - startedMs);
   process.stdout.write(`${renderTable(report)}\n`);
   if (values.json === true) process.stdout.write(`${JSON.stringify(report)}\n`);
   return report.violations === 0 ? 0 : 1;

@@ -42,6 +42,9 @@ export interface WsHubDeps {
   hasMarket(key: string): boolean;
 }
 
+/** A reordered report is overtaken by the next one, or sent anyway this long after it was held. */
+const HELD_REPORT_MAX_MS = 1_000;
+
 /** All open sockets and their subscriptions. */
 export class WsHub {
   private readonly server = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
@@ -179,6 +182,18 @@ export class WsHub {
     const held = this.held.get(account);
     if (held === undefined && faults.roll(faults.settings.reportReorderRate)) {
       this.held.set(account, text);
+      // Reordered, not lost: when no later report comes to overtake it (the fault over, the
+      // market quiet) it still goes out. Held until the next report only, it could stay held for
+      // good, and the bot's books were judged without it (chaos seed 1484618478).
+      this.deps.clock.setTimeout(
+        () => {
+          if (this.held.get(account) !== text) return;
+          this.held.delete(account);
+          this.publishText(channel, text, false);
+        },
+        HELD_REPORT_MAX_MS,
+        { unref: true },
+      );
       return;
     }
     this.publishText(channel, text, faults.roll(faults.settings.reportDuplicateRate));

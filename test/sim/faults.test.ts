@@ -61,6 +61,22 @@ describe('fault injection', () => {
     expect(order).toEqual([addressToHex(third.hash), addressToHex(second.hash)]);
   });
 
+  it('a reordered report that nothing overtakes still arrives, within a second', async () => {
+    const sim = await ready();
+    const socket = await sim.connect(0);
+    await socket.subscribe(`fills_${addressToHex(sim.accounts[0]?.address ?? 0n)}`);
+    sim.sim.faults.set({ reportReorderRate: 1 });
+    const only = await sim.place(0, { price: '2003' });
+    await sim.sim.idle();
+    sim.sim.faults.set({ reportReorderRate: 0 });
+    // No later report of this account comes to overtake it: held for now, sent a second later.
+    const isOnly = (f: Record<string, unknown>): boolean => (f['result'] as Record<string, unknown> | undefined)?.['hash'] === addressToHex(only.hash);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(socket.frames.filter(isOnly)).toHaveLength(0);
+    sim.clock.advance(1_000);
+    await socket.waitFor(isOnly);
+  });
+
   it('fails a request with 500 before applying it, or after (the order exists, the client must query)', async () => {
     const sim = await ready();
     sim.sim.faults.set({ httpErrorRate: 1, paths: ['/place_order'] });

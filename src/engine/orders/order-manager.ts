@@ -204,10 +204,23 @@ export class OrderManager {
     // One pull at a time: its loop already sends the cancel-all again while orders rest. A second
     // one per alert (a cancel-all that failed after its 200 raises one) would answer every failed
     // cancel-all with another, a storm the venue's rate limit meets with 429s.
-    this.pulling ??= this.pullEverything(reason, timeoutMs, applyReport).finally(() => {
-      this.pulling = undefined;
+    const joined = this.pulling;
+    if (joined === undefined) {
+      const pull = this.pullEverything(reason, timeoutMs, applyReport).finally(() => {
+        if (this.pulling === pull) this.pulling = undefined;
+      });
+      this.pulling = pull;
+      return pull;
+    }
+    // The pull joined may have begun long before for another reason (a pause) and give up at its
+    // own deadline a moment later: the caller's budget still counts, so a pull that gave up is
+    // followed by a fresh one for what is left of it (chaos seeds 637349982, 3237478000: SIGTERM
+    // joined a pause's pull 1 ms before it gave up, and the shutdown exited unconfirmed at once).
+    const deadlineMs = this.options.clock.nowMs() + timeoutMs;
+    return joined.then((confirmed) => {
+      const leftMs = deadlineMs - this.options.clock.nowMs();
+      return confirmed || leftMs <= 0 ? confirmed : this.cancelEverything(reason, leftMs, applyReport);
     });
-    return this.pulling;
   }
 
   private async pullEverything(reason: string, timeoutMs: number, applyReport: (report: OrderReport) => void): Promise<boolean> {
