@@ -1,4 +1,7 @@
-# akira-mm: one container per trading pair, configured by one env file mounted at /config/pair.env.
+# akira-mm: one container per trading account. By default one pair, configured by one env file
+# mounted at /config/pair.env; several pairs of one account: mount their files and pass
+# `run --env /config/A.env --env /config/B.env … --metrics-host 0.0.0.0 --state-dir /state`
+# (docker-compose.yml does).
 #   docker build -t akira-mm .
 #   docker run --rm -v "$PWD/config/ETH-USDC.env:/config/pair.env:ro" -p 9464:9464 akira-mm
 # The same image runs the remote signer (`akira-mm signer serve`) as user `signer`: see

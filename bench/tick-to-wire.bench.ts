@@ -3,7 +3,7 @@
  * already parsed) to the moment the engine hands the first resulting order to the venue's
  * submit (signed, about to be written to the socket), against the embedded exchange on loopback.
  * A counterparty lifts its best bid by one tick at a time; the bot (ladder, tolerance 0 so every
- * tick requotes, pre-signing ±2 ticks) follows. Figures in ms over 40 book changes, ~6 s.
+ * tick requotes, pre-signing ±2 ticks) follows. Figures in ms over 40 book changes, ~10 s.
  * `tick_to_wire.remote.*`: the same with the bot's key in `akira-mm signer serve` (another
  * process, over its Unix socket, pre-signing batches on its two worker threads).
  */
@@ -23,6 +23,13 @@ import { spawnSigner, type SignerProcess } from './remote-signer.ts';
 
 const USDC = 1_000_000n;
 const ETH = 10n ** 18n;
+/**
+ * Book changes this far apart: a change requotes at most one order (a cancel and a placement),
+ * so 250 ms keeps the bot within its default outbound budget (ORDER_RATE_LIMIT_PER_S=10) and the
+ * figure is the engine's path, not the budget's queue (one change per 80 ms made the budget hold
+ * orders back ~20 ms).
+ */
+const MOVE_EVERY_MS = 250;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Wraps a venue to time book events in and orders out. */
@@ -119,7 +126,7 @@ async function tickToWire(options: { remote?: boolean } = {}): Promise<BenchResu
     for (const move of moves) {
       marks.lastIn = undefined;
       await counterparty.submitOrder(move);
-      await sleep(80);
+      await sleep(MOVE_EVERY_MS);
     }
     const samples = marks.samples;
     const prefix = options.remote === true ? 'tick_to_wire.remote' : 'tick_to_wire';

@@ -43,6 +43,18 @@ export interface BacktestOptions {
   readonly sampleMs?: number;
   /** Hedge every fill on this recorded deep market (the same holdings are held there at start). */
   readonly hedge?: BacktestHedge;
+  /** Read this recorded deep market as the reference (FAIR_PRICE=reference|blend, basis, reference pauses). */
+  readonly reference?: BacktestReference;
+}
+
+/** The reference market of a backtest. */
+export interface BacktestReference {
+  /** Recordings of the reference market (replay format), back to back, on the venue recording's clock. */
+  readonly paths: readonly string[];
+  /** From the reference's exchange time to the engine, ms. */
+  readonly latencyMs: number;
+  /** REFERENCE_STALE_MS: no reference message for this long pauses quoting from it. */
+  readonly staleAfterMs: number;
 }
 
 /** The hedge venue of a backtest. */
@@ -81,6 +93,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   const pending = new OrderBook();
   const priceScale = Number(rules.priceTick) / 10 ** rules.quoteDecimals;
   const hedgeRecording = options.hedge === undefined ? undefined : await loadHedgeRecording(options.hedge.paths);
+  const referenceRecording = options.reference === undefined ? undefined : await loadHedgeRecording(options.reference.paths);
 
   const ensureStarted = async (timeMs: number): Promise<void> => {
     if (session !== undefined) return;
@@ -110,6 +123,9 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
               minNotionalUnits: parseUnits(hedge.minNotional, hedgeRecording.rules.quoteDecimals, { rounding: 'up' }),
             },
           }),
+      ...(options.reference === undefined || referenceRecording === undefined
+        ? {}
+        : { reference: { recording: referenceRecording, latencyMs: options.reference.latencyMs, staleAfterMs: options.reference.staleAfterMs } }),
     });
     await session.start();
     for (const side of ['buy', 'sell'] as const) {
@@ -194,6 +210,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     wallSeconds,
     startMs: span.startMs,
     endMs: span.lastMs,
+    referencePauses: finished.referenceFeed === undefined ? undefined : finished.referencePauses,
   });
   return {
     summary,

@@ -6,9 +6,10 @@
  * engine actually called the venue, so millions of quiet book updates cost no `await`.
  */
 import { ManualClock, createSilentLogger, unitsToNumber, type Logger, type Side, type Strategy } from '../core/index.ts';
-import { Hedger, MarketMaker, MemoryHedgeJournal, type EngineObserver, type EngineSettings, type EngineStatus, type HedgerSettings, type Journal } from '../engine/index.ts';
+import { Hedger, MarketMaker, MemoryHedgeJournal, combineObservers, type EngineObserver, type EngineSettings, type EngineStatus, type HedgerSettings, type Journal } from '../engine/index.ts';
 import type { HedgeRecording } from './hedge/hedge-recording.ts';
 import { ReplayHedgeVenue } from './hedge/replay-hedge-venue.ts';
+import { ReplayReferenceFeed } from './reference/replay-reference-feed.ts';
 import { ReplayClock } from './replay-clock.ts';
 import { ReplayVenue, type ReplayVenueOptions, type VenueFill } from './replay-venue.ts';
 import type { PathSample, PnlComponents } from './stats.ts';
@@ -30,6 +31,17 @@ export interface SessionOptions {
   readonly journal?: Journal;
   /** Hedge every fill on a recorded deep market (`backtest --hedge FILE`). */
   readonly hedge?: SessionHedge;
+  /** Read a recorded deep market as the reference (`backtest --reference FILE`). */
+  readonly reference?: SessionReference;
+}
+
+/** The reference market of a session. */
+export interface SessionReference {
+  readonly recording: HedgeRecording;
+  /** From the reference's exchange time to the engine, ms. */
+  readonly latencyMs: number;
+  /** REFERENCE_STALE_MS. */
+  readonly staleAfterMs: number;
 }
 
 /** The hedge venue of a session. */
@@ -57,6 +69,10 @@ export class BacktestSession {
   /** The replayed hedge venue and its hedger, when the session hedges. */
   readonly hedgeVenue: ReplayHedgeVenue | undefined;
   readonly hedger: Hedger | undefined;
+  /** The replayed reference market, when the session reads one. */
+  readonly referenceFeed: ReplayReferenceFeed | undefined;
+  /** Times quoting paused with a reference reason (stale, resyncing, divergent, jump) as the first. */
+  referencePauses = 0;
   private readonly sampleMs: number;
   private nextSampleMs: number;
   private seenActivity = 0;
@@ -97,14 +113,25 @@ export class BacktestSession {
             pairBaseDecimals: options.venue.rules.baseDecimals,
             idPrefix: 'bt',
           });
+    this.referenceFeed =
+      options.reference === undefined
+        ? undefined
+        : new ReplayReferenceFeed({ recording: options.reference.recording, clock: this.clock, scheduler: this.venue.scheduler, latencyMs: options.reference.latencyMs, staleAfterMs: options.reference.staleAfterMs });
+    const countPauses: EngineObserver = {
+      paused: (isPaused, reason) => {
+        if (isPaused && reason.startsWith('reference')) this.referencePauses++;
+      },
+    };
+    const observers = [options.observer, this.referenceFeed === undefined ? undefined : countPauses].filter((observer) => observer !== undefined);
     this.engine = new MarketMaker({
       venue: this.venue,
       strategy: options.strategy,
       clock: this.clock,
       logger: options.logger ?? createSilentLogger(),
       settings: options.settings,
-      ...(options.observer === undefined ? {} : { observer: options.observer }),
+      ...(observers.length === 0 ? {} : { observer: observers.length === 1 ? (observers[0] as EngineObserver) : combineObservers(observers) }),
       ...(this.hedger === undefined ? {} : { hedge: this.hedger }),
+      ...(this.referenceFeed === undefined ? {} : { reference: this.referenceFeed }),
       ...(options.journal === undefined ? {} : { journal: options.journal }),
     });
   }
@@ -120,6 +147,7 @@ export class BacktestSession {
       this.hedgeVenue?.scheduleUpTo(this.clock.nowMs());
       await this.hedger.start();
     }
+    this.referenceFeed?.scheduleUpTo(this.clock.nowMs());
     const started = this.engine.start();
     await this.flush();
     await started;
@@ -133,6 +161,7 @@ export class BacktestSession {
    */
   advanceTo(timeMs: number): Promise<void> | undefined {
     this.hedgeVenue?.scheduleUpTo(timeMs);
+    this.referenceFeed?.scheduleUpTo(timeMs);
     if (timeMs > this.clock.nowMs()) this.venue.endOfMessage();
     if (timeMs >= this.nextSampleMs) this.sampleUpTo(timeMs);
     if (!this.venue.scheduler.hasDueBy(timeMs) && !this.needsFlush()) {
@@ -238,6 +267,7 @@ export class BacktestSession {
       ...(status.hedge === undefined ? {} : { netInventory: status.baseBalance - this.startBase + status.hedge.hedgePositionBase }),
       pnl: status.pnl.total + (status.hedge?.pnlQuote ?? 0),
       components: pnlComponents(status),
+      ...(status.reference === undefined ? {} : { referenceFair: status.reference.fair, basisBps: status.reference.basisBps }),
     };
     // One sample per period: a gap in the recording repeats the last state up to the next event.
     while (this.nextSampleMs <= timeMs) {

@@ -39,6 +39,9 @@ export interface PathSample {
   readonly pnl: number;
   /** `pnl` split by component; absent in paths recorded before the split existed. */
   readonly components?: PnlComponents;
+  /** With a reference market (`--reference`): its price × (1 + basis) in the venue's units, and the basis, bps. */
+  readonly referenceFair?: number | undefined;
+  readonly basisBps?: number | undefined;
 }
 
 /** Largest fall of PnL from a running peak, in quote tokens (≥ 0). */

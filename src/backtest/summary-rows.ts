@@ -46,6 +46,9 @@ export function summaryRows(summary: BacktestSummary, units: SummaryUnits): Summ
           { label: 'unhedged time', text: formatPercent(summary.unhedged_time_share) },
         ]
       : []),
+    ...(summary.basis_bps_mean === null || summary.basis_bps_mean === undefined
+      ? []
+      : [{ label: 'reference', text: `basis mean ${formatBps(summary.basis_bps_mean)}, ${formatNumber(summary.reference_pauses)} pauses` }]),
     { label: 'inventory std', text: formatAmount(summary.inventory_std_base, units.base) },
     { label: 'two-sided uptime', text: formatPercent(summary.quote_uptime) },
     { label: 'markout 1 s / 10 s / 60 s', text: `${markouts.join(' / ')} bps` },

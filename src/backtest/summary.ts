@@ -69,6 +69,10 @@ export interface BacktestSummary {
   readonly pnl_hedge_quote: number;
   /** Fees the hedges paid on the hedge venue (inside pnl_hedge_quote), quote tokens. */
   readonly hedge_fees_quote: number;
+  /** Times quoting paused because of the reference market (stale, resyncing, divergent, jump); 0 without `--reference`. */
+  readonly reference_pauses: number;
+  /** Mean basis of the reference (venue / reference − 1) over the run's samples, bps; null without `--reference`. */
+  readonly basis_bps_mean: number | null;
 }
 
 /** What the summary is computed from. */
@@ -81,6 +85,8 @@ export interface SummaryInput {
   readonly wallSeconds: number;
   readonly startMs: number;
   readonly endMs: number;
+  /** Reference pauses counted by the session; undefined without a reference market. */
+  readonly referencePauses?: number | undefined;
 }
 
 /** Rounds to 10 significant digits so float noise never reaches the printed summary. */
@@ -90,6 +96,12 @@ function tidy(value: number): number {
 
 function tidyOrNull(value: number | undefined): number | null {
   return value === undefined ? null : tidy(value);
+}
+
+/** Mean of the defined values; undefined when there are none. */
+function meanOf(values: readonly (number | undefined)[]): number | undefined {
+  const defined = values.filter((value): value is number => value !== undefined);
+  return defined.length === 0 ? undefined : defined.reduce((sum, value) => sum + value, 0) / defined.length;
 }
 
 /** Builds the summary. */
@@ -139,6 +151,8 @@ export function summarize(input: SummaryInput): BacktestSummary {
     unhedged_time_share: tidy(status.hedge?.unhedgedTimeShare ?? 0),
     pnl_hedge_quote: tidy(status.hedge?.pnlQuote ?? 0),
     hedge_fees_quote: tidy(status.hedge?.feesQuote ?? 0),
+    reference_pauses: input.referencePauses ?? 0,
+    basis_bps_mean: input.referencePauses === undefined ? null : tidyOrNull(meanOf(samples.map((sample) => sample.basisBps))),
   };
 }
 

@@ -29,5 +29,7 @@ export const BACKTEST_DEFAULTS = {
   minDecimals: 8,
   /** Order latency to the hedge venue (`--hedge`), each way, ms: a desk near Binance's matching engine. */
   hedgeLatencyMs: 5,
+  /** From the reference market's exchange time to the engine (`--reference`), ms: Binance's data crossing to where the bot runs. */
+  referenceLatencyMs: 50,
 } as const;
 

@@ -59,6 +59,10 @@ export interface BacktestPlan {
   readonly hedgeLatencyMs: number;
   /** NOTIONAL minimum of the hedge venue (decimal text); undefined = Binance's for its quote. */
   readonly hedgeMinNotional: string | undefined;
+  /** Recordings of the reference market (`--reference`, replay format); empty = none. Optional: plans written before it read none. */
+  readonly reference?: readonly string[];
+  /** From the reference's exchange time to the engine, ms (`--reference-latency-ms`). */
+  readonly referenceLatencyMs?: number;
 }
 
 /** The market a run trades, as resolved from the recording and the flags. */
@@ -89,7 +93,7 @@ export interface PreparedRun {
  * QUOTE set to tokens the chain lists: they name the live pair, and a backtest's market comes from
  * the recording instead, so a file for ETH/USDC backtests a BTCUSDT or an AAPL recording.
  */
-function readPairEnv(path: string, overrides: Readonly<Record<string, string>>, hedgeHeader: RecordingHeader | undefined): ReturnType<typeof validatePairEnv> {
+function readPairEnv(path: string, overrides: Readonly<Record<string, string>>, hedgeHeader: RecordingHeader | undefined, referenceHeader: RecordingHeader | undefined): ReturnType<typeof validatePairEnv> {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -101,6 +105,11 @@ function readPairEnv(path: string, overrides: Readonly<Record<string, string>>, 
   if (hedgeHeader !== undefined) {
     // The hedge market is the --hedge recording; a backtest signs nothing there either (no credentials are read).
     if ((env['HEDGE'] ?? 'off') === 'off') env['HEDGE'] = hedgeHeader.market ?? `binance:${hedgeHeader.symbol.toUpperCase()}`;
+  }
+  // The reference market is the --reference recording, whatever the file's REFERENCE_*_URL say (nothing connects).
+  if (referenceHeader !== undefined) env['REFERENCE'] = referenceHeader.market ?? `binance:${referenceHeader.symbol.toUpperCase()}`;
+  else if (env['FAIR_PRICE'] === 'reference' || env['FAIR_PRICE'] === 'blend') {
+    throw new UsageError(`FAIR_PRICE=${env['FAIR_PRICE']} (${path} or --set): give a recording of the reference market with --reference FILE (a backtest reads its reference from a recording), or set FAIR_PRICE=mid`);
   }
   const chain = env['CHAIN'] ?? 'mainnet';
   if (isChainName(chain)) {
@@ -122,12 +131,12 @@ function stepUnits(flag: string, text: string, decimals: number, token: string, 
   return units;
 }
 
-function readHeaders(paths: readonly string[]): RecordingHeader[] {
+function readHeaders(paths: readonly string[], flag = '--data'): RecordingHeader[] {
   return paths.map((path) => {
     try {
       return readRecordingHeader(path);
     } catch (error) {
-      if (error instanceof DataError) throw new UsageError(`--data ${error.message}`);
+      if (error instanceof DataError) throw new UsageError(`${flag} ${error.message}`);
       throw error;
     }
   });
@@ -166,7 +175,10 @@ export function prepareRun(plan: BacktestPlan, onProgress?: (done: number, total
   const headers = readHeaders(plan.data);
   const first = headers[0] as RecordingHeader;
   const hedgeHeader = plan.hedge.length === 0 ? undefined : readHeaders(plan.hedge)[0];
-  const config = readPairEnv(plan.envPath, plan.overrides, hedgeHeader);
+  const referencePaths = plan.reference ?? [];
+  const referenceHeader = referencePaths.length === 0 ? undefined : readHeaders(referencePaths, '--reference')[0];
+  const config = readPairEnv(plan.envPath, plan.overrides, hedgeHeader, referenceHeader);
+
   if (hedgeHeader === undefined && config.hedge.market !== undefined) {
     throw new UsageError(`HEDGE=${config.hedge.market.venue}:${config.hedge.market.symbol} in ${plan.envPath}: give a recording of that market with --hedge FILE (a backtest hedges on a recording), or set HEDGE=off`);
   }
@@ -193,11 +205,13 @@ export function prepareRun(plan: BacktestPlan, onProgress?: (done: number, total
   const queue = parseQueueModel(plan.queue);
   if (queue === undefined) throw new UsageError(`--queue=${plan.queue} is not a queue model (risk-averse, power:N with 0 < N ≤ 10, or log)`);
   const strategy = buildStrategy(config);
-  const settings = engineSettingsFromConfig(config.engine, { baseDecimals: market.baseDecimals, quoteDecimals: market.quoteDecimals });
+  const settings = engineSettingsFromConfig(config.engine, { baseDecimals: market.baseDecimals, quoteDecimals: market.quoteDecimals }, config.reference);
+  const referenceLatencyMs = plan.referenceLatencyMs ?? BACKTEST_DEFAULTS.referenceLatencyMs;
   const rng = createRng(plan.seed);
   const hedgeMinNotional = plan.hedgeMinNotional ?? (hedgeHeader === undefined ? '0' : minNotionalOf(hedgeHeader.symbol));
   const options: BacktestOptions = {
     ...(hedgeHeader === undefined ? {} : { hedge: { paths: plan.hedge, settings: hedgerSettingsFromConfig(config.hedge), latencyMs: plan.hedgeLatencyMs, minNotional: hedgeMinNotional } }),
+    ...(referenceHeader === undefined ? {} : { reference: { paths: referencePaths, latencyMs: referenceLatencyMs, staleAfterMs: config.reference.staleMs } }),
     source: createRecordedEventSource(plan.data, rules, onProgress === undefined ? {} : { onProgress }),
     strategy,
     settings,
@@ -224,6 +238,11 @@ export function prepareRun(plan: BacktestPlan, onProgress?: (done: number, total
       ? []
       : [
           `hedge: ${plan.hedge.join(', ')} (${hedgeHeader.symbol}); ${config.hedge.orderType} orders, latency ${plan.hedgeLatencyMs} ms each way, fee ${config.hedge.feeBps} bps, minimum notional ${hedgeMinNotional}, up to ${config.hedge.maxDelayMs} ms and ${config.hedge.maxRetries} retries`,
+        ]),
+    ...(referenceHeader === undefined
+      ? []
+      : [
+          `reference: ${referencePaths.join(', ')} (${referenceHeader.symbol}); latency ${referenceLatencyMs} ms; FAIR_PRICE=${config.engine.FAIR_PRICE}, basis ${config.reference.basisBps === 'auto' ? 'estimated online' : `${config.reference.basisBps} bps`}, stale after ${config.reference.staleMs} ms, divergence limit ${config.reference.maxDivergenceBps} bps`,
         ]),
     ...Object.entries(plan.overrides)
       .filter(([key]) => key !== 'STRATEGY')

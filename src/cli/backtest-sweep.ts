@@ -18,7 +18,7 @@ import { UsageError, type CliIo } from './io.ts';
 const SWEEP_WORKER = new URL('../backtest/sweep-worker.mjs', import.meta.url);
 
 /** Flags a sweep may vary besides env keys: the fill and cost models. */
-const SWEEPABLE_FLAGS = ['queue', 'latency-ms', 'latency-jitter-ms', 'feed-latency-ms', 'seed', 'maker-pbips', 'taker-pbips'] as const;
+const SWEEPABLE_FLAGS = ['queue', 'latency-ms', 'latency-jitter-ms', 'feed-latency-ms', 'seed', 'maker-pbips', 'taker-pbips', 'reference-latency-ms'] as const;
 type SweepableFlag = (typeof SWEEPABLE_FLAGS)[number];
 const isSweepableFlag = (key: string): key is SweepableFlag => (SWEEPABLE_FLAGS as readonly string[]).includes(key);
 
@@ -59,6 +59,7 @@ function planForCell(plan: BacktestPlan, cell: Readonly<Record<string, string>>)
     else if (key === 'latency-ms') result = { ...result, latencyMs: number };
     else if (key === 'latency-jitter-ms') result = { ...result, latencyJitterMs: number };
     else if (key === 'feed-latency-ms') result = { ...result, feedLatencyMs: number };
+    else if (key === 'reference-latency-ms') result = { ...result, referenceLatencyMs: number };
     else if (key === 'seed') result = { ...result, seed: number };
     else if (key === 'maker-pbips') result = { ...result, makerPbips: number };
     else result = { ...result, takerPbips: number };

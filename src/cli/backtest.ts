@@ -10,13 +10,13 @@ import { writeFileSync } from 'node:fs';
 import { integerFlag, parseFlags, type CommandHelp } from './args.ts';
 import { BACKTEST_DEFAULTS } from './backtest-defaults.ts';
 import type { BacktestPlan } from './backtest-plan.ts';
-import { UsageError, type CommandRunner } from './io.ts';
+import { UsageError, type CliIo, type CommandRunner } from './io.ts';
 import { startProgress } from './progress.ts';
 import type { BacktestResult } from '../backtest/run.ts';
 
 const USAGE =
   'akira-mm backtest --data FILE… --env FILE [--strategy NAME] [--set KEY=VALUE]… [--base B --quote Q] [--tick T --lot L] ' +
-  '[--queue risk-averse|power:N|log] [--latency-ms N] … [--hedge FILE [--hedge-latency-ms N]] [--report out.html] [--json] [--sweep KEY=v1,v2,…]… [--shard K/N] [--jsonl FILE]';
+  '[--queue risk-averse|power:N|log] [--latency-ms N] … [--hedge FILE [--hedge-latency-ms N]] [--reference FILE… [--reference-latency-ms N]] [--report out.html] [--json] [--sweep KEY=v1,v2,…]… [--shard K/N] [--jsonl FILE]';
 
 const HELP: CommandHelp = {
   usage: USAGE,
@@ -24,7 +24,7 @@ const HELP: CommandHelp = {
     'Replays a recording (`akira-mm data import`) through the same engine and strategy as live, with queue-position and latency models, ' +
     'and prints a summary. The market (base, quote, decimals, tick, lot) comes from the recording; the env file gives the strategy and engine keys.',
   notes: [
-    'Sweeps: --sweep KEY=v1,v2 (repeatable; KEY is an env key or one of queue, latency-ms, latency-jitter-ms, feed-latency-ms, seed, maker-pbips, taker-pbips) ' +
+    'Sweeps: --sweep KEY=v1,v2 (repeatable; KEY is an env key or one of queue, latency-ms, latency-jitter-ms, feed-latency-ms, seed, maker-pbips, taker-pbips, reference-latency-ms) ' +
       'runs the grid on worker threads and prints it best PnL first. --shard K/N runs the K-th of N slices; `akira-mm backtest merge FILES…` joins the --jsonl files of every shard.',
     'Everything in the summary but events_per_sec is a function of the data, the flags and the seed. More: docs/data-format.md.',
   ],
@@ -66,6 +66,14 @@ export const BACKTEST_OPTIONS = {
   },
   'hedge-latency-ms': { type: 'string', value: 'N', unit: 'ms', default: BACKTEST_DEFAULTS.hedgeLatencyMs, doc: 'order latency to the hedge venue, and the same again for the answer' },
   'hedge-min-notional': { type: 'string', value: 'X', unit: 'hedge quote tokens', default: "Binance's for the symbol's quote (5 for USDT)", doc: 'smallest hedge notional the hedge venue accepts (smaller amounts wait as dust)' },
+  reference: {
+    type: 'string',
+    multiple: true,
+    value: 'FILE',
+    default: 'none (FAIR_PRICE=mid|microprice only)',
+    doc: "read this recorded deep market as REFERENCE beside the venue recording, on the same clock (replay format from record --reference or data import --format binance, or Binance's .gz collector files): FAIR_PRICE=reference|blend, the basis and the reference pauses backtest as live",
+  },
+  'reference-latency-ms': { type: 'string', value: 'N', unit: 'ms', default: BACKTEST_DEFAULTS.referenceLatencyMs, doc: "from the reference's exchange time to the engine (its own, apart from --feed-latency-ms)" },
 } as const;
 
 const DECIMAL = /^\d+(\.\d+)?$/;
@@ -123,6 +131,8 @@ function planFromFlags(values: Values, data: string[], env: string): BacktestPla
     hedge: values.hedge ?? [],
     hedgeLatencyMs: integerFlag('hedge-latency-ms', values['hedge-latency-ms'], BACKTEST_DEFAULTS.hedgeLatencyMs, 0, 60_000),
     hedgeMinNotional: values['hedge-min-notional'] === undefined ? undefined : /^\d+(\.\d+)?$/.test(values['hedge-min-notional']) ? values['hedge-min-notional'] : usageError(`--hedge-min-notional=${values['hedge-min-notional']} is not a decimal number`),
+    reference: values.reference ?? [],
+    referenceLatencyMs: integerFlag('reference-latency-ms', values['reference-latency-ms'], BACKTEST_DEFAULTS.referenceLatencyMs, 0, 60_000),
   };
 }
 
@@ -138,8 +148,18 @@ export const runBacktestCommand: CommandRunner = async (args, io) => {
   const data = [...(values.data ?? []), ...positionals];
   if (data.length === 0) throw new UsageError(`--data FILE is required\nusage: ${USAGE}`);
   if (values.env === undefined) throw new UsageError(`--env FILE is required\nusage: ${USAGE}`);
-  const plan = planFromFlags(values, data, values.env);
+  if (values['reference-latency-ms'] !== undefined && values.reference === undefined) throw new UsageError('--reference-latency-ms goes with --reference FILE');
+  // Binance's own .gz files are imported once into a temporary recording that lives as long as the command.
+  const { referenceRecordings } = await import('./backtest-reference.ts');
+  const reference = await referenceRecordings(values.reference ?? [], (message) => io.stderr.write(`--reference: ${message}\n`));
+  try {
+    return await runPlan(io, values, { ...planFromFlags(values, data, values.env), reference: reference.paths });
+  } finally {
+    reference.dispose();
+  }
+};
 
+async function runPlan(io: CliIo, values: Values, plan: BacktestPlan): Promise<number> {
   if (values.sweep !== undefined && values.sweep.length > 0) {
     const { parseShard, runSweep } = await import('./backtest-sweep.ts');
     return runSweep(io, plan, values.sweep, {
@@ -177,4 +197,4 @@ export const runBacktestCommand: CommandRunner = async (args, io) => {
   }
   if (values.json === true) io.stdout.write(`${JSON.stringify(result.summary)}\n`);
   return 0;
-};
+}

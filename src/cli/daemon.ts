@@ -7,7 +7,7 @@
  */
 import type { Registry } from 'prom-client';
 import type { PairConfig } from '../config/index.ts';
-import { LiveClock, formatConfigIssues, getChain, getToken, type Logger, type Strategy, type Venue } from '../core/index.ts';
+import { LiveClock, formatConfigIssues, getChain, getToken, type Logger, type ReferenceFeed, type Strategy, type Venue } from '../core/index.ts';
 import {
   MarketMaker,
   combineObservers,
@@ -59,6 +59,8 @@ export interface DaemonOptions {
   readonly registerMetrics?: (registry: Registry) => void;
   /** The pair's hedger (HEDGE): started before the engine quotes, stopped after it. */
   readonly hedge?: HedgeWiring;
+  /** The pair's reference market (REFERENCE): handed to the engine, which starts and stops it. */
+  readonly reference?: ReferenceFeed;
 }
 
 /** A running daemon. */
@@ -109,6 +111,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     journal,
     observer: combineObservers(options.observer === undefined ? [metricsRegistry.observer] : [metricsRegistry.observer, options.observer]),
     ...(options.hedge === undefined ? {} : { hedge: options.hedge.hedger }),
+    ...(options.reference === undefined ? {} : { reference: options.reference }),
   });
   metricsRegistry.bindStatus(() => engine.status());
   options.registerMetrics?.(metricsRegistry.registry);
@@ -134,6 +137,8 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     await options.hedge?.hedger.stop();
     journal.close();
     account.release();
+    // A listening metrics server would keep the process alive after a failed start.
+    await metrics?.stop();
     throw error;
   }
   const done = stopSignal.then(async (signal) => {

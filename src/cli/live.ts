@@ -15,12 +15,19 @@ import { engineSettingsFromConfig } from './engine-settings.ts';
 import type { CliIo } from './io.ts';
 import { openSigner, signingPolicyOf, type OpenedSigner } from './signer-setup.ts';
 import { Counter, Gauge, type Registry } from 'prom-client';
+import { createReferenceFeed, registerReferenceMetrics } from '../markets/index.ts';
 
 /**
  * Pre-signing effectiveness (a miss means a requote signed in the hot path), and what the venue
  * sent that the client read past (issue 11 item 3), by kind.
  */
 function registerVenueMetrics(registry: Registry, venue: LiveVenue): void {
+  registerWireAnomalyMetrics(registry, venue);
+  registerPresignMetrics(registry, venue);
+}
+
+/** What the venue sent that the client read past, by kind (one count per connection: several pairs on one account register it once). */
+export function registerWireAnomalyMetrics(registry: Registry, venue: LiveVenue): void {
   const reported = new Map<string, number>();
   new Counter({
     name: 'akira_mm_wire_anomalies_total',
@@ -35,6 +42,10 @@ function registerVenueMetrics(registry: Registry, venue: LiveVenue): void {
       }
     },
   });
+}
+
+/** Pre-signing effectiveness of one pair's venue. */
+export function registerPresignMetrics(registry: Registry, venue: LiveVenue): void {
   const stats = (): ReturnType<LiveVenue['presignStats']> => venue.presignStats();
   new Gauge({ name: 'akira_mm_presign_hits_total', help: 'Orders sent pre-signed', registers: [registry], collect() { this.set(stats().hits); } });
   new Gauge({ name: 'akira_mm_presign_misses_total', help: 'Orders signed in the hot path (no pre-signed match)', registers: [registry], collect() { this.set(stats().misses); } });
@@ -116,10 +127,16 @@ export async function startLiveRun(options: LiveRunOptions): Promise<LiveRun> {
   const audit = new SigningAudit(logger);
   const signer = options.signer ?? (await openSigner(config, { io, logger, clock, audit, ...(options.permissions === undefined ? {} : { permissions: options.permissions }) }));
   const venue = createLiveVenue(liveVenueConfig(config, signer, options.signingWorkers ?? config.signingWorkers), { clock, rng, logger, audit, ...remoteSignerDeps(signer) });
-  const settings = engineSettingsFromConfig(config.engine, {
-    baseDecimals: getToken(chain, config.base).decimals,
-    quoteDecimals: getToken(chain, config.quote).decimals,
-  });
+  const settings = engineSettingsFromConfig(
+    config.engine,
+    {
+      baseDecimals: getToken(chain, config.base).decimals,
+      quoteDecimals: getToken(chain, config.quote).decimals,
+    },
+    config.reference,
+  );
+  // REFERENCE=…: the deep market the fair price (FAIR_PRICE=reference|blend) and its pauses read; the engine starts and stops it.
+  const reference = createReferenceFeed(config.reference, { clock, rng, logger });
   const hedge = createHedger(config, { clock, rng, logger, journalPath: hedgeJournalPath(orderJournalPath(config, { journalPath: options.journalPath, stateDir: options.stateDir, env: io.env, cwd: io.cwd }), config.base, config.quote) });
   const daemon = await startDaemon({
     config,
@@ -128,6 +145,7 @@ export async function startLiveRun(options: LiveRunOptions): Promise<LiveRun> {
     logger,
     io,
     ...(hedge === undefined ? {} : { hedge }),
+    ...(reference === undefined ? {} : { reference }),
     ...(options.metricsHost === undefined ? {} : { metricsHost: options.metricsHost }),
     ...(options.journalPath === undefined ? {} : { journalPath: options.journalPath }),
     ...(options.stateDir === undefined ? {} : { stateDir: options.stateDir }),
@@ -137,6 +155,7 @@ export async function startLiveRun(options: LiveRunOptions): Promise<LiveRun> {
     registerMetrics: (registry) => {
       registerVenueMetrics(registry, venue);
       registerSigningMetrics(registry, audit);
+      if (reference !== undefined) registerReferenceMetrics(registry, reference, clock);
     },
   });
   return { venue, daemon, logger };

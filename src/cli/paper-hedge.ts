@@ -6,19 +6,31 @@
  * fill there.
  */
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ChainInfo, Clock, Logger, Rng } from '../core/index.ts';
 import { parseAccounts, startFeedServer, type FeedServer, type TradingSide } from '../markets/binance/server/index.ts';
 import { startFlowFollower, type FlowFollower } from './flow-follow.ts';
 import { UsageError } from './io.ts';
 
-/** The recording served when `--hedge` names none: the shared ETHUSDT files beside the clone. */
-export function defaultHedgeRecording(): string[] {
-  const root = fileURLToPath(new URL('../..', import.meta.url));
-  const folder = [resolve(root, '../shared/data/binance-spot-hftbacktest'), resolve(root, '../../shared/data/binance-spot-hftbacktest')].find((dir) => existsSync(dir));
-  if (folder === undefined) throw new UsageError('--hedge: no recording given and ../shared/data/binance-spot-hftbacktest is not beside the clone; name one: --hedge FILE');
+/** The recording served when `--hedge` (or `flag`: `--reference`) names none: the shared ETHUSDT files beside the clone. */
+export function defaultHedgeRecording(flag = '--hedge'): string[] {
+  const folder = sharedRecordingsFolder(fileURLToPath(new URL('.', import.meta.url)));
+  if (folder === undefined) throw new UsageError(`${flag}: no recording given and ../shared/data/binance-spot-hftbacktest is not beside the clone; name one: ${flag}-data FILE`);
   return ['ethusdt_20240808.gz', 'ethusdt_20240809.gz'].map((file) => resolve(folder, file));
+}
+
+/**
+ * `shared/data/binance-spot-hftbacktest` in the nearest folder above `start` that has one: beside
+ * the clone whether this module runs from `src/cli/` or from the compiled copy `bin/akira-mm.js`
+ * keeps under `node_modules/.cache/`.
+ */
+function sharedRecordingsFolder(start: string): string | undefined {
+  for (let dir = resolve(start); ; dir = dirname(dir)) {
+    const candidate = resolve(dir, 'shared/data/binance-spot-hftbacktest');
+    if (existsSync(candidate)) return candidate;
+    if (dirname(dir) === dir) return undefined;
+  }
 }
 
 /**

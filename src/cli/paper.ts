@@ -5,9 +5,10 @@
  * the embedded exchange's). Ctrl-C cancels every order, waits for the exchange to confirm, and
  * prints how many orders were left open (zero).
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { parse as parseDotenv } from 'dotenv';
 import { LiveClock, createLogger, createRng, getChain, type Logger } from '../core/index.ts';
 import { feltToHex } from '../exchange/wire/fields.ts';
 import { startSim, type SimHandle } from '../sim/index.ts';
@@ -17,10 +18,11 @@ import { UsageError, type CliIo, type CommandRunner } from './io.ts';
 import { startLiveRun } from './live.ts';
 import { INSECURE_PERMISSIONS_FLAG } from './file-permissions.ts';
 import { loadPairFile, validatePairEnv } from './pair-config.ts';
-import { PAPER_HEDGE_STRATEGY, defaultHedgeRecording, startPaperHedge } from './paper-hedge.ts';
+import { PAPER_HEDGE_STRATEGY, defaultHedgeRecording, startPaperHedge, type PaperHedge } from './paper-hedge.ts';
+import { startRecordedReference, type FollowDeps, type RecordedReference } from './flow-follow.ts';
 
 const USAGE =
-  'akira-mm paper [--env FILE] [--port N] [--seed N] [--metrics-port N] [--duration SECONDS] [--log-level LEVEL] [--hedge [--hedge-data FILE]…] [--insecure-permissions]';
+  'akira-mm paper [--env FILE | --pairs BASE/QUOTE,…] [--port N] [--seed N] [--metrics-port N] [--duration SECONDS] [--log-level LEVEL] [--hedge [--hedge-data FILE]…] [--reference [--reference-data FILE]…] [--insecure-permissions]';
 
 const HELP: CommandHelp = {
   usage: USAGE,
@@ -37,7 +39,21 @@ const OPTIONS = {
   ...INSECURE_PERMISSIONS_FLAG,
   hedge: { type: 'boolean', doc: 'cross-venue: a recorded Binance market served on loopback as the hedge venue (the flow follows it), the bot quoting xemm and hedging every fill there (with --env: that file\'s strategy, hedged)' },
   'hedge-data': { type: 'string', multiple: true, value: 'FILE', default: '../shared/data/binance-spot-hftbacktest/ethusdt_2024080{8,9}.gz', doc: 'with --hedge: the recording to serve as the hedge market' },
+  reference: {
+    type: 'boolean',
+    doc: 'price from a deep reference market: a recorded Binance market served on loopback (the flow follows it) and read as REFERENCE, quoting with FAIR_PRICE=reference unless the --env file sets its own FAIR_PRICE (with --hedge: the hedge market is the reference)',
+  },
+  'reference-data': { type: 'string', multiple: true, value: 'FILE', default: '../shared/data/binance-spot-hftbacktest/ethusdt_2024080{8,9}.gz', doc: 'with --reference: the recording to serve as the reference market' },
+  pairs: {
+    type: 'string',
+    value: 'BASE/QUOTE,…',
+    default: 'ETH/USDC alone',
+    doc: 'paper-trade several pairs (e.g. ETH/USDC,STRK/USDC) on ONE dev account from one process, as `run --env A --env B` does live: one login, one WebSocket, budgets and the drift check on the account',
+  },
 } as const;
+
+/** Ladder order size per base token in paper mode: the venue's published minimum market-maker sizes (REFERENCE §5). */
+const PAPER_ORDER_SIZES: Readonly<Record<string, string>> = { ETH: '0.05', STRK: '150', USDC: '75', USDT: '75' };
 
 /** The pair `npm start` trades when no file is given. */
 const DEFAULT_PAPER_ENV: Readonly<Record<string, string>> = {
@@ -60,18 +76,11 @@ function stopAfter(seconds: number | undefined): Promise<string> {
   return Promise.race([signal, new Promise<string>((done) => clock.setTimeout(() => done('duration'), seconds * 1_000))]);
 }
 
-async function paperConfig(
-  envFile: string | undefined,
-  sim: SimHandle,
-  io: CliIo,
-  metricsPort: number,
-  logLevel: string | undefined,
-  insecurePermissions: boolean | undefined,
-  hedgeEnv: Readonly<Record<string, string>> = {},
-) {
+/** What paper mode puts in place of a pair file's venue, account and signer: the embedded exchange's dev account. */
+function paperOverrides(sim: SimHandle, metricsPort: number, logLevel: string | undefined): Record<string, string> {
   const account = sim.accounts[0];
   if (account?.privateKey === undefined) throw new UsageError('the embedded exchange has no development account to trade with');
-  const overrides: Record<string, string> = {
+  return {
     EXCHANGE_HTTP_URL: sim.httpUrl,
     EXCHANGE_WS_URL: sim.wsUrl,
     STARKNET_RPC_URL: sim.rpcUrl,
@@ -86,8 +95,36 @@ async function paperConfig(
     SIGNER_REMOTE: '',
     METRICS_PORT: String(metricsPort),
     ...(logLevel === undefined ? {} : { LOG_LEVEL: logLevel }),
-    ...hedgeEnv,
   };
+}
+
+/** `--pairs ETH/USDC,STRK/USDC`: the default paper pair file for each, on the one dev account. */
+function paperPairConfigs(pairs: string, sim: SimHandle, metricsPort: number, logLevel: string | undefined) {
+  const names = pairs.split(',').map((pair) => pair.trim()).filter((pair) => pair !== '');
+  if (names.length === 0) throw new UsageError('--pairs needs at least one BASE/QUOTE, e.g. --pairs ETH/USDC,STRK/USDC');
+  const configs = names.map((name) => {
+    const [base, quote, extra] = name.split('/');
+    if (base === undefined || quote === undefined || extra !== undefined || base === '' || quote === '') throw new UsageError(`--pairs: "${name}" is not BASE/QUOTE (e.g. ETH/USDC)`);
+    const size = PAPER_ORDER_SIZES[base];
+    if (size === undefined) throw new UsageError(`--pairs: no paper order size for ${base}; pairs with base ${Object.keys(PAPER_ORDER_SIZES).join(', ')} (or paper-trade a pair file with --env)`);
+    return validatePairEnv({ ...DEFAULT_PAPER_ENV, BASE: base, QUOTE: quote, LADDER_ORDER_SIZE: size, ...paperOverrides(sim, metricsPort, logLevel) }, `paper --pairs ${name}`);
+  });
+  return { names, configs };
+}
+
+async function paperConfig(
+  envFile: string | undefined,
+  sim: SimHandle,
+  io: CliIo,
+  metricsPort: number,
+  logLevel: string | undefined,
+  insecurePermissions: boolean | undefined,
+  hedgeEnv: Readonly<Record<string, string>> = {},
+  referenceEnv: Readonly<Record<string, string>> = {},
+) {
+  const overrides = { ...paperOverrides(sim, metricsPort, logLevel), ...hedgeEnv, ...referenceEnv };
+  // --reference quotes from the reference unless the pair file chose its own fair price.
+  if (referenceEnv['REFERENCE'] !== undefined && (envFile === undefined || !fileSetsKey(resolve(io.cwd, envFile), 'FAIR_PRICE'))) overrides['FAIR_PRICE'] = 'reference';
   if (envFile === undefined) return validatePairEnv({ ...DEFAULT_PAPER_ENV, ...(hedgeEnv['HEDGE'] === undefined ? {} : PAPER_HEDGE_STRATEGY), ...overrides }, 'paper defaults');
   // The file's own key is not used, but a file holding one must still not be open to others.
   return loadPairFile(resolve(io.cwd, envFile), overrides, { insecurePermissions: insecurePermissions === true, warn: (message) => io.stderr.write(`${message}\n`) });
@@ -101,20 +138,27 @@ export const runPaper: CommandRunner = async (args, io) => {
   const metricsPort = integerFlag('metrics-port', values['metrics-port'], 0, 0, 65_535);
   const duration = values.duration === undefined ? undefined : integerFlag('duration', values.duration, 0, 1, 10 * 365 * 86_400);
   if (values['hedge-data'] !== undefined && values.hedge !== true) throw new UsageError('--hedge-data goes with --hedge');
-  // With --hedge a recorded Binance market is the hedge venue, and the flow follows its mid.
-  const hedge =
-    values.hedge === true
-      ? await startPaperHedge(values['hedge-data'] ?? defaultHedgeRecording(), { clock: new LiveClock(), rng: createRng(seed + 1), logger: simLogger(values['log-level']), chain: getChain('mainnet'), cwd: io.cwd })
-      : undefined;
+  if (values.pairs !== undefined && (values.env !== undefined || values.hedge === true || values.reference === true)) throw new UsageError('--pairs paper-trades the default pair files: it goes without --env, --hedge and --reference');
+  if (values.pairs !== undefined) return runPaperPairs(values.pairs, { port, seed, metricsPort, duration, logLevel: values['log-level'], io });
+  if (values['reference-data'] !== undefined && values.reference !== true) throw new UsageError('--reference-data goes with --reference');
+  if (values['reference-data'] !== undefined && values.hedge === true) throw new UsageError('--reference-data: with --hedge the hedge market (--hedge-data) is the reference');
+  // With --hedge a recorded Binance market is the hedge venue, and the flow follows its mid; with
+  // --reference alone one is served as the reference market, and the flow follows it the same way.
+  const marketDeps: FollowDeps = { clock: new LiveClock(), rng: createRng(seed + 1), logger: simLogger(values['log-level']), chain: getChain('mainnet'), cwd: io.cwd };
+  const hedge = values.hedge === true ? await startPaperHedge(values['hedge-data'] ?? defaultHedgeRecording(), marketDeps) : undefined;
+  const served = values.reference === true && hedge === undefined ? await startRecordedReference(values['reference-data'] ?? defaultHedgeRecording('--reference'), marketDeps) : undefined;
+  const reference = values.reference === true ? paperReference(served, hedge) : undefined;
+  const follower = hedge?.follower ?? served?.follower;
   // The chain only matters for the token table; a pair file's CHAIN wins over the default.
-  const sim = await startSim({ port, seed, chain: 'mainnet', flow: true, logger: simLogger(values['log-level']), ...(hedge === undefined ? {} : { follow: hedge.follower }) });
+  const sim = await startSim({ port, seed, chain: 'mainnet', flow: true, logger: simLogger(values['log-level']), ...(follower === undefined ? {} : { follow: follower }) });
   try {
-    const config = await paperConfig(values.env, sim, io, metricsPort, values['log-level'], values['insecure-permissions'], hedge?.env);
+    const config = await paperConfig(values.env, sim, io, metricsPort, values['log-level'], values['insecure-permissions'], hedge?.env, reference);
     if (getChain(config.chain).name !== sim.chain.name) throw new UsageError(`paper mode runs the embedded exchange on mainnet; CHAIN=${config.chain}`);
     io.stderr.write(
       `paper trading ${config.base}/${config.quote} (${config.strategy}) on the embedded exchange at ${sim.httpUrl}\n` +
         `account ${config.tradingAccount} · synthetic flow on · Ctrl-C cancels every order and stops\n` +
-        (hedge === undefined ? '' : `hedging every fill on ${hedge.env['HEDGE']} served at ${hedge.env['HEDGE_REST_URL']} (the flow follows it)\n`),
+        (hedge === undefined ? '' : `hedging every fill on ${hedge.env['HEDGE']} served at ${hedge.env['HEDGE_REST_URL']} (the flow follows it)\n`) +
+        (reference === undefined ? '' : `reference ${reference['REFERENCE']} served at ${reference['REFERENCE_WS_URL']} (recorded, looping; the flow follows it) · FAIR_PRICE=${config.engine.FAIR_PRICE}\n`),
     );
     const run = await startLiveRun({
       config,
@@ -135,8 +179,66 @@ export const runPaper: CommandRunner = async (args, io) => {
   } finally {
     await sim.stop();
     await hedge?.stop();
+    await served?.stop();
   }
 };
+
+/** The REFERENCE_* keys of a paper run: the served recording, or with --hedge the hedge market's own server. */
+function paperReference(served: RecordedReference | undefined, hedge: PaperHedge | undefined): Record<string, string> {
+  if (served !== undefined) return { ...served.env };
+  if (hedge === undefined) throw new Error('paper --reference serves a recording or reads the hedge market');
+  return { REFERENCE: hedge.env['HEDGE'] ?? '', REFERENCE_WS_URL: hedge.env['HEDGE_STREAM_URL'] ?? '', REFERENCE_REST_URL: hedge.env['HEDGE_REST_URL'] ?? '' };
+}
+
+/** True when the pair file sets `key` itself (to any value). */
+function fileSetsKey(path: string, key: string): boolean {
+  try {
+    return parseDotenv(readFileSync(path, 'utf8'))[key] !== undefined;
+  } catch {
+    // loadPairFile reports an unreadable file with its own clear error.
+    return false;
+  }
+}
+
+/** `paper --pairs`: several pairs on the embedded exchange's one dev account, from one process. */
+async function runPaperPairs(
+  pairs: string,
+  options: { readonly port: number; readonly seed: number; readonly metricsPort: number; readonly duration: number | undefined; readonly logLevel: string | undefined; readonly io: CliIo },
+): Promise<number> {
+  const { io } = options;
+  const sim = await startSim({ port: options.port, seed: options.seed, chain: 'mainnet', flow: true, logger: simLogger(options.logLevel) });
+  try {
+    const { names, configs } = paperPairConfigs(pairs, sim, options.metricsPort, options.logLevel);
+    const [first] = configs;
+    if (first === undefined) throw new UsageError('--pairs needs at least one pair');
+    io.stderr.write(
+      `paper trading ${names.join(', ')} (ladder) on ONE account of the embedded exchange at ${sim.httpUrl}\n` +
+        `account ${first.tradingAccount} · one process, one WebSocket, budgets split the free balance · synthetic flow on · Ctrl-C cancels every order and stops\n`,
+    );
+    const [{ startAccountRun }, { checkAccountFiles }] = await Promise.all([import('./account-run.ts'), import('./account-files.ts')]);
+    checkAccountFiles(configs, names);
+    const run = await startAccountRun({
+      configs,
+      paths: names,
+      io,
+      journalPath: join(mkdtempSync(join(tmpdir(), 'akira-paper-')), 'paper.journal'),
+      lockAccount: false,
+      stopSignal: stopAfter(options.duration),
+    });
+    const code = await run.daemon.done;
+    await sim.idle();
+    const left = sim.openOrdersOf(BigInt(first.tradingAccount)).length;
+    for (const [name, engine] of run.daemon.engines) {
+      const status = engine.status();
+      io.stderr.write(`${name}: ${status.pnl.fills} fills, PnL ${status.pnl.total.toFixed(2)} ${name.split('/')[1] ?? ''}\n`);
+    }
+    io.stderr.write(`stopped: ${left} open orders left on the exchange${run.daemon.account.haltReason === undefined ? '' : ` (account halted: ${run.daemon.account.haltReason})`}\n`);
+    run.logger.flush();
+    return left === 0 ? code : 1;
+  } finally {
+    await sim.stop();
+  }
+}
 
 function simLogger(level: string | undefined): Logger {
   return createLogger({ level: level ?? 'warn', base: { component: 'sim' } });

@@ -1,22 +1,33 @@
 /**
- * `akira-mm run --env FILE [--metrics-host H] [--journal FILE] [--state-dir DIR]`: one pair, live, against the
- * venue the file names (LayerAkira, or a running `akira-mm sim`). SIGINT/SIGTERM cancel every
- * order and wait for the venue to confirm before exiting 0.
+ * `akira-mm run --env FILE [--env FILE]… | --env-dir DIR [--metrics-host H] [--journal FILE] [--state-dir DIR]`:
+ * live, against the venue the files name (LayerAkira, or a running `akira-mm sim`). One file: one
+ * pair. Several (or a directory of them): several pairs of ONE account in one process (one login,
+ * one WebSocket, one signer, one journal; budgets and the drift check on the account); files that
+ * disagree on the account are refused, naming the keys. SIGINT/SIGTERM cancel every order and
+ * wait for the venue to confirm before exiting 0.
  */
 import { resolve } from 'node:path';
 import { parseFlags, type CommandHelp } from './args.ts';
 import { UsageError, type CommandRunner } from './io.ts';
 import { INSECURE_PERMISSIONS_FLAG, pairFileOptions } from './file-permissions.ts';
 
-const USAGE = 'akira-mm run --env FILE [--metrics-host HOST] [--journal FILE] [--state-dir DIR] [--insecure-permissions]';
+const USAGE = 'akira-mm run (--env FILE [--env FILE]… | --env-dir DIR) [--metrics-host HOST] [--journal FILE] [--state-dir DIR] [--insecure-permissions]';
 
 const HELP: CommandHelp = {
   usage: USAGE,
-  summary: 'Market-makes one pair live against the venue its env file names (LayerAkira, or a running `akira-mm sim`). SIGINT/SIGTERM cancel every order and wait for the venue to confirm before exiting 0.',
+  summary:
+    'Market-makes live against the venue the env files name (LayerAkira, or a running `akira-mm sim`): one file per pair; several files (or --env-dir) quote several pairs of one account in one process, with one login, one WebSocket, one signer, per-pair budgets and the drift check on the account. SIGINT/SIGTERM cancel every order and wait for the venue to confirm before exiting 0.',
 };
 
 export const RUN_OPTIONS = {
-  env: { type: 'string', value: 'FILE', required: true, doc: "the pair's env file (every key: config/example.env)" },
+  env: {
+    type: 'string',
+    multiple: true,
+    value: 'FILE',
+    default: 'required unless --env-dir',
+    doc: "a pair's env file (every key: config/example.env); repeat for several pairs of one account (the files must agree on venue, account, signer, contracts, state dir, metrics port and request budget)",
+  },
+  'env-dir': { type: 'string', value: 'DIR', doc: 'every *.env file in DIR (example.env aside), as if each were given with --env' },
   'metrics-host': { type: 'string', value: 'HOST', default: "the file's METRICS_HOST (127.0.0.1)", doc: 'interface for /metrics and /health (0.0.0.0 in a container)' },
   journal: { type: 'string', value: 'FILE', default: '<state dir>/<venue>/<account>.journal', doc: "crash journal of orders in flight, one per venue and account (a journal of another venue or account is refused)" },
   'state-dir': {
@@ -31,19 +42,29 @@ export const RUN_OPTIONS = {
 export const runRun: CommandRunner = async (args, io) => {
   const { values, positionals } = parseFlags(args, RUN_OPTIONS, HELP);
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${USAGE}`);
-  if (values.env === undefined) throw new UsageError(`--env FILE is required\nusage: ${USAGE}`);
   // Loaded after the flags: `--help` and usage errors do not pay for the engine and the client.
-  const [{ startLiveRun }, { loadPairFile }] = await Promise.all([import('./live.ts'), import('./pair-config.ts')]);
+  const [{ startLiveRun }, { loadPairFile }, { checkAccountFiles, envFilesIn }] = await Promise.all([import('./live.ts'), import('./pair-config.ts'), import('./account-files.ts')]);
+  const paths = [...(values.env ?? []).map((path) => resolve(io.cwd, path)), ...(values['env-dir'] === undefined ? [] : envFilesIn(resolve(io.cwd, values['env-dir'])))];
+  if (paths.length === 0) throw new UsageError(`--env FILE (or --env-dir DIR) is required\nusage: ${USAGE}`);
   const fileOptions = pairFileOptions(io, values);
-  const config = loadPairFile(resolve(io.cwd, values.env), {}, fileOptions);
-  const run = await startLiveRun({
-    config,
+  const configs = paths.map((path) => loadPairFile(path, {}, fileOptions));
+  const common = {
     io,
     permissions: fileOptions,
     ...(values['metrics-host'] === undefined ? {} : { metricsHost: values['metrics-host'] }),
     ...(values.journal === undefined ? {} : { journalPath: resolve(io.cwd, values.journal) }),
     ...(values['state-dir'] === undefined ? {} : { stateDir: resolve(io.cwd, values['state-dir']) }),
-  });
+  };
+  const [config] = configs;
+  if (configs.length === 1 && config !== undefined) {
+    const run = await startLiveRun({ config, ...common });
+    const code = await run.daemon.done;
+    run.logger.flush();
+    return code;
+  }
+  checkAccountFiles(configs, paths);
+  const { startAccountRun } = await import('./account-run.ts');
+  const run = await startAccountRun({ configs, paths, ...common });
   const code = await run.daemon.done;
   run.logger.flush();
   return code;

@@ -2,7 +2,7 @@
  * The compact live status a TTY shows while the bot runs: one line, rewritten in place —
  * state, mid, our best quotes, inventory, PnL, fills and the 10 s markout.
  */
-import type { EngineStatus } from '../engine/index.ts';
+import type { AccountSnapshot, EngineStatus } from '../engine/index.ts';
 
 /** Formats a number with a fixed number of significant decimals, or "–". */
 function show(value: number | undefined, decimals: number): string {
@@ -32,6 +32,7 @@ export function renderStatusLine(status: EngineStatus, pair: string): string {
     `fills ${status.pnl.fills}`,
     `mo10s ${markout === undefined ? '–' : `${markout.toFixed(1)}bps`}`,
     ...(status.hedge === undefined ? [] : [hedgePart(status.hedge)]),
+    ...(status.reference === undefined ? [] : [referencePart(status.reference, decimals)]),
   ].join('  ');
 }
 
@@ -39,4 +40,24 @@ export function renderStatusLine(status: EngineStatus, pair: string): string {
 function hedgePart(hedge: NonNullable<EngineStatus['hedge']>): string {
   const state = hedge.state === 'ok' ? '' : ` ${hedge.state.toUpperCase()}`;
   return `hedges ${hedge.hedgesSent}${hedge.hedgesFailed > 0 ? ` (${hedge.hedgesFailed} failed)` : ''} unhedged ${show(hedge.uncoveredBase, 4)}${state}`;
+}
+
+/** The reference market's part: its fair price and basis, and its state when it is not synchronised. */
+function referencePart(reference: NonNullable<EngineStatus['reference']>, decimals: number): string {
+  const state = reference.state === 'synchronised' ? '' : ` ${reference.state.toUpperCase()}${reference.reason === undefined ? '' : ` (${reference.reason})`}`;
+  return `ref ${show(reference.fair, decimals)} basis ${reference.basisBps === undefined ? '–' : `${reference.basisBps.toFixed(1)}bps`}${state}`;
+}
+
+/**
+ * Several pairs on one account: a row per pair (as {@link renderStatusLine}), then the account's
+ * row (its pairs' PnL together, what could still fill, and its halt when it halted them).
+ */
+export function renderStatusRows(pairs: readonly { readonly pair: string; readonly status: EngineStatus }[], account: AccountSnapshot): string[] {
+  const token = account.limitsToken ?? '';
+  const halted = account.haltReason === undefined ? 'ok' : `HALTED (${account.haltReason})`;
+  const quoting = pairs.filter(({ status }) => status.state === 'quoting').length;
+  return [
+    ...pairs.map(({ pair, status }) => renderStatusLine(status, pair)),
+    `account ${halted}  pairs quoting ${quoting}/${pairs.length}  pnl ${show(account.pnlQuote, 4)} ${token}  fills ${pairs.reduce((sum, { status }) => sum + status.pnl.fills, 0)}`,
+  ];
 }

@@ -84,6 +84,22 @@ export interface PairFunds {
   readonly quoteUnits: bigint;
 }
 
+/** The account at a glance, for `/health`, metrics and the status line. */
+export interface AccountSnapshot {
+  /** Why every pair was halted, if the account halted them. */
+  readonly haltReason: string | undefined;
+  /** The limits token (the first pair's quote), and the pairs' PnL in it together (pairs with a price). */
+  readonly limitsToken: string | undefined;
+  readonly pnlQuote: number;
+  /** Notional of every order of every pair quoted in the limits token that could still fill, base units of that token. */
+  readonly exposedNotionalUnits: bigint;
+  /** The limits in force (0 = off). */
+  readonly maxTotalNotionalUnits: bigint;
+  readonly maxDrawdownQuote: number;
+  /** Each pair's budget (after `allocate`). */
+  readonly budgets: ReadonlyMap<string, PairFunds>;
+}
+
 /** The error of budgets that ask for more than the account holds. */
 export class BudgetError extends Error {}
 
@@ -211,6 +227,27 @@ export class Account {
     if (breach !== undefined) {
       void this.haltAll('RISK_DRAWDOWN', `account drawdown ${breach.toFixed(6)} ${this.options.limitsToken} reached the limit ${this.options.maxDrawdownQuote}`);
     }
+  }
+
+  /** The account at a glance (reads the pairs' engines). */
+  snapshot(): AccountSnapshot {
+    const token = this.options.limitsToken;
+    let pnlQuote = 0;
+    let exposedNotionalUnits = 0n;
+    for (const member of this.members) {
+      if (member.pair.quote !== token) continue;
+      pnlQuote += member.pnlTotal() ?? 0;
+      exposedNotionalUnits += member.exposedNotionalUnits();
+    }
+    return {
+      haltReason: this.halted,
+      limitsToken: token,
+      pnlQuote,
+      exposedNotionalUnits,
+      maxTotalNotionalUnits: this.options.maxTotalNotionalUnits,
+      maxDrawdownQuote: this.options.maxDrawdownQuote,
+      budgets: new Map(this.allocation ?? []),
+    };
   }
 
   /** Halts every pair with one reason. Idempotent. */

@@ -165,6 +165,7 @@ export class MarketMaker {
         onSideSettled: () => this.requote(),
         onWake: () => this.requote(),
         onUnknownOutcome: () => void this.reconciler.heal(),
+        onSignerRefused: (reason) => void this.halt('SIGNER_REFUSED', `the signing policy refused an order the strategy wanted (${reason}): the pair file and the signer's policy disagree; halting rather than asking again`),
         onOrdersChanged: () => this.sampleScorecard(),
       },
     });
@@ -510,7 +511,8 @@ export class MarketMaker {
 
   /** Quoting from a reference that is not synchronised (resyncing, stale, stopped) pauses, with its state as the reason. */
   private onReferenceStatus(status: ReferenceStatus): void {
-    if (!this.usesReference()) return;
+    // Stopping closes the feed too: its `stopped` is no reason to warn about then.
+    if (!this.usesReference() || (status.state === 'stopped' && this.safety.isFinished())) return;
     const reason = status.state === 'synchronised' ? undefined : `reference ${status.state}`;
     if (reason === this.referenceStatePause) return;
     if (this.referenceStatePause !== undefined) this.safety.clear(this.referenceStatePause);

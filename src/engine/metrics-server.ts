@@ -18,12 +18,15 @@ export async function startMetricsServer(options: {
   readonly port: number;
   readonly registry: Registry;
   readonly status: () => EngineStatus;
+  /** The /metrics text instead of `registry`'s (several pairs: every pair's registry merged). */
+  readonly render?: () => Promise<string>;
+  /** The /health answer instead of one engine's (several pairs: each pair's state and the account's). */
+  readonly health?: () => { readonly healthy: boolean; readonly body: unknown };
 }): Promise<MetricsServer> {
   const server: Server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
     if (path === '/metrics') {
-      options.registry
-        .metrics()
+      (options.render?.() ?? options.registry.metrics())
         .then((text) => {
           response.writeHead(200, { 'content-type': options.registry.contentType });
           response.end(text);
@@ -32,6 +35,12 @@ export async function startMetricsServer(options: {
           response.writeHead(500, { 'content-type': 'text/plain' });
           response.end(String(error));
         });
+      return;
+    }
+    if (path === '/health' && options.health !== undefined) {
+      const { healthy, body } = options.health();
+      response.writeHead(healthy ? 200 : 503, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(body));
       return;
     }
     if (path === '/health') {
@@ -43,6 +52,7 @@ export async function startMetricsServer(options: {
           state: status.state,
           reason: status.haltReason?.message ?? status.pauseReason ?? null,
           ...(status.hedge === undefined ? {} : { hedge: { state: status.hedge.state, reason: status.hedge.reason ?? null, uncoveredBase: status.hedge.uncoveredBase, dustBase: status.hedge.dustBase } }),
+          ...(status.reference === undefined ? {} : { reference: referenceHealth(status.reference) }),
         }),
       );
       return;
@@ -66,5 +76,19 @@ export async function startMetricsServer(options: {
       });
       return stopped;
     },
+  };
+}
+
+/** The reference market's part of /health: its state and why, how old, and how far the venue is from it. */
+function referenceHealth(reference: NonNullable<EngineStatus['reference']>): Record<string, unknown> {
+  return {
+    market: reference.market,
+    state: reference.state,
+    reason: reference.reason ?? null,
+    ageMs: reference.ageMs ?? null,
+    mid: reference.mid ?? null,
+    fair: reference.fair ?? null,
+    basisBps: reference.basisBps ?? null,
+    divergenceBps: reference.divergenceBps ?? null,
   };
 }

@@ -77,6 +77,36 @@ describe('secrets from files', () => {
   });
 });
 
+describe('the hedge venue\'s secrets', () => {
+  it('come from HEDGE_API_KEY_FILE and HEDGE_API_SECRET_FILE (or the environment), never echoed', () => {
+    const folder = dir();
+    file(folder, 'binance.key', 'hedgeApiKey0123\n');
+    file(folder, 'binance.secret', 'hedge-api-secret-4567\n');
+    const environment: Record<string, string | undefined> = {};
+    const config = parsePairConfig(
+      { ...pair, SIGNER_PRIVATE_KEY: KEY, HEDGE: 'binance:ETHUSDT', HEDGE_API_KEY_FILE: 'binance.key', HEDGE_API_SECRET_FILE: 'binance.secret' },
+      { baseDir: folder, environment },
+    );
+    expect(config.hedge.credentials).toMatchObject({ kind: 'hmac' });
+    const credentials = config.hedge.credentials as { apiKey: { reveal(): string }; secretKey: { reveal(): string } };
+    expect([credentials.apiKey.reveal(), credentials.secretKey.reveal()]).toEqual(['hedgeApiKey0123', 'hedge-api-secret-4567']);
+    expect(JSON.stringify(config)).not.toContain('hedge-api-secret-4567');
+
+    const fromEnvironment: Record<string, string | undefined> = { HEDGE_API_SECRET: 'hedge-api-secret-env-89' };
+    const viaEnvironment = parsePairConfig({ ...pair, SIGNER_PRIVATE_KEY: KEY, HEDGE: 'binance:ETHUSDT', HEDGE_API_KEY: 'hedgeApiKey0123' }, { environment: fromEnvironment });
+    expect((viaEnvironment.hedge.credentials as { secretKey: { reveal(): string } }).secretKey.reveal()).toBe('hedge-api-secret-env-89');
+    expect(fromEnvironment).toEqual({});
+  });
+
+  it('refuses a hedge secret file others may read', () => {
+    const folder = dir();
+    const path = file(folder, 'binance.secret', 'hedge-api-secret-4567', 0o644);
+    const error = issuesOf({ ...pair, SIGNER_PRIVATE_KEY: KEY, HEDGE: 'binance:ETHUSDT', HEDGE_API_KEY: 'k0123456', HEDGE_API_SECRET_FILE: path });
+    expect(error.message).toContain(`run chmod 600 ${path}`);
+    expect(error.message).not.toContain('hedge-api-secret-4567');
+  });
+});
+
 describe('secrets from the environment', () => {
   it('takes SIGNER_PRIVATE_KEY from the environment when the file has none, and deletes it from the environment', () => {
     const environment: Record<string, string | undefined> = { SIGNER_PRIVATE_KEY: KEY, PATH: '/bin' };

@@ -9,9 +9,10 @@ import { describe, expect, it } from 'vitest';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
 import { parseFlags } from '../../src/cli/args.ts';
+import { RUN_OPTIONS } from '../../src/cli/run.ts';
 import { SIGNER_SERVE_OPTIONS } from '../../src/cli/signer.ts';
 
-const manifest = parseAllDocuments(readFileSync(new URL('../../deploy/k8s/pair-deployment.yaml', import.meta.url), 'utf8'))
+const manifest = parseAllDocuments(readFileSync(new URL('../../deploy/k8s/account-deployment.yaml', import.meta.url), 'utf8'))
   .map((doc) => doc.toJS() as { kind: string; spec?: { template: { spec: IPodSpec } } })
   .find((doc) => doc.kind === 'Deployment');
 const pod = manifest?.spec?.template.spec as IPodSpec;
@@ -38,7 +39,10 @@ describe('deploy/k8s key custody', () => {
     const { values } = parseFlags(args.slice(2), SIGNER_SERVE_OPTIONS, 'manifest');
     expect(values['socket-mode']).toBe('660');
     expect(mountOf(signer, values.socket ?? '')?.name).toBe('signer-socket');
-    expect(mountOf(signer, (values.env ?? [])[0] ?? '')?.name).toBe('pair-env');
+    // Its policy covers every pair the daemon quotes: the same pair files.
+    const daemonFiles = (parseFlags((daemon.args ?? []).slice(1), RUN_OPTIONS, 'manifest').values.env ?? []);
+    expect(values.env).toEqual(daemonFiles);
+    for (const file of values.env ?? []) expect(mountOf(signer, file)?.name).toBe('pair-env');
     for (const path of [values.keystore, values['password-file']]) {
       const mount = mountOf(signer, path ?? '');
       expect(mount?.readOnly).toBe(true);

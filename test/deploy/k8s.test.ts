@@ -1,6 +1,6 @@
 /**
  * The Kubernetes manifests in deploy/k8s: every object validates against the Kubernetes API
- * schemas (kubernetes-models), and the settings the bot's safety depends on hold: one pod per pair
+ * schemas (kubernetes-models), and the settings the bot's safety depends on hold: one pod per account
  * that stops before its replacement starts, non-root, a grace period longer than the shutdown
  * timeout, probes on /health, Prometheus annotations, and Job shards that match `--shard`.
  */
@@ -111,7 +111,7 @@ describe('deploy/k8s manifests', () => {
     }
   });
 
-  describe('the Deployment of a pair', () => {
+  describe('the Deployment of an account (every pair in one pod)', () => {
     const [deployment] = byKind('Deployment');
     const spec = deployment === undefined ? undefined : podSpec(deployment);
     const container = deployment === undefined ? undefined : onlyContainer(deployment);
@@ -123,15 +123,19 @@ describe('deploy/k8s manifests', () => {
       expect(deploymentSpec.strategy.type).toBe('Recreate');
     });
 
-    it('reads the env file from a Secret, and runs `akira-mm run` on it', () => {
-      const values = parsesWith(RUN_OPTIONS, akiraArgs(container as IContainer, 0).slice(1)).values as Record<string, string>;
+    it('reads every pair file of the account from one Secret, and runs one `akira-mm run` on all of them', () => {
+      const values = parsesWith(RUN_OPTIONS, akiraArgs(container as IContainer, 0).slice(1)).values as Record<string, string | string[]>;
       expect(akiraArgs(container as IContainer, 0)[0]).toBe('run');
       expect(values['metrics-host']).toBe('0.0.0.0');
-      const mount = container?.volumeMounts?.find((m) => (values['env'] ?? '').startsWith(`${m.mountPath}/`));
-      const volume = spec?.volumes?.find((v) => v.name === mount?.name);
-      expect(volume?.secret?.secretName).toMatch(/^akira-mm-/);
-      expect(volume?.secret?.items?.map((item) => item.path)).toContain('pair.env');
-      expect(mount?.readOnly).toBe(true);
+      const files = values['env'] as string[];
+      expect(files.length).toBeGreaterThanOrEqual(2);
+      for (const file of files) {
+        const mount = container?.volumeMounts?.find((m) => file.startsWith(`${m.mountPath}/`));
+        const volume = spec?.volumes?.find((v) => v.name === mount?.name);
+        expect(volume?.secret?.secretName).toMatch(/^akira-mm-/);
+        expect(volume?.secret?.items?.map((item) => `${mount?.mountPath}/${item.path}`)).toContain(file);
+        expect(mount?.readOnly).toBe(true);
+      }
     });
 
     it('waits longer than SHUTDOWN_TIMEOUT_MS before killing the pod, for the default and every shipped pair file', () => {

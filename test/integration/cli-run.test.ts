@@ -5,13 +5,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { accountJournalPath, accountKey } from '../../src/cli/state-dir.ts';
 import { feltToHex } from '../../src/exchange/wire/fields.ts';
 import { startSim, type SimHandle } from '../../src/sim/index.ts';
+import { freePort } from '../../src/chaos/bot-process.ts';
 import { eventually } from './support.ts';
 
 const BIN = new URL('../../bin/akira-mm.js', import.meta.url).pathname;
@@ -25,15 +25,6 @@ afterEach(async () => {
   sim = undefined;
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function launch(args: string[], cwd: string): { process: ChildProcess; output: () => string; exit: Promise<number | null> } {
   let output = '';

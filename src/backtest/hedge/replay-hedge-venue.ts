@@ -8,7 +8,6 @@
  * Faults can be switched on for tests (refusals, expiries, unknown outcomes).
  */
 import {
-  OrderBook,
   type HedgeBalances,
   type HedgeOrderRequest,
   type HedgeOrderState,
@@ -20,14 +19,14 @@ import {
   type HedgeVenueListener,
   type HedgeVenueStatus,
   type ManualClock,
-  type ReferenceDepth,
   type ReferenceFeed,
   type ReferenceListener,
   type ReferenceStatus,
   type ReferenceTop,
 } from '../../core/index.ts';
 import type { EventScheduler } from '../scheduler.ts';
-import { hedgeEventAt, type HedgeRecording } from './hedge-recording.ts';
+import type { HedgeRecording } from './hedge-recording.ts';
+import { REPLAY_COUNTERS, RecordedBook, RecordingCursor, topChanged } from './recorded-book.ts';
 
 /** Settings of a replayed hedge venue. */
 export interface ReplayHedgeOptions {
@@ -65,12 +64,12 @@ export class ReplayHedgeVenue implements HedgeVenue {
   readonly book: ReferenceFeed;
   readonly #options: ReplayHedgeOptions;
   readonly #rules: HedgeRules;
-  readonly #orderBook = new OrderBook();
+  readonly #recorded: RecordedBook;
+  readonly #cursor: RecordingCursor;
   readonly #orders = new Map<string, HedgeOrderState>();
   readonly #faults = { reject: { count: 0, reason: 'other' as HedgeRejectReason }, expire: 0, unknown: { count: 0, applied: false } };
   #listener: HedgeVenueListener | undefined;
   #bookListener: ReferenceListener | undefined;
-  #next = 0;
   #base: bigint;
   #quote: bigint;
   #lastTop: ReferenceTop | undefined;
@@ -106,6 +105,8 @@ export class ReplayHedgeVenue implements HedgeVenue {
     };
     this.#base = options.initialBaseUnits;
     this.#quote = options.initialQuoteUnits;
+    this.#recorded = new RecordedBook(options.recording);
+    this.#cursor = new RecordingCursor(options.recording);
     this.book = this.#bookPort();
   }
 
@@ -123,15 +124,7 @@ export class ReplayHedgeVenue implements HedgeVenue {
 
   /** Schedules the recorded messages up to `timeMs` (exchange time) on the session's clock. */
   scheduleUpTo(timeMs: number): void {
-    const recording = this.#options.recording;
-    while (this.#next < recording.count && (recording.timeMs[this.#next] as number) <= timeMs) {
-      const first = this.#next;
-      const at = recording.timeMs[first] as number;
-      let end = first;
-      while (end < recording.count && recording.timeMs[end] === at) end++;
-      this.#next = end;
-      this.#options.scheduler.atOrder(at, () => this.#apply(first, end));
-    }
+    this.#cursor.scheduleUpTo(timeMs, (at, first, end) => this.#options.scheduler.atOrder(at, () => this.#apply(first, end)));
   }
 
   // ── HedgeVenue ────────────────────────────────────────────────────────────────────────────
@@ -191,7 +184,7 @@ export class ReplayHedgeVenue implements HedgeVenue {
     this.received.push(request);
     const rules = this.#rules;
     const scale = 10n ** BigInt(rules.baseDecimals);
-    const levels = faults.expire > 0 ? [] : this.#orderBook.levels(request.side === 'buy' ? 'sell' : 'buy', 1_000);
+    const levels = faults.expire > 0 ? [] : this.#recorded.book.levels(request.side === 'buy' ? 'sell' : 'buy', 1_000);
     if (faults.expire > 0) faults.expire--;
     let remaining = request.qtyUnits;
     let executed = 0n;
@@ -235,15 +228,9 @@ export class ReplayHedgeVenue implements HedgeVenue {
 
   /** Applies recorded events [first, end) (one exchange-time message) to the book. */
   #apply(first: number, end: number): void {
-    const recording = this.#options.recording;
-    for (let i = first; i < end; i++) {
-      const event = hedgeEventAt(recording, i);
-      if (event.kind === 'clear') this.#orderBook.clear();
-      else if (event.kind === 'depth') this.#orderBook.setLevel(event.side, event.priceTicks, event.qtyLots);
-    }
+    this.#recorded.apply(first, end);
     const top = this.#top();
-    const last = this.#lastTop;
-    if (top !== undefined && (last === undefined || last.bidPrice !== top.bidPrice || last.askPrice !== top.askPrice || last.bidQty !== top.bidQty || last.askQty !== top.askQty)) {
+    if (top !== undefined && topChanged(this.#lastTop, top)) {
       this.#lastTop = top;
       this.#bookListener?.onTop(top);
     } else if (top === undefined) {
@@ -252,12 +239,7 @@ export class ReplayHedgeVenue implements HedgeVenue {
   }
 
   #top(): ReferenceTop | undefined {
-    const bid = this.#orderBook.bestBid();
-    const ask = this.#orderBook.bestAsk();
-    if (bid === undefined || ask === undefined || bid.priceTicks >= ask.priceTicks) return undefined;
-    const price = (ticks: number): number => (ticks * Number(this.#options.recording.rules.priceTick)) / 10 ** this.#rules.quoteDecimals;
-    const qty = (lots: number): number => (lots * Number(this.#rules.lotStep)) / 10 ** this.#rules.baseDecimals;
-    return { bidPrice: price(bid.priceTicks), bidQty: qty(bid.qtyLots), askPrice: price(ask.priceTicks), askQty: qty(ask.qtyLots), updateId: 0, source: 'book', receivedMs: this.#options.clock.nowMs(), exchangeMs: this.#options.clock.nowMs() };
+    return this.#recorded.top(this.#options.clock.nowMs());
   }
 
   /** The hedge book as a `ReferenceFeed` (what the hedger and xemm read). */
@@ -271,7 +253,7 @@ export class ReplayHedgeVenue implements HedgeVenue {
         sinceMs: 0,
         lastUpdateMs: this.#options.clock.nowMs(),
         mid: top === undefined ? undefined : (top.bidPrice + top.askPrice) / 2,
-        counters: { frames: 0, malformedFrames: 0, resyncs: 0, gaps: 0, crossedBooks: 0, snapshots: 0, reconnects: 0, rollovers: 0 },
+        counters: { ...REPLAY_COUNTERS },
       };
     };
     return {
@@ -283,13 +265,7 @@ export class ReplayHedgeVenue implements HedgeVenue {
         this.#bookListener = undefined;
       },
       top: () => this.#top(),
-      depth: (maxLevels): ReferenceDepth | undefined => {
-        if (this.#top() === undefined) return undefined;
-        const price = (ticks: number): number => (ticks * Number(this.#options.recording.rules.priceTick)) / 10 ** this.#rules.quoteDecimals;
-        const qty = (lots: number): number => (lots * Number(this.#rules.lotStep)) / 10 ** this.#rules.baseDecimals;
-        const side = (which: 'buy' | 'sell') => this.#orderBook.levels(which, maxLevels).map((level) => ({ price: price(level.priceTicks), qty: qty(level.qtyLots) }));
-        return { bids: side('buy'), asks: side('sell'), updateId: 0, receivedMs: this.#options.clock.nowMs() };
-      },
+      depth: (maxLevels) => this.#recorded.depth(maxLevels, this.#options.clock.nowMs()),
       status,
     };
   }

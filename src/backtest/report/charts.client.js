@@ -79,6 +79,8 @@
     while (k < report.time.length - 1 && report.time[k] < t) k++;
     (report.fills.side[i] === 'buy' ? buys : sells)[k] = report.fills.price[i];
   });
+  const referenceSeries = report.reference === null ? [] : [dashed('reference fair', '#6a4c93')];
+  const referenceData = report.reference === null ? [] : [report.reference.fair];
   chart('price', 'Mid, the touch, our best quotes and fills', 'time', 'time (UTC)', `price (${units.quote})`, [
     line('mid', '#444'),
     line('best bid', '#9fd8cf', { width: 1 }),
@@ -87,7 +89,11 @@
     line('our ask', '#e76f51'),
     dots('buy fill', '#1b7f3b', 8),
     dots('sell fill', '#b3261e', 8),
-  ], [report.time, report.mid, report.bestBid, report.bestAsk, report.bid, report.ask, buys, sells]);
+    ...referenceSeries,
+  ], [report.time, report.mid, report.bestBid, report.bestAsk, report.bid, report.ask, buys, sells, ...referenceData]);
+  if (report.reference !== null) {
+    chart('basis', 'Basis of the reference: venue / reference − 1', 'time', 'time (UTC)', 'basis (bps)', [line('basis', '#6a4c93')], [report.time, report.reference.basisBps]);
+  }
 
   const parts = report.components;
   const pnlSeries = [line('total', '#222', { width: 2 })];

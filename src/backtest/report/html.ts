@@ -91,6 +91,8 @@ export function renderReportHtml(input: ReportInput): string {
   const hasComponents = drawn.length > 0 && drawn.every((sample) => sample.components !== undefined);
   const component = (name: 'spread' | 'inventory' | 'fees' | 'gas'): number[] => drawn.map((sample) => sample.components?.[name] ?? 0);
   const hedge = drawn.some((sample) => sample.components?.hedge !== undefined) ? { hedge: drawn.map((sample) => sample.components?.hedge ?? 0) } : {};
+  // With --reference: the reference's fair price beside the venue mid, and the basis between them.
+  const reference = drawn.some((sample) => sample.referenceFair !== undefined) ? { fair: drawn.map((s) => s.referenceFair ?? null), basisBps: drawn.map((s) => s.basisBps ?? null) } : null;
   const data = {
     units,
     startSeconds: seconds(input.summary.start_ms),
@@ -115,6 +117,7 @@ export function renderReportHtml(input: ReportInput): string {
       markout60s: markouts[2],
     },
     histogram: histogram(markouts[1] ?? []),
+    reference,
   };
   const note = fewFillsNote(input.samples, fewFillsContext(input.summary, { tick: input.tick ?? 0, lot: input.lot ?? 0, base: units.base }));
   const summaryTable = tableHtml(summaryRows(input.summary, units).map((row) => [escapeHtml(row.label), escapeHtml(row.text)]));
@@ -125,6 +128,7 @@ ${note === undefined ? '' : `<div class="note" id="few-fills">${escapeHtml(note)
 <h2>Summary</h2>${summaryTable}
 <h2>Scorecard</h2>${scorecardTable(input, units)}
 <h2>Price</h2><div class="chart" id="price"></div>
+${reference === null ? '' : '<h2>Reference basis</h2><div class="chart" id="basis"></div><p class="muted">The reference market\'s basis: venue price / reference price − 1 (REFERENCE_BASIS_BPS, or estimated online while the venue shows both sides). The price chart shows the reference fair price (reference × (1 + basis)) beside the venue mid.</p>'}
 <h2>PnL by component</h2><div class="chart" id="pnl"></div>
 <p class="muted">Spread: each fill's edge against the mid at the fill. Inventory: the position carried, marked to market. Fees and gas count against PnL; the parts add up to the total.</p>
 <h2>Inventory</h2><div class="chart" id="inventory"></div>${capNote === '' ? '' : `<p class="muted">${escapeHtml(capNote.trim())}</p>`}

@@ -28,6 +28,11 @@ export interface OrderManagerHooks {
   onWake(): void;
   /** A request's outcome is unknown: heal from the venue's records. */
   onUnknownOutcome(): void;
+  /**
+   * The key holder's signing policy refused an order the engine meant to place: the pair file and
+   * the policy disagree (or the engine is wrong), and every retry would be another security event.
+   */
+  onSignerRefused(reason: string): void;
   /** What rests changed outside a requote (placements signed and recorded, cancels sent): the scorecard samples it. */
   onOrdersChanged(): void;
 }
@@ -336,6 +341,12 @@ export class OrderManager {
           observer.orderRejected?.(intent.side, outcome.reason);
           return;
         }
+        if (outcome.signerError === 'SIGNER_REFUSED') {
+          observer.orderRejected?.(intent.side, outcome.reason);
+          hooks.onSignerRefused(outcome.reason);
+          return;
+        }
+        // SIGNER_UNAVAILABLE (the remote signer is down) backs off like any refusal until it is back.
         this.backOff(intent.side, outcome.reason);
         observer.orderRejected?.(intent.side, outcome.reason);
         return;

@@ -51,14 +51,23 @@ function withTolerance(quote: RoundedQuote, input: PipelineInput): RoundedQuote 
   const distance = Math.abs(price - (quote.reference ?? input.fair));
   const relative = tolerance.bps === 'auto' ? tolerance.fractionOfDistance * distance : (price * tolerance.bps) / 10_000;
   const byPrice = toUnits(relative, rules);
-  const size = unitsToNumber(quote.qtyUnits, rules.baseDecimals);
-  const costPerUnit = (price * input.edge.makerFeePbips) / 1_000_000 + (size > 0 ? gasCostQuote(input.edge.steps.cancel, input.edge) / size : 0);
+  // Gas per cancel is 0 where cancels are off-chain (LayerAkira): then the size is not needed.
+  const cancelGas = gasCostQuote(input.edge.steps.cancel, input.edge);
+  const size = cancelGas > 0 ? unitsToNumber(quote.qtyUnits, rules.baseDecimals) : 0;
+  const costPerUnit = (price * input.edge.makerFeePbips) / 1_000_000 + (size > 0 ? cancelGas / size : 0);
   const aggressive = toUnits(tolerance.aggressiveEdgeFraction * (distance - costPerUnit), rules);
   return { ...quote, toleranceUnits: byTicks > byPrice ? byTicks : byPrice, aggressiveToleranceUnits: aggressive };
 }
 
-function toUnits(price: number, rules: TickerRules): bigint {
-  return price > 0 && Number.isFinite(price) ? numberToUnits(price, rules.quoteDecimals, 'down') : 0n;
+/**
+ * A band width in quote units, rounded down. A band is a threshold the diff compares distances
+ * with, never a price sent to the venue, so the float product floored is exact enough and spares
+ * the exact decimal conversion prices get (this runs for every quote of every book change).
+ */
+function toUnits(width: number, rules: TickerRules): bigint {
+  if (!(width > 0) || !Number.isFinite(width)) return 0n;
+  const scaled = Math.floor(width * 10 ** rules.quoteDecimals);
+  return Number.isSafeInteger(scaled) ? BigInt(scaled) : numberToUnits(width, rules.quoteDecimals, 'down');
 }
 
 /** Same quotes, field by field (a strategy may hand back the same values in a new array). */

@@ -14,8 +14,11 @@ export type EngineState = 'starting' | 'quoting' | 'paused' | 'halted' | 'stoppi
 
 /** Why quoting stopped for good. */
 export interface HaltReason {
-  /** JOURNAL_FAILED: the crash journal could not be written (disk full): no trading without it. HEDGE_FAILED: a fill could not be hedged. */
-  readonly code: 'RISK_DRAWDOWN' | 'ENGINE_INVARIANT' | 'OPERATOR' | 'FATAL' | 'JOURNAL_FAILED' | 'HEDGE_FAILED';
+  /**
+   * JOURNAL_FAILED: the crash journal could not be written (disk full): no trading without it.
+   * HEDGE_FAILED: a fill could not be hedged. SIGNER_REFUSED: the signing policy refused an order.
+   */
+  readonly code: 'RISK_DRAWDOWN' | 'ENGINE_INVARIANT' | 'OPERATOR' | 'FATAL' | 'JOURNAL_FAILED' | 'HEDGE_FAILED' | 'SIGNER_REFUSED';
   readonly message: string;
   readonly atMs: number;
 }

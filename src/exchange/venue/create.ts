@@ -14,7 +14,7 @@ import { WireAnomalyCounter } from '../wire/anomalies.ts';
 import type { ConfirmSettings } from './account-actions.ts';
 import type { FastSignSigner } from './fast-sign-session.ts';
 import { IdleOrderSigner } from './idle-signer.ts';
-import { LiveVenue } from './live-venue.ts';
+import { LiveVenue, type LiveVenueSettings } from './live-venue.ts';
 import type { BatchOrderSigner, VenueSigner } from './signer-port.ts';
 
 /** Collaborators of {@link createLiveVenue}. */
@@ -96,6 +96,24 @@ export function chainWithContracts(name: ChainName, overrides: ContractOverrides
  * @throws MmError `CORE_INVARIANT` with neither a private key nor a ready signer.
  */
 export function createLiveVenue(config: LiveVenueConfig, deps: LiveVenueFactoryDeps): LiveVenue {
+  const { chain, account, signer, batchSigner, fastSignSigner, logger, anomalies, rest } = connectionOf(config, deps);
+  return new LiveVenue(
+    liveVenueSettingsOf(config, chain, account),
+    {
+      rest,
+      signer,
+      ...(batchSigner === undefined ? {} : { batchSigner }),
+      clock: deps.clock,
+      rng: deps.rng.fork('venue'),
+      logger,
+      anomalies,
+      ...(config.fastCancel === true && fastSignSigner !== undefined ? { fastSignSigner } : {}),
+    },
+  );
+}
+
+/** What one login serves: the chain, the account, the signer and the REST client over one pool. */
+export function connectionOf(config: LiveVenueConfig, deps: LiveVenueFactoryDeps) {
   const chain = chainWithContracts(config.chain, config.contracts);
   const account = BigInt(config.tradingAccount);
   const { signer, batchSigner, fastSignSigner } = deps.signer ?? inProcessSigner(config, account, chain, deps.audit, deps.clock);
@@ -112,37 +130,30 @@ export function createLiveVenue(config: LiveVenueConfig, deps: LiveVenueFactoryD
     logger,
     ...(config.http === undefined ? {} : { http: config.http }),
   });
-  return new LiveVenue(
-    {
-      chain,
-      account,
-      pair: { base: config.base, quote: config.quote },
-      ecosystemBook: config.ecosystemBook,
-      feeToken: config.feeToken,
-      gasPriceMultiplier: config.gasPriceMultiplier,
-      gasRefreshMs: config.gasRefreshS * 1000,
-      conversionMarginBps: config.conversionMarginBps,
-      orderTtlS: config.orderTtlS,
-      wsUrl: config.wsUrl,
-      ...(config.confirm === undefined ? {} : { confirm: config.confirm }),
-      ...(config.starknetRpcUrl === undefined ? {} : { starknetRpcUrl: config.starknetRpcUrl }),
-      ...(config.streamTiming === undefined ? {} : { streamTiming: config.streamTiming }),
-    },
-    {
-      rest,
-      signer,
-      ...(batchSigner === undefined ? {} : { batchSigner }),
-      clock: deps.clock,
-      rng: deps.rng.fork('venue'),
-      logger,
-      anomalies,
-      ...(config.fastCancel === true && fastSignSigner !== undefined ? { fastSignSigner } : {}),
-    },
-  );
+  return { chain, account, signer, batchSigner, fastSignSigner, logger, anomalies, rest };
+}
+
+/** The live venue's settings from a pair's connection settings (also used by `AccountSession`). */
+export function liveVenueSettingsOf(config: LiveVenueConfig, chain: ChainInfo, account: bigint): LiveVenueSettings {
+  return {
+    chain,
+    account,
+    pair: { base: config.base, quote: config.quote },
+    ecosystemBook: config.ecosystemBook,
+    feeToken: config.feeToken,
+    gasPriceMultiplier: config.gasPriceMultiplier,
+    gasRefreshMs: config.gasRefreshS * 1000,
+    conversionMarginBps: config.conversionMarginBps,
+    orderTtlS: config.orderTtlS,
+    wsUrl: config.wsUrl,
+    ...(config.confirm === undefined ? {} : { confirm: config.confirm }),
+    ...(config.starknetRpcUrl === undefined ? {} : { starknetRpcUrl: config.starknetRpcUrl }),
+    ...(config.streamTiming === undefined ? {} : { streamTiming: config.streamTiming }),
+  };
 }
 
 /** The in-process signer (with its worker pool unless `signingWorkers` is 0), under its policy. */
-function inProcessSigner(
+export function inProcessSigner(
   config: LiveVenueConfig,
   account: bigint,
   chain: ChainInfo,

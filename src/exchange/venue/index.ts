@@ -10,3 +10,4 @@ export { listOpenOrders } from './open-orders.ts';
 export { AccountActions, DEFAULT_CONFIRM, type ConfirmSettings, type WithdrawOutcome } from './account-actions.ts';
 export { FastSignSession, type FastSignSigner, type FastSignSessionOptions } from './fast-sign-session.ts';
 export { PendingReports, confirmEffect, type ActionReport, type ConfirmTiming, type Confirmation } from './queued-actions.ts';
+export { AccountSession, type AccountOrderRecord, type AccountSessionDeps } from './account-session.ts';

@@ -38,7 +38,7 @@ import {
   type VenueListener,
 } from '../../core/index.ts';
 import type { RestClient, StepsSpec, VenueOrder } from '../client/index.ts';
-import type { ExecutionReport, MarketStream, StreamTiming } from '../stream/index.ts';
+import type { ExecutionReport, MarketStream, StreamHandlers, StreamTiming } from '../stream/index.ts';
 import { WireAnomalyCounter, type WireAnomalyKind } from '../wire/anomalies.ts';
 import { verifyCoreContract } from '../chain/index.ts';
 import { addressToHex } from '../wire/fields.ts';
@@ -46,7 +46,7 @@ import { AccountActions, DEFAULT_CONFIRM, type ConfirmSettings, type WithdrawOut
 import { FastSignSession, type FastSignSigner } from './fast-sign-session.ts';
 import { PendingReports, failReason, type ActionReport } from './queued-actions.ts';
 import { GasTracker } from '../gas/index.ts';
-import { MarketFeed, findFeeBook } from './market-feed.ts';
+import { MarketFeed, findFeeBook, type FeedStream } from './market-feed.ts';
 import { listOpenOrders } from './open-orders.ts';
 import { resolvePairSetup } from './pair-setup.ts';
 import type { LocalBook } from '../book/index.ts';
@@ -110,6 +110,13 @@ export interface LiveVenueDeps {
   readonly fastSignSigner?: FastSignSigner;
   /** Counts oddities read past; default one of its own (see `wireAnomalies()`). */
   readonly anomalies?: WireAnomalyCounter;
+  /**
+   * The pair shares its account's connection (`AccountSession`): the WS channel its feed uses,
+   * and `stop()` leaves the REST pool, the batch signer and the socket to the session (they serve
+   * the other pairs too). A `fail` report that names none of this pair's orders is another
+   * pair's: it only asks for a heal here, with no alert.
+   */
+  readonly shared?: { readonly stream: (handlers: StreamHandlers) => FeedStream };
 }
 
 const REPORT_RETENTION_MS = 15 * 60_000;
@@ -269,7 +276,8 @@ export class LiveVenue implements Venue {
       clock: this.#deps.clock,
       rng: this.#deps.rng,
       logger,
-      ownRestingQty: (side, priceUnits) => this.#tracker.restingQty(side, priceUnits),
+      ...(this.#deps.shared === undefined ? {} : { stream: this.#deps.shared.stream }),
+      ownRestingQty: (side, priceUnits) => this.#tracker.restingQty(side, priceUnits, this.#deps.clock.nowMs()),
       handlers: {
         onTopOfBook: (top) => this.#emit((l) => l.onTopOfBook(top)),
         onTrade: (trade) => this.#emit((l) => l.onTrade(trade)),
@@ -300,9 +308,20 @@ export class LiveVenue implements Venue {
     this.#fastSign?.stop();
     this.#gas?.stop();
     await this.#feed?.stop();
-    await this.#deps.batchSigner?.close();
     this.#orders.clearPresigned();
+    if (this.#deps.shared !== undefined) return;
+    await this.#deps.batchSigner?.close();
     await this.#deps.rest.close();
+  }
+
+  /** `BASE/QUOTE` and book of this venue. */
+  get pair(): Pair {
+    return this.#settings.pair;
+  }
+
+  /** True when the order (by hash) is one this venue sent, adopted or was told of. */
+  tracksOrder(orderHash: bigint): boolean {
+    return this.#tracker.has(orderIdOf(orderHash));
   }
 
   // ── orders ───────────────────────────────────────────────────────────────────────────────
@@ -428,6 +447,11 @@ export class LiveVenue implements Venue {
     if (this.#reports.deliver(report) || report.type !== 'fail') return;
     const hashes = [report.report.entityHash, report.report.requestHash].filter((hash): hash is bigint => hash !== undefined);
     const orderHash = hashes.find((hash) => this.#tracker.has(orderIdOf(hash)));
+    if (orderHash === undefined && this.#deps.shared !== undefined) {
+      // Another pair's request, most likely (that pair alerts); a heal here costs little.
+      this.#emit((l) => l.onResync('missed-fills'));
+      return;
+    }
     const alert: VenueAlert = {
       kind: 'request-failed',
       action: orderHash === undefined ? 'unknown' : actionOfReport(report.report.reportType),

@@ -7,7 +7,7 @@
  */
 import { getToken, type BestBidOffer, type Side, type ChainInfo, type Clock, type Logger, type Pair, type Rng, type Timer, type TokenInfo, type VenueTrade } from '../../core/index.ts';
 import type { PriceLevel, RestClient, TickerSpec } from '../client/index.ts';
-import { BookSync, MarketStream, type ExecutionReport, type StreamEvent, type StreamTiming } from '../stream/index.ts';
+import { BookSync, MarketStream, type ExecutionReport, type StreamEvent, type StreamHandlers, type StreamTiming, type Topic } from '../stream/index.ts';
 import { rateFromBookMid, type ConversionRateUnits } from '../gas/index.ts';
 import type { LocalBook } from '../book/index.ts';
 import { feltToHex } from '../wire/fields.ts';
@@ -80,12 +80,26 @@ export interface MarketFeedOptions {
    * prices off a book holding its own quotes chases itself (the mid walks with every requote).
    */
   readonly ownRestingQty?: (side: Side, priceUnits: bigint) => bigint;
+  /**
+   * The connection this feed subscribes on. Default: a WS connection of its own. Pairs that share
+   * an account share one connection (`AccountSession`): the factory then hands back a channel of
+   * it that delivers every event to this feed (which keeps its own pair's) and subscribes once.
+   */
+  readonly stream?: (handlers: StreamHandlers) => FeedStream;
+}
+
+/** The part of a WS connection a feed uses (a `MarketStream`, or a channel of a shared one). */
+export interface FeedStream {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  subscribe(topic: Topic): Promise<void>;
+  readonly stats: MarketStream['stats'];
 }
 
 /** The market-data and fills feed of one pair. */
 export class MarketFeed {
   readonly #options: MarketFeedOptions;
-  readonly #stream: MarketStream;
+  readonly #stream: FeedStream;
   readonly #bookSync: BookSync | undefined;
   #topTimer: Timer | undefined;
   #lastTopMs = 0;
@@ -99,28 +113,31 @@ export class MarketFeed {
     this.#bookSync = options.keepBook
       ? new BookSync({ fetchSnapshot: () => rest.snapshot(pair, ecosystem), clock, rng, logger: logger.child({ book: `${pair.base}/${pair.quote}` }) })
       : undefined;
-    this.#stream = new MarketStream({
-      url: options.wsUrl,
-      signerKey: options.signerKey,
-      chain: options.chain,
-      keys: rest,
-      clock,
-      rng,
-      logger,
-      defaultPair: pair,
-      handlers: {
-        onEvent: (event) => this.#onEvent(event),
-        onStatus: (isUp) => options.handlers.onFeedStatus(isUp),
-        onReconnected: () => {
-          this.#bookSync?.resync('reconnected');
-          void this.refreshTopOfBook();
-          options.handlers.onReconnected();
-        },
-        onUnreadableFill: () => options.handlers.onUnreadableFill(),
+    const handlers: StreamHandlers = {
+      onEvent: (event) => this.#onEvent(event),
+      onStatus: (isUp) => options.handlers.onFeedStatus(isUp),
+      onReconnected: () => {
+        this.#bookSync?.resync('reconnected');
+        void this.refreshTopOfBook();
+        options.handlers.onReconnected();
       },
-      ...(options.streamTiming === undefined ? {} : { timing: options.streamTiming }),
-      ...(options.anomalies === undefined ? {} : { anomalies: options.anomalies }),
-    });
+      onUnreadableFill: () => options.handlers.onUnreadableFill(),
+    };
+    this.#stream =
+      options.stream?.(handlers) ??
+      new MarketStream({
+        url: options.wsUrl,
+        signerKey: options.signerKey,
+        chain: options.chain,
+        keys: rest,
+        clock,
+        rng,
+        logger,
+        defaultPair: pair,
+        handlers,
+        ...(options.streamTiming === undefined ? {} : { timing: options.streamTiming }),
+        ...(options.anomalies === undefined ? {} : { anomalies: options.anomalies }),
+      });
   }
 
   /** Connects, subscribes everything and reads the top of book once. @throws ExchangeError */
@@ -171,7 +188,7 @@ export class MarketFeed {
     const own = this.#options.ownRestingQty;
     const book = this.#bookSync?.book;
     if (this.#stopped || own === undefined || book === undefined || !book.isSynced()) return;
-    if (this.#lastTopFromBook || this.#bookShowsOwn(book, own)) this.#emitTop(undefined, undefined, timeMs, fromOwnOrders);
+    if (this.#lastTopFromBook || this.#bookShowsOwn(book, own)) this.#emitTop(undefined, undefined, timeMs, fromOwnOrders, true);
   }
 
   /** True when some of the best bid's or best ask's size is ours. */
@@ -187,7 +204,7 @@ export class MarketFeed {
   }
 
   /** Stream counters (reconnects, malformed frames …). */
-  get stats(): MarketStream['stats'] {
+  get stats(): FeedStream['stats'] {
     return this.#stream.stats;
   }
 
@@ -230,7 +247,8 @@ export class MarketFeed {
     }
   }
 
-  #emitTop(bboBid: PriceLevel | undefined, bboAsk: PriceLevel | undefined, timeMs: number, fromOwnOrders = false): void {
+  /** `fromBook`: there is no bbo, the top is the local book's (without our size). */
+  #emitTop(bboBid: PriceLevel | undefined, bboAsk: PriceLevel | undefined, timeMs: number, fromOwnOrders = false, fromBook = false): void {
     // Only market data keeps the REST refresh quiet; a top recomputed for our own orders does not.
     if (!fromOwnOrders) this.#lastTopMs = this.#options.clock.nowMs();
     let bid = bboBid;
@@ -238,14 +256,16 @@ export class MarketFeed {
     const own = this.#options.ownRestingQty;
     if (own !== undefined) {
       const book = this.#bookSync?.book;
-      if (book !== undefined && book.isSynced() && this.#bookShowsOwn(book, own)) {
+      if (book !== undefined && book.isSynced() && (fromBook || this.#bookShowsOwn(book, own))) {
         bid = firstForeignLevelOf(book, 'buy', own);
         ask = firstForeignLevelOf(book, 'sell', own);
         this.#lastTopFromBook = true;
       } else {
-        // Without depth we cannot see past a level that is all ours; we keep it as it is.
-        bid = withoutOwn(bboBid, 'buy', own);
-        ask = withoutOwn(bboAsk, 'sell', own);
+        // The bbo can show our order before the depth stream does: a level that is all ours is
+        // then looked past in the book; without a synced book we cannot, and keep it as it is.
+        const synced = book !== undefined && book.isSynced() ? book : undefined;
+        bid = withoutOwn(bboBid, 'buy', own, synced);
+        ask = withoutOwn(bboAsk, 'sell', own, synced);
         this.#lastTopFromBook = false;
       }
     }
@@ -274,10 +294,11 @@ function firstForeignLevelOf(book: LocalBook, side: Side, own: OwnSize): PriceLe
   return near !== undefined || book.depth(side) <= 8 ? near : firstForeignLevel(book.levels(side), side, own);
 }
 
-function withoutOwn(level: PriceLevel | undefined, side: Side, own: OwnSize): PriceLevel | undefined {
+function withoutOwn(level: PriceLevel | undefined, side: Side, own: OwnSize, book: LocalBook | undefined): PriceLevel | undefined {
   if (level === undefined) return undefined;
   const foreign = level.qty - own(side, level.price);
-  return foreign > 0n ? { ...level, qty: foreign } : level;
+  if (foreign > 0n) return { ...level, qty: foreign };
+  return book === undefined ? level : firstForeignLevelOf(book, side, own);
 }
 
 function samePair(a: Pair, b: Pair): boolean {

@@ -19,6 +19,8 @@ interface Tracked {
   filledQtyUnits: bigint;
   filledQuoteUnits: bigint;
   lastSeenMs: number;
+  /** When it reached a final state (the book may still show it a moment longer). */
+  endedAtMs?: number;
   /** Order of sending (1, 2, …); 0 for orders learnt from the venue (adopted). */
   readonly sentSeq: number;
   /** Cumulative base after each trade already reported (a trade's identity), to drop repeats only. */
@@ -54,6 +56,12 @@ export function hashOfOrderId(orderId: string): bigint | undefined {
   if (!/^0x[0-9a-fA-F]{1,64}$/.test(orderId)) return undefined;
   return BigInt(orderId);
 }
+
+/**
+ * How long an order reported finished may still show in the local book: its execution report
+ * and the depth delta that removes it travel on different streams, in either order.
+ */
+const BOOK_LAG_GRACE_MS = 1_000;
 
 /** Tracks our orders and merges reports. */
 export class OrderTracker {
@@ -143,16 +151,19 @@ export class OrderTracker {
     this.#orders.delete(orderId);
   }
 
-  /** Number of orders tracked. */
   /**
-   * Remaining size of our orders that the venue reported resting (OPEN or PARTIALLY_FILLED) at
-   * this price on this side: what the feed must not count as someone else's liquidity.
+   * Remaining size of our orders that are or may be resting at this price on this side (sent,
+   * open, partly filled, being cancelled): what the feed must not count as someone else's liquidity.
    */
-  restingQty(side: Side, priceUnits: bigint): bigint {
+  restingQty(side: Side, priceUnits: bigint, nowMs: number): bigint {
     let total = 0n;
     for (const tracked of this.#orders.values()) {
       if (tracked.side !== side || tracked.priceUnits !== priceUnits) continue;
-      if (tracked.status === 'OPEN' || tracked.status === 'PARTIALLY_FILLED') total += tracked.qtyUnits - tracked.filledQtyUnits;
+      // Sent but not yet reported open, being cancelled, or just reported gone while the depth
+      // stream has yet to remove it, it may (still) rest in the book: left in, our own quote
+      // would move "the market's" top and the bot would chase itself.
+      const mayRest = !isTerminalStatus(tracked.status) || (tracked.endedAtMs !== undefined && nowMs - tracked.endedAtMs < BOOK_LAG_GRACE_MS);
+      if (mayRest) total += tracked.qtyUnits - tracked.filledQtyUnits;
     }
     return total;
   }
@@ -170,6 +181,7 @@ export class OrderTracker {
   /** Merges a reported state; false when it is a duplicate or older than what we hold. */
   #advance(tracked: Tracked, isNew: boolean, status: OrderStatus, filledQty: bigint, filledQuote: bigint, nowMs: number): boolean {
     tracked.lastSeenMs = nowMs;
+    if (isTerminalStatus(status) && tracked.endedAtMs === undefined) tracked.endedAtMs = nowMs;
     if (isNew) {
       tracked.status = status;
       tracked.filledQtyUnits = filledQty;

@@ -84,3 +84,24 @@ describe('the backtest report', () => {
     for (const label of JSON.parse(histogram['data-x-labels'] ?? '[]') as string[]) expect(label).toMatch(/^−?-?\d+(\.\d+)?$/);
   });
 });
+
+describe('the backtest report with a reference market', () => {
+  const withReference = samples.map((sample) => ({ ...sample, referenceFair: sample.mid === undefined ? undefined : sample.mid * 1.0001, basisBps: 1 }));
+  const html = renderReportHtml({ title: 'ETH/USDT glft', summary: { ...summary(), reference_pauses: 2, basis_bps_mean: 1 }, samples: withReference, fills, context: ['data: test'], units, tick: 0.01, lot: 0.0001 });
+
+  it('shows the basis in the summary and a basis chart, and none without a reference', () => {
+    expect(html).toContain('<div class="chart" id="basis"></div>');
+    expect(html).toContain('<th>reference</th><td>basis mean 1 bps, 2 pauses</td>');
+    expect(report()).not.toContain('id="basis"');
+  });
+
+  (hasBrowser ? it : it.skip)('draws the reference fair price on the price chart and the basis against time in headless Chromium', () => {
+    const view = openInChromium(html, { width: 1300, height: 3800 });
+    const body = attributesOf(`${view.dom.replace('<body', '<body id="body"')}`, 'body');
+    expect(body['data-charts-expected']).toBe('7');
+    expect(body['data-charts-drawn']).toBe('7');
+    const basis = attributesOf(view.dom, 'basis');
+    expect(basis['data-x-kind']).toBe('time');
+    expect(Number(basis['data-points'])).toBe(withReference.length);
+  });
+});

@@ -1,0 +1,151 @@
+/**
+ * Several pair files served by one process (`run --env A --env B`, `--env-dir DIR`): one account,
+ * so the files must agree on everything that belongs to the account — the venue, the chain, the
+ * account, the signer, the contracts hashed into every signature, the state directory, the
+ * metrics endpoint and the outbound request budget (the venue's rate limit is per trader). The
+ * account-wide risk keys may be set in one file only, or alike in all. Each file keeps its own
+ * pair, strategy, parameters, caps and budget.
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PairConfig } from '../config/index.ts';
+import { getChain, getToken, parseUnits, type TokenBalance } from '../core/index.ts';
+import type { AccountPair } from '../engine/index.ts';
+import { UsageError } from './io.ts';
+
+/** The keys every file of one account must agree on, with the value each file ends up with. */
+const ACCOUNT_KEYS: readonly { readonly keys: string; readonly of: (config: PairConfig) => string; readonly secret?: boolean }[] = [
+  { keys: 'EXCHANGE_HTTP_URL', of: (config) => config.exchangeHttpUrl },
+  { keys: 'EXCHANGE_WS_URL', of: (config) => config.exchangeWsUrl },
+  { keys: 'CHAIN', of: (config) => config.chain },
+  { keys: 'TRADING_ACCOUNT', of: (config) => `0x${BigInt(config.tradingAccount).toString(16)}` },
+  { keys: 'SIGNER_PRIVATE_KEY / SIGNER_PRIVATE_KEY_FILE / SIGNER_KEYSTORE / SIGNER_REMOTE', of: signerIdentity, secret: true },
+  { keys: 'EXCHANGE_ADDRESS', of: (config) => config.contracts.executorAddress ?? '' },
+  { keys: 'CORE_ADDRESS', of: (config) => config.contracts.coreAddress ?? '' },
+  { keys: 'ROUTER_ADDRESS', of: (config) => config.contracts.routerAddress ?? '' },
+  { keys: 'FEE_RECIPIENT', of: (config) => config.contracts.feeRecipient ?? '' },
+  { keys: 'WITHDRAW_HASH', of: (config) => config.withdrawHash },
+  { keys: 'WITHDRAW_ALLOWED_RECEIVERS', of: (config) => config.withdrawAllowedReceivers.map((receiver) => BigInt(receiver).toString(16)).join(',') },
+  { keys: 'STARKNET_RPC_URL', of: (config) => config.starknetRpcUrl ?? '' },
+  { keys: 'STATE_DIR', of: (config) => config.stateDir },
+  { keys: 'METRICS_PORT', of: (config) => String(config.metricsPort) },
+  { keys: 'METRICS_HOST', of: (config) => config.metricsHost },
+  { keys: 'SIGNING_WORKERS', of: (config) => String(config.signingWorkers) },
+  { keys: 'ORDER_RATE_LIMIT_PER_S', of: (config) => String(config.engine.ORDER_RATE_LIMIT_PER_S.value) },
+  { keys: 'ORDER_RATE_BURST', of: (config) => String(config.engine.ORDER_RATE_BURST) },
+];
+
+/** Account-wide keys that may be set in one file and left unset in the others. */
+const ACCOUNT_RISK_KEYS = ['RISK_MAX_TOTAL_NOTIONAL_ACCOUNT', 'RISK_MAX_DRAWDOWN_ACCOUNT'] as const;
+
+/** Share of the limits token's balance at start that `RISK_MAX_DRAWDOWN_ACCOUNT=auto` allows to lose. */
+const AUTO_DRAWDOWN_FRACTION = 0.05;
+
+/** Which signer a file names, comparable without showing a secret (a key is compared by its hash). */
+function signerIdentity(config: PairConfig): string {
+  const signer = config.signer;
+  if (signer === undefined) return 'none';
+  if (signer.kind === 'key') return `key ${createHash('sha256').update(BigInt(signer.privateKey.reveal()).toString(16)).digest('hex')}`;
+  if (signer.kind === 'keystore') return `keystore ${signer.path}`;
+  return `remote ${signer.socketPath}`;
+}
+
+/**
+ * The `*.env` files of a directory, sorted by name.
+ * @throws UsageError when the directory cannot be read or holds none.
+ */
+export function envFilesIn(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (error) {
+    throw new UsageError(`--env-dir ${dir}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const files = names
+    .filter((name) => name.endsWith('.env') && name !== 'example.env')
+    .map((name) => join(dir, name))
+    .filter((path) => statSync(path).isFile())
+    .sort();
+  if (files.length === 0) throw new UsageError(`--env-dir ${dir} holds no pair file (*.env, example.env aside)`);
+  return files;
+}
+
+/**
+ * Refuses files that cannot share one process: a pair twice, or disagreement on any account key
+ * (each named, with both files; a secret's value is never shown).
+ * @throws UsageError
+ */
+export function checkAccountFiles(configs: readonly PairConfig[], paths: readonly string[]): void {
+  const first = configs[0];
+  const firstPath = paths[0];
+  if (first === undefined || firstPath === undefined) throw new UsageError('--env FILE is required');
+  const seen = new Map<string, string>();
+  configs.forEach((config, index) => {
+    const pair = `${config.base}/${config.quote}${config.ecosystemBook ? '' : ' (router book)'}`;
+    const earlier = seen.get(pair);
+    if (earlier !== undefined) throw new UsageError(`${paths[index]} and ${earlier} both quote ${pair}: one file per pair`);
+    seen.set(pair, paths[index] ?? '');
+    if (index === 0) return;
+    const differing = ACCOUNT_KEYS.filter((key) => key.of(config) !== key.of(first)).map((key) =>
+      key.secret === true ? `${key.keys} (different signers)` : `${key.keys} (${key.of(first) || 'unset'} vs ${key.of(config) || 'unset'})`,
+    );
+    for (const key of ACCOUNT_RISK_KEYS) {
+      const mine = config.raw[key];
+      const theirs = configs.slice(0, index).find((other) => other.raw[key] !== undefined)?.raw[key];
+      if (mine !== undefined && theirs !== undefined && mine.trim() !== theirs.trim()) differing.push(`${key} (${theirs} vs ${mine}: set it in one file, or the same in all)`);
+    }
+    if (differing.length > 0) {
+      throw new UsageError(
+        `${paths[index]} disagrees with ${firstPath} on the account they share: ${differing.join('; ')}. One process serves one account: every file must name the same venue, account and signer`,
+      );
+    }
+  });
+}
+
+/** Each file's pair as the account knows it: its name and its budgets in base units (undefined = an even share). */
+export function accountPairsOf(configs: readonly PairConfig[]): AccountPair[] {
+  return configs.map((config) => {
+    const chain = getChain(config.chain);
+    const units = (value: PairConfig['engine']['BUDGET_BASE'], symbol: string): bigint | undefined =>
+      value === 'auto' ? undefined : parseUnits(value.text, getToken(chain, symbol).decimals, { rounding: 'down' });
+    return {
+      name: `${config.base}/${config.quote}`,
+      base: config.base,
+      quote: config.quote,
+      budgetBaseUnits: units(config.engine.BUDGET_BASE, config.base),
+      budgetQuoteUnits: units(config.engine.BUDGET_QUOTE, config.quote),
+    };
+  });
+}
+
+/** The account-wide limits, in the token they count in. */
+export interface AccountLimits {
+  /** The first pair's quote token: every pair quoted in it counts. */
+  readonly limitsToken: string;
+  readonly limitsTokenDecimals: number;
+  readonly maxTotalNotionalUnits: bigint;
+  readonly maxDrawdownQuote: number;
+}
+
+/**
+ * RISK_MAX_TOTAL_NOTIONAL_ACCOUNT and RISK_MAX_DRAWDOWN_ACCOUNT from whichever file sets them;
+ * `auto` resolved from the account's balance of the limits token at start.
+ */
+export function accountLimitsOf(configs: readonly PairConfig[], balances: ReadonlyMap<string, TokenBalance>): AccountLimits {
+  const first = configs[0];
+  if (first === undefined) throw new UsageError('--env FILE is required');
+  const token = getToken(getChain(first.chain), first.quote);
+  const held = balances.get(token.symbol)?.total ?? 0n;
+  const setting = (key: (typeof ACCOUNT_RISK_KEYS)[number]): PairConfig['engine'][typeof key] =>
+    configs.find((config) => config.raw[key] !== undefined)?.engine[key] ?? first.engine[key];
+  const notional = setting('RISK_MAX_TOTAL_NOTIONAL_ACCOUNT');
+  const drawdown = setting('RISK_MAX_DRAWDOWN_ACCOUNT');
+  const heldTokens = Number(held) / 10 ** token.decimals;
+  return {
+    limitsToken: token.symbol,
+    limitsTokenDecimals: token.decimals,
+    maxTotalNotionalUnits: notional === 'auto' ? held : parseUnits(notional.text, token.decimals, { rounding: 'down' }),
+    maxDrawdownQuote: drawdown === 'auto' ? heldTokens * AUTO_DRAWDOWN_FRACTION : drawdown.value,
+  };
+}
