@@ -19,6 +19,9 @@ import { DrawdownGuard } from './safety/drawdown.ts';
 import type { HaltReason } from './safety/safety.ts';
 import type { OutboundBudget } from './settings.ts';
 
+/** A drift beyond the tolerance is judged again this long later before it halts every pair. */
+const DRIFT_CONFIRM_MS = 2_000;
+
 /** A pair as the account knows it. */
 export interface AccountPair {
   /** `BASE/QUOTE`, e.g. `ETH/USDC`. */
@@ -106,6 +109,8 @@ export class BudgetError extends Error {}
 /** One account, its pairs, and what they share. */
 export class Account {
   readonly bucket: TokenBucket;
+  /** A large drift seen once and not yet confirmed by a later check. */
+  private driftSuspected = false;
   private readonly members: AccountMember[] = [];
   private readonly drawdown: DrawdownGuard;
   private allocation: Map<string, PairFunds> | undefined;
@@ -284,9 +289,21 @@ export class Account {
       const drift = (balances.get(token)?.total ?? 0n) - expected;
       if (drift !== 0n) drifts.push({ token, drift });
     }
-    if (drifts.length === 0) return;
+    if (drifts.length === 0) {
+      this.driftSuspected = false;
+      return;
+    }
     const tolerance = this.options.driftToleranceUnits;
     const large = drifts.filter(({ drift }) => (drift < 0n ? -drift : drift) > tolerance);
+    if (large.length > 0 && !this.driftSuspected) {
+      // Seen once: a fill the balances show may still be on its way over the stream. Look again
+      // later (the start untouched) and halt only if it is still there.
+      this.driftSuspected = true;
+      this.options.logger.warn({ drifts: large.map(({ token, drift }) => `${token} ${drift}`), recheckInMs: DRIFT_CONFIRM_MS }, 'account balances differ from start + fills; checking again before halting');
+      this.options.clock.setTimeout(() => void this.checkBalances(), DRIFT_CONFIRM_MS);
+      return;
+    }
+    this.driftSuspected = false;
     // Small drifts (fee rounding) are absorbed into the start so they do not accumulate into a halt.
     for (const { token, drift } of drifts) this.expectedStart.set(token, (this.expectedStart.get(token) ?? 0n) + drift);
     if (large.length === 0) {

@@ -139,9 +139,31 @@ describe('an account shared by several pairs', () => {
     books.add('USDC', -23_913_260n);
     books.orders.push({ orderId: '0xforeign', pair: 'STRK/USDC', filledQtyUnits: 10n });
     await shared.checkBalances();
+    // Seen once, it is checked again before halting (a fill may still be on its way).
+    expect(eth.halted).toBeUndefined();
+    await shared.checkBalances();
     expect(eth.halted).toMatch(/none of our pairs made \(someone else trades this account\): 1 order\(s\) we never sent, e.g. 0xforeign on STRK\/USDC/);
     expect(strk.halted).toBe(eth.halted);
     expect(shared.haltReason).toBe(eth.halted);
+  });
+
+  it('does not halt on a difference the next check no longer sees (a fill that was on its way)', async () => {
+    const books = new Books();
+    for (const token of ['ETH', 'USDC']) books.set(token, 1_000_000n);
+    const alone = account(books, [ETH_USDC]);
+    alone.allocate(books.balances);
+    const eth = new Pair(ETH_USDC);
+    alone.join(eth);
+    // The venue's balances already show a fill the stream has not brought yet …
+    books.add('ETH', 1n);
+    books.add('USDC', -3_000n);
+    await alone.checkBalances();
+    // … then it arrives, and the re-check finds nothing.
+    eth.deltaUnits.set('ETH', 1n);
+    eth.deltaUnits.set('USDC', -3_000n);
+    await alone.checkBalances();
+    expect(eth.halted).toBeUndefined();
+    expect(alone.haltReason).toBeUndefined();
   });
 
   it('reports a bare drift when the venue shows no foreign order', async () => {
@@ -152,6 +174,7 @@ describe('an account shared by several pairs', () => {
     const eth = new Pair(ETH_USDC);
     alone.join(eth);
     books.add('ETH', -500n);
+    await alone.checkBalances();
     await alone.checkBalances();
     expect(eth.halted).toMatch(/inventory drift: account balances differ from start \+ every pair's fills by -500 ETH base units/);
   });
