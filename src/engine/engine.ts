@@ -176,7 +176,8 @@ export class MarketMaker {
       staleFeedMs: this.settings.staleFeedMs,
       maxDrawdownQuote: typeof this.settings.risk.maxDrawdownQuote === 'number' ? this.settings.risk.maxDrawdownQuote : 0,
       hooks: {
-        onPause: (reason) => void this.orders.cancelEverything(reason, this.settings.shutdownTimeoutMs, applyReport),
+        // A pause's pull ends once quoting resumed: it would otherwise pull the fresh quotes too.
+        onPause: (reason) => void this.orders.cancelEverything(reason, this.settings.shutdownTimeoutMs, applyReport, () => !this.safety.isQuoting()),
         onResume: () => void this.reconciler.heal(),
         onHalt: (reason) => this.cancelOnHalt(reason),
       },

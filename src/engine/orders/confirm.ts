@@ -17,6 +17,8 @@ export interface ConfirmOptions {
   readonly applyReport: (report: OrderReport) => void;
   /** Sends the cancel-all again while orders still rest. */
   readonly resendCancelAll: () => Promise<void>;
+  /** False once the pull is no longer wanted (a pause's reason cleared): it ends unconfirmed, sending nothing more. */
+  readonly stillWanted?: () => boolean;
 }
 
 /**
@@ -41,6 +43,10 @@ export async function confirmNothingRests(options: ConfirmOptions): Promise<bool
       if (open.length === 0 && (await settleUnlisted(options))) return true;
     }
     if (clock.nowMs() >= deadline) return false;
+    if (options.stillWanted?.() === false) {
+      logger.info('quoting resumed: the pull ends');
+      return false;
+    }
     if (open === undefined || open.length > 0) await options.resendCancelAll();
     await new Promise<void>((resolve) => clock.setTimeout(resolve, delayMs));
     delayMs = Math.min(1_000, delayMs * 2);

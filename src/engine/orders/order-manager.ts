@@ -200,13 +200,13 @@ export class OrderManager {
    * Safety actions go whatever the budget. `applyReport` is the engine's report handler (fills
    * found while waiting are booked). A call while one is in progress joins it.
    */
-  cancelEverything(reason: string, timeoutMs: number, applyReport: (report: OrderReport) => void): Promise<boolean> {
+  cancelEverything(reason: string, timeoutMs: number, applyReport: (report: OrderReport) => void, stillWanted?: () => boolean): Promise<boolean> {
     // One pull at a time: its loop already sends the cancel-all again while orders rest. A second
     // one per alert (a cancel-all that failed after its 200 raises one) would answer every failed
     // cancel-all with another, a storm the venue's rate limit meets with 429s.
     const joined = this.pulling;
     if (joined === undefined) {
-      const pull = this.pullEverything(reason, timeoutMs, applyReport).finally(() => {
+      const pull = this.pullEverything(reason, timeoutMs, applyReport, stillWanted).finally(() => {
         if (this.pulling === pull) this.pulling = undefined;
       });
       this.pulling = pull;
@@ -223,18 +223,19 @@ export class OrderManager {
     });
   }
 
-  private async pullEverything(reason: string, timeoutMs: number, applyReport: (report: OrderReport) => void): Promise<boolean> {
+  private async pullEverything(reason: string, timeoutMs: number, applyReport: (report: OrderReport) => void, stillWanted: (() => boolean) | undefined): Promise<boolean> {
     this.budget.takeAnyway();
     this.counts.cancelsSent++;
     const outcome = await this.options.venue.cancelAll();
     this.options.logger.info({ reason, outcome }, 'cancel-all sent');
     for (const order of this.table.live()) this.table.markCancelling(order.orderId, this.options.clock.nowMs());
-    return this.waitUntilNoOpenOrders(timeoutMs, applyReport);
+    return this.waitUntilNoOpenOrders(timeoutMs, applyReport, stillWanted);
   }
 
   /** Polls the venue until it lists none of our orders and every order we know is final (see `confirmNothingRests`). */
-  waitUntilNoOpenOrders(timeoutMs: number, applyReport: (report: OrderReport) => void): Promise<boolean> {
+  waitUntilNoOpenOrders(timeoutMs: number, applyReport: (report: OrderReport) => void, stillWanted?: () => boolean): Promise<boolean> {
     return confirmNothingRests({
+      ...(stillWanted === undefined ? {} : { stillWanted }),
       venue: this.options.venue,
       clock: this.options.clock,
       logger: this.options.logger,
