@@ -17,6 +17,7 @@ import { summaryRows } from '../backtest/summary-rows.ts';
 import { accountLimitsOf } from './account-files.ts';
 import type { BacktestValues } from './backtest.ts';
 import type { BacktestPlan, PreparedRun } from './backtest-plan.ts';
+import type { FlagSpecs } from './args.ts';
 import { UsageError, type CliIo } from './io.ts';
 
 /** One pair of the command line: its recordings and its env file. */
@@ -33,27 +34,24 @@ const ONE_PAIR_ONLY = ['sweep', 'shard', 'jsonl', 'workers', 'hedge', 'hedge-lat
  * arguments) given since the previous `--env`.
  * @throws UsageError when files follow the last `--env` or an `--env` has none.
  */
-export function pairGroups(args: readonly string[]): PairArgs[] {
-  const { tokens } = parseArgs({ args: [...args], options: { data: { type: 'string', multiple: true }, env: { type: 'string', multiple: true } }, allowPositionals: true, strict: false, tokens: true });
+export function pairGroups(args: readonly string[], options: FlagSpecs): PairArgs[] {
+  // The command's own option table, so a flag's value is never taken for a file.
+  const config: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = {};
+  for (const [name, spec] of Object.entries(options)) config[name] = { type: spec.type, ...(spec.multiple === undefined ? {} : { multiple: spec.multiple }) };
+  const { tokens } = parseArgs({ args: [...args], options: config, allowPositionals: true, strict: true, tokens: true });
   const groups: PairArgs[] = [];
   let files: string[] = [];
   let afterFlag = false;
   for (const token of tokens) {
     if (token.kind === 'option' && token.name === 'data' && token.value !== undefined) {
       files.push(token.value);
-      afterFlag = false;
     } else if (token.kind === 'option' && token.name === 'env' && token.value !== undefined) {
       if (files.length === 0) throw new UsageError(`--env ${token.value} has no --data before it: each --env takes the --data files given since the previous --env`);
       groups.push({ data: files, env: token.value });
       files = [];
-      afterFlag = false;
-    } else if (token.kind === 'option') {
-      // Another flag: an unknown option's value (strict off) arrives as the next positional.
-      afterFlag = token.value === undefined && token.inlineValue !== true && !['json'].includes(token.name);
     } else if (token.kind === 'positional') {
-      // `--data a b c`: the extra files are positionals right after data files.
-      if (!afterFlag) files.push(token.value);
-      afterFlag = false;
+      // `--data a b c`: the extra files arrive as positionals.
+      files.push(token.value);
     }
   }
   if (files.length > 0) throw new UsageError(`--data ${files.join(' ')} after the last --env: with several pairs, each --env takes the --data files given before it`);
@@ -61,11 +59,17 @@ export function pairGroups(args: readonly string[]): PairArgs[] {
 }
 
 /** Runs an account backtest from the command line. */
-export async function runAccountBacktestCommand(args: readonly string[], io: CliIo, values: BacktestValues, planOf: (values: BacktestValues, data: string[], env: string) => BacktestPlan): Promise<number> {
+export async function runAccountBacktestCommand(
+  args: readonly string[],
+  io: CliIo,
+  values: BacktestValues,
+  options: FlagSpecs,
+  planOf: (values: BacktestValues, data: string[], env: string) => BacktestPlan,
+): Promise<number> {
   for (const flag of ONE_PAIR_ONLY) {
     if (values[flag] !== undefined) throw new UsageError(`--${flag} backtests one pair: a backtest of several pairs on one account (several --env) takes none of --sweep, --hedge, --reference and their options`);
   }
-  const groups = pairGroups(args);
+  const groups = pairGroups(args, options);
   const initialQuote = values['initial-quote'];
   if (initialQuote !== undefined && !(/^\d+(\.\d+)?$/.test(initialQuote) && Number(initialQuote) > 0)) throw new UsageError(`--initial-quote=${initialQuote} is not a positive decimal number`);
   const { prepareRun } = await import('./backtest-plan.ts');

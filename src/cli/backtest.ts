@@ -167,7 +167,7 @@ export const runBacktestCommand: CommandRunner = async (args, io) => {
   if (data.length === 0) throw new UsageError(`--data FILE is required\nusage: ${USAGE}`);
   const envs = values.env ?? [];
   if (envs.length === 0) throw new UsageError(`--env FILE is required\nusage: ${USAGE}`);
-  if (envs.length > 1) return (await import('./backtest-account.ts')).runAccountBacktestCommand(args, io, values, (flags, files, env) => planFromFlags(flags, files, env));
+  if (envs.length > 1) return (await import('./backtest-account.ts')).runAccountBacktestCommand(args, io, values, BACKTEST_OPTIONS, (flags, files, env) => planFromFlags(flags, files, env));
   if (values['initial-quote'] !== undefined) throw new UsageError('--initial-quote is the account\'s quote balance of a backtest of several pairs (one --env each); one pair holds --initial-base and its value in quote');
   const env = envs[0] as string;
   if (values['reference-latency-ms'] !== undefined && values.reference === undefined) throw new UsageError('--reference-latency-ms goes with --reference FILE');

@@ -38,6 +38,8 @@ export interface AccountBacktestOptions {
   /** The account-wide limits, from the balances at start (`auto` values depend on them). */
   readonly limits: (startBalances: ReadonlyMap<string, bigint>) => AccountSessionLimits;
   readonly sampleMs?: number;
+  /** Called once the account started (every engine quotes): tests move balances behind the pairs' backs here. */
+  readonly onStart?: (session: AccountBacktestSession) => void;
 }
 
 /** The account's figures over the run (snake_case keys: `--json` prints them as `account`). */
@@ -173,6 +175,7 @@ export async function runAccountBacktest(options: AccountBacktestOptions): Promi
       for (const side of ['buy', 'sell'] as const) for (const level of book.levels(side, -1)) pair.venue.onDepth(side, level.priceTicks, level.qtyLots);
       book.clear();
     });
+    options.onStart?.(started);
     if (started.needsFlush()) await started.flush();
   };
 
@@ -267,7 +270,7 @@ export async function runAccountBacktest(options: AccountBacktestOptions): Promi
     end_balances: tokens(endBalances),
     halted: snapshot.haltReason !== undefined,
     halt_reason: snapshot.haltReason ?? null,
-    halted_pairs: [...pairs].filter(([, result]) => result.status.state === 'halted').map(([name]) => name),
+    halted_pairs: [...pairs].filter(([, result]) => result.status.haltReason !== undefined).map(([name]) => name),
     events_per_sec: Math.round(totalEvents / Math.max(wallSeconds, 1e-9)),
     wall_s: tidy(wallSeconds),
     duration_s: tidy((span.lastMs - span.startMs) / 1000),
