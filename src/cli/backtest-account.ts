@@ -41,7 +41,6 @@ export function pairGroups(args: readonly string[], options: FlagSpecs): PairArg
   const { tokens } = parseArgs({ args: [...args], options: config, allowPositionals: true, strict: true, tokens: true });
   const groups: PairArgs[] = [];
   let files: string[] = [];
-  let afterFlag = false;
   for (const token of tokens) {
     if (token.kind === 'option' && token.name === 'data' && token.value !== undefined) {
       files.push(token.value);
