@@ -1,16 +1,12 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { accountTokens } from '../../src/backtest/account/account-run.ts';
 import { pairGroups } from '../../src/cli/backtest-account.ts';
 import { BACKTEST_OPTIONS } from '../../src/cli/backtest.ts';
 import type { TickerRules } from '../../src/core/index.ts';
-import { tempDir } from '../backtest/data/fixtures.ts';
+import { accountFiles, dataDir, importEthBtc } from '../backtest/account/fixtures.ts';
 import { runCli } from './run-cli.ts';
-
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const dataDir = [resolve(repoRoot, '../shared/data'), resolve(repoRoot, '../../shared/data')].find((dir) => existsSync(join(dir, 'binance-spot-hftbacktest')));
 
 function lastJson(stdout: string): Record<string, unknown> {
   const lines = stdout.trimEnd().split('\n');
@@ -53,20 +49,14 @@ describe('backtest --data A --env A.env --data B --env B.env: which files go wit
 });
 
 describe.skipIf(dataDir === undefined)('akira-mm backtest of ETHUSDT and BTCUSDT on one account', () => {
-  const dir = tempDir('cli-backtest-account');
-  const eth = join(dir, 'eth.data');
-  const btc = join(dir, 'btc.data');
-  const ethEnv = join(dir, 'eth.env');
-  const btcEnv = join(dir, 'btc.env');
+  const files = accountFiles('cli-backtest-account');
+  const { dir, eth, btc, ethEnv, btcEnv } = files;
   const args = ['backtest', '--data', eth, '--env', ethEnv, '--data', btc, '--env', btcEnv, '--latency-jitter-ms', '10', '--seed', '7'];
 
   beforeAll(async () => {
     writeFileSync(ethEnv, ['STRATEGY=ladder', 'LADDER_ORDER_SIZE=0.05', 'LADDER_BID_SPREAD_BPS=1', 'LADDER_ASK_SPREAD_BPS=1', 'METRICS_PORT=0'].join('\n'));
     writeFileSync(btcEnv, ['STRATEGY=avellaneda-stoikov', 'METRICS_PORT=0', 'BUDGET_QUOTE=20000'].join('\n'));
-    for (const [symbol, out] of [['ethusdt', eth], ['btcusdt', btc]] as const) {
-      const { code } = await runCli(['data', 'import', '--format', 'binance', join(dataDir as string, 'binance-spot-hftbacktest', `${symbol}_20240808.gz`), '--out', out]);
-      expect(code).toBe(0);
-    }
+    await importEthBtc(files);
   }, 60_000);
 
   it('prints each pair\'s summary and the account\'s, and --json {account, pairs} with every pair\'s contract keys; two runs agree exactly', async () => {

@@ -2,20 +2,14 @@
  * A backtest of two pairs on one account (ETHUSDT + BTCUSDT, the 2024-08-08 files: about six
  * minutes each): one clock, one set of balances, budgets, the account's drift check.
  */
-import { existsSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { writeFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runAccountBacktest, type AccountBacktestOptions, type AccountBacktestResult } from '../../../src/backtest/account/account-run.ts';
 import type { AccountBacktestSession } from '../../../src/backtest/account/account-session.ts';
 import { accountLimitsOf } from '../../../src/cli/account-files.ts';
 import { BACKTEST_DEFAULTS, prepareRun, type BacktestPlan } from '../../../src/cli/backtest-plan.ts';
 import type { EngineObserver } from '../../../src/engine/index.ts';
-import { runCli } from '../../cli/run-cli.ts';
-import { tempDir } from '../data/fixtures.ts';
-
-const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
-const dataDir = [resolve(repoRoot, '../shared/data'), resolve(repoRoot, '../../shared/data')].find((dir) => existsSync(join(dir, 'binance-spot-hftbacktest')));
+import { accountFiles, dataDir, importEthBtc } from './fixtures.ts';
 
 function plan(data: string, envPath: string, overrides: Record<string, string> = {}): BacktestPlan {
   const d = BACKTEST_DEFAULTS;
@@ -49,21 +43,14 @@ function plan(data: string, envPath: string, overrides: Record<string, string> =
 type Moves = Map<string, Map<string, bigint>>;
 
 describe.skipIf(dataDir === undefined)('backtest of ETH/USDT and BTC/USDT on one account', () => {
-  const dir = tempDir('account-backtest');
-  const eth = join(dir, 'eth.data');
-  const btc = join(dir, 'btc.data');
-  const ethEnv = join(dir, 'eth.env');
-  const btcEnv = join(dir, 'btc.env');
+  const files = accountFiles('account-backtest');
+  const { eth, btc, ethEnv, btcEnv } = files;
 
   beforeAll(async () => {
     const common = ['STRATEGY=ladder', 'LADDER_LEVELS=1', 'METRICS_PORT=0', 'RECONCILE_INTERVAL_S=1'];
     writeFileSync(ethEnv, [...common, 'LADDER_ORDER_SIZE=0.05', 'LADDER_BID_SPREAD_BPS=1', 'LADDER_ASK_SPREAD_BPS=1'].join('\n'));
     writeFileSync(btcEnv, [...common, 'LADDER_ORDER_SIZE=0.002', 'LADDER_BID_SPREAD_BPS=0.5', 'LADDER_ASK_SPREAD_BPS=0.5'].join('\n'));
-    for (const [symbol, out] of [['ethusdt', eth], ['btcusdt', btc]] as const) {
-      const file = join(dataDir as string, 'binance-spot-hftbacktest', `${symbol}_20240808.gz`);
-      const { code } = await runCli(['data', 'import', '--format', 'binance', file, '--out', out]);
-      expect(code).toBe(0);
-    }
+    await importEthBtc(files);
   }, 60_000);
 
   const run = async (extra: Partial<AccountBacktestOptions> = {}, overrides: Record<string, string> = {}): Promise<{ result: AccountBacktestResult; moves: Moves; rejections: string[] }> => {
