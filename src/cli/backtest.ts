@@ -15,7 +15,7 @@ import { startProgress } from './progress.ts';
 import type { BacktestResult } from '../backtest/run.ts';
 
 const USAGE =
-  'akira-mm backtest --data FILE… --env FILE [--strategy NAME] [--set KEY=VALUE]… [--base B --quote Q] [--tick T --lot L] ' +
+  'akira-mm backtest --data FILE… --env FILE [--data FILE… --env FILE]… [--initial-quote X] [--strategy NAME] [--set KEY=VALUE]… [--base B --quote Q] [--tick T --lot L] ' +
   '[--queue risk-averse|power:N|log] [--latency-ms N] … [--hedge FILE [--hedge-latency-ms N]] [--reference FILE… [--reference-latency-ms N]] [--report out.html] [--json] [--sweep KEY=v1,v2,…]… [--shard K/N] [--jsonl FILE]';
 
 const HELP: CommandHelp = {
