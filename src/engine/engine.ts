@@ -345,13 +345,10 @@ export class MarketMaker {
 
   /** What the engine is doing now. */
   status(): EngineStatus {
-    const mid = this.market?.mid();
+    const { mid, baseBalance, pnl, hedge, reference } = this.pathStatus();
     const fair = this.market?.fair();
     const rules = this.pair?.rules;
     const balances = this.ledger?.balances();
-    this.sampleScorecard();
-    const baseBalance = balances === undefined || rules === undefined ? 0 : unitsToNumber(balances.baseUnits, rules.baseDecimals);
-    const pnl = this.ledger?.pnl(fair ?? mid) ?? new Ledger({ baseDecimals: 0, quoteDecimals: 0, makerFeePbips: 0, takerFeePbips: 0 }).pnl(undefined);
     const scorecard = scorecardSnapshot(this.scorecard, this.orders.stats(), pnl, rules);
     return {
       state: this.safety.state,
@@ -369,8 +366,8 @@ export class MarketMaker {
       markouts: this.markouts.summary(),
       twoSidedUptime: scorecard.twoSidedUptime,
       scorecard,
-      ...(this.hedge === undefined ? {} : { hedge: { ...this.hedge.status(), pnlQuote: this.hedge.pnlQuote(fair ?? mid) } }),
-      reference: this.referenceView(mid),
+      ...(hedge === undefined ? {} : { hedge }),
+      reference,
     };
   }
 
