@@ -27,6 +27,8 @@ runs=(
   "glft --strategy glft"
   "ladder-jitter-power --strategy ladder --queue power:2 --latency-ms 5 --latency-jitter-ms 20 --seed 7"
   "ladder-zero-latency --strategy ladder --latency-ms 0 --feed-latency-ms 0 --queue log"
+  "ladder-hedged --strategy ladder --hedge $recording"
+  "ladder-reference-blend --strategy ladder --reference $recording --set FAIR_PRICE=blend"
 )
 
 # The speed is the one thing a run may change: mask it in the summary line and the report.
