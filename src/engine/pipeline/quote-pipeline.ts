@@ -77,6 +77,9 @@ function withTolerance(quote: RoundedQuote, input: PipelineInput, bands: Bands):
     : { side: quote.side, priceUnits: quote.priceUnits, qtyUnits: quote.qtyUnits, level: quote.level, reference: quote.reference, toleranceUnits, aggressiveToleranceUnits: aggressive };
 }
 
+/** `10 ** d` for the usual decimals, the very values `10 ** d` gives, computed once instead of a `Math.pow` per band. */
+const SCALES: readonly number[] = Array.from({ length: 23 }, (_, d) => 10 ** d);
+
 /**
  * A band width in quote units, rounded down. A band is a threshold the diff compares distances
  * with, never a price sent to the venue, so the float product floored is exact enough and spares
@@ -84,7 +87,8 @@ function withTolerance(quote: RoundedQuote, input: PipelineInput, bands: Bands):
  */
 function toUnits(width: number, rules: TickerRules): bigint {
   if (!(width > 0) || !Number.isFinite(width)) return 0n;
-  const scaled = Math.floor(width * 10 ** rules.quoteDecimals);
+  const decimals = rules.quoteDecimals;
+  const scaled = Math.floor(width * (decimals < SCALES.length ? (SCALES[decimals] as number) : 10 ** decimals));
   return Number.isSafeInteger(scaled) ? BigInt(scaled) : numberToUnits(width, rules.quoteDecimals, 'down');
 }
 
