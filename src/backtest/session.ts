@@ -6,7 +6,7 @@
  * engine actually called the venue, so millions of quiet book updates cost no `await`.
  */
 import { ManualClock, createSilentLogger, unitsToNumber, type Logger, type Side, type Strategy } from '../core/index.ts';
-import { Hedger, MarketMaker, MemoryHedgeJournal, combineObservers, type EngineObserver, type EngineSettings, type EngineStatus, type HedgerSettings, type Journal } from '../engine/index.ts';
+import { Hedger, MarketMaker, MemoryHedgeJournal, combineObservers, type EngineObserver, type EngineSettings, type EngineStatus, type HedgerSettings, type PathStatus, type Journal } from '../engine/index.ts';
 import type { HedgeRecording } from './hedge/hedge-recording.ts';
 import { ReplayHedgeVenue } from './hedge/replay-hedge-venue.ts';
 import { ReplayReferenceFeed } from './reference/replay-reference-feed.ts';
@@ -254,7 +254,7 @@ export class BacktestSession {
 
   private sampleUpTo(timeMs: number): void {
     if (timeMs < this.nextSampleMs) return;
-    const status = this.engine.status();
+    const status = this.engine.pathStatus();
     const exchange = this.venue.exchange;
     const sample: PathSample = {
       timeMs: this.nextSampleMs,
@@ -288,7 +288,7 @@ export class BacktestSession {
  * parts of a sample add up to its total; with a hedge venue, the hedges' PnL (net of their fees)
  * is a part of its own.
  */
-export function pnlComponents(status: EngineStatus): PnlComponents {
+export function pnlComponents(status: PathStatus): PnlComponents {
   const split = status.scorecard.pnl;
   const parts = { spread: split.spread, inventory: split.inventory, fees: -split.fees, gas: -split.gas };
   return status.hedge === undefined ? parts : { ...parts, hedge: status.hedge.pnlQuote };

@@ -56,7 +56,7 @@ import type { EngineHedge } from './hedge/link.ts';
 import { Scorecard } from './scorecard.ts';
 import type { EngineSettings } from './settings.ts';
 import { SidePlanner } from './side-planner.ts';
-import { scorecardSnapshot, workingQuotes, type EngineStatus, type ReferenceView } from './status.ts';
+import { scorecardSnapshot, workingQuotes, type EngineStatus, type PathStatus, type ReferenceView } from './status.ts';
 
 /** Collaborators and settings of an engine. */
 export interface EngineOptions {
@@ -345,13 +345,10 @@ export class MarketMaker {
 
   /** What the engine is doing now. */
   status(): EngineStatus {
-    const mid = this.market?.mid();
+    const { mid, baseBalance, pnl, hedge, reference } = this.pathStatus();
     const fair = this.market?.fair();
     const rules = this.pair?.rules;
     const balances = this.ledger?.balances();
-    this.sampleScorecard();
-    const baseBalance = balances === undefined || rules === undefined ? 0 : unitsToNumber(balances.baseUnits, rules.baseDecimals);
-    const pnl = this.ledger?.pnl(fair ?? mid) ?? new Ledger({ baseDecimals: 0, quoteDecimals: 0, makerFeePbips: 0, takerFeePbips: 0 }).pnl(undefined);
     const scorecard = scorecardSnapshot(this.scorecard, this.orders.stats(), pnl, rules);
     return {
       state: this.safety.state,
@@ -369,6 +366,28 @@ export class MarketMaker {
       markouts: this.markouts.summary(),
       twoSidedUptime: scorecard.twoSidedUptime,
       scorecard,
+      ...(hedge === undefined ? {} : { hedge }),
+      reference,
+    };
+  }
+
+  /**
+   * The figures a backtest samples along its path, as `status()` gives them at the same moment,
+   * without its order lists and scorecard copy: a replay samples once per simulated second.
+   */
+  pathStatus(): PathStatus {
+    const mid = this.market?.mid();
+    const fair = this.market?.fair();
+    const rules = this.pair?.rules;
+    const balances = this.ledger?.balances();
+    this.sampleScorecard();
+    const baseBalance = balances === undefined || rules === undefined ? 0 : unitsToNumber(balances.baseUnits, rules.baseDecimals);
+    const pnl = this.ledger?.pnl(fair ?? mid) ?? new Ledger({ baseDecimals: 0, quoteDecimals: 0, makerFeePbips: 0, takerFeePbips: 0 }).pnl(undefined);
+    return {
+      mid,
+      baseBalance,
+      pnl,
+      scorecard: { pnl: this.scorecard.pnl() },
       ...(this.hedge === undefined ? {} : { hedge: { ...this.hedge.status(), pnlQuote: this.hedge.pnlQuote(fair ?? mid) } }),
       reference: this.referenceView(mid),
     };

@@ -1,7 +1,7 @@
 /** Public surface of `src/engine`: the market-making engine over the Venue port. */
 export { MarketMaker, type EngineOptions, type StopOutcome } from './engine.ts';
 export { Account, BudgetError, type AccountMember, type AccountOptions, type AccountOrder, type AccountPair, type AccountSnapshot, type AccountVenue, type PairFunds } from './account.ts';
-export type { EngineStatus, ScorecardSnapshot } from './status.ts';
+export type { EngineStatus, PathStatus, ScorecardSnapshot } from './status.ts';
 export {
   DEFAULT_ENGINE_SETTINGS,
   type EngineSettings,

@@ -48,6 +48,9 @@ export interface EngineStatus {
   readonly reference: ReferenceView | undefined;
 }
 
+/** What a backtest samples along its path: these fields of `EngineStatus`, same values. */
+export type PathStatus = Pick<EngineStatus, 'mid' | 'baseBalance' | 'pnl' | 'hedge' | 'reference'> & { readonly scorecard: Pick<ScorecardSnapshot, 'pnl'> };
+
 /** The reference market as the status shows it. */
 export interface ReferenceView {
   /** `binance:ETHUSDT`. */

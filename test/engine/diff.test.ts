@@ -24,6 +24,15 @@ const live = (id: string, price: number, size: number, createdAtMs = 90_000, fil
 });
 
 describe('diffQuotes', () => {
+  it('cancels the unmatched live orders in their given order and leaves the live list as it was', () => {
+    const orders = [live('far', 1999.0, 0.1), live('near', 2000.0, 0.1), live('old', 2000.02, 0.1, 10_000), live('odd', 1990.0, 0.3)];
+    const before = orders.slice();
+    const diff = diffQuotes([bid(2000.05, 0.1)], orders, options);
+    expect(diff.keep.map((o) => o.orderId)).toEqual(['near']);
+    expect(diff.cancel.map((o) => o.orderId)).toEqual(['far', 'old', 'odd']);
+    expect(orders).toEqual(before);
+  });
+
   it('keeps a less aggressive order inside its band, so its queue position survives', () => {
     const diff = diffQuotes([bid(2000.05, 0.1)], [live('a', 2000.0, 0.1)], options);
     expect(diff.keep.map((o) => o.orderId)).toEqual(['a']);

@@ -123,12 +123,14 @@ export function clipQuotes(
     else if (quoteFunds !== undefined) qty = minBigint(qty, maxQtyForNotional(quoteFunds, quote.priceUnits, rules));
     const fit = fitQuantity(qty, rules);
     if (fit.kind !== 'ok') continue;
+    // One exact product for both uses (bid funds and the total).
+    const notional = (quote.side === 'buy' && quoteFunds !== undefined) || totalRoom !== undefined ? notionalUnits(quote.priceUnits, fit.qty, rules, 'up') : 0n;
     if (quote.side === 'sell') baseFunds -= fit.qty;
-    else if (quoteFunds !== undefined) quoteFunds -= notionalUnits(quote.priceUnits, fit.qty, rules, 'up');
+    else if (quoteFunds !== undefined) quoteFunds -= notional;
     kept.push(fit.qty === quote.qtyUnits ? quote : { ...quote, qtyUnits: fit.qty });
     if (quote.side === 'buy' && bidRoom !== undefined) bidRoom -= fit.qty;
     if (quote.side === 'sell' && askRoom !== undefined) askRoom -= fit.qty;
-    if (totalRoom !== undefined) totalRoom -= notionalUnits(quote.priceUnits, fit.qty, rules, 'up');
+    if (totalRoom !== undefined) totalRoom -= notional;
   }
   return kept;
 }

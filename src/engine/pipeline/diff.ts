@@ -70,27 +70,30 @@ export function aggressionExcess(side: Side, livePriceUnits: bigint, desiredPric
 export function diffQuotes(desired: readonly RoundedQuote[], live: readonly LiveQuote[], options: DiffOptions): QuoteDiff {
   const keep: LiveQuote[] = [];
   const place: RoundedQuote[] = [];
-  const unmatched = new Set(live);
+  // Live orders not matched yet, in their order (a handful: an array beats a Set here, and what
+  // is left is the cancel list as it stands).
+  const unmatched = live.slice();
   const ordered = desired.length > 1 ? [...desired].sort((a, b) => a.level - b.level) : desired;
   for (const quote of ordered) {
-    let best: LiveQuote | undefined;
+    let best = -1;
     let bestDistance = 0n;
-    for (const order of unmatched) {
+    for (let i = 0; i < unmatched.length; i++) {
+      const order = unmatched[i] as LiveQuote;
       if (order.side !== quote.side || !mayStandIn(order, quote, options)) continue;
       const distance = absolute(order.priceUnits - quote.priceUnits);
-      if (best === undefined || distance < bestDistance) {
-        best = order;
+      if (best < 0 || distance < bestDistance) {
+        best = i;
         bestDistance = distance;
       }
     }
-    if (best === undefined) {
+    if (best < 0) {
       place.push(quote);
     } else {
-      unmatched.delete(best);
-      keep.push(best);
+      keep.push(unmatched[best] as LiveQuote);
+      unmatched.splice(best, 1);
     }
   }
-  return { keep, cancel: [...unmatched], place };
+  return { keep, cancel: unmatched, place };
 }
 
 /** Whether a live order may stay in place of a desired quote. */

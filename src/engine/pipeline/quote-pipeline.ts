@@ -36,7 +36,23 @@ export function runQuotePipeline(input: PipelineInput): RoundedQuote[] {
   const clipped = clipQuotes(ticked, input.limits, input.holdings, input.fairUnits, input.rules);
   const position = input.holdings.baseUnits - input.holdings.targetUnits;
   const paying = filterByEdge(clipped, input.fair, position, input.minEdgeBps, input.edge);
-  return paying.map((quote) => withTolerance(quote, input));
+  // The same for every quote of this run: computed once, not per quote.
+  const bands: Bands = {
+    byTicks: BigInt(Math.max(0, Math.floor(input.tolerance.ticks))) * input.rules.priceTick,
+    // Gas per cancel is 0 where cancels are off-chain (LayerAkira): then the size is not needed.
+    cancelGas: gasCostQuote(input.edge.steps.cancel, input.edge),
+  };
+  const result: RoundedQuote[] = [];
+  for (const quote of paying) result.push(withTolerance(quote, input, bands));
+  return result;
+}
+
+/** The parts of the bands that do not depend on the quote. */
+interface Bands {
+  /** `tolerance.ticks` whole ticks, quote units. */
+  readonly byTicks: bigint;
+  /** Gas of one cancel, quote tokens. */
+  readonly cancelGas: number;
 }
 
 /**
@@ -44,20 +60,25 @@ export function runQuotePipeline(input: PipelineInput): RoundedQuote[] {
  * distance from its reference). More aggressive: a share of the edge it is meant to earn after
  * the maker fee and gas (0 when it earns none, e.g. a quote shedding inventory).
  */
-function withTolerance(quote: RoundedQuote, input: PipelineInput): RoundedQuote {
+function withTolerance(quote: RoundedQuote, input: PipelineInput, bands: Bands): RoundedQuote {
   const { tolerance, rules } = input;
-  const byTicks = BigInt(Math.max(0, Math.floor(tolerance.ticks))) * rules.priceTick;
+  const { byTicks, cancelGas } = bands;
   const price = unitsToNumber(quote.priceUnits, rules.quoteDecimals);
   const distance = Math.abs(price - (quote.reference ?? input.fair));
   const relative = tolerance.bps === 'auto' ? tolerance.fractionOfDistance * distance : (price * tolerance.bps) / 10_000;
   const byPrice = toUnits(relative, rules);
-  // Gas per cancel is 0 where cancels are off-chain (LayerAkira): then the size is not needed.
-  const cancelGas = gasCostQuote(input.edge.steps.cancel, input.edge);
   const size = cancelGas > 0 ? unitsToNumber(quote.qtyUnits, rules.baseDecimals) : 0;
   const costPerUnit = (price * input.edge.makerFeePbips) / 1_000_000 + (size > 0 ? cancelGas / size : 0);
   const aggressive = toUnits(tolerance.aggressiveEdgeFraction * (distance - costPerUnit), rules);
-  return { ...quote, toleranceUnits: byTicks > byPrice ? byTicks : byPrice, aggressiveToleranceUnits: aggressive };
+  const toleranceUnits = byTicks > byPrice ? byTicks : byPrice;
+  // Literals of a fixed shape, not a spread (this runs for every quote of every book change).
+  return quote.reference === undefined
+    ? { side: quote.side, priceUnits: quote.priceUnits, qtyUnits: quote.qtyUnits, level: quote.level, toleranceUnits, aggressiveToleranceUnits: aggressive }
+    : { side: quote.side, priceUnits: quote.priceUnits, qtyUnits: quote.qtyUnits, level: quote.level, reference: quote.reference, toleranceUnits, aggressiveToleranceUnits: aggressive };
 }
+
+/** `10 ** d` for the usual decimals, the very values `10 ** d` gives, computed once instead of a `Math.pow` per band. */
+const SCALES: readonly number[] = Array.from({ length: 23 }, (_, d) => 10 ** d);
 
 /**
  * A band width in quote units, rounded down. A band is a threshold the diff compares distances
@@ -66,7 +87,8 @@ function withTolerance(quote: RoundedQuote, input: PipelineInput): RoundedQuote 
  */
 function toUnits(width: number, rules: TickerRules): bigint {
   if (!(width > 0) || !Number.isFinite(width)) return 0n;
-  const scaled = Math.floor(width * 10 ** rules.quoteDecimals);
+  const decimals = rules.quoteDecimals;
+  const scaled = Math.floor(width * (decimals < SCALES.length ? (SCALES[decimals] as number) : 10 ** decimals));
   return Number.isSafeInteger(scaled) ? BigInt(scaled) : numberToUnits(width, rules.quoteDecimals, 'down');
 }
 
@@ -95,10 +117,17 @@ export class QuotePipeline {
     if (last !== undefined && isSameInput(last.input, input) && sameDesiredQuotes(last.quotes, input.quotes)) return last.result;
     const result = runQuotePipeline(input);
     // The strategy may reuse its array: keep a copy of what was read.
-    const quotes = input.quotes.map((quote) => ({ ...quote }));
+    const quotes = input.quotes.map(copyQuote);
     this.last = { input, quotes, result };
     return result;
   }
+}
+
+/** The fields `sameDesiredQuotes` reads, in a literal of one shape. */
+function copyQuote(quote: DesiredQuote): DesiredQuote {
+  return quote.reference === undefined
+    ? { side: quote.side, price: quote.price, size: quote.size, level: quote.level }
+    : { side: quote.side, price: quote.price, size: quote.size, level: quote.level, reference: quote.reference };
 }
 
 function isSameInput(a: PipelineInput, b: PipelineInput): boolean {
