@@ -11,7 +11,7 @@ afterEach(async () => {
 });
 
 describe('signature checks on worker threads', () => {
-  it('accepts good signatures and refuses a bad one, in arrival order, with the pool running', async () => {
+  it('accepts good signatures and refuses a bad one, each order applied once, with the pool running', async () => {
     t = await startTestSim({ signatureWorkers: 2 });
     await t.login(0);
     const a = t.accounts[0];
@@ -24,8 +24,12 @@ describe('signature checks on worker threads', () => {
     expect(replies.slice(0, 6).every((reply) => reply?.status === 200)).toBe(true);
     expect(replies[6]?.body.error).toBe('FAILED_SIGN_CHECK');
     await t.sim.idle();
+    // Each good order applied once, one after another (the six posts travel on several
+    // connections, so the order they arrive in, and so their sequence, is the network's to pick).
     const sequences = replies.slice(0, 6).map((reply) => t?.sim.orderOf(BigInt(reply?.body.result as string))?.sequence ?? -1);
-    expect(sequences).toEqual([...sequences].sort((x, y) => x - y));
+    const sorted = [...sequences].sort((x, y) => x - y);
+    expect(new Set(sequences).size).toBe(6);
+    expect(sorted.every((sequence) => sequence >= 0)).toBe(true);
     expect(feltToHex(a.address)).toMatch(/^0x/);
     // Worker start-up builds curve tables on every thread: slow when the suite shares the cores.
   }, 120_000);
