@@ -37,6 +37,8 @@ export interface FaultContext {
   readonly staleFeedMs: number;
   /** The chaos hooks' control file in the bot (`bot-hooks.mjs`). */
   readonly controlFile: string;
+  /** The pairs (`BASE-QUOTE`) whose `snap` stream this fault strikes; undefined = every pair's. */
+  readonly snapPairs?: readonly string[];
   sleep(ms: number): Promise<void>;
   log(line: string): void;
   violate: Violate;
@@ -70,7 +72,7 @@ type Injector = (fault: ScheduledFault, context: FaultContext, startMs: number) 
 
 /** Sets sim fault settings for the fault's duration, then back to none. */
 async function withSimFaults(context: FaultContext, fault: ScheduledFault, settings: Parameters<SimHandle['faults']['set']>[0]): Promise<void> {
-  context.sim.faults.set(settings);
+  context.sim.faults.set({ ...settings, snapPairs: context.snapPairs ?? [] });
   await context.sleep(fault.durationMs);
   context.sim.faults.reset();
 }

@@ -60,6 +60,12 @@ export interface FaultSettings {
   readonly wsFragmentRate: number;
   /** HTTP faults apply to these paths only; empty = every path except `/sign/*`. */
   readonly paths: readonly string[];
+  /**
+   * `snap` faults (skip, duplicate) strike only these pairs' books (`BASE-QUOTE`, e.g.
+   * `STRK-USDC`: both its books); empty = every book. One pair's stream faulted while another's,
+   * on the same connection, flows on (chaos runs with several pairs on one account).
+   */
+  readonly snapPairs: readonly string[];
 }
 
 export const NO_FAULTS: FaultSettings = {
@@ -83,6 +89,7 @@ export const NO_FAULTS: FaultSettings = {
   cancelRaceFillRate: 0,
   wsFragmentRate: 0,
   paths: [],
+  snapPairs: [],
 };
 
 /** How often each fault actually struck since the sim started (a fault window may catch nothing). */
@@ -178,6 +185,12 @@ export class FaultController {
     while (cuts.size < Math.min(pieces - 1, byteLength - 1)) cuts.add(1 + this.rng.int(byteLength - 1));
     this.stats.fragmentedMessages++;
     return { cuts: [...cuts].sort((a, b) => a - b), binary: this.rng.next() < 0.5 };
+  }
+
+  /** True when `snap` faults strike the book with this key (`BASE-QUOTE/eco|router`). */
+  strikesSnapOf(marketKey: string): boolean {
+    const pairs = this.#settings.snapPairs;
+    return pairs.length === 0 || pairs.some((pair) => marketKey.startsWith(`${pair}/`));
   }
 
   /** The fault, if any, for an HTTP request on `path`. */
