@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LiveClock, createRng, type Clock, type Rng } from '../core/index.ts';
 import { feltToHex } from '../exchange/wire/fields.ts';
-import { startSim } from '../sim/index.ts';
+import { startSim, type SimHandle } from '../sim/index.ts';
 import { encryptStarkKeystore } from '../exchange/signer/index.ts';
 import { BotProcess, freePort, writeEnvFile, type MetricSample } from './bot-process.ts';
 import { SINGLE_PAIR, checkFills, checkInventory, countAll, quiesce, readJournal, type ChaosPair } from './checks.ts';
@@ -88,6 +88,8 @@ export interface RunResult {
   /** Our orders the exchange saw, and fills of them. */
   readonly ordersOnExchange: number;
   readonly filledOrders: number;
+  /** The same by pair (`BASE-QUOTE`). */
+  readonly byPair: Readonly<Record<string, { readonly orders: number; readonly filled: number }>>;
   /** Requests of ours the venue's own rate limit refused (429). */
   readonly rateLimited: number;
   readonly wallMs: number;
@@ -175,7 +177,7 @@ export async function runChaos(options: RunOptions): Promise<RunResult> {
   // Which pair's stream each `snap` fault strikes: a fork of its own, so the schedule (and every
   // single-pair campaign's replay) stays as drawn.
   const targetRng = createRng(options.seed).fork('chaos-target-pair');
-  const targets = options.schedule.map((fault) => (pairCount > 1 && SNAP_KINDS.has(fault.kind) ? drawTargets(targetRng, pairLabels) : undefined));
+  const targets = options.schedule.map((fault) => (pairCount > 1 && SNAP_KINDS.has(fault.kind) ? (fault.pairs ?? drawTargets(targetRng, pairLabels)) : undefined));
   sampler.start();
   const context: FaultContext = { sim, proxy, clock, address, staleFeedMs, controlFile, sleep, log, violate, bot: () => bot, spawnBot };
   const effects: (FaultEffect | undefined)[] = options.schedule.map(() => undefined);
@@ -255,7 +257,9 @@ export async function runChaos(options: RunOptions): Promise<RunResult> {
     await sim.idle();
     const left = sim.openOrdersOf(address);
     if (left.length > 0) violate('zero-open-orders', `${left.length} of our orders still open on the exchange after shutdown (${pairLabels.map((label) => `${label}: ${left.filter((order) => pairOf(order) === label).length}`).join(', ')})`);
-    log(`run done: ${bots.length} bot process(es), ${countAll(sim, address).orders} orders on the exchange, ${rateLimited} rate-limited, ${violations.length} violation(s)`);
+    const counted = countAll(sim, address);
+    const perPair = pairCount === 1 ? '' : ` (${pairLabels.map((label) => `${label}: ${countPair(sim, address, label).orders} / ${countPair(sim, address, label).filled} filled`).join(', ')})`;
+    log(`run done: ${bots.length} bot process(es), ${counted.orders} orders on the exchange${perPair}, ${rateLimited} rate-limited, ${violations.length} violation(s)`);
   } finally {
     sampler.stop();
     for (const process of bots) {
@@ -284,12 +288,19 @@ export async function runChaos(options: RunOptions): Promise<RunResult> {
     botProcesses: bots.length,
     ordersOnExchange: counts.orders,
     filledOrders: counts.filled,
+    byPair: Object.fromEntries(pairLabels.map((label) => [label, countPair(sim, address, label)])),
     rateLimited: sim.rateLimitedOf(address),
     wallMs: clock.nowMs() - startedMs,
     lines: [...bots.flatMap((process) => process.lines), ...harnessLines],
     privateKey: account.privateKey,
     keystorePassword,
   };
+}
+
+/** Our orders on one pair's books, and how many of them filled. */
+function countPair(sim: SimHandle, address: bigint, label: string): { orders: number; filled: number } {
+  const orders = sim.ordersOf(address).filter((order) => pairOf(order) === label);
+  return { orders: orders.length, filled: orders.filter((order) => order.filledBase > 0n).length };
 }
 
 /** Faults on the market-data stream of a book (`snapPairs` aims them at one pair's). */
