@@ -7,7 +7,7 @@
  * With `pairs: 2` the bot quotes ETH/USDC and STRK/USDC of ONE dev account from one process
  * (`run --env ETH-USDC.env --env STRK-USDC.env`): the invariants are checked per pair (quoting,
  * fills) and on the account (its ledger against the exchange's balances, every book empty at the
- * end), and `snap` faults strike one pair's stream, the other's, or both (drawn from the seed).
+ * end), and `snap` and stale-feed faults strike one pair's stream, the other's, or both (drawn from the seed).
  *
  * Each fault starts once the previous one has recovered (both sides quoted again) and a short
  * drawn gap has passed, so runs are as short as the bot's recoveries allow. Wall-clock parts go
@@ -73,7 +73,7 @@ export interface FaultOutcome {
   readonly staleDetectedAfterMs: number | undefined;
   /** False when the fault window caught nothing to act on. */
   readonly struck: boolean;
-  /** The pairs whose stream a `snap` fault struck (`BASE-QUOTE`), in a run with several pairs. */
+  /** The pairs whose stream a `snap` or stale-feed fault struck (`BASE-QUOTE`), in a run with several pairs. */
   readonly targetPairs?: readonly string[];
 }
 
@@ -177,7 +177,7 @@ export async function runChaos(options: RunOptions): Promise<RunResult> {
   // Which pair's stream each `snap` fault strikes: a fork of its own, so the schedule (and every
   // single-pair campaign's replay) stays as drawn.
   const targetRng = createRng(options.seed).fork('chaos-target-pair');
-  const targets = options.schedule.map((fault) => (pairCount > 1 && SNAP_KINDS.has(fault.kind) ? (fault.pairs ?? drawTargets(targetRng, pairLabels)) : undefined));
+  const targets = options.schedule.map((fault) => (pairCount > 1 && STREAM_KINDS.has(fault.kind) ? (fault.pairs ?? drawTargets(targetRng, pairLabels)) : undefined));
   sampler.start();
   const context: FaultContext = { sim, proxy, clock, address, staleFeedMs, controlFile, sleep, log, violate, bot: () => bot, spawnBot };
   const effects: (FaultEffect | undefined)[] = options.schedule.map(() => undefined);
@@ -209,7 +209,7 @@ export async function runChaos(options: RunOptions): Promise<RunResult> {
         const target = targets[index];
         log(`fault ${index + 1}/${options.schedule.length}: ${fault.kind} for ${fault.durationMs} ms (rate ${fault.rate.toFixed(2)})${target === undefined ? '' : ` on ${target.join(' + ')}`}`);
         const startMs = clock.nowMs();
-        const effect = await injectFault(fault, target === undefined ? context : { ...context, snapPairs: target }, startMs);
+        const effect = await injectFault(fault, target === undefined ? context : { ...context, streamPairs: target }, startMs);
         effects[index] = effect;
         if (effect.expectedHalt !== undefined) expectedHalts.add(effect.expectedHalt);
         const endMs = clock.nowMs() + (effect.lateMs ?? 0);
@@ -303,8 +303,8 @@ function countPair(sim: SimHandle, address: bigint, label: string): { orders: nu
   return { orders: orders.length, filled: orders.filter((order) => order.filledBase > 0n).length };
 }
 
-/** Faults on the market-data stream of a book (`snapPairs` aims them at one pair's). */
-const SNAP_KINDS: ReadonlySet<FaultKind> = new Set(['snap-gap', 'snap-duplicate']);
+/** Faults on the market-data stream of a book (`streamPairs` aims them at one pair's). */
+const STREAM_KINDS: ReadonlySet<FaultKind> = new Set(['snap-gap', 'snap-duplicate', 'stale-feed']);
 
 /** One pair's stream, another's, or every pair's, evenly. */
 function drawTargets(rng: Rng, pairs: readonly string[]): readonly string[] {

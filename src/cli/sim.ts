@@ -36,7 +36,7 @@ const OPTIONS = {
   'flow-follow-symbol': { type: 'string', value: 'SYMBOL', default: 'from the URL or FILE, else ETHUSDT', doc: 'Binance symbol to follow; its base token is the one that moves' },
 } as const;
 
-/** `--fault httpErrorRate=0.1` → a fault setting; every key of FaultSettings except the lists (`paths`, `snapPairs`). */
+/** `--fault httpErrorRate=0.1` → a fault setting; every key of FaultSettings except the lists (`paths`, `streamPairs`). */
 function parseFaults(values: readonly string[]): Partial<FaultSettings> {
   const faults: Record<string, number | boolean> = {};
   for (const entry of values) {

@@ -5,8 +5,9 @@ import type { FaultKind, ScheduledFault } from '../../src/chaos/schedule.ts';
 
 // Issue 17 item 6, the CI variant of `npm run chaos -- --pairs 2`: the bot quotes ETH/USDC and
 // STRK/USDC of ONE account from one process (`run --env ETH-USDC.env --env STRK-USDC.env`, a real
-// child process) while faults strike one pair's stream, the other's, the whole connection, and
-// the process itself (SIGKILL and a restart in the middle). The invariants are checked per pair
+// child process) while faults strike one pair's stream (snap gaps and repeats; a stale feed that
+// must pause that pair alone), the other's, the whole connection, and the process itself
+// (SIGKILL and a restart in the middle). The invariants are checked per pair
 // (both sides quoted again, fills counted = the exchange's) and on the account (its ledger =
 // the exchange's free + locked for ETH, STRK and the shared USDC; zero orders on both books
 // after SIGTERM; every order of ours has a journal intent).
@@ -27,7 +28,8 @@ describe('chaos with two pairs on one account', () => {
       runChaos({
         seed: 17_007,
         pairs: 2,
-        schedule: schedule(['partial-fill-cancel-race', 1_500, 0.6], ['exchange-restart', 800], ['snap-gap', 1_500, 0.6, ['ETH-USDC']], ['report-duplicate', 1_500, 0.5]),
+        // The stale feed mutes STRK/USDC's market data only: that pair pauses and pulls its quotes, ETH/USDC quotes on (`pairs-independent`).
+        schedule: schedule(['partial-fill-cancel-race', 1_500, 0.6], ['exchange-restart', 800], ['stale-feed', 4_700, 1, ['STRK-USDC']], ['report-duplicate', 1_500, 0.5]),
       }),
     ]);
     expect(runs.flatMap((run) => run.violations)).toEqual([]);
@@ -44,5 +46,8 @@ describe('chaos with two pairs on one account', () => {
       expect(findText(run.lines, run.keystorePassword)).toEqual([]);
     }
     expect(restarted?.faults.find((fault) => fault.kind === 'partial-fill-cancel-race')?.struck).toBe(true);
+    const stale = restarted?.faults.find((fault) => fault.kind === 'stale-feed');
+    expect(stale?.targetPairs).toEqual(['STRK-USDC']);
+    expect(stale?.deadManLatencyMs).toBeDefined();
   });
 });

@@ -46,10 +46,10 @@ describe('fault injection', () => {
     const sim = await ready();
     const socket = await sim.connect(0);
     await socket.subscribe('snap', ETH_USDC);
-    sim.sim.faults.set({ snapSkipRate: 1, snapDuplicateRate: 1, snapPairs: ['STRK-USDC'] });
+    sim.sim.faults.set({ snapSkipRate: 1, snapDuplicateRate: 1, streamPairs: ['STRK-USDC'] });
     await sim.place(0, { price: '2000' });
     await sim.sim.idle();
-    sim.sim.faults.set({ snapDuplicateRate: 0, snapPairs: ['ETH-USDC'] });
+    sim.sim.faults.set({ snapDuplicateRate: 0, streamPairs: ['ETH-USDC'] });
     await sim.place(0, { price: '2001' });
     await sim.sim.idle();
     sim.sim.faults.reset();
