@@ -49,6 +49,24 @@ export interface ReplayVenueOptions {
   readonly queue: QueueModel;
   readonly initialBase: bigint;
   readonly initialQuote: bigint;
+  /** The scheduler to deliver on; default its own. Pairs replayed on one clock share one (`backtest --env A --env B`). */
+  readonly scheduler?: EventScheduler;
+  /**
+   * The account's balances, when several pairs' venues share one account (`backtest --env A
+   * --env B`): fills settle into it, free balance and `fetchAccount` read it. The venue's own
+   * balances (from `initialBase`/`initialQuote`, zero then) hold only this pair's changes.
+   */
+  readonly account?: SharedReplayFunds;
+}
+
+/** One account's balances, shared by the replay venues of its pairs. */
+export interface SharedReplayFunds {
+  /** A token's total minus what every pair's resting orders lock, base units. */
+  freeUnits(token: string): bigint;
+  /** Applies one pair's fill (signed changes of its base and quote); throws when a balance would go negative. */
+  settle(base: string, baseDelta: bigint, quote: string, quoteDelta: bigint): void;
+  /** Every token's total and locked amount, base units. */
+  balances(): Map<string, TokenBalance>;
 }
 
 /** One fill at the exchange, for the report: what, where the market stood, what it cost. */
@@ -110,7 +128,7 @@ export class ReplayVenue implements Venue {
 
   constructor(private readonly options: ReplayVenueOptions) {
     this.clock = options.clock;
-    this.scheduler = new EventScheduler(options.clock);
+    this.scheduler = options.scheduler ?? new EventScheduler(options.clock);
     this.baseUnits = options.initialBase;
     this.quoteUnits = options.initialQuote;
     this.gasPriceUnits = options.gasPriceUnits;
@@ -280,6 +298,7 @@ export class ReplayVenue implements Venue {
 
   async fetchAccount(): Promise<AccountState> {
     this.activity++;
+    if (this.options.account !== undefined) return { balances: this.options.account.balances(), nonce: 0 };
     const rules = this.options.rules;
     const locked = this.lockedUnits();
     const balances = new Map<string, TokenBalance>([
@@ -340,6 +359,7 @@ export class ReplayVenue implements Venue {
     const pbips = isMaker ? this.options.makerFeePbips : this.options.takerFeePbips;
     const price = unitsToNumber(BigInt(priceTicks) * rules.priceTick, rules.quoteDecimals);
     let feeQuote: number;
+    const [baseBefore, quoteBefore] = [this.baseUnits, this.quoteUnits];
     if (order.side === 'buy') {
       const fee = feeOnReceipt(qtyUnits, pbips);
       this.baseUnits += qtyUnits - fee;
@@ -363,6 +383,11 @@ export class ReplayVenue implements Venue {
       feeQuote,
     });
     if (!isMaker) this.chargeGas(this.options.steps.trade);
+    const account = this.options.account;
+    if (account !== undefined) {
+      account.settle(rules.base, this.baseUnits - baseBefore, rules.quote, this.quoteUnits - quoteBefore);
+      return;
+    }
     if (this.baseUnits < 0n || this.quoteUnits < 0n) {
       // The replay does not lock balances; a strategy that overspends is a configuration error.
       throw new MmError('BACKTEST_NEGATIVE_BALANCE', `balance went negative: base ${this.baseUnits}, quote ${this.quoteUnits}`);
@@ -370,6 +395,11 @@ export class ReplayVenue implements Venue {
   }
 
   private hasFreeBalanceFor(intent: OrderIntent): boolean {
+    const account = this.options.account;
+    if (account !== undefined) {
+      const rules = this.options.rules;
+      return intent.side === 'sell' ? account.freeUnits(rules.base) >= intent.qtyUnits : account.freeUnits(rules.quote) >= (intent.priceUnits * intent.qtyUnits) / pow10(rules.baseDecimals);
+    }
     const locked = this.lockedUnits();
     if (intent.side === 'sell') return this.baseUnits - locked.base >= intent.qtyUnits;
     const cost = (intent.priceUnits * intent.qtyUnits) / pow10(this.options.rules.baseDecimals);
@@ -382,7 +412,8 @@ export class ReplayVenue implements Venue {
     this.gasQuoteTotal += strk * this.options.quotePerStrk;
   }
 
-  private lockedUnits(): { base: bigint; quote: bigint } {
+  /** What this pair's resting orders lock, base units of its base and quote tokens. */
+  lockedUnits(): { base: bigint; quote: bigint } {
     const rules = this.options.rules;
     let base = 0n;
     let quote = 0n;

@@ -132,10 +132,11 @@ export interface AccountLimits {
  * RISK_MAX_TOTAL_NOTIONAL_ACCOUNT and RISK_MAX_DRAWDOWN_ACCOUNT from whichever file sets them;
  * `auto` resolved from the account's balance of the limits token at start.
  */
-export function accountLimitsOf(configs: readonly PairConfig[], balances: ReadonlyMap<string, TokenBalance>): AccountLimits {
+export function accountLimitsOf(configs: readonly PairConfig[], balances: ReadonlyMap<string, TokenBalance>, limitsToken?: { readonly symbol: string; readonly decimals: number }): AccountLimits {
   const first = configs[0];
   if (first === undefined) throw new UsageError('--env FILE is required');
-  const token = getToken(getChain(first.chain), first.quote);
+  // A backtest names the token from its recordings (`limitsToken`); live, the chain's table does.
+  const token = limitsToken ?? getToken(getChain(first.chain), first.quote);
   const held = balances.get(token.symbol)?.total ?? 0n;
   const setting = (key: (typeof ACCOUNT_RISK_KEYS)[number]): PairConfig['engine'][typeof key] =>
     configs.find((config) => config.raw[key] !== undefined)?.engine[key] ?? first.engine[key];

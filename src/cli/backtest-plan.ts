@@ -23,7 +23,7 @@ import { engineSettingsFromConfig, hedgerSettingsFromConfig } from './engine-set
 import { minNotionalOf } from '../markets/binance/server/market-routes.ts';
 import { UsageError } from './io.ts';
 import { validatePairEnv } from './pair-config.ts';
-import { secretKeys } from '../config/index.ts';
+import { secretKeys, type PairConfig } from '../config/index.ts';
 import { BACKTEST_DEFAULTS } from './backtest-defaults.ts';
 
 export { BACKTEST_DEFAULTS } from './backtest-defaults.ts';
@@ -86,6 +86,8 @@ export interface PreparedRun {
   readonly title: string;
   readonly market: Market;
   readonly units: SummaryUnits;
+  /** The env file as read (an account backtest reads its budgets and account keys). */
+  readonly config: PairConfig;
 }
 
 /**
@@ -254,6 +256,7 @@ export function prepareRun(plan: BacktestPlan, onProgress?: (done: number, total
     title: `akira-mm backtest: ${config.strategy} on ${first.symbol} as ${market.base}/${market.quote}`,
     market,
     units: { base: market.base, quote: market.quote },
+    config,
   };
 }
 

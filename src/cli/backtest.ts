@@ -15,7 +15,7 @@ import { startProgress } from './progress.ts';
 import type { BacktestResult } from '../backtest/run.ts';
 
 const USAGE =
-  'akira-mm backtest --data FILE… --env FILE [--strategy NAME] [--set KEY=VALUE]… [--base B --quote Q] [--tick T --lot L] ' +
+  'akira-mm backtest --data FILE… --env FILE [--data FILE… --env FILE]… [--initial-quote X] [--strategy NAME] [--set KEY=VALUE]… [--base B --quote Q] [--tick T --lot L] ' +
   '[--queue risk-averse|power:N|log] [--latency-ms N] … [--hedge FILE [--hedge-latency-ms N]] [--reference FILE… [--reference-latency-ms N]] [--report out.html] [--json] [--sweep KEY=v1,v2,…]… [--shard K/N] [--jsonl FILE]';
 
 const HELP: CommandHelp = {
@@ -27,12 +27,22 @@ const HELP: CommandHelp = {
     'Sweeps: --sweep KEY=v1,v2 (repeatable; KEY is an env key or one of queue, latency-ms, latency-jitter-ms, feed-latency-ms, seed, maker-pbips, taker-pbips, reference-latency-ms) ' +
       'runs the grid on worker threads and prints it best PnL first. --shard K/N runs the K-th of N slices; `akira-mm backtest merge FILES…` joins the --jsonl files of every shard.',
     'Everything in the summary but events_per_sec is a function of the data, the flags and the seed. More: docs/data-format.md.',
+    'Several pairs on one account: akira-mm backtest --data A.data --env A.env --data B.data --env B.env [--initial-quote X] [--json] [--report out.html]. ' +
+      'Each --env takes the --data files given since the previous --env; the recordings replay on one clock, merged in time order, each pair with its own engine, strategy, caps and scorecard, ' +
+      "sharing one account: one set of balances (the pairs must share their quote token), budgets (BUDGET_BASE/BUDGET_QUOTE), the outbound budget, the ledger's drift check and the account limits. " +
+      'The flags apply to every pair; --json prints {"account":{…},"pairs":{"A/Q":{…},…}}. Not with --sweep, --hedge or --reference.',
   ],
 };
 
 export const BACKTEST_OPTIONS = {
   data: { type: 'string', multiple: true, value: 'FILE', required: true, doc: 'recordings in the replay format, replayed back to back (also as extra arguments)' },
-  env: { type: 'string', value: 'FILE', required: true, doc: "a pair's env file: strategy, engine and risk keys (its BASE, QUOTE and account are not used)" },
+  env: {
+    type: 'string',
+    multiple: true,
+    value: 'FILE',
+    required: true,
+    doc: "a pair's env file: strategy, engine and risk keys (its BASE, QUOTE and account are not used). Several pairs on one account: give one --env per pair, each after its --data files (each --env takes the --data files given since the previous --env)",
+  },
   strategy: { type: 'string', value: 'NAME', default: "the env file's STRATEGY", doc: 'ladder, avellaneda-stoikov, glft or xemm' },
   set: { type: 'string', multiple: true, value: 'KEY=VALUE', default: 'none', doc: 'replace one env key, e.g. LADDER_ORDER_SIZE=10' },
   base: { type: 'string', value: 'SYMBOL', default: "the recording's (its symbol when it names none)", doc: 'name of the base token' },
@@ -47,6 +57,13 @@ export const BACKTEST_OPTIONS = {
   'feed-latency-ms': { type: 'string', value: 'N', unit: 'ms', default: BACKTEST_DEFAULTS.feedLatencyMs, doc: 'delay from the exchange to the engine for market data' },
   seed: { type: 'string', value: 'N', default: BACKTEST_DEFAULTS.seed, doc: 'RNG seed (latency jitter)' },
   'initial-base': { type: 'string', value: 'X', unit: 'base tokens', default: BACKTEST_DEFAULTS.initialBase, doc: 'held at the start; the same value is held in quote' },
+  'initial-quote': {
+    type: 'string',
+    value: 'X',
+    unit: 'quote tokens',
+    default: "every pair's --initial-base valued at its first mid, together",
+    doc: 'several pairs (one --env each): the account\'s quote balance at the start, which the pairs\' budgets split',
+  },
   'maker-pbips': { type: 'string', value: 'N', unit: 'pbips (1000 = 10 bps)', default: BACKTEST_DEFAULTS.makerPbips, doc: 'maker fee' },
   'taker-pbips': { type: 'string', value: 'N', unit: 'pbips (1000 = 10 bps)', default: BACKTEST_DEFAULTS.takerPbips, doc: 'taker fee' },
   'gas-price-fri': { type: 'string', value: 'N', unit: 'fri per gas step', default: BACKTEST_DEFAULTS.gasPriceFri, doc: 'gas price until the recording has its own' },
@@ -100,7 +117,8 @@ function parseSets(entries: readonly string[]): Record<string, string> {
   return overrides;
 }
 
-type Values = ReturnType<typeof parseFlags<typeof BACKTEST_OPTIONS>>['values'];
+export type BacktestValues = ReturnType<typeof parseFlags<typeof BACKTEST_OPTIONS>>['values'];
+type Values = BacktestValues;
 
 function planFromFlags(values: Values, data: string[], env: string): BacktestPlan {
   const overrides = parseSets(values.set ?? []);
@@ -147,13 +165,17 @@ export const runBacktestCommand: CommandRunner = async (args, io) => {
   // `--data a b c`: parseArgs gives the extra files as positionals.
   const data = [...(values.data ?? []), ...positionals];
   if (data.length === 0) throw new UsageError(`--data FILE is required\nusage: ${USAGE}`);
-  if (values.env === undefined) throw new UsageError(`--env FILE is required\nusage: ${USAGE}`);
+  const envs = values.env ?? [];
+  if (envs.length === 0) throw new UsageError(`--env FILE is required\nusage: ${USAGE}`);
+  if (envs.length > 1) return (await import('./backtest-account.ts')).runAccountBacktestCommand(args, io, values, BACKTEST_OPTIONS, (flags, files, env) => planFromFlags(flags, files, env));
+  if (values['initial-quote'] !== undefined) throw new UsageError('--initial-quote is the account\'s quote balance of a backtest of several pairs (one --env each); one pair holds --initial-base and its value in quote');
+  const env = envs[0] as string;
   if (values['reference-latency-ms'] !== undefined && values.reference === undefined) throw new UsageError('--reference-latency-ms goes with --reference FILE');
   // Binance's own .gz files are imported once into a temporary recording that lives as long as the command.
   const { referenceRecordings } = await import('./backtest-reference.ts');
   const reference = await referenceRecordings(values.reference ?? [], (message) => io.stderr.write(`--reference: ${message}\n`));
   try {
-    return await runPlan(io, values, { ...planFromFlags(values, data, values.env), reference: reference.paths });
+    return await runPlan(io, values, { ...planFromFlags(values, data, env), reference: reference.paths });
   } finally {
     reference.dispose();
   }

@@ -1,0 +1,58 @@
+/**
+ * The report's path: one sample of a pair's state per period of simulated time (mid, our best
+ * resting prices, the market's touch, inventory, PnL by component, the reference's fair price).
+ * A gap in the recording repeats the last state up to the next event.
+ */
+import { unitsToNumber, type TickerRules } from '../core/index.ts';
+import type { EngineStatus } from '../engine/index.ts';
+import type { ReplayExchange } from './replay-exchange.ts';
+import { pnlComponents } from './session.ts';
+import type { PathSample } from './stats.ts';
+
+/** Samples one pair's state every `sampleMs` of simulated time. */
+export class PathSampler {
+  readonly samples: PathSample[] = [];
+  /** The next sample's time, ms: `timeMs >= nextSampleMs` is the cheap per-event test. */
+  nextSampleMs: number;
+  /** Base balance at the start (inventory counts from it), base tokens. */
+  startBase = 0;
+
+  constructor(
+    startMs: number,
+    private readonly sampleMs: number,
+    private readonly rules: TickerRules,
+    private readonly exchange: ReplayExchange,
+    private readonly status: () => EngineStatus,
+  ) {
+    this.nextSampleMs = startMs + sampleMs;
+  }
+
+  /** Takes the samples due at or before `timeMs` (one state, repeated over a gap). */
+  sampleUpTo(timeMs: number): void {
+    if (timeMs < this.nextSampleMs) return;
+    const status = this.status();
+    const exchange = this.exchange;
+    const sample: PathSample = {
+      timeMs: this.nextSampleMs,
+      mid: status.mid,
+      bid: this.tickPrice(exchange.bestRestingPrice('buy')),
+      ask: this.tickPrice(exchange.bestRestingPrice('sell')),
+      bestBid: this.tickPrice(exchange.book.bestBidPrice()),
+      bestAsk: this.tickPrice(exchange.book.bestAskPrice()),
+      inventory: status.baseBalance - this.startBase,
+      ...(status.hedge === undefined ? {} : { netInventory: status.baseBalance - this.startBase + status.hedge.hedgePositionBase }),
+      pnl: status.pnl.total + (status.hedge?.pnlQuote ?? 0),
+      components: pnlComponents(status),
+      ...(status.reference === undefined ? {} : { referenceFair: status.reference.fair, basisBps: status.reference.basisBps }),
+    };
+    while (this.nextSampleMs <= timeMs) {
+      this.samples.push({ ...sample, timeMs: this.nextSampleMs });
+      this.nextSampleMs += this.sampleMs;
+    }
+  }
+
+  private tickPrice(priceTicks: number | undefined): number | undefined {
+    const rules = this.rules;
+    return priceTicks === undefined ? undefined : unitsToNumber(BigInt(priceTicks) * rules.priceTick, rules.quoteDecimals);
+  }
+}
