@@ -86,8 +86,11 @@ function exchangeTotal(sim: SimHandle, address: bigint, token: string): bigint {
   return holding === undefined ? 0n : holding.free + holding.locked;
 }
 
-function tokens(units: bigint, token: string): number {
-  return Number(units) / 10 ** (token === QUOTE ? 6 : 18);
+/** Base units in tokens, at the token's decimals on the sim's chain. */
+function tokens(sim: SimHandle, units: bigint, token: string): number {
+  const decimals = sim.chain.tokens.get(token)?.decimals;
+  if (decimals === undefined) throw new Error(`the embedded exchange lists no token ${token}`);
+  return Number(units) / 10 ** decimals;
 }
 
 /**
@@ -102,7 +105,7 @@ export function checkInventory(sim: SimHandle, address: bigint, sample: MetricSa
   }
   if (pairs.length > 1) {
     for (const token of tokensOf(pairs)) {
-      const exchange = tokens(exchangeTotal(sim, address, token), token);
+      const exchange = tokens(sim, exchangeTotal(sim, address, token), token);
       const series = [...sample.keys()].some((key) => key.startsWith('akira_mm_account_balance{') && key.includes(`token="${token}"`));
       const bot = metricSum(sample, 'akira_mm_account_balance', `token="${token}"`);
       if (!series) violate('inventory-matches-exchange', `${token}: the bot exports no account balance (akira_mm_account_balance{token="${token}"})`);
@@ -114,7 +117,7 @@ export function checkInventory(sim: SimHandle, address: bigint, sample: MetricSa
     [BASE, 'akira_mm_inventory_base'],
     [QUOTE, 'akira_mm_inventory_quote'],
   ] as const) {
-    const exchange = tokens(exchangeTotal(sim, address, token), token);
+    const exchange = tokens(sim, exchangeTotal(sim, address, token), token);
     const bot = metricSum(sample, metric);
     if (Math.abs(exchange - bot) > TOKEN_TOLERANCE) violate('inventory-matches-exchange', `${token}: bot ${bot}, exchange ${exchange}`);
   }
@@ -146,11 +149,12 @@ export function checkFills(
     const name = `${pair.base}/${pair.quote}`;
     const records = journal.filter((record) => record.pair === name || (pairs.length === 1 && record.pair === undefined));
     const pairOrders = orders.filter((order) => order.market.base.symbol === pair.base && order.market.quote.symbol === pair.quote);
-    checkPairFills(records, pairOrders, pairs.length === 1 ? '' : `${name}: `, pairs.length === 1 ? [] : [`pair="${name}"`], pair.base, bots, lastSamples, finalSample, violate);
+    checkPairFills(sim, records, pairOrders, pairs.length === 1 ? '' : `${name}: `, pairs.length === 1 ? [] : [`pair="${name}"`], pair.base, bots, lastSamples, finalSample, violate);
   }
 }
 
 function checkPairFills(
+  sim: SimHandle,
   journal: readonly JournalRecord[],
   orders: readonly SimOrder[],
   prefix: string,
@@ -168,6 +172,7 @@ function checkPairFills(
   }
   const filledBy = (hashes: ReadonlySet<bigint>, side: 'buy' | 'sell'): number =>
     tokens(
+      sim,
       orders.filter((order) => order.side === side && hashes.has(order.hash)).reduce((sum, order) => sum + order.filledBase, 0n),
       base,
     );
