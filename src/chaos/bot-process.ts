@@ -48,16 +48,20 @@ export class BotProcess {
   private readonly child: ChildProcess;
   private hasExited = false;
 
-  /** @param hooks the chaos hooks' control file and the directory whose disk can fill (`bot-hooks.mjs`); none = a plain bot. */
+  /**
+   * @param envFile one pair file, or several of one account (`run --env A --env B`)
+   * @param hooks the chaos hooks' control file and the directory whose disk can fill (`bot-hooks.mjs`); none = a plain bot.
+   */
   constructor(
-    readonly envFile: string,
+    readonly envFile: string | readonly string[],
     readonly journalPath: string,
     readonly metricsPort: number,
     hooks?: { readonly controlFile: string; readonly diskDir: string },
     extraEnv: Readonly<Record<string, string>> = {},
   ) {
     const preload = hooks === undefined ? [] : ['--import', './src/chaos/bot-hooks.mjs'];
-    this.child = spawn(process.execPath, [...preload, 'bin/akira-mm.js', 'run', '--env', envFile, '--journal', journalPath, '--state-dir', dirname(journalPath)], {
+    const envArgs = (typeof envFile === 'string' ? [envFile] : envFile).flatMap((file) => ['--env', file]);
+    this.child = spawn(process.execPath, [...preload, 'bin/akira-mm.js', 'run', ...envArgs, '--journal', journalPath, '--state-dir', dirname(journalPath)], {
       cwd: REPO_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {
@@ -152,12 +156,13 @@ export function parseMetrics(text: string): Map<string, number> {
   return values;
 }
 
-/** Sum of every series of a metric (all label sets), or of those whose labels contain `labelPart`. */
-export function metricSum(sample: MetricSample | undefined, name: string, labelPart = ''): number {
+/** Sum of every series of a metric (all label sets), or of those whose labels contain `labelPart` (every one of several). */
+export function metricSum(sample: MetricSample | undefined, name: string, labelPart: string | readonly string[] = ''): number {
   if (sample === undefined) return 0;
+  const parts = typeof labelPart === 'string' ? [labelPart] : labelPart;
   let total = 0;
   for (const [key, value] of sample) {
-    if ((key === name || key.startsWith(`${name}{`)) && key.includes(labelPart)) total += value;
+    if ((key === name || key.startsWith(`${name}{`)) && parts.every((part) => key.includes(part))) total += value;
   }
   return total;
 }

@@ -1,7 +1,9 @@
 /**
  * `npm run chaos -- --runs N --seed S [--json] [--parallel P] [--faults-per-run K] [--kinds a,b]
- * [--resume-within-ms T] [--verbose] [--dump DIR] [--max-minutes M]`: seeded chaos runs against the embedded exchange with the
+ * [--resume-within-ms T] [--verbose] [--dump DIR] [--max-minutes M] [--pairs 2]`: seeded chaos runs against the embedded exchange with the
  * bot as a real child process; prints a table and, with --json, one last JSON line.
+ * --pairs 2: the bot quotes ETH/USDC and STRK/USDC of one account from one process (`run --env
+ * A --env B`), invariants checked per pair and on the account (default 1: ETH/USDC alone).
  * --dump DIR writes every failed run's bot logs there (they hold no key: the secrets scan checks).
  * --max-minutes M starts no new run after M minutes (the report says how many ran).
  * --replay RUN_SEED plays the one run a campaign printed with that seed (its schedule is a pure
@@ -13,10 +15,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LiveClock } from '../core/index.ts';
 import { summarize, renderTable } from './report.ts';
-import { runChaos, type RunResult } from './run.ts';
+import { MAX_CHAOS_PAIRS, runChaos, type RunResult } from './run.ts';
 import { FAULT_KINDS, drawSchedule, runSeed, type FaultKind } from './schedule.ts';
 
-const USAGE = 'npm run chaos -- --runs N --seed S [--json] [--parallel P] [--faults-per-run K] [--kinds k1,k2] [--resume-within-ms T] [--verbose] [--dump DIR] [--max-minutes M] [--replay RUN_SEED] [--hedge]';
+const USAGE = 'npm run chaos -- --runs N --seed S [--json] [--parallel P] [--faults-per-run K] [--kinds k1,k2] [--resume-within-ms T] [--verbose] [--dump DIR] [--max-minutes M] [--replay RUN_SEED] [--pairs 1|2] [--hedge]';
 
 function integer(name: string, text: string | undefined, fallback: number, min: number): number {
   if (text === undefined) return fallback;
@@ -40,6 +42,7 @@ async function main(): Promise<number> {
       'max-minutes': { type: 'string' },
       replay: { type: 'string' },
       hedge: { type: 'boolean' },
+      pairs: { type: 'string' },
     },
   });
   if (values.hedge === true) {
@@ -63,6 +66,8 @@ async function main(): Promise<number> {
   if (unknown !== undefined && unknown.length > 0) throw new Error(`unknown fault kind(s) ${unknown.join(', ')}; known: ${FAULT_KINDS.join(', ')}`);
   const maxMinutes = integer('max-minutes', values['max-minutes'], 0, 0);
   const replay = values.replay === undefined ? undefined : integer('replay', values.replay, 0, 0);
+  const pairs = integer('pairs', values.pairs, 1, 1);
+  if (pairs > MAX_CHAOS_PAIRS) throw new Error(`--pairs must be at most ${MAX_CHAOS_PAIRS} (ETH/USDC and STRK/USDC on one account), got ${pairs}\nusage: ${USAGE}`);
   const clock = new LiveClock();
   const startedMs = clock.nowMs();
   const results: RunResult[] = [];
@@ -77,6 +82,7 @@ async function main(): Promise<number> {
         schedule,
         resumeWithinMs,
         clock,
+        pairs,
         ...(values.verbose === true ? { log: (line: string) => process.stderr.write(`[run ${index + 1} seed ${seedOfRun}] ${line}\n`) } : {}),
       });
       results.push(result);
@@ -85,7 +91,7 @@ async function main(): Promise<number> {
         writeFileSync(join(values.dump, `run-${seedOfRun}.log`), [JSON.stringify(schedule), ...result.lines].join('\n') + '\n');
       }
       process.stderr.write(
-        `run ${index + 1}/${runs} seed ${seedOfRun}: ${result.faults.map((fault) => fault.kind).join(', ')} → ` +
+        `run ${index + 1}/${runs} seed ${seedOfRun}: ${result.faults.map((fault) => (fault.targetPairs === undefined ? fault.kind : `${fault.kind} (${fault.targetPairs.join(' + ')})`)).join(', ')} → ` +
           `${result.violations.length === 0 ? 'ok' : result.violations.map((violation) => `${violation.invariant}: ${violation.detail}`).join('; ')} (${Math.round(result.wallMs / 1000)} s)\n`,
       );
     }

@@ -4,9 +4,10 @@
  * `invariants.ts` for what is checked). One function per kind; the run calls `injectFault`.
  */
 import type { Clock } from '../core/index.ts';
-import type { SimHandle } from '../sim/index.ts';
+import type { SimHandle, SimOrder } from '../sim/index.ts';
 import type { BotProcess } from './bot-process.ts';
 import type { Violate } from './checks.ts';
+import { pairOf } from './sampler.ts';
 import type { ScheduledFault } from './schedule.ts';
 import type { WsProxy } from './ws-proxy.ts';
 
@@ -37,6 +38,8 @@ export interface FaultContext {
   readonly staleFeedMs: number;
   /** The chaos hooks' control file in the bot (`bot-hooks.mjs`). */
   readonly controlFile: string;
+  /** The pairs (`BASE-QUOTE`) whose market-data stream this fault strikes (snap faults, stale feed); undefined = every pair's. */
+  readonly streamPairs?: readonly string[];
   sleep(ms: number): Promise<void>;
   log(line: string): void;
   violate: Violate;
@@ -70,7 +73,7 @@ type Injector = (fault: ScheduledFault, context: FaultContext, startMs: number) 
 
 /** Sets sim fault settings for the fault's duration, then back to none. */
 async function withSimFaults(context: FaultContext, fault: ScheduledFault, settings: Parameters<SimHandle['faults']['set']>[0]): Promise<void> {
-  context.sim.faults.set(settings);
+  context.sim.faults.set({ ...settings, streamPairs: context.streamPairs ?? [] });
   await context.sleep(fault.durationMs);
   context.sim.faults.reset();
 }
@@ -86,7 +89,19 @@ async function waitUntil(context: FaultContext, done: () => boolean, withinMs: n
 }
 
 function pausedLine(bot: BotProcess, reason: string, sinceMs: number): Record<string, unknown> | undefined {
-  return bot.logsWithMessage('quoting paused; cancelling everything').find((line) => String(line['reason']) === reason && Number(line['time']) >= sinceMs);
+  return pausedLines(bot, reason, sinceMs)[0];
+}
+
+/** The bot's pause lines for this reason since then, of these pairs (`BASE-QUOTE`) only when given. */
+function pausedLines(bot: BotProcess, reason: string, sinceMs: number, pairs?: readonly string[]): Record<string, unknown>[] {
+  return bot
+    .logsWithMessage('quoting paused; cancelling everything')
+    .filter((line) => String(line['reason']) === reason && Number(line['time']) >= sinceMs && (pairs === undefined || pairs.includes(linePair(line))));
+}
+
+/** A log line's pair as `BASE-QUOTE` (the daemon logs `BASE/QUOTE`). */
+function linePair(line: Record<string, unknown>): string {
+  return String(line['pair']).replace('/', '-');
 }
 
 const simRate = (settings: (rate: number) => Parameters<SimHandle['faults']['set']>[0]): Injector => async (fault, context) => {
@@ -122,17 +137,25 @@ const INJECTORS: Readonly<Record<ScheduledFault['kind'], Injector>> = {
     return { struck: true, newOrdersAfterMs: startMs, startedBot: bot, allowanceMs: BOT_BOOT_ALLOWANCE_MS };
   },
   'stale-feed': async (fault, context, startMs) => {
-    // The socket stays up and the market keeps moving; the bot just hears nothing.
-    context.sim.faults.set({ marketMuteRate: 1 });
+    // The socket stays up and the market keeps moving; the bot just hears nothing (of the
+    // targeted pairs' books, in a run with several pairs: the others' must flow on).
+    const targets = context.streamPairs;
+    context.sim.faults.set({ marketMuteRate: 1, streamPairs: targets ?? [] });
     const endMs = startMs + fault.durationMs;
-    const paused = await waitUntil(context, () => pausedLine(context.bot(), 'stale feed', startMs) !== undefined, fault.durationMs);
-    const pulled = paused && (await waitUntil(context, () => context.sim.openOrdersOf(context.address).length === 0, Math.max(PULL_AFTER_PAUSE_MS, endMs - context.clock.nowMs())));
+    const ours = (): SimOrder[] => context.sim.openOrdersOf(context.address).filter((order) => targets === undefined || targets.includes(pairOf(order)));
+    const pauseLines = (): Record<string, unknown>[] => pausedLines(context.bot(), 'stale feed', startMs, targets);
+    const everyTargetPaused = (): boolean => (targets === undefined ? pauseLines().length > 0 : targets.every((target) => pauseLines().some((line) => linePair(line) === target)));
+    const paused = await waitUntil(context, everyTargetPaused, fault.durationMs);
+    const pulled = paused && (await waitUntil(context, () => ours().length === 0, Math.max(PULL_AFTER_PAUSE_MS, endMs - context.clock.nowMs())));
     if (context.clock.nowMs() < endMs) await context.sleep(endMs - context.clock.nowMs());
     context.sim.faults.reset();
-    const line = pausedLine(context.bot(), 'stale feed', startMs);
+    if (targets !== undefined) {
+      const others = [...new Set(pausedLines(context.bot(), 'stale feed', startMs).map(linePair).filter((pair) => !targets.includes(pair)))];
+      if (others.length > 0) context.violate('pairs-independent', `a stale feed on ${targets.join(' + ')} paused ${others.join(', ')} too`);
+    }
+    const line = pauseLines()[0];
     if (!paused || !pulled || line === undefined) {
-      const stillOpen = context.sim.openOrdersOf(context.address).length;
-      context.violate('orders-pulled', `stale feed: ${paused ? `${stillOpen} order(s) still listed ${PULL_AFTER_PAUSE_MS} ms after the bot paused` : `the bot never paused within ${fault.durationMs} ms of the feed going quiet`}`);
+      context.violate('orders-pulled', `stale feed${targets === undefined ? '' : ` on ${targets.join(' + ')}`}: ${paused ? `${ours().length} order(s) still listed ${PULL_AFTER_PAUSE_MS} ms after the bot paused` : `the bot never paused within ${fault.durationMs} ms of the feed going quiet`}`);
       return { struck: true };
     }
     // Measured from the bot's own "paused" log line (its decision, after STALE_FEED_MS without
@@ -140,7 +163,7 @@ const INJECTORS: Readonly<Record<ScheduledFault['kind'], Injector>> = {
     const pausedMs = Number(line['time']);
     const lastCancelMs = context.sim
       .ordersOf(context.address)
-      .filter((order) => order.status === 'CANCELLED' && order.updatedAtMs >= startMs)
+      .filter((order) => order.status === 'CANCELLED' && order.updatedAtMs >= startMs && (targets === undefined || targets.includes(pairOf(order))))
       .reduce((latest, order) => Math.max(latest, order.updatedAtMs), pausedMs);
     return { struck: true, deadManLatencyMs: lastCancelMs - pausedMs, staleDetectedAfterMs: pausedMs - startMs };
   },

@@ -22,6 +22,9 @@ export const INVARIANTS = [
   'clock-step-tolerated',
   /** SIGTERM with the exchange unreachable: a non-zero exit within SHUTDOWN_TIMEOUT_MS naming every order left resting. */
   'shutdown-names-resting',
+  // issue 17: several pairs on one account
+  /** A fault on one pair's market-data stream (a stale feed) pauses that pair only: the account's other pairs quote on. */
+  'pairs-independent',
 ] as const;
 export type InvariantName = (typeof INVARIANTS)[number];
 

@@ -11,6 +11,8 @@ export interface ChaosReport {
   readonly faults: number;
   readonly violations: number;
   readonly seed: number;
+  /** Pairs each run quoted on its one account (`--pairs`). */
+  readonly pairs: number;
   readonly faultsByKind: Record<FaultKind, number>;
   /** Faults whose window caught something to act on (a placement failed, a cancel raced a fill…), by kind. */
   readonly faultsStruckByKind: Record<FaultKind, number>;
@@ -73,6 +75,7 @@ export function summarize(seed: number, results: readonly RunResult[], wallMs: n
     faults: results.reduce((sum, result) => sum + result.faults.length, 0),
     violations: results.reduce((sum, result) => sum + result.violations.length, 0) + hits,
     seed,
+    pairs: Math.max(1, ...results.map((result) => result.pairs)),
     faultsByKind,
     faultsStruckByKind,
     violationsByInvariant,
@@ -93,6 +96,7 @@ export function summarize(seed: number, results: readonly RunResult[], wallMs: n
 export function renderTable(report: ChaosReport): string {
   const rows: [string, string][] = [
     ['runs', String(report.runs)],
+    ['pairs on the account', String(report.pairs)],
     ['bot processes', String(report.botProcesses)],
     ['orders on the exchange / filled', `${report.ordersOnExchange} / ${report.filledOrders}`],
     ['faults', String(report.faults)],

@@ -1,7 +1,7 @@
 /**
  * What a chaos run watches while faults play, sampled from the exchange's own state every 200 ms:
- * whether both sides are quoted again after each fault (by the bot process that should be
- * quoting), whether two of our orders rest at one side and price for too long (an intent placed
+ * whether both sides of every pair are quoted again after each fault (by the bot process that
+ * should be quoting), whether two of our orders rest at one side and price for too long (an intent placed
  * twice), and the bot's latest `/metrics` figures.
  */
 import type { Clock, Timer } from '../core/index.ts';
@@ -42,6 +42,8 @@ export class Sampler {
     private readonly clock: Clock,
     private readonly currentBot: () => BotProcess,
     private readonly violate: (invariant: InvariantName, detail: string) => void,
+    /** The pairs the bot quotes (`BASE-QUOTE`): each must show both sides. */
+    private readonly pairs: readonly string[],
   ) {}
 
   start(): void {
@@ -69,13 +71,12 @@ export class Sampler {
   private sample(): void {
     const now = this.clock.nowMs();
     const open = this.sim.openOrdersOf(this.address);
-    const all = sides(open);
-    if (all.bids > 0 && all.asks > 0) this.twoSidedSeen = true;
+    if (this.everyPairTwoSided(open)) this.twoSidedSeen = true;
     this.waits = this.waits.filter((wait) => {
       if (now < wait.endMs) return true;
       if (wait.startedBot !== undefined && wait.startedBot.logsWithMessage('engine started').length === 0) return true;
-      const counted = wait.newOrdersAfterMs === undefined ? all : sides(open.filter((order) => order.acceptedAtMs > (wait.newOrdersAfterMs ?? 0)));
-      if (counted.bids > 0 && counted.asks > 0) {
+      const counted = wait.newOrdersAfterMs === undefined ? open : open.filter((order) => order.acceptedAtMs > (wait.newOrdersAfterMs ?? 0));
+      if (this.everyPairTwoSided(counted)) {
         this.resumedAfterMs.set(wait.index, now - wait.endMs);
         return false;
       }
@@ -92,10 +93,17 @@ export class Sampler {
     }
   }
 
+  private everyPairTwoSided(orders: readonly SimOrder[]): boolean {
+    return this.pairs.every((pair) => {
+      const { bids, asks } = sides(orders.filter((order) => pairOf(order) === pair));
+      return bids > 0 && asks > 0;
+    });
+  }
+
   private checkDuplicates(open: readonly SimOrder[], now: number): void {
     const groups = new Map<string, string[]>();
     for (const order of open) {
-      const key = `${order.side}@${order.request.price}`;
+      const key = `${pairOf(order)} ${order.side}@${order.request.price}`;
       groups.set(key, [...(groups.get(key) ?? []), order.hash.toString(16)]);
     }
     const live = new Set<string>();
@@ -112,6 +120,11 @@ export class Sampler {
     }
     for (const id of this.duplicateSince.keys()) if (!live.has(id)) this.duplicateSince.delete(id);
   }
+}
+
+/** `BASE-QUOTE` of an order's book. */
+export function pairOf(order: SimOrder): string {
+  return `${order.market.base.symbol}-${order.market.quote.symbol}`;
 }
 
 function sides(orders: readonly SimOrder[]): { bids: number; asks: number } {

@@ -51,6 +51,8 @@ export interface ScheduledFault {
   readonly durationMs: number;
   /** Probability per request/event while active (rate faults); 1 for one-shot faults. */
   readonly rate: number;
+  /** In a run with several pairs: the pairs (`BASE-QUOTE`) whose market-data stream it strikes (snap faults, stale feed); absent = drawn by the run from its seed. */
+  readonly pairs?: readonly string[];
 }
 
 /** Shape of a schedule. */

@@ -252,6 +252,17 @@ function accountMetrics(account: Account, pairs: readonly PairEngine[]): Registr
     },
   });
   new Gauge({
+    name: 'akira_mm_account_balance',
+    help: 'The account ledger: balances at start plus every pair\'s fills, fees and gas, by token, tokens (the drift check holds them to the venue\'s)',
+    labelNames: ['token'],
+    registers: [registry],
+    collect() {
+      const first = pairs[0];
+      if (first === undefined) return;
+      for (const [token, units] of account.expectedBalances()) this.set({ token }, unitsToNumber(units, decimals(token, first)));
+    },
+  });
+  new Gauge({
     name: 'akira_mm_account_budget',
     help: 'What each pair may lock of each token (BUDGET_BASE / BUDGET_QUOTE, or its even share), tokens',
     labelNames: ['pair', 'token'],

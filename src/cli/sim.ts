@@ -36,14 +36,14 @@ const OPTIONS = {
   'flow-follow-symbol': { type: 'string', value: 'SYMBOL', default: 'from the URL or FILE, else ETHUSDT', doc: 'Binance symbol to follow; its base token is the one that moves' },
 } as const;
 
-/** `--fault httpErrorRate=0.1` → a fault setting; every key of FaultSettings except `paths`. */
+/** `--fault httpErrorRate=0.1` → a fault setting; every key of FaultSettings except the lists (`paths`, `streamPairs`). */
 function parseFaults(values: readonly string[]): Partial<FaultSettings> {
   const faults: Record<string, number | boolean> = {};
   for (const entry of values) {
     const [key, value] = entry.split('=', 2) as [string, string | undefined];
     const known = (NO_FAULTS as unknown as Record<string, unknown>)[key];
-    if (known === undefined || key === 'paths' || value === undefined) {
-      const keys = Object.keys(NO_FAULTS).filter((name) => name !== 'paths');
+    if (known === undefined || Array.isArray(known) || value === undefined) {
+      const keys = Object.entries(NO_FAULTS).filter(([, setting]) => !Array.isArray(setting)).map(([name]) => name);
       throw new UsageError(`--fault ${entry}: expected KEY=VALUE with KEY one of ${keys.join(', ')}`);
     }
     if (typeof known === 'boolean') {

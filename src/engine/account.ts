@@ -174,6 +174,21 @@ export class Account {
     return funds;
   }
 
+  /**
+   * The account ledger's balances, by token, base units: the balances at allocation (plus small
+   * drifts absorbed since) and every pair's fills, fees and gas. Empty before `allocate`.
+   */
+  expectedBalances(): ReadonlyMap<string, bigint> {
+    const expected = new Map<string, bigint>();
+    if (this.allocation === undefined) return expected;
+    for (const token of this.tokens()) {
+      let units = this.expectedStart.get(token) ?? 0n;
+      for (const member of this.members) units += member.deltas().get(token) ?? 0n;
+      expected.set(token, units);
+    }
+    return expected;
+  }
+
   /** A pair's engine joins once it quotes. */
   join(member: AccountMember): void {
     this.members.push(member);
@@ -283,10 +298,9 @@ export class Account {
 
   private async compare(balances: ReadonlyMap<string, TokenBalance>, tokens: readonly string[]): Promise<void> {
     const drifts: { token: string; drift: bigint }[] = [];
+    const expectedBalances = this.expectedBalances();
     for (const token of tokens) {
-      let expected = this.expectedStart.get(token) ?? 0n;
-      for (const member of this.members) expected += member.deltas().get(token) ?? 0n;
-      const drift = (balances.get(token)?.total ?? 0n) - expected;
+      const drift = (balances.get(token)?.total ?? 0n) - (expectedBalances.get(token) ?? 0n);
       if (drift !== 0n) drifts.push({ token, drift });
     }
     if (drifts.length === 0) {

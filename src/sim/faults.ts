@@ -11,7 +11,7 @@ import type { Rng } from '../core/index.ts';
 export interface FaultSettings {
   /** Per outgoing WS event: close that socket instead of sending (code 1012, "service restart"). */
   readonly wsDropRate: number;
-  /** Per market-data event (bbo, trade, snap): send it to nobody; at 1 the feed is silent while the socket stays up. */
+  /** Per market-data event (bbo, trade, snap) of the `streamPairs`: send it to nobody; at 1 the feed is silent while the socket stays up. */
   readonly marketMuteRate: number;
   /** Per `snap` delta: consume its msg id without sending it (a gap). */
   readonly snapSkipRate: number;
@@ -60,6 +60,13 @@ export interface FaultSettings {
   readonly wsFragmentRate: number;
   /** HTTP faults apply to these paths only; empty = every path except `/sign/*`. */
   readonly paths: readonly string[];
+  /**
+   * Market-data faults (`snap` skip and duplicate, the mute) strike only these pairs' books
+   * (`BASE-QUOTE`, e.g. `STRK-USDC`: both its books); empty = every book. One pair's stream
+   * faulted while another's, on the same connection, flows on (chaos runs with several pairs on
+   * one account).
+   */
+  readonly streamPairs: readonly string[];
 }
 
 export const NO_FAULTS: FaultSettings = {
@@ -83,6 +90,7 @@ export const NO_FAULTS: FaultSettings = {
   cancelRaceFillRate: 0,
   wsFragmentRate: 0,
   paths: [],
+  streamPairs: [],
 };
 
 /** How often each fault actually struck since the sim started (a fault window may catch nothing). */
@@ -178,6 +186,12 @@ export class FaultController {
     while (cuts.size < Math.min(pieces - 1, byteLength - 1)) cuts.add(1 + this.rng.int(byteLength - 1));
     this.stats.fragmentedMessages++;
     return { cuts: [...cuts].sort((a, b) => a - b), binary: this.rng.next() < 0.5 };
+  }
+
+  /** True when market-data faults strike the book with this key (`BASE-QUOTE/eco|router`). */
+  strikesStreamOf(marketKey: string): boolean {
+    const pairs = this.#settings.streamPairs;
+    return pairs.length === 0 || pairs.some((pair) => marketKey.startsWith(`${pair}/`));
   }
 
   /** The fault, if any, for an HTTP request on `path`. */

@@ -79,8 +79,9 @@ export class MarketData {
         result: { bids: pick('buy'), asks: pick('sell'), msg_id: String(id), time: this.deps.clock.nowMs(), msg_ids_start: String(id), msg_ids_end: String(id) },
       };
       const faults = this.deps.faults;
-      if (!faults.roll(faults.settings.snapSkipRate)) {
-        this.deps.hub.publish(marketChannel('snap', market.key), event, { duplicate: faults.roll(faults.settings.snapDuplicateRate) });
+      const struck = faults.strikesStreamOf(market.key);
+      if (!struck || !faults.roll(faults.settings.snapSkipRate)) {
+        this.deps.hub.publish(marketChannel('snap', market.key), event, { duplicate: struck && faults.roll(faults.settings.snapDuplicateRate) });
       }
       this.publishBbo(market, book);
     }

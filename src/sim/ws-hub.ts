@@ -161,7 +161,8 @@ export class WsHub {
   publish(channel: string, event: Record<string, unknown>, options: { duplicate?: boolean } = {}): void {
     const members = this.channels.get(channel);
     if (members === undefined || members.size === 0) return;
-    if (this.deps.faults.roll(this.deps.faults.settings.marketMuteRate)) return;
+    const key = channel.slice(channel.indexOf(':') + 1);
+    if (this.deps.faults.strikesStreamOf(key) && this.deps.faults.roll(this.deps.faults.settings.marketMuteRate)) return;
     const text = JSON.stringify(event);
     for (const client of [...members]) {
       if (this.deps.faults.roll(this.deps.faults.settings.wsDropRate)) {

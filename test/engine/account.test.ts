@@ -117,6 +117,8 @@ describe('an account shared by several pairs', () => {
     eth.fill(books, { ETH: -3n, USDC: 9_000n }, 'e1');
     await shared.checkBalances();
     expect([eth.halted, strk.halted]).toEqual([undefined, undefined]);
+    // The account ledger (`akira_mm_account_balance`): start + both pairs' fills, the shared USDC included.
+    expect(shared.expectedBalances()).toEqual(new Map([['ETH', 999_997n], ['USDC', 1_008_750n], ['STRK', 1_000_500n]]));
     // Fee rounding (within the tolerance) is absorbed, not accumulated.
     books.add('USDC', -7n);
     await shared.checkBalances();

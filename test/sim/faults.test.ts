@@ -42,6 +42,24 @@ describe('fault injection', () => {
     expect(await snaps()).toEqual(['2', '2']);
   });
 
+  it('aims snap faults at one pair\'s books: another pair\'s stream on the same socket flows on', async () => {
+    const sim = await ready();
+    const socket = await sim.connect(0);
+    await socket.subscribe('snap', ETH_USDC);
+    sim.sim.faults.set({ snapSkipRate: 1, snapDuplicateRate: 1, streamPairs: ['STRK-USDC'] });
+    await sim.place(0, { price: '2000' });
+    await sim.sim.idle();
+    sim.sim.faults.set({ snapDuplicateRate: 0, streamPairs: ['ETH-USDC'] });
+    await sim.place(0, { price: '2001' });
+    await sim.sim.idle();
+    sim.sim.faults.reset();
+    await sim.place(0, { price: '2002' });
+    await socket.waitFor((f) => f['stream'] === 'snap' && (f['result'] as Record<string, unknown>)['msg_id'] === '3', 'snap 3');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Id 1 came once (the faults were aimed at STRK/USDC), id 2 was skipped (aimed at ETH/USDC).
+    expect(socket.frames.filter((f) => f['stream'] === 'snap').map((f) => (f['result'] as Record<string, string>)['msg_ids_start'])).toEqual(['1', '3']);
+  });
+
   it('duplicates and reorders execution reports', async () => {
     const sim = await ready();
     const socket = await sim.connect(0);
