@@ -4,10 +4,9 @@
  * A gap in the recording repeats the last state up to the next event.
  */
 import { unitsToNumber, type TickerRules } from '../core/index.ts';
-import type { EngineStatus } from '../engine/index.ts';
+import type { PathStatus } from '../engine/index.ts';
 import type { ReplayExchange } from './replay-exchange.ts';
-import { pnlComponents } from './session.ts';
-import type { PathSample } from './stats.ts';
+import type { PathSample, PnlComponents } from './stats.ts';
 
 /** Samples one pair's state every `sampleMs` of simulated time. */
 export class PathSampler {
@@ -22,7 +21,8 @@ export class PathSampler {
     private readonly sampleMs: number,
     private readonly rules: TickerRules,
     private readonly exchange: ReplayExchange,
-    private readonly status: () => EngineStatus,
+    /** The engine's `pathStatus` (cheaper than `status()`: no order lists, no markout summary). */
+    private readonly status: () => PathStatus,
   ) {
     this.nextSampleMs = startMs + sampleMs;
   }
@@ -45,6 +45,7 @@ export class PathSampler {
       components: pnlComponents(status),
       ...(status.reference === undefined ? {} : { referenceFair: status.reference.fair, basisBps: status.reference.basisBps }),
     };
+    // One sample per period: a gap in the recording repeats the last state up to the next event.
     while (this.nextSampleMs <= timeMs) {
       this.samples.push({ ...sample, timeMs: this.nextSampleMs });
       this.nextSampleMs += this.sampleMs;
@@ -55,4 +56,15 @@ export class PathSampler {
     const rules = this.rules;
     return priceTicks === undefined ? undefined : unitsToNumber(BigInt(priceTicks) * rules.priceTick, rules.quoteDecimals);
   }
+}
+
+/**
+ * The engine's PnL split at a sample as signed contributions (fees and gas negative), so the
+ * parts of a sample add up to its total; with a hedge venue, the hedges' PnL (net of their fees)
+ * is a part of its own.
+ */
+export function pnlComponents(status: PathStatus): PnlComponents {
+  const split = status.scorecard.pnl;
+  const parts = { spread: split.spread, inventory: split.inventory, fees: -split.fees, gas: -split.gas };
+  return status.hedge === undefined ? parts : { ...parts, hedge: status.hedge.pnlQuote };
 }

@@ -5,14 +5,16 @@
  * timers), applies it at the exchange, and lets the engine's promise callbacks run only when the
  * engine actually called the venue, so millions of quiet book updates cost no `await`.
  */
-import { ManualClock, createSilentLogger, unitsToNumber, type Logger, type Side, type Strategy } from '../core/index.ts';
-import { Hedger, MarketMaker, MemoryHedgeJournal, combineObservers, type EngineObserver, type EngineSettings, type EngineStatus, type HedgerSettings, type PathStatus, type Journal } from '../engine/index.ts';
+import { ManualClock, createSilentLogger, type Logger, type Side, type Strategy } from '../core/index.ts';
+import { Hedger, MarketMaker, MemoryHedgeJournal, combineObservers, type EngineObserver, type EngineSettings, type EngineStatus, type HedgerSettings, type Journal } from '../engine/index.ts';
 import type { HedgeRecording } from './hedge/hedge-recording.ts';
 import { ReplayHedgeVenue } from './hedge/replay-hedge-venue.ts';
 import { ReplayReferenceFeed } from './reference/replay-reference-feed.ts';
+export { pnlComponents } from './path-sampler.ts';
+import { PathSampler } from './path-sampler.ts';
 import { ReplayClock } from './replay-clock.ts';
 import { ReplayVenue, type ReplayVenueOptions, type VenueFill } from './replay-venue.ts';
-import type { PathSample, PnlComponents } from './stats.ts';
+import type { PathSample } from './stats.ts';
 
 const SETTLED = Promise.resolve();
 
@@ -65,7 +67,6 @@ export class BacktestSession {
   readonly clock: ManualClock;
   readonly venue: ReplayVenue;
   readonly engine: MarketMaker;
-  readonly samples: PathSample[] = [];
   /** The replayed hedge venue and its hedger, when the session hedges. */
   readonly hedgeVenue: ReplayHedgeVenue | undefined;
   readonly hedger: Hedger | undefined;
@@ -73,16 +74,12 @@ export class BacktestSession {
   readonly referenceFeed: ReplayReferenceFeed | undefined;
   /** Times quoting paused with a reference reason (stale, resyncing, divergent, jump) as the first. */
   referencePauses = 0;
-  private readonly sampleMs: number;
-  private nextSampleMs: number;
+  private readonly sampler: PathSampler;
   private seenActivity = 0;
-  private startBase = 0;
 
   constructor(private readonly options: SessionOptions) {
     this.clock = new ReplayClock(options.startMs);
     this.venue = new ReplayVenue({ ...options.venue, clock: this.clock });
-    this.sampleMs = options.sampleMs ?? 1_000;
-    this.nextSampleMs = options.startMs + this.sampleMs;
     const hedge = options.hedge;
     this.hedgeVenue =
       hedge === undefined
@@ -134,6 +131,13 @@ export class BacktestSession {
       ...(this.referenceFeed === undefined ? {} : { reference: this.referenceFeed }),
       ...(options.journal === undefined ? {} : { journal: options.journal }),
     });
+    const engine = this.engine;
+    this.sampler = new PathSampler(options.startMs, options.sampleMs ?? 1_000, options.venue.rules, this.venue.exchange, () => engine.pathStatus());
+  }
+
+  /** The report's path: one sample per `sampleMs` of simulated time. */
+  get samples(): readonly PathSample[] {
+    return this.sampler.samples;
   }
 
   /** Our fills at the exchange, in order. */
@@ -151,7 +155,7 @@ export class BacktestSession {
     const started = this.engine.start();
     await this.flush();
     await started;
-    this.startBase = this.engine.status().baseBalance;
+    this.sampler.startBase = this.engine.status().baseBalance;
   }
 
   /**
@@ -163,7 +167,7 @@ export class BacktestSession {
     this.hedgeVenue?.scheduleUpTo(timeMs);
     this.referenceFeed?.scheduleUpTo(timeMs);
     if (timeMs > this.clock.nowMs()) this.venue.endOfMessage();
-    if (timeMs >= this.nextSampleMs) this.sampleUpTo(timeMs);
+    if (timeMs >= this.sampler.nextSampleMs) this.sampler.sampleUpTo(timeMs);
     if (!this.venue.scheduler.hasDueBy(timeMs) && !this.needsFlush()) {
       this.clock.advanceTo(timeMs);
       return undefined;
@@ -231,7 +235,7 @@ export class BacktestSession {
     this.venue.endOfMessage();
     if (this.needsFlush()) await this.flush();
     const endMs = this.clock.nowMs();
-    this.sampleUpTo(endMs);
+    this.sampler.sampleUpTo(endMs);
     const stopping = this.engine.stop();
     // Drive time forward until the engine's shutdown (cancels, confirmations) completes.
     let done = false;
@@ -251,45 +255,4 @@ export class BacktestSession {
 
   /** After each delivery: a promise only when the engine has callbacks to run. */
   private readonly flushIfActive = (): Promise<void> | undefined => (this.needsFlush() ? this.flush() : undefined);
-
-  private sampleUpTo(timeMs: number): void {
-    if (timeMs < this.nextSampleMs) return;
-    const status = this.engine.pathStatus();
-    const exchange = this.venue.exchange;
-    const sample: PathSample = {
-      timeMs: this.nextSampleMs,
-      mid: status.mid,
-      bid: this.tickPrice(exchange.bestRestingPrice('buy')),
-      ask: this.tickPrice(exchange.bestRestingPrice('sell')),
-      bestBid: this.tickPrice(exchange.book.bestBidPrice()),
-      bestAsk: this.tickPrice(exchange.book.bestAskPrice()),
-      inventory: status.baseBalance - this.startBase,
-      ...(status.hedge === undefined ? {} : { netInventory: status.baseBalance - this.startBase + status.hedge.hedgePositionBase }),
-      pnl: status.pnl.total + (status.hedge?.pnlQuote ?? 0),
-      components: pnlComponents(status),
-      ...(status.reference === undefined ? {} : { referenceFair: status.reference.fair, basisBps: status.reference.basisBps }),
-    };
-    // One sample per period: a gap in the recording repeats the last state up to the next event.
-    while (this.nextSampleMs <= timeMs) {
-      this.samples.push({ ...sample, timeMs: this.nextSampleMs });
-      this.nextSampleMs += this.sampleMs;
-    }
-  }
-
-  private tickPrice(priceTicks: number | undefined): number | undefined {
-    const rules = this.options.venue.rules;
-    return priceTicks === undefined ? undefined : unitsToNumber(BigInt(priceTicks) * rules.priceTick, rules.quoteDecimals);
-  }
-
-}
-
-/**
- * The engine's PnL split at a sample as signed contributions (fees and gas negative), so the
- * parts of a sample add up to its total; with a hedge venue, the hedges' PnL (net of their fees)
- * is a part of its own.
- */
-export function pnlComponents(status: PathStatus): PnlComponents {
-  const split = status.scorecard.pnl;
-  const parts = { spread: split.spread, inventory: split.inventory, fees: -split.fees, gas: -split.gas };
-  return status.hedge === undefined ? parts : { ...parts, hedge: status.hedge.pnlQuote };
 }

@@ -103,7 +103,7 @@ export class AccountBacktestSession {
         account: { account: this.account, pairName: spec.pair.name },
         ...(spec.observer === undefined ? {} : { observer: spec.observer }),
       });
-      const sampler = new PathSampler(options.startMs, this.sampleMs, spec.venue.rules, venue.exchange, () => engine.status());
+      const sampler = new PathSampler(options.startMs, this.sampleMs, spec.venue.rules, venue.exchange, () => engine.pathStatus());
       pairs.push({ name: spec.pair.name, venue, engine, sampler });
     }
     this.pairs = pairs;
