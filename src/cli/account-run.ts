@@ -78,7 +78,7 @@ export async function startAccountRun(options: AccountRunOptions): Promise<Accou
     };
   });
   const firstVenue = session.venues[0] as (typeof session.venues)[number];
-  const startedAtMs = Date.now();
+  const startedAtMs = clock.nowMs();
   // What the daemon places as given: metrics host, journal, state dir, lock, stop signal, status, observer.
   const { configs: _configs, paths: _paths, logger: _logger, permissions: _permissions, signer: _signer, ...placement } = options;
   try {

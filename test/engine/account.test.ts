@@ -78,6 +78,19 @@ function account(books: Books, pairs: readonly AccountPair[], overrides: Partial
   });
 }
 
+/** ETH/USDC and STRK/USDC sharing an account that holds 1,000,000 units of each token. */
+function twoPairs(): { books: Books; shared: Account; eth: Pair; strk: Pair } {
+  const books = new Books();
+  for (const token of ['ETH', 'STRK', 'USDC']) books.set(token, 1_000_000n);
+  const shared = account(books, [ETH_USDC, STRK_USDC]);
+  shared.allocate(books.balances);
+  const eth = new Pair(ETH_USDC);
+  const strk = new Pair(STRK_USDC);
+  shared.join(eth);
+  shared.join(strk);
+  return { books, shared, eth, strk };
+}
+
 describe('an account shared by several pairs', () => {
   it('splits the free balance of a shared token evenly, gives an unshared one whole, and honours explicit budgets', () => {
     const books = new Books();
@@ -105,14 +118,7 @@ describe('an account shared by several pairs', () => {
   });
 
   it('never takes one pair\'s fill for drift: balances = start + every pair\'s fills', async () => {
-    const books = new Books();
-    for (const token of ['ETH', 'STRK', 'USDC']) books.set(token, 1_000_000n);
-    const shared = account(books, [ETH_USDC, STRK_USDC]);
-    shared.allocate(books.balances);
-    const eth = new Pair(ETH_USDC);
-    const strk = new Pair(STRK_USDC);
-    shared.join(eth);
-    shared.join(strk);
+    const { books, shared, eth, strk } = twoPairs();
     strk.fill(books, { STRK: 500n, USDC: -250n }, 's1');
     eth.fill(books, { ETH: -3n, USDC: 9_000n }, 'e1');
     await shared.checkBalances();
@@ -128,14 +134,7 @@ describe('an account shared by several pairs', () => {
   });
 
   it('names a trade none of our pairs made when the balances move without our fills', async () => {
-    const books = new Books();
-    for (const token of ['ETH', 'STRK', 'USDC']) books.set(token, 1_000_000n);
-    const shared = account(books, [ETH_USDC, STRK_USDC]);
-    shared.allocate(books.balances);
-    const eth = new Pair(ETH_USDC);
-    const strk = new Pair(STRK_USDC);
-    shared.join(eth);
-    shared.join(strk);
+    const { books, shared, eth, strk } = twoPairs();
     eth.fill(books, { ETH: 1n, USDC: -3_000n }, 'e1');
     // Someone else, with the same account: an order we never sent.
     books.add('USDC', -23_913_260n);
