@@ -22,17 +22,24 @@ export class Costs {
     this.gas = quote;
   }
 
+  /**
+   * The context of the gas quote in force. The same object while the gas figures stay the same:
+   * the quote pipeline's memo compares it by identity, and a new object per requote (a venue
+   * that never announced gas, whose own quote is asked each time) made every requote recompute
+   * the whole pipeline and every side's diff.
+   */
   edgeContext(): EdgeContext {
-    const gas = this.gas;
-    if (gas !== undefined && this.cached?.gas === gas) return this.cached;
+    const gas = this.gas ?? this.venue.gasQuote();
+    const cached = this.cached;
+    if (cached !== undefined && (cached.gas === gas || isSameGas(cached.gas, gas))) return cached;
     const context: EdgeContext = {
       rules: this.info.rules,
       makerFeePbips: this.info.makerFeePbips,
       steps: this.info.steps,
-      gas: gas ?? this.venue.gasQuote(),
+      gas,
       conversionMargin: this.conversionMargin,
     };
-    if (gas !== undefined) this.cached = context;
+    this.cached = context;
     return context;
   }
 
@@ -48,4 +55,9 @@ export class Costs {
   takerGas(): number {
     return gasCostQuote(this.info.steps.trade, this.edgeContext());
   }
+}
+
+/** Same figures for what gas costs (`gasCostQuote` reads these two; the quote's time is not a cost). */
+function isSameGas(a: GasQuote | undefined, b: GasQuote | undefined): boolean {
+  return a !== undefined && b !== undefined && a.gasPriceUnits === b.gasPriceUnits && a.quotePerStrk === b.quotePerStrk;
 }
