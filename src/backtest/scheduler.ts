@@ -15,7 +15,8 @@ interface Scheduled {
 
 /** Runs callbacks at their due times on a manual clock. */
 export class EventScheduler {
-  private readonly market: Scheduled[] = [];
+  /** Deliveries in time order from `marketHead`; a delivered slot is emptied at once (see `popMarket`). */
+  private readonly market: (Scheduled | undefined)[] = [];
   private marketHead = 0;
   private readonly heap: Scheduled[] = [];
   private seq = 0;
@@ -145,6 +146,10 @@ export class EventScheduler {
   }
 
   private popMarket(): void {
+    // Let go of the delivery now, not at the next compaction: thousands of delivered callbacks
+    // (with the tops and trades they carried) kept alive that long outlived the young
+    // generation, so every scavenge copied them and promoted them to the old one.
+    this.market[this.marketHead] = undefined;
     this.marketHead++;
     // Compact the ring now and then so memory stays flat over millions of events.
     if (this.marketHead > 4096 && this.marketHead * 2 > this.market.length) {
