@@ -18,6 +18,8 @@ export class MarketTracker {
   private topLevels: { readonly bid: TopLevel | undefined; readonly ask: TopLevel | undefined } | undefined;
   private readonly estimators: MarketEstimators;
   private readonly ticker: TickerNumbers;
+  private readonly bidLevel: TopLevelMemo;
+  private readonly askLevel: TopLevelMemo;
 
   private fairNumber: number | undefined;
   private fairUnitsValue: bigint | undefined;
@@ -50,6 +52,8 @@ export class MarketTracker {
   ) {
     this.externalFair = externalFair;
     const rules = info.rules;
+    this.bidLevel = new TopLevelMemo(rules);
+    this.askLevel = new TopLevelMemo(rules);
     this.ticker = {
       tickSize: unitsToNumber(rules.priceTick, rules.quoteDecimals),
       lotSize: unitsToNumber(rules.qtyStep, rules.baseDecimals),
@@ -191,13 +195,35 @@ export class MarketTracker {
   private levels(): { readonly bid: TopLevel | undefined; readonly ask: TopLevel | undefined } | undefined {
     const top = this.top;
     if (this.topLevels === undefined && top !== undefined) {
-      this.topLevels = { bid: this.level(top.bidPriceUnits, top.bidQtyUnits), ask: this.level(top.askPriceUnits, top.askQtyUnits) };
+      this.topLevels = { bid: this.bidLevel.of(top.bidPriceUnits, top.bidQtyUnits), ask: this.askLevel.of(top.askPriceUnits, top.askQtyUnits) };
     }
     return this.topLevels;
   }
+}
 
-  private level(price: bigint | undefined, qty: bigint): TopLevel | undefined {
-    const rules = this.info.rules;
-    return price === undefined ? undefined : { price: unitsToNumber(price, rules.quoteDecimals), size: unitsToNumber(qty, rules.baseDecimals) };
+/**
+ * One side's top as numbers, remembering the last conversion: a book change usually moves one
+ * side, or only a size, and converting an 18-decimal size exactly (`unitsToNumber` beyond 2^53
+ * units) cost more than the rest of a view.
+ */
+class TopLevelMemo {
+  private priceUnits: bigint | undefined;
+  private qtyUnits: bigint | undefined;
+  private last: TopLevel | undefined;
+
+  constructor(private readonly rules: VenueInfo['rules']) {}
+
+  of(priceUnits: bigint | undefined, qtyUnits: bigint): TopLevel | undefined {
+    if (priceUnits === undefined) return undefined;
+    const last = this.last;
+    if (last !== undefined && priceUnits === this.priceUnits && qtyUnits === this.qtyUnits) return last;
+    const level: TopLevel = {
+      price: last !== undefined && priceUnits === this.priceUnits ? last.price : unitsToNumber(priceUnits, this.rules.quoteDecimals),
+      size: last !== undefined && qtyUnits === this.qtyUnits ? last.size : unitsToNumber(qtyUnits, this.rules.baseDecimals),
+    };
+    this.priceUnits = priceUnits;
+    this.qtyUnits = qtyUnits;
+    this.last = level;
+    return level;
   }
 }
