@@ -94,7 +94,8 @@ export function createRecordedEventSource(paths: readonly string[], rules: Ticke
     async replay(handler: RecordedEventHandler): Promise<number> {
       // Fields of one object, not closure variables: V8 boxes a double held in a closure on
       // every write, and these change on every record.
-      const at = { events: 0, lastMs: Number.NEGATIVE_INFINITY, offsetMs: 0, firstMs: 0, hasFirst: false };
+      // `hi`/`lo`: the raw time of the last record read (-1: none yet in this file and pass).
+      const at = { events: 0, lastMs: Number.NEGATIVE_INFINITY, offsetMs: 0, firstMs: 0, hasFirst: false, hi: -1, lo: -1 };
       let readBefore = 0;
       for (let pass = 0; pass < passes; pass++) {
         if (pass > 0 && at.hasFirst) at.offsetMs = at.lastMs + 1 - at.firstMs;
@@ -115,6 +116,7 @@ export function createRecordedEventSource(paths: readonly string[], rules: Ticke
             return lots;
           };
           const before = readBefore;
+          at.hi = -1;
           // Decodes only the fields the replay reads (decodeRecord has the layout); a record
           // costs a few array reads and one handler call.
           await readRecordingChunks(
@@ -127,16 +129,24 @@ export function createRecordedEventSource(paths: readonly string[], rules: Ticke
                 const kind = w0 & 0xff;
                 if (kind === KIND.bbo || kind === KIND.conversionRate) continue;
                 const index = chunk.first + i;
-                const exchMs = nsHalvesToMs(u32[w + 3] as number, u32[w + 2] as number);
-                if (!at.hasFirst) {
-                  at.firstMs = exchMs;
-                  at.hasFirst = true;
-                }
-                const shifted = exchMs + at.offsetMs;
-                if (shifted > at.lastMs) {
-                  at.lastMs = shifted;
-                  const moving = handler.advance(shifted);
-                  if (moving !== undefined) await moving;
+                // The records of one venue message share their time: only a new time is
+                // converted (a division per record otherwise) and may move the clock.
+                const hi = u32[w + 3] as number;
+                const lo = u32[w + 2] as number;
+                if (hi !== at.hi || lo !== at.lo) {
+                  at.hi = hi;
+                  at.lo = lo;
+                  const exchMs = nsHalvesToMs(hi, lo);
+                  if (!at.hasFirst) {
+                    at.firstMs = exchMs;
+                    at.hasFirst = true;
+                  }
+                  const shifted = exchMs + at.offsetMs;
+                  if (shifted > at.lastMs) {
+                    at.lastMs = shifted;
+                    const moving = handler.advance(shifted);
+                    if (moving !== undefined) await moving;
+                  }
                 }
                 let result: Promise<void> | undefined;
                 if (kind === KIND.depth) {
