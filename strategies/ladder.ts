@@ -199,8 +199,8 @@ export const LADDER: StrategyDefinition<LadderParams> = {
 };
 
 /**
- * A ladder strategy for fixed parameters. Its quotes depend on a few inputs only (fair, mid,
- * microprice, tick, costs, inventory and the last fill's side), and most book changes move none of
+ * A ladder strategy for fixed parameters. Its quotes depend on a few inputs only (fair, or mid
+ * and microprice for those price sources, tick, costs, inventory and the last fill's side), and most book changes move none of
  * them (a size at the touch changed): `quote` returns its previous array for the same inputs.
  * The array is shared: read it, do not change it.
  */
@@ -217,6 +217,9 @@ export function createLadder(params: LadderParams): ExplainedStrategy<LadderExpl
     targetBase: 0,
     lastFillSide: undefined as string | undefined,
   };
+  // Built around the fair price, the ladder reads neither the mid nor the microprice, and the
+  // microprice moves with every size at the touch: comparing it would rebuild the same ladder.
+  const readsBook = params.priceSource !== 'fair';
   return {
     name: 'ladder',
     orderSize: params.orderSize,
@@ -226,8 +229,7 @@ export function createLadder(params: LadderParams): ExplainedStrategy<LadderExpl
       if (
         last.quotes !== undefined &&
         Object.is(view.fair, last.fair) &&
-        Object.is(view.mid, last.mid) &&
-        Object.is(view.microprice, last.microprice) &&
+        (!readsBook || (Object.is(view.mid, last.mid) && Object.is(view.microprice, last.microprice))) &&
         Object.is(view.tickSize, last.tickSize) &&
         Object.is(view.makerFee, last.makerFee) &&
         Object.is(view.gasPerFill, last.gasPerFill) &&
