@@ -53,6 +53,15 @@ describe('ladder strategy', () => {
     }
   });
 
+  it('around the fair price, keeps its answer when only the mid or the microprice moved (it reads neither)', () => {
+    const ladder = createLadder(parseOrThrow(LADDER));
+    const first = ladder.quote(makeView({ fair: 2000, microprice: 2000 }), makeInventory());
+    const sizesMoved = makeView({ fair: 2000, microprice: 2000.004, bestBid: 1999.98 });
+    expect(ladder.quote(sizesMoved, makeInventory())).toBe(first);
+    expect(first).toEqual(explainLadder(parseOrThrow(LADDER), sizesMoved, makeInventory())?.quotes);
+    expect(ladder.quote(makeView({ fair: 2000.01, microprice: 2000.004 }), makeInventory())).not.toEqual(first);
+  });
+
   it('defaults to one 0.01 level 0.5 bps plus costs either side of the fair price', () => {
     const quotes = createLadder(parseOrThrow(LADDER)).quote(view, makeInventory());
     // fair 2000 → 2000·(1 − 0.00005) = 1999.9, 2000·1.00005 = 2000.1 (no fee, no gas)
