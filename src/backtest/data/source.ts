@@ -5,12 +5,11 @@
  * back: streams of one venue (depth, trades) carry their own clocks, and the receive order is the
  * order the bot would have seen them in.
  */
-import type { Side, TickerRules } from '../../core/index.ts';
+import type { TickerRules } from '../../core/index.ts';
 import type { RecordedEventHandler, RecordedEventSource } from '../run.ts';
-import { DataError, KIND, RECORD_BYTES, SIDE_BUY, SIDE_SELL, decimalToScaled, nsHalvesToMs, type RecordingHeader } from './format.ts';
-import { readExactFields, readRecordingChunks, readRecordingHeader } from './reader.ts';
-
-const TWO_32 = 4_294_967_296;
+import { DataError, decimalToScaled, type RecordingHeader } from './format.ts';
+import { readRecordingChunks, readRecordingHeader } from './reader.ts';
+import { RecordDispatcher } from './record-dispatcher.ts';
 
 /** Integer factors that turn a scaled value into ticks or lots: value × multiply / divide. */
 export interface ScaleFactors {
@@ -92,95 +91,24 @@ export function createRecordedEventSource(paths: readonly string[], rules: Ticke
   const totalRecords = passes * files.reduce((sum, file) => sum + file.header.records, 0);
   return {
     async replay(handler: RecordedEventHandler): Promise<number> {
-      // Fields of one object, not closure variables: V8 boxes a double held in a closure on
-      // every write, and these change on every record.
-      // `hi`/`lo`: the raw time of the last record read (-1: none yet in this file and pass).
-      const at = { events: 0, lastMs: Number.NEGATIVE_INFINITY, offsetMs: 0, firstMs: 0, hasFirst: false, hi: -1, lo: -1 };
+      const dispatcher = new RecordDispatcher(handler);
       let readBefore = 0;
       for (let pass = 0; pass < passes; pass++) {
-        if (pass > 0 && at.hasFirst) at.offsetMs = at.lastMs + 1 - at.firstMs;
+        if (pass > 0) dispatcher.startPass();
         for (const file of files) {
-          const { multiply: pm, divide: pd } = file.scale.price;
-          const { multiply: qm, divide: qd } = file.scale.qty;
-          // A quotient of integers below 2^53 is whole exactly when the division is exact (a
-          // remainder of at least 1/divide outweighs the rounding), so no floating-point `%`,
-          // which is a C call per record.
-          const toTicks = (value: number, index: number): number => {
-            const ticks = (value * pm) / pd;
-            if (!Number.isInteger(ticks)) throw new DataError('DATA_RULES_MISMATCH', `${file.path}: record ${index} price ${value} is off the tick`);
-            return ticks;
-          };
-          const toLots = (value: number, index: number): number => {
-            const lots = (value * qm) / qd;
-            if (!Number.isInteger(lots)) throw new DataError('DATA_RULES_MISMATCH', `${file.path}: record ${index} size ${value} is off the lot`);
-            return lots;
-          };
           const before = readBefore;
-          at.hi = -1;
-          // Decodes only the fields the replay reads (decodeRecord has the layout); a record
-          // costs a few array reads and one handler call.
+          dispatcher.startFile(file.path, file.scale);
           await readRecordingChunks(
             file.path,
             async (chunk) => {
-              const { u32, i32 } = chunk;
-              for (let i = 0; i < chunk.count; i++) {
-                const w = i * 16;
-                const w0 = u32[w] as number;
-                const kind = w0 & 0xff;
-                if (kind === KIND.bbo || kind === KIND.conversionRate) continue;
-                const index = chunk.first + i;
-                // The records of one venue message share their time: only a new time is
-                // converted (a division per record otherwise) and may move the clock.
-                const hi = u32[w + 3] as number;
-                const lo = u32[w + 2] as number;
-                if (hi !== at.hi || lo !== at.lo) {
-                  at.hi = hi;
-                  at.lo = lo;
-                  const exchMs = nsHalvesToMs(hi, lo);
-                  if (!at.hasFirst) {
-                    at.firstMs = exchMs;
-                    at.hasFirst = true;
-                  }
-                  const shifted = exchMs + at.offsetMs;
-                  if (shifted > at.lastMs) {
-                    at.lastMs = shifted;
-                    const moving = handler.advance(shifted);
-                    if (moving !== undefined) await moving;
-                  }
-                }
-                let result: Promise<void> | undefined;
-                if (kind === KIND.depth) {
-                  const sideByte = (w0 >>> 8) & 0xff;
-                  const side: Side = sideByte === SIDE_BUY ? 'buy' : 'sell';
-                  const price = (i32[w + 9] as number) * TWO_32 + (u32[w + 8] as number);
-                  const qty = (i32[w + 11] as number) * TWO_32 + (u32[w + 10] as number);
-                  at.events++;
-                  result = handler.depth(side, toTicks(price, index), toLots(qty, index));
-                } else if (kind === KIND.trade) {
-                  const sideByte = (w0 >>> 8) & 0xff;
-                  const aggressor: Side | undefined = sideByte === SIDE_BUY ? 'buy' : sideByte === SIDE_SELL ? 'sell' : undefined;
-                  const price = (i32[w + 9] as number) * TWO_32 + (u32[w + 8] as number);
-                  const qty = (i32[w + 11] as number) * TWO_32 + (u32[w + 10] as number);
-                  at.events++;
-                  result = handler.trade(aggressor, toTicks(price, index), toLots(qty, index));
-                } else if (kind === KIND.clear) {
-                  at.events++;
-                  result = handler.clear();
-                } else if (kind === KIND.gasPrice) {
-                  at.events++;
-                  result = handler.gasPrice(readExactFields({ bytes: chunk.bytes, offset: i * RECORD_BYTES }).aux1);
-                } else {
-                  throw new DataError('DATA_BAD_RECORD', `${file.path}: record ${index} has unknown kind ${kind}`);
-                }
-                if (result !== undefined) await result;
-              }
+              for (let next = dispatcher.dispatch(chunk, 0); next >= 0; next = dispatcher.dispatch(chunk, next)) await dispatcher.pending;
             },
             options.onProgress === undefined ? {} : { onProgress: (done) => options.onProgress?.(before + done, totalRecords) },
           );
           readBefore += file.header.records;
         }
       }
-      return at.events;
+      return dispatcher.events;
     },
   };
 }
