@@ -171,9 +171,14 @@ export function unitsToNumber(units: bigint, decimals: number): number {
   if (decimals >= 0 && decimals <= 22 && Number.isInteger(decimals)) {
     // Both operands exact and the division correctly rounded: the nearest double to units/10^d.
     if (units <= MAX_EXACT_UNITS && units >= -MAX_EXACT_UNITS) return Number(units) / (EXACT_POW10[decimals] as number);
+    // Beyond 2^53 an amount is still often an exact double (lots of an 18-decimal token carry many
+    // factors of two): then the same one correctly rounded division applies, and proving it
+    // costs one conversion back instead of the two BigInt operations below.
+    const double = Number(units);
+    if (Number.isFinite(double) && BigInt(double) === units) return double / (EXACT_POW10[decimals] as number);
     // Large amounts are often round (sizes are lots, 18-decimal tokens): drop the zeros and the
     // same exact division applies.
-    const approximate = Math.abs(Number(units));
+    const approximate = Math.abs(double);
     const zeros = Math.ceil(Math.log10(approximate) - 15.9);
     if (zeros > 0 && zeros <= decimals) {
       const scale = pow10(zeros);

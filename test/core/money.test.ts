@@ -127,6 +127,14 @@ describe('unitsToNumber', () => {
       }),
       { numRuns: 3_000 },
     );
+    // Exact doubles beyond 2^53 (lots of 18-decimal tokens), and their neighbours that are not.
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(2n ** 53n), max: 2n ** 53n }), fc.integer({ min: 1, max: 80 }), fc.integer({ min: -1, max: 1 }), fc.integer({ min: 0, max: 24 }), (odd, shift, nudge, decimals) => {
+        const units = (odd << BigInt(shift)) + BigInt(nudge);
+        expect(unitsToNumber(units, decimals)).toBe(Number(formatUnits(units, decimals)));
+      }),
+      { numRuns: 3_000 },
+    );
     fc.assert(
       fc.property(fc.bigInt({ min: -(2n ** 60n), max: 2n ** 60n }), fc.integer({ min: 0, max: 24 }), fc.integer({ min: 0, max: 24 }), (units, zeros, decimals) => {
         const round = units * 10n ** BigInt(zeros);
