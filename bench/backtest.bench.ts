@@ -1,8 +1,9 @@
 /**
  * How many recorded events per second a backtest replays with the engine and the ladder strategy
  * in the loop (`backtest.events_per_sec`: the Binance ETHUSDT recording, looped until at least 5M
- * events, after one unmeasured warm-up pass), and how fast the recording format alone streams (`data.read_events_per_sec`). The
- * recording is imported once into the OS temp directory; the repository never holds data.
+ * events, after one unmeasured warm-up pass; the median of three measured runs), and how fast the
+ * recording format alone streams (`data.read_events_per_sec`). The recording is imported once into
+ * the OS temp directory; the repository never holds data.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,9 +16,15 @@ import { runBacktest } from '../src/backtest/run.ts';
 import type { TickerRules } from '../src/core/index.ts';
 import { DEFAULT_ENGINE_SETTINGS } from '../src/engine/index.ts';
 import { LADDER } from '../strategies/index.ts';
-import type { BenchResult, BenchSuite } from './harness.ts';
+import { percentile, type BenchResult, type BenchSuite } from './harness.ts';
 
 const TARGET_EVENTS = 5_000_000;
+/**
+ * Measured runs of the replay; the median is reported. On a shared 2-core machine one run follows
+ * the other tenants' load (±20 % between consecutive runs); the median of three is steadier and,
+ * unlike the best of three, does not report the luckiest moment.
+ */
+const MEASURED_RUNS = 3;
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const dataDir = [resolve(repoRoot, '../shared/data'), resolve(repoRoot, '../../shared/data')].find((dir) => existsSync(join(dir, 'binance-spot-hftbacktest')));
 
@@ -83,10 +90,14 @@ const suite: BenchSuite = {
       // One pass first, not measured: the figure is the replay's steady rate, not V8's warm-up
       // (a CLI run's whole cost, start-up and warm-up included, is published beside it).
       await run(1);
-      const measured = await run(Math.ceil(TARGET_EVENTS / perPass));
-      if (measured.events < TARGET_EVENTS) throw new Error(`replayed only ${measured.events} events`);
+      const rates: number[] = [];
+      for (let i = 0; i < MEASURED_RUNS; i++) {
+        const measured = await run(Math.ceil(TARGET_EVENTS / perPass));
+        if (measured.events < TARGET_EVENTS) throw new Error(`replayed only ${measured.events} events`);
+        rates.push(measured.events / measured.seconds);
+      }
       return [
-        { bench: 'backtest.events_per_sec', value: measured.events / measured.seconds, unit: 'events/s', baseline: null },
+        { bench: 'backtest.events_per_sec', value: percentile(rates, 50), unit: 'events/s', baseline: null },
         { bench: 'data.read_events_per_sec', value: readRate, unit: 'records/s', baseline: null },
       ];
     } finally {
