@@ -48,7 +48,7 @@ const RETAINED_ORDERS = 20_000;
 export class ReplayExchange {
   readonly book = new ReplayBook();
   private readonly orders = new Map<string, ReplayOrder>();
-  /** Our resting orders by side, for the fill checks on every market event. */
+  /** Our resting orders by side, for the fill checks on every market event (read through `restingOn`). */
   private readonly resting: { buy: ReplayOrder[]; sell: ReplayOrder[] } = { buy: [], sell: [] };
   /** Lots traded at each price since that level's last depth update, so a depth drop that a trade already explains is not counted twice. */
   private readonly tradedSinceDepth = new Map<number, number>();
@@ -66,7 +66,7 @@ export class ReplayExchange {
   applyDepth(side: Side, priceTicks: number, qtyLots: number): void {
     const previous = this.book.sizeAt(side, priceTicks);
     this.book.setLevel(side, priceTicks, qtyLots);
-    const queued = this.resting[side];
+    const queued = this.restingOn(side);
     if (queued.length > 0) {
       // Usually empty: a depth update at a traded price clears that price's entry.
       const traded = this.tradedSinceDepth.size === 0 ? 0 : (this.tradedSinceDepth.get(priceTicks) ?? 0);
@@ -97,7 +97,7 @@ export class ReplayExchange {
   applyTrade(aggressor: Side | undefined, priceTicks: number, qtyLots: number): void {
     if (aggressor === undefined) return;
     const hitSide: Side = aggressor === 'sell' ? 'buy' : 'sell';
-    const queued = this.resting[hitSide];
+    const queued = this.restingOn(hitSide);
     if (queued.length === 0) return;
     this.tradedSinceDepth.set(priceTicks, (this.tradedSinceDepth.get(priceTicks) ?? 0) + qtyLots);
     // A fill may take the order out of `queued` (only that order): step past it only when it stayed.
@@ -139,7 +139,7 @@ export class ReplayExchange {
     if (order.filledLots >= order.qtyLots) return;
     order.front = this.book.sizeAt(side, priceTicks);
     order.status = order.filledLots > 0 ? 'PARTIALLY_FILLED' : 'OPEN';
-    this.resting[side].push(order);
+    this.restingOn(side).push(order);
     this.report({ order, lastFillPriceTicks: undefined, lastFillIsMaker: undefined, matcherResult: 'OK' });
   }
 
@@ -178,7 +178,7 @@ export class ReplayExchange {
   /** Our best resting price on a side (highest bid, lowest ask), in ticks; undefined when none rests. */
   bestRestingPrice(side: Side): number | undefined {
     let best: number | undefined;
-    for (const order of this.resting[side]) {
+    for (const order of this.restingOn(side)) {
       if (best === undefined || (side === 'buy' ? order.priceTicks > best : order.priceTicks < best)) best = order.priceTicks;
     }
     return best;
@@ -186,6 +186,14 @@ export class ReplayExchange {
 
   restingOrders(): ReplayOrder[] {
     return [...this.resting.buy, ...this.resting.sell];
+  }
+
+  /**
+   * One side's resting orders. A branch, not `resting[side]`: a lookup keyed by a string that is
+   * sometimes 'buy' and sometimes 'sell' is a generic (megamorphic) property load, on every event.
+   */
+  private restingOn(side: Side): ReplayOrder[] {
+    return side === 'buy' ? this.resting.buy : this.resting.sell;
   }
 
   private isResting(order: ReplayOrder): boolean {
@@ -205,7 +213,7 @@ export class ReplayExchange {
 
   /** Our resting orders the other side's best price has moved through fill at their own price. */
   private fillCrossedBy(side: Side): void {
-    const queued = this.resting[side === 'buy' ? 'sell' : 'buy'];
+    const queued = this.restingOn(side === 'buy' ? 'sell' : 'buy');
     if (queued.length === 0) return;
     const best = side === 'buy' ? this.book.bestBidPrice() : this.book.bestAskPrice();
     if (best === undefined) return;
@@ -233,7 +241,7 @@ export class ReplayExchange {
   }
 
   private removeResting(order: ReplayOrder): void {
-    const list = this.resting[order.side];
+    const list = this.restingOn(order.side);
     const index = list.indexOf(order);
     if (index >= 0) list.splice(index, 1);
   }
