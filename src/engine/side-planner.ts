@@ -15,12 +15,18 @@ import type { EngineSettings } from './settings.ts';
 
 const SIDES: readonly Side[] = ['buy', 'sell'];
 
+/** A side whose last diff was empty, and what it read then. */
+interface QuietSide {
+  readonly desired: readonly RoundedQuote[];
+  readonly ordersVersion: number;
+  readonly untilMs: number;
+}
+
 /** Plans requotes side by side, remembering which sides are quiet. */
 export class SidePlanner {
-  private readonly quiet: Record<Side, { desired: readonly RoundedQuote[]; ordersVersion: number; untilMs: number } | undefined> = {
-    buy: undefined,
-    sell: undefined,
-  };
+  /** Each side's quiet state, by a branch in `plan` (a lookup by a key that alternates is a generic property load). */
+  private quietBuy: QuietSide | undefined;
+  private quietSell: QuietSide | undefined;
 
   constructor(
     private readonly orders: OrderManager,
@@ -39,9 +45,9 @@ export class SidePlanner {
         this.orders.markDirty(side);
         continue;
       }
-      const quiet = this.quiet[side];
+      const quiet = side === 'buy' ? this.quietBuy : this.quietSell;
       if (quiet !== undefined && quiet.desired === desired && quiet.ordersVersion === table.version && nowMs < quiet.untilMs) continue;
-      this.quiet[side] = undefined;
+      this.setQuiet(side, undefined);
       const wanted = desired.filter((quote) => quote.side === side);
       const bandDiff = diffQuotes(wanted, table.working(side).map(toLiveQuote), {
         toleranceSizeFraction: this.settings.requoteTolerance.sizeFraction,
@@ -51,12 +57,17 @@ export class SidePlanner {
       const paying = fair === undefined ? bandDiff : keepReplacementsThatPay(bandDiff, fair, this.settings.minEdgeBps, edge());
       const diff = nowMs < this.orders.backoffUntilMs(side) ? { ...paying, place: [] } : paying;
       if (diff.cancel.length === 0 && diff.place.length === 0) {
-        this.quiet[side] = { desired, ordersVersion: table.version, untilMs: this.quietUntilMs(side, nowMs) };
+        this.setQuiet(side, { desired, ordersVersion: table.version, untilMs: this.quietUntilMs(side, nowMs) });
         continue;
       }
       plans.push({ side, diff, wanted });
     }
     return plans;
+  }
+
+  private setQuiet(side: Side, quiet: QuietSide | undefined): void {
+    if (side === 'buy') this.quietBuy = quiet;
+    else this.quietSell = quiet;
   }
 
   /** When the time alone could change this side's diff: an order reaching its maximum age, or the reject backoff ending. */

@@ -121,7 +121,8 @@ export class OrderManager {
 
   /** Until when this side places nothing after rejections (ms on the clock; 0 = not backing off). */
   backoffUntilMs(side: Side): number {
-    return this.rejectBackoff[side].untilMs;
+    // A branch, not rejectBackoff[side]: a lookup by a key that alternates is a generic property load (asked on every requote).
+    return side === 'buy' ? this.rejectBackoff.buy.untilMs : this.rejectBackoff.sell.untilMs;
   }
 
   /** True while any request of ours is unanswered. */
