@@ -26,12 +26,15 @@ class TickSide {
 
   constructor(private readonly isBid: boolean) {}
 
-  /** Sets a level (0 or less removes it); false when the price would need too wide a window. */
-  set(priceTicks: number, qtyLots: number): boolean {
+  /**
+   * Sets a level (0 or less removes it); returns the size it had, or -1 (nothing set) when the
+   * price would need too wide a window.
+   */
+  set(priceTicks: number, qtyLots: number): number {
     let index = priceTicks - this.low;
     if (index < 0 || index >= this.sizes.length) {
-      if (qtyLots <= 0) return true;
-      if (!this.cover(priceTicks)) return false;
+      if (qtyLots <= 0) return 0;
+      if (!this.cover(priceTicks)) return -1;
       index = priceTicks - this.low;
     }
     const sizes = this.sizes;
@@ -49,7 +52,7 @@ class TickSide {
       this.count--;
       if (priceTicks === this.best && this.count > 0) this.best = this.nextBest(index);
     }
-    return true;
+    return previous;
   }
 
   size(priceTicks: number): number {
@@ -129,16 +132,28 @@ export class ReplayBook {
 
   /** Sets the absolute size of a level (0 deletes it). */
   setLevel(side: Side, priceTicks: number, qtyLots: number): void {
-    if (this.general !== undefined) {
-      this.general.setLevel(side, priceTicks, qtyLots);
-      return;
-    }
-    if (!(side === 'buy' ? this.bids : this.asks).set(priceTicks, qtyLots)) {
-      const general = new OrderBook();
-      general.reset(this.bids.levels(), this.asks.levels());
+    this.replaceLevel(side, priceTicks, qtyLots);
+  }
+
+  /**
+   * Sets the absolute size of a level (0 deletes it) and returns the size it had: the exchange
+   * needs both on every recorded update, and one lookup serves them.
+   */
+  replaceLevel(side: Side, priceTicks: number, qtyLots: number): number {
+    const general = this.general;
+    if (general !== undefined) {
+      const previous = general.sizeAt(side, priceTicks);
       general.setLevel(side, priceTicks, qtyLots);
-      this.general = general;
+      return previous;
     }
+    const previous = (side === 'buy' ? this.bids : this.asks).set(priceTicks, qtyLots);
+    if (previous >= 0) return previous;
+    const outgrown = new OrderBook();
+    outgrown.reset(this.bids.levels(), this.asks.levels());
+    const before = outgrown.sizeAt(side, priceTicks);
+    outgrown.setLevel(side, priceTicks, qtyLots);
+    this.general = outgrown;
+    return before;
   }
 
   /** Size at a price on a side (0 when absent). */

@@ -64,8 +64,7 @@ export class ReplayExchange {
 
   /** A recorded level update (absolute size). */
   applyDepth(side: Side, priceTicks: number, qtyLots: number): void {
-    const previous = this.book.sizeAt(side, priceTicks);
-    this.book.setLevel(side, priceTicks, qtyLots);
+    const previous = this.book.replaceLevel(side, priceTicks, qtyLots);
     const queued = this.restingOn(side);
     if (queued.length > 0) {
       // Usually empty: a depth update at a traded price clears that price's entry.

@@ -23,8 +23,9 @@ describe('ReplayBook', () => {
             expected.clear();
             book.clear();
           }
+          const before = expected.sizeAt(step.side, step.price);
           expected.setLevel(step.side, step.price, step.qty);
-          book.setLevel(step.side, step.price, step.qty);
+          expect(book.replaceLevel(step.side, step.price, step.qty)).toBe(before);
           expect(book.bestBidPrice()).toBe(expected.bestBidPrice());
           expect(book.bestAskPrice()).toBe(expected.bestAskPrice());
           expect(book.sizeAt(step.side, step.price)).toBe(expected.sizeAt(step.side, step.price));
