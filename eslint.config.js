@@ -39,6 +39,19 @@ export default tseslint.config(
     rules: { 'no-restricted-globals': 'off', 'no-restricted-properties': 'off', 'no-restricted-syntax': 'off' },
   },
   {
+    // starknet.js costs every daemon ~4 MB of heap for paths it rarely runs: the sources reach it
+    // through the lazy loader (RELIABILITY.md "Lean daemon"); types may be imported freely.
+    files: ['src/**/*.ts'],
+    // The loader itself, and the slow reference hasher the tests and the signer bench compare against.
+    ignores: ['src/exchange/chain/starknet-js.ts', 'src/exchange/signer/reference.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'starknet', message: 'Use starknetJs() from src/exchange/chain/starknet-js.ts (loaded on first use).', allowTypeImports: true }] },
+      ],
+    },
+  },
+  {
     // Scripts inlined into HTML reports run in the browser, with uPlot inlined beside them.
     files: ['src/**/*.client.js'],
     languageOptions: { globals: { window: 'readonly', document: 'readonly', uPlot: 'readonly' } },

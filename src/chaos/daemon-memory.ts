@@ -4,7 +4,8 @@
  * against the embedded exchange with synthetic flow, in real time, its resident set size and
  * threads read from /proc every S seconds for M minutes. One line per sample, then a summary: RSS
  * at the first sample after the warm-up (5 min, or the first fifth of a shorter run), the last,
- * the range after the warm-up and the least-squares slope in MB per hour (growth).
+ * the range after the warm-up, the least-squares slope in MB per hour (growth) with its 95 %
+ * confidence interval, and the floor of the V8 heap in use per 10 minutes with its slope.
  *
  * `--breakdown` instead runs the daemon for M minutes (default 1) in each configuration that
  * decides its memory — tsx's loader thread or the compiled sources, 0/1/2 signing threads — and
@@ -51,6 +52,12 @@ export interface MemoryReport {
   readonly steadyMaxMb: number;
   /** Least-squares slope of RSS after the warm-up, MB per hour. */
   readonly growthMbPerHour: number;
+  /** Its 95 % confidence interval, MB per hour: growth is zero within the noise when it holds 0. */
+  readonly growthCi95MbPerHour: readonly [number, number];
+  /** The lowest V8 heap in use in each 10 minutes after the warm-up, MB (a leak raises it). */
+  readonly heapFloorsMb: readonly number[];
+  /** Least-squares slope of those floors, MB per hour. */
+  readonly heapFloorGrowthMbPerHour: number;
   readonly threads: number;
   readonly exitCode: number | null;
 }
@@ -69,14 +76,49 @@ function round1(value: number): number {
   return Math.round(value * 10) / 10;
 }
 
-function slopePerHour(points: readonly MemorySample[]): number {
-  if (points.length < 2) return 0;
+/** Student's t at 97.5 % for 1…30 degrees of freedom (beyond 30 the normal 1.96 is within 4 %). */
+const T_975 = [12.71, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042];
+
+/** A least-squares trend in MB per hour and its 95 % confidence interval. */
+export interface Trend {
+  readonly perHour: number;
+  readonly low: number;
+  readonly high: number;
+}
+
+/**
+ * The least-squares slope of `value` over `minute`, per hour, with its 95 % confidence interval
+ * (the slope's standard error times Student's t). RSS moves by a few MB from minute to minute as
+ * V8 resizes its heap, so an hour's slope alone does not say whether memory grows: growth is
+ * told apart from that noise only when the interval excludes zero.
+ */
+export function trendPerHour(points: readonly { readonly minute: number; readonly value: number }[]): Trend {
   const n = points.length;
+  if (n < 3) return { perHour: 0, low: -Infinity, high: Infinity };
   const meanX = points.reduce((sum, point) => sum + point.minute, 0) / n;
-  const meanY = points.reduce((sum, point) => sum + point.rssMb, 0) / n;
-  const covariance = points.reduce((sum, point) => sum + (point.minute - meanX) * (point.rssMb - meanY), 0);
-  const variance = points.reduce((sum, point) => sum + (point.minute - meanX) ** 2, 0);
-  return variance === 0 ? 0 : (covariance / variance) * 60;
+  const meanY = points.reduce((sum, point) => sum + point.value, 0) / n;
+  const sxx = points.reduce((sum, point) => sum + (point.minute - meanX) ** 2, 0);
+  if (sxx === 0) return { perHour: 0, low: -Infinity, high: Infinity };
+  const slope = points.reduce((sum, point) => sum + (point.minute - meanX) * (point.value - meanY), 0) / sxx;
+  const residuals = points.reduce((sum, point) => sum + (point.value - meanY - slope * (point.minute - meanX)) ** 2, 0);
+  const standardError = Math.sqrt(residuals / (n - 2) / sxx);
+  const t = T_975[n - 3] ?? 1.96;
+  return { perHour: slope * 60, low: (slope - t * standardError) * 60, high: (slope + t * standardError) * 60 };
+}
+
+/**
+ * The V8 heap in use at its lowest in each `blockMinutes` after the warm-up: what the collector
+ * could not free, so a leak raises it block after block while a sawtooth of garbage does not.
+ */
+export function heapFloors(samples: readonly MemorySample[], blockMinutes: number): { minute: number; value: number }[] {
+  const start = samples[0]?.minute ?? 0;
+  const blocks = new Map<number, number>();
+  for (const sample of samples) {
+    if (sample.heapUsedMb === undefined) continue;
+    const block = Math.floor((sample.minute - start) / blockMinutes);
+    blocks.set(block, Math.min(blocks.get(block) ?? Infinity, sample.heapUsedMb));
+  }
+  return [...blocks].map(([block, value]) => ({ minute: start + (block + 0.5) * blockMinutes, value }));
 }
 
 /** Runs one daemon against the embedded exchange and samples it. */
@@ -148,6 +190,8 @@ export async function measureDaemon(options: {
   const warmupMin = Math.min(5, options.minutes / 5);
   const steady = samples.filter((sample) => sample.minute >= warmupMin);
   const exit = await bot.exited;
+  const growth = trendPerHour(steady.map((sample) => ({ minute: sample.minute, value: sample.rssMb })));
+  const floors = heapFloors(steady, 10);
   return {
     minutes: options.minutes,
     strategy: options.strategy,
@@ -158,14 +202,17 @@ export async function measureDaemon(options: {
     endMb: samples.at(-1)?.rssMb ?? NaN,
     steadyMinMb: Math.min(...steady.map((sample) => sample.rssMb)),
     steadyMaxMb: Math.max(...steady.map((sample) => sample.rssMb)),
-    growthMbPerHour: round1(slopePerHour(steady)),
+    growthMbPerHour: round1(growth.perHour),
+    growthCi95MbPerHour: [round1(growth.low), round1(growth.high)],
+    heapFloorsMb: floors.map((floor) => floor.value),
+    heapFloorGrowthMbPerHour: round1(trendPerHour(floors).perHour),
     threads: samples.at(-1)?.threads ?? 0,
     exitCode: exit.code,
   };
 }
 
 function describeReport(report: MemoryReport): string {
-  return `${report.runtime}, ${report.signingWorkers} signing thread(s), ${report.strategy}: steady ${report.steadyMinMb}–${report.steadyMaxMb} MB (start ${report.steadyStartMb}, end ${report.endMb}), growth ${report.growthMbPerHour} MB/h, ${report.threads} threads, exit ${report.exitCode}`;
+  return `${report.runtime}, ${report.signingWorkers} signing thread(s), ${report.strategy}: steady ${report.steadyMinMb}–${report.steadyMaxMb} MB (start ${report.steadyStartMb}, end ${report.endMb}), growth ${report.growthMbPerHour} MB/h (95 % CI ${report.growthCi95MbPerHour[0]} … ${report.growthCi95MbPerHour[1]}), heap floors ${report.heapFloorsMb.join(' ')} MB (${report.heapFloorGrowthMbPerHour} MB/h), ${report.threads} threads, exit ${report.exitCode}`;
 }
 
 async function main(): Promise<number> {

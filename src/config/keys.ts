@@ -208,7 +208,7 @@ export const CONFIG_KEYS = {
     key: 'SIGNING_WORKERS',
     default: '0',
     unit: 'threads',
-    doc: 'Worker threads that pre-sign orders; 0 pre-signs on the event loop between events (each thread costs ~70–90 MB of RSS: worth it only for bursts of dozens of orders, RELIABILITY.md "Lean daemon")',
+    doc: 'Worker threads that pre-sign orders; 0 pre-signs on the event loop between events (each thread costs ~30 MB of RSS: worth it only for bursts of dozens of orders, RELIABILITY.md "Lean daemon")',
     parse: v.integer(0, 16),
   }),
 } as const;

@@ -12,8 +12,8 @@
  * Errors follow JSON-RPC 2.0 (`-32601` unknown method, `-32700` bad JSON, `-32602` bad params).
  */
 import { createServer, type Server } from 'node:http';
-import { hash } from 'starknet';
 import type { ChainInfo } from '../core/index.ts';
+import { starknetJs } from '../exchange/chain/starknet-js.ts';
 
 /** What the core contract's views read. */
 export interface CoreState {
@@ -59,7 +59,7 @@ function coreViews(state: CoreState): Map<string, (calldata: readonly bigint[]) 
     },
     get_withdraw_steps: () => [BigInt(state.withdrawSteps())],
   };
-  return new Map(Object.entries(views).map(([name, view]) => [hash.getSelectorFromName(name), view]));
+  return new Map(Object.entries(views).map(([name, view]) => [starknetJs().hash.getSelectorFromName(name), view]));
 }
 
 function parseFelts(value: unknown, field: string): bigint[] {

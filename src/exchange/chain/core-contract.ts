@@ -7,10 +7,10 @@
  * signature is checked. A mismatch with our constants means every order would be refused
  * (WRONG_FEE_RECIPIENT, FAILED_SIGN_CHECK) and no setting but the constant can fix it.
  */
-import { RpcProvider } from 'starknet';
 import type { ChainInfo } from '../../core/index.ts';
 import { ExchangeError } from '../client/errors.ts';
 import { addressToHex } from '../wire/fields.ts';
+import { starknetJs } from './starknet-js.ts';
 
 /** The core contract's answers. */
 export interface CoreContractView {
@@ -44,7 +44,7 @@ function firstFelt(result: readonly string[], what: string): bigint {
  *   contract, a view that does not exist).
  */
 export async function readCoreContract(rpcUrl: string, chain: ChainInfo, account: bigint): Promise<CoreContractView> {
-  const provider = new RpcProvider({ nodeUrl: rpcUrl });
+  const provider = new (starknetJs().RpcProvider)({ nodeUrl: rpcUrl });
   const call = async (entrypoint: string, calldata: string[]): Promise<bigint> => {
     try {
       return firstFelt(await provider.callContract({ contractAddress: chain.coreAddress, entrypoint, calldata }), entrypoint);

@@ -10,8 +10,9 @@
  * `Message(welcome, to, exchange, warning, expiration)`, all `string`. It is hashed once per key
  * with starknet.js's reference `typedData` (not the fast order hasher: this is not a hot path).
  */
-import { typedData, type TypedData } from 'starknet';
+import type { TypedData } from 'starknet';
 import type { ChainInfo } from '../../core/index.ts';
+import { starknetJs } from '../chain/starknet-js.ts';
 import { FieldReader, WireError } from '../wire/fields.ts';
 
 /** What `/sign/request_fast_sign_key` answers. */
@@ -56,7 +57,7 @@ export function fastSignTypedData(chain: ChainInfo, challenge: FastSignChallenge
 
 /** The message hash (account = the trading account, as for the login). */
 export function fastSignMessageHash(chain: ChainInfo, account: bigint, challenge: FastSignChallenge): bigint {
-  return BigInt(typedData.getMessageHash(fastSignTypedData(chain, challenge), account));
+  return BigInt(starknetJs().typedData.getMessageHash(fastSignTypedData(chain, challenge), account));
 }
 
 /** Parses `{msg, expiration_ts}`; `msg` may come as digits or a JSON number. @throws WireError */

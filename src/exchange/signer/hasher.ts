@@ -10,8 +10,8 @@
  * short strings, lengths) is folded into a precomputed Pedersen argument once, and sub-structs
  * that repeat between quotes (fees, flags, quantity, constraints) are memoised by value.
  */
-import { hash as starknetHash } from 'starknet';
 import type { ChainInfo, TokenInfo } from '../../core/index.ts';
+import { starknetJs } from '../chain/starknet-js.ts';
 import { shortStringToFelt } from '../wire/fields.ts';
 import type {
   CancelAllRequest,
@@ -282,5 +282,5 @@ export function poseidonWithdrawHash(withdraw: WithdrawRequest): bigint {
     ...split(gas.conversionRate[1]),
     withdraw.receiver,
   ];
-  return BigInt(starknetHash.computePoseidonHashOnElements(felts));
+  return BigInt(starknetJs().hash.computePoseidonHashOnElements(felts));
 }

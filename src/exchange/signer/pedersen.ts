@@ -4,14 +4,14 @@
  *   H(a, b) = x( P0 + a_low·P1 + a_high·P2 + b_low·P3 + b_high·P4 )
  *
  * where a_low is the low 248 bits and a_high the top 4 (StarkWare's constants below). The stock
- * implementation adds up to 504 doubled points per call; here each side is split into 12-bit
- * windows with every multiple precomputed (≈ 86k affine points per side), so one full-width side
- * costs 21 mixed additions (the top window mixes a_low's last 8 bits with a_high) and one
- * inversion finishes.
+ * implementation adds up to 504 doubled points per call; here each side is split into 10-bit
+ * windows with every multiple precomputed (≈ 29k affine points per side), so one full-width side
+ * costs 25 mixed additions (24 windows of a_low's bits 0…239, then one 12-bit window that mixes
+ * a_low's last 8 bits with a_high) and one inversion finishes.
  *
  * The arithmetic runs in WebAssembly generated at start-up (wasm/module.ts: Montgomery field,
- * tables in wasm memory, ~0.2 s to build both sides); without WebAssembly (or with
- * AKIRA_SIGNER_WASM=0) the same windows run on plain bigints (22 additions, ~1 s of tables). A
+ * tables in wasm memory, ~0.1 s to build both sides); without WebAssembly (or with
+ * AKIRA_SIGNER_WASM=0) 12-bit windows run on plain bigints (22 additions, ~1 s of tables). A
  * wasm addition that meets its own point (never seen on real data) is redone on the BigInt path.
  * `chainMany` hashes many chains in lockstep with one inversion per step for all of them.
  *
@@ -44,9 +44,22 @@ const P4: Affine = {
   y: 776496453633298175483985398648758586525933812536653089401905292063708816422n,
 };
 
-/** 12-bit windows: 21 windows cover the low 248 bits; the top 4 bits use their own point. */
-const WINDOW_BITS = 12;
-const LOW_WINDOWS = 21;
+/**
+ * Window width of the wasm tables. Memory against speed: 12-bit windows (21 additions) took
+ * 21 MB of wasm memory with the generator's table, resident for the daemon's life; 10-bit
+ * windows take 8.8 MB for ~7 % slower order signing (2,408 against 2,587 orders/s, median of
+ * three paired runs of `npx tsx bench/run.ts --filter '^signer$'`; RELIABILITY.md "Lean daemon").
+ * It must divide 240, where the mixed top window starts.
+ */
+const WINDOW_BITS = 10;
+/** The BigInt path (no WebAssembly): 21 windows of 12 bits (whole hex digits) cover the low 248 bits; the top 4 bits use their own point. */
+const BIGINT_BITS = 12;
+const BIGINT_WINDOWS = 21;
+/** The wasm path's windows of the low point cover bits 0…239; one 12-bit window mixes bits 240…251. */
+const WASM_LOW_WINDOWS = 240 / WINDOW_BITS;
+const TOP_BITS = 12;
+/** Windows covering a value below 2^64. */
+const U64_WINDOWS = Math.ceil(64 / WINDOW_BITS);
 const LOW_MASK = 2n ** 248n - 1n;
 
 interface SideTable {
@@ -55,7 +68,7 @@ interface SideTable {
 }
 
 function buildSide(low: Affine, high: Affine): SideTable {
-  return { low: new WindowTable(low, WINDOW_BITS, LOW_WINDOWS), high: new WindowTable(high, 4, 1) };
+  return { low: new WindowTable(low, BIGINT_BITS, BIGINT_WINDOWS), high: new WindowTable(high, 4, 1) };
 }
 
 let leftTable: SideTable | undefined;
@@ -88,9 +101,9 @@ function wasmPedersen(): WasmPedersen | undefined {
     if (curve === undefined) wasmState = null;
     else {
       const side = (low: Affine, high: Affine): WasmSide => {
-        const lowTable = curve.buildTable(low, WINDOW_BITS, LOW_WINDOWS - 1);
+        const lowTable = curve.buildTable(low, WINDOW_BITS, WASM_LOW_WINDOWS);
         // The spare entry after the last window is 2^240·low: the base of the top window.
-        const topBase = curve.readAffine(lowTable + (LOW_WINDOWS - 1) * (2 ** WINDOW_BITS - 1) * AFFINE_BYTES);
+        const topBase = curve.readAffine(lowTable + WASM_LOW_WINDOWS * (2 ** WINDOW_BITS - 1) * AFFINE_BYTES);
         return { low: lowTable, top: buildTopWindow(curve, topBase, high) };
       };
       wasmState = { curve, left: side(P1, P2), right: side(P3, P4), shift: curve.affineWords(SHIFT_POINT) };
@@ -103,7 +116,7 @@ function wasmPedersen(): WasmPedersen | undefined {
 function buildTopWindow(curve: WasmCurve, lowBase: Affine, high: Affine): number {
   const lows = curve.buildTable(lowBase, 8, 1);
   const highs = curve.buildTable(high, 4, 1);
-  const entries = 2 ** WINDOW_BITS - 1;
+  const entries = 2 ** TOP_BITS - 1;
   const top = curve.alloc((entries + 1) * AFFINE_BYTES);
   const jacs = curve.alloc(entries * (JACOBIAN_BYTES + FELT_BYTES));
   for (let d = 1; d <= entries; d++) {
@@ -158,12 +171,12 @@ function wasmAddScalar(state: WasmPedersen, jac: number, scalar: number, value: 
   const fn = state.curve.fn;
   // Values below 2^64 (lengths, salts, small amounts) only need the first 6 windows.
   if (value <= U64_MAX) {
-    fn.addMultiple(jac, scalar, side.low, 0, WINDOW_BITS, 6, 0);
+    fn.addMultiple(jac, scalar, side.low, 0, WINDOW_BITS, U64_WINDOWS, 0);
     return;
   }
   // 20 windows of the low point, then bits 240…251 (8 low bits and the 4 high ones) in one.
-  fn.addMultiple(jac, scalar, side.low, 0, WINDOW_BITS, LOW_WINDOWS - 1, 0);
-  fn.addMultiple(jac, scalar, side.top, WINDOW_BITS * (LOW_WINDOWS - 1), WINDOW_BITS, 1, 0);
+  fn.addMultiple(jac, scalar, side.low, 0, WINDOW_BITS, WASM_LOW_WINDOWS, 0);
+  fn.addMultiple(jac, scalar, side.top, 240, TOP_BITS, 1, 0);
 }
 
 /**

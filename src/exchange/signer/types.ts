@@ -5,7 +5,7 @@
  * quotes. Tests pin each hash to the contract's own constant, because a one-letter change here
  * would only ever show up as FAILED_SIGN_CHECK from the venue (SIGNING-NOTES pitfall 2).
  */
-import { hash } from 'starknet';
+import { keccak_256 } from '@noble/hashes/sha3';
 
 export type Members = readonly (readonly [name: string, type: string])[];
 
@@ -88,12 +88,20 @@ export function encodeType(type: string, types: Readonly<Record<string, Members>
 
 const typeHashes = new Map<string, bigint>();
 
+/** The low 250 bits of keccak-256: Starknet's `starknet_keccak`, the selector and type-hash function. */
+const MASK_250 = (1n << 250n) - 1n;
+
+/** starknet_keccak of an ASCII string (what starknet.js's `hash.starknetKeccak` computes). */
+export function starknetKeccak(text: string): bigint {
+  return BigInt(`0x${Buffer.from(keccak_256(Buffer.from(text, 'utf8'))).toString('hex')}`) & MASK_250;
+}
+
 /** starknet_keccak of the type's encoding (cached). */
 export function typeHash(type: string): bigint {
   let value = typeHashes.get(type);
   if (value === undefined) {
     if (TYPES[type] === undefined) throw new Error(`unknown SNIP-12 type ${type}`);
-    value = hash.starknetKeccak(encodeType(type));
+    value = starknetKeccak(encodeType(type));
     typeHashes.set(type, value);
   }
   return value;

@@ -78,7 +78,7 @@ export interface LiveVenueConfig {
   readonly starknetRpcUrl?: string;
   /**
    * Signing worker threads for pre-signing bursts; 0 pre-signs on the event loop in idle slices
-   * ({@link IdleOrderSigner}). Default 0: a worker costs ~70–90 MB of RSS for ~0.4 ms of work per
+   * ({@link IdleOrderSigner}). Default 0: a worker costs ~30 MB of RSS for ~0.4 ms of work per
    * order (RELIABILITY.md "Lean daemon").
    */
   readonly signingWorkers?: number;

@@ -9,6 +9,7 @@ import { postResolved, type ExchangeError, type RestClient, type VenueOrder } fr
 import type { GasTracker } from '../gas/index.ts';
 import type { CancelRequest, OrderRequest } from '../wire/requests.ts';
 import { reasonOf, signerFailure } from './account-actions.ts';
+import { IdleSignerClosedError } from './idle-signer.ts';
 import { buildOrderRequest, intentProblem } from './order-builder.ts';
 import { orderIdOf, type OrderTracker } from './order-tracker.ts';
 import { PresignCache, type PresignValidity, type SignedRequest } from './presign-cache.ts';
@@ -114,7 +115,11 @@ export class OrderSender {
     batchSigner
       .signOrders(requests)
       .then((signed) => signed.forEach((entry, index) => this.#presigned.put(intentsToSign[index] as OrderIntent, entry, nowMs)))
-      .catch((error: unknown) => this.#deps.logger.warn({ err: reasonOf(error) }, 'pre-signing failed'))
+      .catch((error: unknown) => {
+        // A batch the stopping venue cut short is expected; anything else is worth a warning.
+        if (error instanceof IdleSignerClosedError) this.#deps.logger.debug('pre-signing stopped with the venue');
+        else this.#deps.logger.warn({ err: reasonOf(error) }, 'pre-signing failed');
+      })
       .finally(() => {
         this.#presigning = false;
       });

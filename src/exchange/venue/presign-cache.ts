@@ -70,10 +70,18 @@ export class PresignCache {
     return entry.signed;
   }
 
-  /** Stores a signed order; the oldest go when full. */
+  /**
+   * Stores a signed order; entries too old to use go first (a daemon that idles would otherwise
+   * keep a full cache of dead signatures resident), then the oldest while still full. The map
+   * holds entries in the order they were stored, so the old ones are at its front.
+   */
   put(intent: OrderIntent, signed: SignedRequest<OrderRequest>, nowMs: number): void {
     const key = intentKey(intent);
     this.#entries.delete(key);
+    for (const [oldKey, entry] of this.#entries) {
+      if (nowMs - entry.signedAtMs <= this.#maxAgeMs) break;
+      this.#entries.delete(oldKey);
+    }
     this.#entries.set(key, { signed, signedAtMs: nowMs });
     this.stats.stored++;
     while (this.#entries.size > this.#maxEntries) {

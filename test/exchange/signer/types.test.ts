@@ -1,6 +1,7 @@
 import { hash } from 'starknet';
 import { describe, expect, it } from 'vitest';
 import { encodeType, hashOnElements, pedersen, typeHash } from '../../../src/exchange/signer/index.ts';
+import { starknetKeccak } from '../../../src/exchange/signer/types.ts';
 import { shortStringToFelt } from '../../../src/exchange/wire/fields.ts';
 
 // The contract's own constants (REFERENCE §2.4 "Type hashes").
@@ -24,6 +25,12 @@ const CONTRACT_TYPE_HASHES: Record<string, string> = {
 describe('SNIP-12 rev 0 type hashes', () => {
   it.each(Object.entries(CONTRACT_TYPE_HASHES))('%s equals the contract constant', (type, expected) => {
     expect(typeHash(type)).toBe(BigInt(expected));
+  });
+
+  it('computes starknet_keccak exactly as starknet.js does', () => {
+    for (const text of ['', 'a', 'get_fee_recipient', 'StarkNetDomain(name:felt,version:felt,chainId:felt)', encodeType('Order'), 'x'.repeat(300)]) {
+      expect(starknetKeccak(text)).toBe(hash.starknetKeccak(text));
+    }
   });
 
   it('encodes dependencies sorted by name after the primary type', () => {

@@ -38,4 +38,15 @@ describe('pre-signed orders', () => {
     expect(cache.has({ ...intent, priceUnits: 1n }, valid)).toBe(false);
     expect(cache.has({ ...intent, priceUnits: 3n }, valid)).toBe(true);
   });
+
+  it('let signatures too old to use go when a new one is stored, so an idle cache holds none', () => {
+    const cache = new PresignCache({ maxEntries: 10, maxAgeMs: 5_000 });
+    for (const price of [1n, 2n, 3n]) cache.put({ ...intent, priceUnits: price }, signed(3, 125n, 10n), 0);
+    cache.put({ ...intent, priceUnits: 4n }, signed(3, 125n, 10n), 4_000);
+    expect(cache.size).toBe(4);
+    cache.put({ ...intent, priceUnits: 5n }, signed(3, 125n, 10n), 5_001);
+    expect(cache.size).toBe(2);
+    expect(cache.has({ ...intent, priceUnits: 4n }, { ...valid, nowMs: 5_001 })).toBe(true);
+    expect(cache.has({ ...intent, priceUnits: 1n }, { ...valid, nowMs: 0 })).toBe(false);
+  });
 });
