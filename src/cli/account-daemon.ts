@@ -18,7 +18,6 @@ import {
   Account,
   MarketMaker,
   combineObservers,
-  createEngineMetrics,
   startMetricsServer,
   type AccountVenue,
   type EngineMetrics,
@@ -29,6 +28,7 @@ import {
 } from '../engine/index.ts';
 import { accountLimitsOf, accountPairsOf } from './account-files.ts';
 import { openAccountState } from './account-state.ts';
+import { buildPairEngine } from './pair-engine.ts';
 import { buildStrategy, waitForStopSignal, type DaemonOptions } from './daemon.ts';
 import type { HedgeWiring } from './hedge-wiring.ts';
 import type { ReferenceFeed } from '../core/index.ts';
@@ -194,24 +194,21 @@ export async function startAccountDaemon(options: AccountDaemonOptions): Promise
 function pairEngine(run: AccountPairRun, account: Account, journal: Journal, clock: LiveClock, logger: Logger, observerOf: ((pair: string) => EngineObserver) | undefined): PairEngine {
   const { config } = run;
   const name = `${config.base}/${config.quote}`;
-  const chain = getChain(config.chain);
   const extra = observerOf?.(name);
-  const metrics = createEngineMetrics({ pair: name, baseDecimals: getToken(chain, config.base).decimals, quoteDecimals: getToken(chain, config.quote).decimals });
-  const engine = new MarketMaker({
+  const { engine, metrics } = buildPairEngine({
+    config,
     venue: run.venue,
     strategy: buildStrategy(config),
     clock,
     logger: logger.child({ pair: name }),
     settings: run.settings,
     journal,
-    observer: combineObservers(extra === undefined ? [metrics.observer] : [metrics.observer, extra]),
     account: { account, pairName: name },
-    ...(run.hedge === undefined ? {} : { hedge: run.hedge.hedger }),
+    ...(extra === undefined ? {} : { observer: extra }),
+    ...(run.hedge === undefined ? {} : { hedge: run.hedge }),
     ...(run.reference === undefined ? {} : { reference: run.reference }),
+    ...(run.registerMetrics === undefined ? {} : { registerMetrics: run.registerMetrics }),
   });
-  metrics.bindStatus(() => engine.status());
-  run.registerMetrics?.(metrics.registry);
-  run.hedge?.metrics.register(metrics.registry, () => engine.status().hedge, () => engine.status().position);
   return { name, run, engine, metrics, close: () => journal.close() };
 }
 

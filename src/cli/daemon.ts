@@ -7,11 +7,9 @@
  */
 import type { Registry } from 'prom-client';
 import type { PairConfig } from '../config/index.ts';
-import { LiveClock, formatConfigIssues, getChain, getToken, type Logger, type ReferenceFeed, type Strategy, type Venue } from '../core/index.ts';
+import { LiveClock, formatConfigIssues, type Logger, type ReferenceFeed, type Strategy, type Venue } from '../core/index.ts';
 import {
   MarketMaker,
-  combineObservers,
-  createEngineMetrics,
   startMetricsServer,
   type EngineObserver,
   type EngineSettings,
@@ -22,6 +20,7 @@ import { EXIT_ORDERS_MAY_REST, UsageError, type CliIo } from './io.ts';
 import { openAccountState } from './account-state.ts';
 import { registerProcessMetrics } from './process-metrics.ts';
 import { resolveStateDir } from './state-dir.ts';
+import { buildPairEngine } from './pair-engine.ts';
 import { renderStatusLine } from './status-line.ts';
 import type { HedgeWiring } from './hedge-wiring.ts';
 
@@ -100,22 +99,19 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   });
   logger.info({ journal: account.journal.path, lock: account.lock?.path }, 'crash journal and account lock');
   const journal = account.journal.forPair(pair);
-  const chain = getChain(config.chain);
-  const metricsRegistry = createEngineMetrics({ pair, baseDecimals: getToken(chain, config.base).decimals, quoteDecimals: getToken(chain, config.quote).decimals });
-  const engine = new MarketMaker({
+  const { engine, metrics: metricsRegistry } = buildPairEngine({
+    config,
     venue: options.venue,
     strategy,
     clock,
     logger,
     settings: options.settings,
     journal,
-    observer: combineObservers(options.observer === undefined ? [metricsRegistry.observer] : [metricsRegistry.observer, options.observer]),
-    ...(options.hedge === undefined ? {} : { hedge: options.hedge.hedger }),
+    ...(options.observer === undefined ? {} : { observer: options.observer }),
+    ...(options.hedge === undefined ? {} : { hedge: options.hedge }),
     ...(options.reference === undefined ? {} : { reference: options.reference }),
+    ...(options.registerMetrics === undefined ? {} : { registerMetrics: options.registerMetrics }),
   });
-  metricsRegistry.bindStatus(() => engine.status());
-  options.registerMetrics?.(metricsRegistry.registry);
-  options.hedge?.metrics.register(metricsRegistry.registry, () => engine.status().hedge, () => engine.status().position);
   registerProcessMetrics(metricsRegistry.registry);
   const metrics =
     config.metricsPort === 0
