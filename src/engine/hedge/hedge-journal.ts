@@ -5,7 +5,7 @@
  * queried by their client id, never sent again), and what is still uncovered. Amounts are
  * decimal strings of base units.
  */
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { MmError } from '../../core/index.ts';
 import type { Side } from '../../core/index.ts';
 import type { HedgeExposure } from './exposure.ts';
@@ -45,7 +45,6 @@ export class MemoryHedgeJournal implements HedgeJournal {
  * over), so `akira-mm hedge flatten` cannot hedge beside a running daemon.
  */
 export class FileHedgeJournal implements HedgeJournal {
-  private readonly list: HedgeJournalRecord[] = [];
   private fd: number | undefined;
   private readonly lockPath: string;
 
@@ -59,26 +58,32 @@ export class FileHedgeJournal implements HedgeJournal {
       }
     }
     writeFileSync(this.lockPath, `${process.pid}\n`);
-    if (existsSync(path)) {
-      for (const line of readFileSync(path, 'utf8').split('\n')) {
-        if (line.trim() === '') continue;
-        try {
-          this.list.push(JSON.parse(line) as HedgeJournalRecord);
-        } catch {
-          // Only the last line can be torn by a crash.
-        }
-      }
-    }
     this.fd = openSync(path, 'a');
+    // A line torn by a crash is ended first, so the next record starts a line of its own
+    // instead of being glued to the fragment (and lost with it at the next read).
+    if (!endsWithNewline(path)) writeSync(this.fd, '\n');
   }
 
   append(record: HedgeJournalRecord): void {
-    this.list.push(record);
     if (this.fd !== undefined) writeSync(this.fd, `${JSON.stringify(record)}\n`);
   }
 
+  /**
+   * Read from the file each time (the hedger reads them once, at start): a daemon that hedges for
+   * weeks would otherwise hold every fill and hedge it ever journaled in memory.
+   */
   records(): readonly HedgeJournalRecord[] {
-    return this.list;
+    if (!existsSync(this.path)) return [];
+    const records: HedgeJournalRecord[] = [];
+    for (const line of readFileSync(this.path, 'utf8').split('\n')) {
+      if (line.trim() === '') continue;
+      try {
+        records.push(JSON.parse(line) as HedgeJournalRecord);
+      } catch {
+        // Only the last line can be torn by a crash.
+      }
+    }
+    return records;
   }
 
   close(): void {
@@ -87,6 +92,20 @@ export class FileHedgeJournal implements HedgeJournal {
     closeSync(this.fd);
     this.fd = undefined;
     rmSync(this.lockPath, { force: true });
+  }
+}
+
+/** True for an empty file or one whose last byte ends a line. */
+function endsWithNewline(path: string): boolean {
+  const size = statSync(path).size;
+  if (size === 0) return true;
+  const fd = openSync(path, 'r');
+  try {
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    return last[0] === 0x0a;
+  } finally {
+    closeSync(fd);
   }
 }
 
