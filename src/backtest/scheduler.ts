@@ -195,3 +195,29 @@ export class EventScheduler {
 function isEarlier(a: Scheduled, b: Scheduled): boolean {
   return a.timeMs < b.timeMs || (a.timeMs === b.timeMs && a.seq < b.seq);
 }
+
+/**
+ * Drives simulated time until `work` settles (an engine's shutdown: its cancels and their
+ * confirmations need the venue's timers to fire): flush the engine, run to the next due event,
+ * again, for at most 10,000 steps. Then awaits `work` itself, so its error surfaces.
+ */
+export async function driveUntilSettled(
+  work: Promise<unknown>,
+  scheduler: EventScheduler,
+  nowMs: () => number,
+  flush: () => Promise<void>,
+  flushIfActive: () => Promise<void> | undefined,
+): Promise<void> {
+  let done = false;
+  void work.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  for (let step = 0; step < 10_000 && !done; step++) {
+    await flush();
+    if (done) break;
+    const next = scheduler.nextDueMs();
+    await scheduler.runUntil(next ?? nowMs() + 1, flushIfActive);
+  }
+  await work;
+}

@@ -14,6 +14,7 @@ export { pnlComponents } from './path-sampler.ts';
 import { PathSampler } from './path-sampler.ts';
 import { ReplayClock } from './replay-clock.ts';
 import { ReplayVenue, type ReplayVenueOptions, type VenueFill } from './replay-venue.ts';
+import { driveUntilSettled } from './scheduler.ts';
 import type { PathSample } from './stats.ts';
 
 const SETTLED = Promise.resolve();
@@ -236,19 +237,8 @@ export class BacktestSession {
     if (this.needsFlush()) await this.flush();
     const endMs = this.clock.nowMs();
     this.sampler.sampleUpTo(endMs);
-    const stopping = this.engine.stop();
     // Drive time forward until the engine's shutdown (cancels, confirmations) completes.
-    let done = false;
-    void stopping.then(() => {
-      done = true;
-    });
-    for (let step = 0; step < 10_000 && !done; step++) {
-      await this.flush();
-      if (done) break;
-      const next = this.venue.scheduler.nextDueMs();
-      await this.venue.scheduler.runUntil(next ?? this.clock.nowMs() + 1, this.flushIfActive);
-    }
-    await stopping;
+    await driveUntilSettled(this.engine.stop(), this.venue.scheduler, () => this.clock.nowMs(), () => this.flush(), this.flushIfActive);
     await this.hedger?.stop();
     return this.engine.status();
   }

@@ -11,7 +11,7 @@ import { Account, MarketMaker, type AccountPair, type EngineObserver, type Engin
 import { PathSampler } from '../path-sampler.ts';
 import { ReplayClock } from '../replay-clock.ts';
 import { ReplayVenue, type ReplayVenueOptions } from '../replay-venue.ts';
-import { EventScheduler } from '../scheduler.ts';
+import { EventScheduler, driveUntilSettled } from '../scheduler.ts';
 import { ReplayAccount } from './replay-account.ts';
 
 const SETTLED = Promise.resolve();
@@ -163,17 +163,7 @@ export class AccountBacktestSession {
     if (this.needsFlush()) await this.flush();
     this.sampleUpTo(this.clock.nowMs());
     const stopping = Promise.all(this.pairs.map((pair) => pair.engine.stop()));
-    let done = false;
-    void stopping.then(() => {
-      done = true;
-    });
-    for (let step = 0; step < 10_000 && !done; step++) {
-      await this.flush();
-      if (done) break;
-      const next = this.scheduler.nextDueMs();
-      await this.scheduler.runUntil(next ?? this.clock.nowMs() + 1, this.flushIfActive);
-    }
-    await stopping;
+    await driveUntilSettled(stopping, this.scheduler, () => this.clock.nowMs(), () => this.flush(), this.flushIfActive);
     return this.pairs.map((pair) => pair.engine.status());
   }
 
