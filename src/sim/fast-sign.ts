@@ -16,7 +16,7 @@ import { FieldReader, WireError } from '../exchange/wire/fields.ts';
 import type { Session } from './auth.ts';
 import type { VenueContext } from './context.ts';
 import { HttpError, type Route, type RouteContext } from './http.ts';
-import { addressParam } from './query.ts';
+import { feltParam } from './query.ts';
 
 interface Pending extends Session {
   readonly expirationTs: number;
@@ -81,8 +81,8 @@ function sessionOf(context: RouteContext): Session {
 
 /** `user`/`account`, when sent (akira-js does), must be the session's own. */
 function checkOptionalIdentity(context: RouteContext, session: Session): void {
-  if (context.query.has('user') && addressParam(context.query, 'user') !== session.signer) throw new HttpError(400, 'Wrong account');
-  if (context.query.has('account') && addressParam(context.query, 'account') !== session.account) throw new HttpError(400, 'Wrong account');
+  if (context.query.has('user') && feltParam(context.query, 'user') !== session.signer) throw new HttpError(400, 'Wrong account');
+  if (context.query.has('account') && feltParam(context.query, 'account') !== session.account) throw new HttpError(400, 'Wrong account');
 }
 
 /** The two fast-sign endpoints. */

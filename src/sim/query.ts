@@ -1,9 +1,10 @@
 /**
  * Query-string readers with errors that name the parameter (400 WRONG_INPUT, never a crash).
- * As strict as the venue may be (docs/venue.md): addresses only in the SDKs' zero-padded form,
- * booleans only in the spelling the SDKs send on that endpoint.
+ * Addresses and hashes are numbers, whatever their spelling (docs/venue.md §2): akira-js passes
+ * the caller's strings through, checksummed or unpadded, python_akira pads them. Booleans in any
+ * spelling an SDK sends anywhere.
  */
-import { isPaddedAddress, parseFelt } from '../exchange/wire/fields.ts';
+import { parseFelt } from '../exchange/wire/fields.ts';
 import { SimRejection } from './errors.ts';
 import type { Market } from './markets.ts';
 import type { VenueContext } from './context.ts';
@@ -19,47 +20,37 @@ export function required(query: URLSearchParams, name: string): string {
   return value;
 }
 
-/** A felt parameter (hex or decimal). */
+/**
+ * A felt parameter: an address, a key or a hash as a number. 0x-hex in any case, zero-padded or
+ * not (akira-js sends a checksummed account and starknet.js's unpadded key as the caller gave
+ * them; python_akira pads), or decimal (akira-js's own tests look orders up by a decimal hash).
+ */
 export function feltParam(query: URLSearchParams, name: string): bigint {
   const value = required(query, name);
   try {
     return parseFelt(value, name);
   } catch {
-    throw bad(name, `${JSON.stringify(value.slice(0, 80))} is not a felt (0x-hex or decimal)`);
+    throw bad(name, `${JSON.stringify(value.slice(0, 80))} is not a felt (0x-hex in any case, padded or not, or decimal, below the field prime)`);
   }
 }
 
 /**
- * An account or key parameter: 0x and 64 hex digits, as python_akira's `ContractAddress.as_str`
- * and the swagger examples write it. A shorter form may be refused by the venue, so it is here.
+ * Every spelling of a boolean the SDKs send, on every endpoint: akira-js sends `1|0` on
+ * `/user/order` and the books (`isActive ? 1 : 0`, `+to_ecosystem_book`) and `true|false` on
+ * `/user/orders` (`URLSearchParams` of a bool); python_akira `int(bool)` and, on
+ * `/user/orders?is_active`, `True|False` (`str(bool)`). Which one an endpoint gets is a matter
+ * of spelling, so the sim reads them all (docs/venue.md §2); anything else is an error.
  */
-export function addressParam(query: URLSearchParams, name: string): bigint {
-  const value = required(query, name);
-  if (!isPaddedAddress(value)) throw bad(name, `${JSON.stringify(value.slice(0, 80))} is not a zero-padded address (0x and 64 hex digits)`);
-  return BigInt(value);
-}
+const BOOLEANS: Readonly<Record<string, boolean>> = { '1': true, '0': false, true: true, false: false, True: true, False: false };
 
-/**
- * How an endpoint spells its booleans: `digit` 1|0 (akira-js `+bool` / `isActive ? 1 : 0`,
- * python_akira `int(bool)`), `word` true|false (akira-js `URLSearchParams` of a bool) and
- * True|False (python_akira `str(bool)` on `/user/orders?is_active`).
- */
-export type BoolSpelling = 'digit' | 'word';
-
-const SPELLINGS: Readonly<Record<BoolSpelling, Readonly<Record<string, boolean>>>> = {
-  digit: { '1': true, '0': false },
-  word: { true: true, false: false, True: true, False: false },
-};
-
-/** A boolean flag in the spelling this endpoint takes; `fallback` when absent. */
-export function boolParam(query: URLSearchParams, names: readonly string[], fallback: boolean | undefined, spelling: BoolSpelling): boolean | undefined {
-  const allowed = SPELLINGS[spelling];
+/** A boolean flag under the first of `names` present; `fallback` when none is. */
+export function boolParam(query: URLSearchParams, names: readonly string[], fallback: boolean | undefined): boolean | undefined {
   for (const name of names) {
     const value = query.get(name);
     if (value === null || value === '') continue;
-    const parsed = allowed[value];
+    const parsed = BOOLEANS[value];
     if (parsed !== undefined) return parsed;
-    throw bad(name, `${JSON.stringify(value.slice(0, 20))} is not one of ${Object.keys(allowed).join('|')} (the spelling this endpoint takes)`);
+    throw bad(name, `${JSON.stringify(value.slice(0, 20))} is not a boolean (${Object.keys(BOOLEANS).join('|')})`);
   }
   return fallback;
 }
@@ -78,7 +69,7 @@ export function intParam(query: URLSearchParams, name: string, fallback: number,
 export function marketParam(query: URLSearchParams, venue: VenueContext): Market {
   const base = required(query, 'base');
   const quote = required(query, 'quote');
-  const isEcosystemBook = boolParam(query, ['to_ecosystem_book'], true, 'digit') ?? true;
+  const isEcosystemBook = boolParam(query, ['to_ecosystem_book'], true) ?? true;
   const market = venue.engine.market(base, quote, isEcosystemBook);
   if (market === undefined) {
     throw new SimRejection('NOT_FOUND', `no ${isEcosystemBook ? 'ecosystem' : 'router'} book for ${base}/${quote}`, { httpStatus: 404 });

@@ -8,7 +8,7 @@ import type { VenueContext } from './context.ts';
 import { SimRejection } from './errors.ts';
 import { HttpError, type Route } from './http.ts';
 import { pairLabelOf } from './markets.ts';
-import { addressParam, intParam, marketParam, required } from './query.ts';
+import { feltParam, intParam, marketParam, required } from './query.ts';
 
 /** `GET /sign/request_sign_data?user=<signer key>&account=<trading account>` → challenge. */
 function requestSignData(venue: VenueContext): Route {
@@ -16,8 +16,8 @@ function requestSignData(venue: VenueContext): Route {
     method: 'GET',
     auth: false,
     handle: ({ query }) => {
-      const user = addressParam(query, 'user');
-      const account = addressParam(query, 'account');
+      const user = feltParam(query, 'user');
+      const account = feltParam(query, 'account');
       const known = venue.accounts.get(account);
       // The signer must be the key bound to the account (SW: 400 "Wrong account").
       if (known === undefined || known.publicKey !== user) throw new HttpError(400, 'Wrong account');

@@ -10,7 +10,7 @@ import { SimRejection } from './errors.ts';
 import { formatOrderFull, formatOrderReduced } from './format.ts';
 import type { Route, RouteContext } from './http.ts';
 import type { SimOrder } from './orders.ts';
-import { addressParam, boolParam, feltParam, intParam } from './query.ts';
+import { boolParam, feltParam, intParam } from './query.ts';
 import type { Session } from './auth.ts';
 
 function sessionOf(context: RouteContext): Session {
@@ -20,7 +20,7 @@ function sessionOf(context: RouteContext): Session {
 
 /** `trading_account` must be the logged-in account. */
 function ownAccount(context: RouteContext): bigint {
-  const account = addressParam(context.query, 'trading_account');
+  const account = feltParam(context.query, 'trading_account');
   if (account !== sessionOf(context).account) {
     throw new SimRejection('NOT_THIS_CLIENT_ORDER', `trading_account ${feltToHex(account)} is not the logged-in account`);
   }
@@ -46,7 +46,7 @@ function userInfo(venue: VenueContext, context: RouteContext): Record<string, un
 function findOrder(venue: VenueContext, context: RouteContext, account: bigint): Record<string, unknown> {
   const hash = feltParam(context.query, 'order_hash');
   const mode = intParam(context.query, 'mode', 1, 1, 2);
-  const activeOnly = boolParam(context.query, ['active'], false, 'digit') === true;
+  const activeOnly = boolParam(context.query, ['active'], false) === true;
   const order = venue.engine.order(hash);
   if (order === undefined || order.account !== account || (activeOnly && isFinal(order))) {
     throw new SimRejection('NOT_FOUND', `Order ${feltToHex(hash)} not found`, { httpStatus: 404 });
@@ -61,9 +61,9 @@ function listOrders(venue: VenueContext, context: RouteContext): Record<string, 
   const limit = intParam(query, 'limit', venue.settings.maxOrdersPageSize, 1, venue.settings.maxOrdersPageSize);
   const offset = intParam(query, 'offset', 0, 0, 1_000_000_000);
   const cursor = intParam(query, 'cursor', offset, 0, 1_000_000_000);
-  const active = boolParam(query, ['active', 'is_active'], undefined, 'word');
-  const ecosystem = boolParam(query, ['to_ecosystem_book'], undefined, 'word');
-  const isTaker = boolParam(query, ['is_taker'], undefined, 'word');
+  const active = boolParam(query, ['active', 'is_active'], undefined);
+  const ecosystem = boolParam(query, ['to_ecosystem_book'], undefined);
+  const isTaker = boolParam(query, ['is_taker'], undefined);
   const matching = venue.engine.ordersOf(account).filter((order) => {
     if (active !== undefined && active === isFinal(order)) return false;
     if (ecosystem !== undefined && ecosystem !== order.market.isEcosystemBook) return false;
@@ -84,6 +84,6 @@ export function userRoutes(venue: VenueContext): Array<[string, Route]> {
     ['/user/order', get((context) => findOrder(venue, context, ownAccount(context)))],
     ['/user/orders', get((context) => listOrders(venue, context))],
     // A router reads its client's order: trading_account is the client (REFERENCE §1.2 #14).
-    ['/user/order_router', get((context) => findOrder(venue, context, addressParam(context.query, 'trading_account')))],
+    ['/user/order_router', get((context) => findOrder(venue, context, feltParam(context.query, 'trading_account')))],
   ];
 }

@@ -1,28 +1,20 @@
 /**
- * The exact forms the SDKs send, checked on POST bodies before they are parsed: the venue may
- * refuse anything else, so the embedded exchange does, and a client regression fails a test
- * instead of a live order (docs/venue.md). The shared wire parsers stay lenient on purpose: the
- * `hash` command reads bodies users paste.
+ * Forms the SDKs rely on, checked on POST bodies before they are parsed (docs/venue.md §2).
+ * Spelling is not among them: addresses, keys and hashes are felts and compared as numbers
+ * (akira-js sends a checksummed `maker` and whatever `/info/router_details` gave it as
+ * `router_signer`; python_akira pads every one), so the parser reads any 0x-hex or decimal form.
+ * What stays strict is what an SDK's user needs a real error for:
  *
- * - Addresses (`maker`, fee `recipient`s, `router_signer`, `receiver`) are zero-padded, 66
- *   characters: python_akira serialises every one with `ContractAddress.as_str()`
- *   (OrderSerializer.py, HttpClient.py) and the swagger examples show them so.
  * - `constraints.stp` is a JSON number: akira-js `STPMode` is a numeric enum, python_akira sends
- *   `stp.value`.
+ *   `stp.value`, and both read it back as a number. A name ("NONE") is no SDK's form and would
+ *   hash as something else than the user meant.
+ *
+ * Signatures, nonces and amounts are checked where they are read (parser, validate.ts, engine).
  */
-import { isPaddedAddress } from '../exchange/wire/fields.ts';
 import { SimRejection } from './errors.ts';
 
 /** The signed request kinds whose bodies are checked. */
 export type BodyKind = 'order' | 'cancel' | 'cancel-all' | 'withdraw' | 'increase-nonce';
-
-const ADDRESS_PATHS: Readonly<Record<BodyKind, readonly string[]>> = {
-  order: ['maker', 'fee.trade_fee.recipient', 'fee.router_fee.recipient', 'fee.integrator_fee.recipient', 'constraints.router_signer'],
-  cancel: ['maker'],
-  'cancel-all': ['maker'],
-  withdraw: ['maker', 'receiver'],
-  'increase-nonce': ['maker'],
-};
 
 function valueAt(body: unknown, path: string): unknown {
   let value = body;
@@ -33,24 +25,15 @@ function valueAt(body: unknown, path: string): unknown {
   return value;
 }
 
-function refuse(field: string, problem: string): SimRejection {
-  return new SimRejection('WRONG_INPUT', `${field}: ${problem}`, { httpStatus: 400, field });
-}
-
 /**
- * Refuses a body whose addresses are not zero-padded or whose `stp` is not a number. Missing
- * fields are left to the parser, which names them.
+ * Refuses an order whose `stp` is not a number. Missing fields are left to the parser, which
+ * names them.
  * @throws SimRejection WRONG_INPUT (400) naming the field.
  */
 export function checkWireForms(body: unknown, kind: BodyKind): void {
-  for (const path of ADDRESS_PATHS[kind]) {
-    const value = valueAt(body, path);
-    if (value !== undefined && !isPaddedAddress(value)) {
-      throw refuse(path, `${JSON.stringify(value)} is not a zero-padded address (0x and 64 hex digits, as the SDKs send it)`);
-    }
-  }
-  if (kind === 'order') {
-    const stp = valueAt(body, 'constraints.stp');
-    if (stp !== undefined && typeof stp !== 'number') throw refuse('constraints.stp', `${JSON.stringify(stp)} is not a number 0-3 (the SDKs send STPMode as an integer)`);
+  if (kind !== 'order') return;
+  const stp = valueAt(body, 'constraints.stp');
+  if (stp !== undefined && typeof stp !== 'number') {
+    throw new SimRejection('WRONG_INPUT', `constraints.stp: ${JSON.stringify(stp)} is not a number 0-3 (the SDKs send STPMode as an integer)`, { httpStatus: 400, field: 'constraints.stp' });
   }
 }

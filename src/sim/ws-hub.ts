@@ -11,7 +11,7 @@ import type { Clock, Logger, Timer } from '../core/index.ts';
 import type { AuthService, Session } from './auth.ts';
 import type { FaultController } from './faults.ts';
 import { marketKey } from './markets.ts';
-import { isPaddedAddress } from '../exchange/wire/fields.ts';
+import { parseFelt } from '../exchange/wire/fields.ts';
 
 interface Client {
   readonly socket: WebSocket;
@@ -71,11 +71,12 @@ export class WsHub {
       socket.end(`HTTP/1.1 401 Unauthorized\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${why}\n`);
     };
     if (session === undefined) return refuse('listen key invalid or expired');
-    // Both SDKs send the signer zero-padded (akira-js buildUrl with the padded key, python_akira
-    // `signer.as_str()`); it must be the key the listen key was issued to.
-    const signer = query.get('signer');
-    if (signer === null || !isPaddedAddress(signer)) return refuse('signer must be the zero-padded signer key (0x and 64 hex digits)');
-    if (BigInt(signer) !== session.signer) return refuse('signer is not the key this listen key was issued to');
+    // The signer must be the key the listen key was issued to, compared as a number: akira-js
+    // `buildUrl` sends the key as its caller gave it (starknet.js prints it unpadded), python_akira
+    // `signer.as_str()` padded.
+    const signer = feltOrUndefined(query.get('signer'));
+    if (signer === undefined) return refuse('signer must be the signer key (0x-hex, padded or not, or decimal)');
+    if (signer !== session.signer) return refuse('signer is not the key this listen key was issued to');
     this.server.handleUpgrade(request, socket, head, (ws) => this.attach(ws, session, key));
   }
 
@@ -140,9 +141,10 @@ export class WsHub {
     if (typeof stream !== 'string') return { error: 'stream must be a string' };
     if (stream.startsWith('fills_')) {
       const suffix = stream.slice('fills_'.length);
-      // python_akira subscribes `fills_{acc}` with the padded `ContractAddress.as_str()`.
-      if (!isPaddedAddress(suffix)) return { error: `${stream}: the account must be zero-padded (0x and 64 hex digits)` };
-      const account = BigInt(suffix);
+      // The account as a number: akira-js subscribes `fills_${tradingAccount}` with the caller's
+      // string (checksummed, unpadded), python_akira with the padded `ContractAddress.as_str()`.
+      const account = feltOrUndefined(suffix);
+      if (account === undefined) return { error: `${stream}: the account after fills_ must be an address (0x-hex, padded or not)` };
       if (account !== client.session.account) return { error: `${stream} belongs to another account` };
       return fillsChannel(account);
     }
@@ -274,5 +276,15 @@ export class WsHub {
       this.detach(client);
     }
     this.server.close();
+  }
+}
+
+/** A felt in any spelling the SDKs use; undefined when absent or not a felt. */
+function feltOrUndefined(text: string | null): bigint | undefined {
+  if (text === null) return undefined;
+  try {
+    return parseFelt(text, 'felt');
+  } catch {
+    return undefined;
   }
 }

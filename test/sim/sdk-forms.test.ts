@@ -1,16 +1,20 @@
 /**
- * The embedded exchange speaks exactly as LayerAkira's own SDKs expect (docs/venue.md): each test
- * repeats the SDK code that reads a frame or builds a request (akira-js @56339b1, python_akira
- * @d8df017), so a sim that drifts from what the real venue sends fails here, not in a user's
- * script. And it is as strict as the venue may be: forms no SDK sends are refused.
+ * The embedded exchange speaks as LayerAkira's own SDKs expect (docs/venue.md): each test repeats
+ * the SDK code that reads a frame or builds a request (akira-js @56339b1 and features/webLimitOrders
+ * @286eb4d, python_akira @d8df017), so a sim that drifts from what the real venue sends fails here,
+ * not in a user's script. It reads every form an SDK sends (addresses in any spelling, compared as
+ * numbers) and keeps only the refusals an SDK's user relies on: a bad signature, a stale nonce, a
+ * bad amount, a wrong fee recipient, stp as a name.
  */
+import { getChecksumAddress } from 'starknet';
+import WebSocket from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import { signHash } from '../../src/exchange/signer/index.ts';
 import { fastSignMessageHash, parseFastSignChallenge } from '../../src/exchange/client/fast-sign.ts';
 import { addressToHex, feltToHex } from '../../src/exchange/wire/fields.ts';
-import { formatCancelAllBody, formatCancelBody, formatIncreaseNonceBody, formatOrderBody } from '../../src/exchange/wire/requests.ts';
-import { CHAIN, gasFee, order, token } from './fixtures.ts';
-import { startTestSim, type TestSim } from './harness.ts';
+import { formatCancelAllBody, formatCancelBody, formatIncreaseNonceBody, formatOrderBody, formatWithdrawBody } from '../../src/exchange/wire/requests.ts';
+import { CHAIN, gasFee, nonceRequest, order, token, withdrawRequest } from './fixtures.ts';
+import { startTestSim, TestSocket, type TestSim } from './harness.ts';
 
 let t: TestSim | undefined;
 afterEach(async () => {
@@ -94,44 +98,148 @@ describe('what the SDKs read from the sim', () => {
   });
 });
 
-describe('what the sim refuses, as the venue may', () => {
-  it('takes each endpoint’s booleans only in the SDKs’ spelling', async () => {
+describe('query booleans', () => {
+  it('takes every SDK’s boolean spelling on every endpoint and refuses what is no boolean', async () => {
     const test = await loggedIn();
     const jwt = test.accounts[0]?.jwt;
     const account = addressToHex(test.accounts[0]?.address ?? 0n);
     const orders = (query: Record<string, string>) => test.get('/user/orders', { trading_account: account, mode: 2, limit: 20, ...query }, jwt);
     // akira-js getOrders: URLSearchParams of a bool; python_akira get_orders: `is_active={bool(is_active)}`.
-    expect((await orders({ active: 'true', to_ecosystem_book: 'true' })).status).toBe(200);
-    expect((await orders({ is_active: 'True' })).status).toBe(200);
-    expect((await orders({ is_active: 'False' })).status).toBe(200);
-    const digit = await orders({ active: '1' });
-    expect(digit.status).toBe(400);
-    expect(digit.body).toMatchObject({ error: 'WRONG_INPUT', field: 'active' });
-    // /user/order: both SDKs send `active` as 1|0.
+    for (const query of [{ active: 'true', to_ecosystem_book: 'true' }, { is_active: 'True' }, { is_active: 'False' }, { active: '1', is_taker: '0' }]) {
+      expect((await orders(query)).status).toBe(200);
+    }
+    const maybe = await orders({ active: 'maybe' });
+    expect(maybe.status).toBe(400);
+    expect(maybe.body).toMatchObject({ error: 'WRONG_INPUT', field: 'active' });
+    // /user/order: both SDKs send `active` as 1|0; a word is the same boolean.
     const hash = addressToHex(1n);
-    expect((await test.get('/user/order', { order_hash: hash, trading_account: account, mode: 1, active: 'true' }, jwt)).status).toBe(400);
     expect((await test.get('/user/order', { order_hash: hash, trading_account: account, mode: 1, active: '1' }, jwt)).status).toBe(404);
+    expect((await test.get('/user/order', { order_hash: hash, trading_account: account, mode: 1, active: 'true' }, jwt)).status).toBe(404);
     // /book/bbo and /book/snapshot: akira-js `+to_ecosystem_book`, python_akira `int(...)`.
-    expect((await test.get('/book/bbo', { base: 'ETH', quote: 'USDC', to_ecosystem_book: 'true' }, jwt)).status).toBe(400);
     expect((await test.get('/book/bbo', { base: 'ETH', quote: 'USDC', to_ecosystem_book: '1' }, jwt)).status).toBe(200);
+    expect((await test.get('/book/bbo', { base: 'ETH', quote: 'USDC', to_ecosystem_book: 'false' }, jwt)).status).toBe(200);
+    expect((await test.get('/book/bbo', { base: 'ETH', quote: 'USDC', to_ecosystem_book: 'yes' }, jwt)).body).toMatchObject({ error: 'WRONG_INPUT', field: 'to_ecosystem_book' });
+  });
+});
+
+/** The spellings an address reaches the venue in: python_akira pads; akira-js passes its caller's string on. */
+function spellings(value: bigint): Record<string, string> {
+  const hex = value.toString(16);
+  return { padded: addressToHex(value), unpadded: `0x${hex}`, upper: `0x${hex.toUpperCase()}`, checksummed: getChecksumAddress(addressToHex(value)) };
+}
+
+describe('what the sim reads in any spelling, compared as numbers', () => {
+  it('logs in and reads the account in every spelling akira-js and python_akira send', async () => {
+    t = await startTestSim();
+    const a = t.accounts[0];
+    if (a === undefined) throw new Error('account');
+    const signer = spellings(a.signer.starkKey);
+    const account = spellings(a.address);
+    // akira-js api.test.ts signs in with a checksummed account and the key as starknet.js prints it.
+    const challenge = await t.get('/sign/request_sign_data', { user: signer.unpadded ?? '', account: account.checksummed ?? '' });
+    expect(challenge.status).toBe(200);
+    const { signature } = a.signer.signLogin(BigInt(challenge.body.result as string));
+    const auth = await t.post('/sign/auth', { msg: challenge.body.result, signature: [signature.r.toString(), signature.s.toString()] });
+    expect(auth.status).toBe(200);
+    a.jwt = auth.body.result as string;
+    const infos = await Promise.all(Object.values(account).map((spelled) => t?.get('/user/user_info', { trading_account: spelled }, a.jwt)));
+    expect(infos.map((info) => info?.status)).toEqual([200, 200, 200, 200]);
+    expect(new Set(infos.map((info) => JSON.stringify(info?.body))).size).toBe(1);
+    expect((await t.get('/sign/request_fast_sign_key', { user: signer.upper ?? '', account: account.unpadded ?? '' }, a.jwt)).status).toBe(200);
+    expect((await t.get('/user/user_info', { trading_account: '0xnot-an-address' }, a.jwt)).body).toMatchObject({ error: 'WRONG_INPUT', field: 'trading_account' });
   });
 
-  it('refuses unpadded addresses in queries, bodies and the fills stream name, naming the field', async () => {
+  it('places an order carrying akira-js’s forms: a checksummed maker and fee recipient, router_signer as /info/router_details served it', async () => {
     const test = await loggedIn();
     const a = test.accounts[0];
     if (a === undefined) throw new Error('account');
-    const info = await test.get('/user/user_info', { trading_account: feltToHex(a.address) }, a.jwt);
-    expect(info.status).toBe(400);
-    expect(info.body).toMatchObject({ error: 'WRONG_INPUT', field: 'trading_account' });
+    const details = (await test.get('/info/router_details', {}, a.jwt)).body.result as { routerSigner: string };
+    const routerSigner = BigInt(details.routerSigner);
+    const base = order({ maker: a.address, price: '2000' });
+    const signed = a.signer.signOrder({ ...base, constraints: { ...base.constraints, routerSigner } });
+    const body = formatOrderBody(signed.request) as { fee: { trade_fee: Record<string, unknown> }; constraints: Record<string, unknown> };
+    const sent = {
+      ...body,
+      maker: spellings(a.address).checksummed,
+      fee: { ...body.fee, trade_fee: { ...body.fee.trade_fee, recipient: spellings(BigInt(CHAIN.feeRecipient)).checksummed } },
+      constraints: { ...body.constraints, router_signer: details.routerSigner },
+    };
+    const placed = await test.post('/place_order', sent, a.jwt);
+    expect(placed.status).toBe(200);
+    expect(BigInt(placed.body.result as string)).toBe(signed.hash);
+    await test.sim.idle();
+
+    // Order hashes: python_akira `hex(order_hash)` (unpadded), akira-js the venue's string or, in its own tests, a decimal.
+    const lookups = [feltToHex(signed.hash), `0x${signed.hash.toString(16).toUpperCase()}`, signed.hash.toString(10), addressToHex(signed.hash)];
+    for (const orderHash of lookups) {
+      const found = await test.get('/user/order', { order_hash: orderHash, trading_account: spellings(a.address).checksummed ?? '', mode: 1, active: 1 }, a.jwt);
+      expect(found.status).toBe(200);
+      expect((found.body.result as { hash: string }).hash).toBe(addressToHex(signed.hash));
+    }
+    const cancel = a.signer.signCancel({ maker: a.address, orderHash: signed.hash, salt: 77n, signScheme: 'ecdsa curve' });
+    const cancelBody = { ...formatCancelBody(cancel.request), maker: spellings(a.address).upper, order_hash: feltToHex(signed.hash) };
+    expect((await test.post('/cancel_order', cancelBody, a.jwt)).status).toBe(200);
+    await test.sim.idle();
+    expect(test.sim.orderOf(signed.hash)?.status).toBe('CANCELLED');
+  });
+
+  it('withdraws to a receiver in another spelling of the same account', async () => {
+    const test = await loggedIn();
+    const a = test.accounts[0];
+    if (a === undefined) throw new Error('account');
+    const signed = a.signer.signWithdraw(withdrawRequest(a.address, 'USDC', '10'));
+    const body = { ...formatWithdrawBody(signed.request), maker: spellings(a.address).checksummed, receiver: spellings(a.address).unpadded };
+    const reply = await test.post('/withdraw', body, a.jwt);
+    expect(reply.status).toBe(200);
+    expect(BigInt(reply.body.result as string)).toBe(signed.hash);
+  });
+
+  it('opens the socket for the key as starknet.js prints it and routes fills to a checksummed fills_ subscription', async () => {
+    const test = await loggedIn();
+    const a = test.accounts[0];
+    if (a === undefined) throw new Error('account');
+    const key = (await test.get('/user/listen_key', {}, a.jwt)).body.result as string;
+    const raw = new WebSocket(`${test.sim.wsUrl}?listenKey=${key}&signer=${spellings(a.signer.starkKey).unpadded ?? ''}`);
+    await new Promise<void>((resolve, reject) => {
+      raw.once('open', () => resolve());
+      raw.once('error', reject);
+    });
+    const socket = new TestSocket(raw);
+    try {
+      // akira-js subscribeOnExecReport: `fills_${tradingAccount}` with the caller's string.
+      expect(await socket.subscribe(`fills_${spellings(a.address).checksummed ?? ''}`)).toMatchObject({ result: 'OK' });
+      expect((await socket.subscribe(`fills_${addressToHex(test.accounts[1]?.address ?? 0n)}`))['error']).toMatch(/another account/);
+      const { hash } = await test.place(0, { price: '2000' });
+      const event = await socket.waitFor((frame) => frame['stream'] === 'fills', 'private event');
+      expect(BigInt((event['result'] as Record<string, string>)['hash'] ?? '')).toBe(hash);
+    } finally {
+      raw.terminate();
+    }
+  });
+});
+
+describe('what the sim still refuses: the errors an SDK’s user relies on', () => {
+  it('refuses a bad signature, a stale nonce, a bad amount, a wrong fee recipient in any spelling and stp as a name', async () => {
+    const test = await loggedIn();
+    const a = test.accounts[0];
+    if (a === undefined) throw new Error('account');
     const signed = a.signer.signOrder(order({ maker: a.address, price: '2000' }));
-    const body = formatOrderBody(signed.request) as { maker: string; constraints: Record<string, unknown> };
-    const unpadded = await test.post('/place_order', { ...body, maker: feltToHex(a.address) }, a.jwt);
-    expect(unpadded.status).toBe(400);
-    expect(unpadded.body).toMatchObject({ error: 'WRONG_INPUT', field: 'maker' });
+    const body = formatOrderBody(signed.request) as { price: string; fee: { trade_fee: Record<string, unknown> }; constraints: Record<string, unknown> };
+    // Signed by another key: FAILED_SIGN_CHECK, whatever the spelling of the maker.
+    const foreign = test.accounts[1]?.signer.signOrder(order({ maker: a.address, price: '2000' }));
+    expect((await test.post('/place_order', { ...formatOrderBody(foreign?.request ?? signed.request), maker: spellings(a.address).checksummed }, a.jwt)).body).toMatchObject({ error: 'FAILED_SIGN_CHECK' });
+    // A nonce that is not above the account's: WRONG_NONCE.
+    const nonce = a.signer.signIncreaseNonce(nonceRequest(a.address, 0));
+    expect((await test.post('/increase_nonce', formatIncreaseNonceBody(nonce.request), a.jwt)).body).toMatchObject({ error: 'WRONG_NONCE' });
+    // An amount with more decimals than the token has (USDC: 6), named.
+    expect((await test.post('/place_order', { ...body, price: '2000.0000001' }, a.jwt)).body).toMatchObject({ error: 'WRONG_INPUT', field: 'price' });
+    // Another recipient stays another recipient in upper case (the signature would not hold either).
+    const wrongRecipient = a.signer.signOrder(order({ maker: a.address, price: '2000', recipient: 0xbadn }));
+    const wrongBody = formatOrderBody(wrongRecipient.request) as { fee: { trade_fee: Record<string, unknown> } };
+    const wrong = await test.post('/place_order', { ...wrongBody, fee: { ...wrongBody.fee, trade_fee: { ...wrongBody.fee.trade_fee, recipient: '0xBAD' } } }, a.jwt);
+    expect(wrong.body).toMatchObject({ error: 'WRONG_FEE_RECIPIENT' });
     const named = await test.post('/place_order', { ...body, constraints: { ...body.constraints, stp: 'NONE' } }, a.jwt);
     expect(named.body).toMatchObject({ error: 'WRONG_INPUT', field: 'constraints.stp' });
-    const socket = await test.connect(0);
-    expect((await socket.subscribe(`fills_${feltToHex(a.address)}`))['error']).toMatch(/zero-padded/);
     expect((await test.post('/place_order', body, a.jwt)).status).toBe(200);
   });
 });

@@ -218,17 +218,10 @@ export function feltToHex(value: bigint): string {
 }
 
 /**
- * An address (or hash) as both SDKs put it on the wire: 0x and 64 lowercase hex digits, 66
- * characters (python_akira `ContractAddress.as_str`, akira-js websocket/utils.ts `normalize`;
- * docs/venue.md "addresses").
+ * An address (or hash) in the padded form: 0x and 64 lowercase hex digits, 66 characters
+ * (python_akira `ContractAddress.as_str`, akira-js websocket/utils.ts `normalize`). Our client
+ * sends every address so and the sim answers so; the sim reads any spelling (docs/venue.md §2).
  */
 export function addressToHex(value: bigint): string {
   return `0x${value.toString(16).padStart(64, '0')}`;
-}
-
-const PADDED_ADDRESS = /^0x[0-9a-fA-F]{64}$/;
-
-/** True when `text` is an address in the SDKs' zero-padded 66-character form. */
-export function isPaddedAddress(text: unknown): boolean {
-  return typeof text === 'string' && PADDED_ADDRESS.test(text);
 }
