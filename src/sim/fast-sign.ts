@@ -3,7 +3,7 @@
  * akira-js features/webLimitOrders `getFastSignCancelData` / `issueFastSignKey`):
  *
  * - `GET /sign/request_fast_sign_key` (JWT; akira-js also sends `user` and `account`, which must
- *   then be the session's, zero-padded) → `{msg, expiration_ts}`, a one-use challenge.
+ *   then be the session's, compared as numbers) → `{msg, expiration_ts}`, a one-use challenge.
  * - `POST /sign/issue_fast_sign_key {msg, signature}` (JWT) → a key, once the signature of the
  *   fast-sign typed message verifies against the session's signer.
  * - `POST /cancel_order` and `/cancel_all` with `fast_sign_key` need no signature while the key
