@@ -2,7 +2,7 @@
  * The one entry point: `akira-mm <command> …`. Each command lives in `src/cli/<command>.ts` and is
  * loaded only when used, so `akira-mm hash` does not pay for the exchange or the backtester.
  */
-import { EXIT_USAGE, HelpRequest, UsageError, type CliIo, type CommandRunner } from './cli/io.ts';
+import { EXIT_USAGE, UnknownNameError, runReportingUsage, type CliIo, type CommandRunner } from './cli/io.ts';
 
 interface CommandEntry {
   readonly summary: string;
@@ -69,12 +69,19 @@ export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
 
 function helpText(): string {
   const lines = Object.values(COMMANDS).map((entry) => `  akira-mm ${entry.summary}`);
-  return ['akira-mm: market making on LayerAkira', '', 'usage:', ...lines, '  akira-mm --help', '', '`akira-mm <command> --help` lists the options of a command, each with its unit and default.', ''].join('\n');
+  return ['akira-mm: market making on LayerAkira', '', 'usage:', ...lines, '  akira-mm --help | --version   this text; the version of akira-mm', '', '`akira-mm <command> --help` lists the options of a command, each with its unit and default.', ''].join('\n');
 }
+
+/** What `akira-mm` takes before a command: help and the version. */
+const TOP_LEVEL_OPTIONS = ['--help', '-h', '--version', '-V'];
 
 /** Runs the CLI with these arguments and streams; returns the exit code. */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   const [first, ...afterFirst] = argv;
+  if (first === '--version' || first === '-V') {
+    io.stdout.write(`${(await import('./cli/version.ts')).packageVersion()}\n`);
+    return 0;
+  }
   // `akira-mm help backtest` is `akira-mm backtest --help`.
   const isHelpOfCommand = first === 'help' && afterFirst[0] !== undefined;
   const name = isHelpOfCommand ? afterFirst[0] : first;
@@ -85,23 +92,12 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   }
   const entry = COMMANDS[name];
   if (entry === undefined) {
-    io.stderr.write(`akira-mm: unknown command "${name}"\n${helpText()}`);
-    return EXIT_USAGE;
+    const isOption = name.startsWith('-');
+    return runReportingUsage('akira-mm', io, () => {
+      throw new UnknownNameError(isOption ? 'option' : 'command', name, isOption ? TOP_LEVEL_OPTIONS : COMMAND_NAMES, 'akira-mm --help lists the commands');
+    });
   }
-  try {
-    const run = await entry.load();
-    return await run(rest, io);
-  } catch (error) {
-    if (error instanceof HelpRequest) {
-      io.stdout.write(error.text);
-      return 0;
-    }
-    if (error instanceof UsageError) {
-      io.stderr.write(`akira-mm ${name}: ${error.message}\n`);
-      return EXIT_USAGE;
-    }
-    throw error;
-  }
+  return runReportingUsage(`akira-mm ${name}`, io, async () => (await entry.load())(rest, io));
 }
 
 /** How long a finished command may wait for its event loop to drain before it exits anyway. */

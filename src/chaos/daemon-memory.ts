@@ -15,7 +15,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseFlags, type CommandHelp } from '../cli/args.ts';
+import { UsageError, runReportingUsage } from '../cli/io.ts';
 import { LiveClock } from '../core/index.ts';
 import { feltToHex } from '../exchange/wire/fields.ts';
 import { startSim } from '../sim/index.ts';
@@ -215,23 +216,32 @@ function describeReport(report: MemoryReport): string {
   return `${report.runtime}, ${report.signingWorkers} signing thread(s), ${report.strategy}: steady ${report.steadyMinMb}–${report.steadyMaxMb} MB (start ${report.steadyStartMb}, end ${report.endMb}), growth ${report.growthMbPerHour} MB/h (95 % CI ${report.growthCi95MbPerHour[0]} … ${report.growthCi95MbPerHour[1]}), heap floors ${report.heapFloorsMb.join(' ')} MB (${report.heapFloorGrowthMbPerHour} MB/h), ${report.threads} threads, exit ${report.exitCode}`;
 }
 
-async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      minutes: { type: 'string' },
-      'every-s': { type: 'string' },
-      strategy: { type: 'string' },
-      'signing-workers': { type: 'string' },
-      tsx: { type: 'boolean' },
-      'node-options': { type: 'string' },
-      env: { type: 'string', multiple: true },
-      breakdown: { type: 'boolean' },
-      json: { type: 'boolean' },
-    },
-  });
+const USAGE = 'npm run memory -- [--minutes M] [--every-s S] [--strategy NAME] [--signing-workers N] [--tsx] [--node-options "…"] [--env KEY=VALUE]… [--breakdown] [--json]';
+
+const HELP: CommandHelp = {
+  usage: USAGE,
+  summary:
+    'A quoting daemon as a user runs it (`node bin/akira-mm.js run`, ETH/USDC) against the embedded exchange with synthetic flow, in real time: its RSS and threads read from /proc every S seconds for M minutes, one line per sample, then the steady range, the growth per hour with its 95 % interval and the V8 heap floors. Linux only.',
+};
+
+const OPTIONS = {
+  minutes: { type: 'string', value: 'M', unit: 'min', default: '60 (1 with --breakdown, per configuration)', doc: 'how long to run the daemon' },
+  'every-s': { type: 'string', value: 'S', unit: 's', default: '60 (10 with --breakdown)', doc: 'sample this often' },
+  strategy: { type: 'string', value: 'NAME', default: 'glft', doc: "the daemon's STRATEGY" },
+  'signing-workers': { type: 'string', value: 'N', default: 0, doc: "the daemon's SIGNING_WORKERS (signing threads)" },
+  tsx: { type: 'boolean', doc: 'run the daemon through tsx instead of the compiled sources' },
+  'node-options': { type: 'string', value: '"…"', default: 'none', doc: "the daemon's NODE_OPTIONS (e.g. --max-semi-space-size=1; write --node-options=--flag for one flag)" },
+  env: { type: 'string', value: 'KEY=VALUE', multiple: true, default: 'none', doc: "a key of the daemon's pair file" },
+  breakdown: { type: 'boolean', doc: 'instead, the steady RSS of each configuration that decides it: tsx or compiled, 0/1/2 signing threads' },
+  json: { type: 'boolean', doc: 'print the summary as one last JSON line too' },
+} as const;
+
+async function main(args: readonly string[]): Promise<number> {
+  const { values, positionals } = parseFlags(args, OPTIONS, HELP);
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${USAGE}`);
   const number = (name: string, text: string | undefined, fallback: number): number => {
     const value = text === undefined ? fallback : Number(text);
-    if (!(value > 0) && !(name === 'signing-workers' && value === 0)) throw new Error(`--${name} must be a positive number, got "${text}"`);
+    if (!(value > 0) && !(name === 'signing-workers' && value === 0)) throw new UsageError(`--${name} must be a positive number, got "${text}"`);
     return value;
   };
   const strategy = values.strategy ?? 'glft';
@@ -266,7 +276,7 @@ async function main(): Promise<number> {
 
 const isEntryPoint = process.argv[1] !== undefined && /daemon-memory\.ts$/.test(process.argv[1]);
 if (isEntryPoint) {
-  main().then(
+  runReportingUsage('memory', process, () => main(process.argv.slice(2))).then(
     (code) => process.exit(code),
     (error: unknown) => {
       process.stderr.write(`memory: ${error instanceof Error ? error.message : String(error)}\n`);

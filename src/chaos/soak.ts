@@ -9,7 +9,8 @@
  *
  * The wall clock is read through the injected `LiveClock`, only for pacing and the figures.
  */
-import { parseArgs } from 'node:util';
+import { parseFlags, type CommandHelp } from '../cli/args.ts';
+import { UsageError, runReportingUsage } from '../cli/io.ts';
 import { LiveClock, createRng, type TickerRules } from '../core/index.ts';
 import { DEFAULT_ENGINE_SETTINGS } from '../engine/index.ts';
 import { constantLatency } from '../backtest/latency.ts';
@@ -182,16 +183,31 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   };
 }
 
-async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: { hours: { type: 'string' }, speed: { type: 'string' }, seed: { type: 'string' }, 'sample-min': { type: 'string' }, 'json-only': { type: 'boolean' } },
-  });
+const USAGE = 'npm run soak -- [--hours H] [--speed X|max] [--seed S] [--sample-min M] [--json-only]';
+
+const HELP: CommandHelp = {
+  usage: USAGE,
+  summary:
+    'The engine and the ladder strategy against the replay venue on a simulated clock, fed a seeded synthetic market, for H hours of simulated time; the resident set size is sampled on the way (one line per sample, then one JSON line). Exit 0 when the engine stopped with no order left open.',
+};
+
+const OPTIONS = {
+  hours: { type: 'string', value: 'H', unit: 'simulated hours', default: 24, doc: 'how long to quote' },
+  speed: { type: 'string', value: 'X|max', unit: '× real time', default: 1000, doc: 'pace of the simulated clock (max: as fast as it goes)' },
+  seed: { type: 'string', value: 'S', default: 1, doc: 'seed of the synthetic market' },
+  'sample-min': { type: 'string', value: 'M', unit: 'simulated minutes', default: 60, doc: 'sample the memory this often' },
+  'json-only': { type: 'boolean', doc: 'print only the last JSON line, no line per sample' },
+} as const;
+
+async function main(args: readonly string[]): Promise<number> {
+  const { values, positionals } = parseFlags(args, OPTIONS, HELP);
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${USAGE}`);
   const hours = Number(values.hours ?? '24');
   const speed = values.speed === 'max' ? Infinity : Number(values.speed ?? '1000');
   const seed = Number(values.seed ?? '1');
   const sampleEveryMin = Number(values['sample-min'] ?? '60');
   if (!(hours > 0) || !(speed > 0) || !Number.isInteger(seed) || !(sampleEveryMin > 0)) {
-    throw new Error('usage: npm run soak -- --hours H --speed X|max [--seed S] [--sample-min M] [--json-only]');
+    throw new UsageError(`--hours, --speed and --sample-min must be positive and --seed an integer\nusage: ${USAGE}`);
   }
   const result = await runSoak({
     hours,
@@ -213,7 +229,7 @@ async function main(): Promise<number> {
 
 const isEntryPoint = process.argv[1] !== undefined && /soak\.ts$/.test(process.argv[1]);
 if (isEntryPoint) {
-  main().then(
+  runReportingUsage('soak', process, () => main(process.argv.slice(2))).then(
     (code) => process.exit(code),
     (error: unknown) => {
       process.stderr.write(`soak: ${error instanceof Error ? error.message : String(error)}\n`);

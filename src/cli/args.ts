@@ -8,7 +8,7 @@
  * throws a {@link HelpRequest} that `src/cli.ts` prints on stdout with exit code 0.
  */
 import { parseArgs } from 'node:util';
-import { HelpRequest, UsageError } from './io.ts';
+import { HelpRequest, UnknownNameError, UsageError } from './io.ts';
 
 /** One flag: what node's parseArgs needs, plus what `--help` prints about it. */
 export interface FlagSpec {
@@ -23,8 +23,8 @@ export interface FlagSpec {
   readonly unit?: string;
   /** The default as help shows it; the command applies its own default (parseArgs does not). */
   readonly default?: string | number;
-  /** Printed as "required" instead of a default. */
-  readonly required?: boolean;
+  /** Printed as "required" instead of a default; a text says when (`required unless --env-dir`). */
+  readonly required?: true | string;
 }
 
 /** A command's flags by long name. */
@@ -66,7 +66,8 @@ function flagLabel(name: string, spec: FlagSpec): string {
 function flagFacts(spec: FlagSpec): string {
   const facts: string[] = [];
   if (spec.unit !== undefined) facts.push(spec.unit);
-  if (spec.required === true) facts.push('required');
+  if (typeof spec.required === 'string') facts.push(spec.required);
+  else if (spec.required === true) facts.push('required');
   else if (spec.default !== undefined) facts.push(`default ${spec.default}`);
   else facts.push(spec.type === 'boolean' ? 'default off' : 'default: none');
   if (spec.multiple === true) facts.push('repeatable');
@@ -81,7 +82,8 @@ export function helpText(options: FlagSpecs, help: CommandHelp | string): string
   const width = Math.min(34, Math.max(...labels.map((label) => label.length)));
   const lines = entries.map(([, spec], i) => {
     const label = labels[i] as string;
-    const text = [spec.doc, flagFacts(spec)].filter((part) => part !== undefined).join(' ');
+    // --help has no default to state: it is what is being read.
+    const text = [spec.doc, spec === HELP_FLAG ? undefined : flagFacts(spec)].filter((part) => part !== undefined).join(' ');
     return label.length > width ? `  ${label}\n  ${' '.repeat(width)}  ${text}` : `  ${label.padEnd(width)}  ${text}`;
   });
   return [`usage: ${usage}`, ...(summary === undefined ? [] : ['', summary]), '', 'options:', ...lines, ...(notes ?? []).flatMap((note) => ['', note]), ''].join('\n');
@@ -89,8 +91,9 @@ export function helpText(options: FlagSpecs, help: CommandHelp | string): string
 
 /**
  * Parses `args` against `options`. `--help`/`-h` throws a {@link HelpRequest} carrying the help
- * text (printed by the entry point, exit 0); unknown flags and missing values become a
- * {@link UsageError} that names the flag and shows how to call the command.
+ * text (printed by the entry point, exit 0); an unknown flag becomes an {@link UnknownNameError}
+ * (answered with the nearest valid flag), a missing or extra value a {@link UsageError} that names
+ * the flag and shows how to call the command.
  */
 export function parseFlags<T extends FlagSpecs>(args: readonly string[], options: T, help: CommandHelp | string): ParsedArgs<T> {
   if (wantsHelp(args)) throw new HelpRequest(helpText(options, help));
@@ -99,13 +102,24 @@ export function parseFlags<T extends FlagSpecs>(args: readonly string[], options
   for (const [name, spec] of Object.entries(options)) {
     config[name] = { type: spec.type, ...(spec.multiple === undefined ? {} : { multiple: spec.multiple }), ...(spec.short === undefined ? {} : { short: spec.short }) };
   }
+  const usage = typeof help === 'string' ? help : help.usage;
+  // Unknown flags are found on parseArgs' own tokens, not in its error text.
+  const { tokens } = parseArgs({ args: [...args], options: config, allowPositionals: true, strict: false, tokens: true });
+  for (const token of tokens) {
+    if (token.kind === 'option' && !Object.hasOwn(options, token.name)) throw new UnknownNameError('option', token.rawName, flagNames(options), '--help lists every option');
+  }
   try {
     const parsed = parseArgs({ args: [...args], options: config, allowPositionals: true, strict: true });
     return parsed as unknown as ParsedArgs<T>;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    throw new UsageError(`${message}\nusage: ${typeof help === 'string' ? help : help.usage} (--help lists every option)`);
+    throw new UsageError(`${message}\nusage: ${usage} (--help lists every option)`);
   }
+}
+
+/** Every flag by its long name, as typed: what an unknown flag is matched against and listed with. */
+function flagNames(options: FlagSpecs): string[] {
+  return [...Object.keys(options), 'help'].map((name) => `--${name}`);
 }
 
 /** One sub-command of a command with several (`data import`, `data bbo`). */
@@ -119,6 +133,23 @@ export interface SubcommandHelp {
 export function subcommandsHelp(command: string, subcommands: readonly SubcommandHelp[]): string {
   const lines = subcommands.flatMap((sub) => [`  ${sub.usage}`, `      ${sub.summary}`]);
   return [`usage: akira-mm ${command} <${subcommands.map((sub) => sub.name).join('|')}> …`, '', 'sub-commands:', ...lines, '', `\`akira-mm ${command} <sub-command> --help\` lists its options.`, ''].join('\n');
+}
+
+/**
+ * The sub-command `args` name, and the arguments after it. No sub-command is a usage error showing
+ * them all; `--help`, `-h` or `help` their help (exit 0); a mistyped one an
+ * {@link UnknownNameError} naming the nearest.
+ */
+export function selectSubcommand<S extends SubcommandHelp>(command: string, args: readonly string[], subcommands: readonly S[]): { readonly subcommand: S; readonly rest: readonly string[] } {
+  const [name, ...rest] = args;
+  const help = subcommandsHelp(command, subcommands);
+  if (name === '--help' || name === '-h' || name === 'help') throw new HelpRequest(help);
+  if (name === undefined) throw new UsageError(`a sub-command is required\n${help}`);
+  const subcommand = subcommands.find((candidate) => candidate.name === name);
+  if (subcommand === undefined) {
+    throw new UnknownNameError(name.startsWith('-') ? 'option' : 'sub-command', name, subcommands.map((sub) => sub.name), `akira-mm ${command} --help lists them`);
+  }
+  return { subcommand, rest };
 }
 
 /** Reads an integer flag, with an error naming the flag and the allowed range. */

@@ -6,11 +6,12 @@
  * worker threads (backtest-sweep.ts); `backtest merge` joins a sharded sweep. Everything but the
  * measured speed is a function of data, flags and seed.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { integerFlag, parseFlags, type CommandHelp } from './args.ts';
 import { BACKTEST_DEFAULTS } from './backtest-defaults.ts';
 import type { BacktestPlan } from './backtest-plan.ts';
-import { UsageError, type CliIo, type CommandRunner } from './io.ts';
+import { UnknownNameError, UsageError, type CliIo, type CommandRunner } from './io.ts';
 import { startProgress } from './progress.ts';
 import type { BacktestResult } from '../backtest/run.ts';
 
@@ -160,7 +161,12 @@ function usageError(message: string): never {
 
 /** `akira-mm backtest`. */
 export const runBacktestCommand: CommandRunner = async (args, io) => {
-  if (args[0] === 'merge') return (await import('./backtest-sweep.ts')).runMerge(args.slice(1), io);
+  const [first] = args;
+  if (first === 'merge') return (await import('./backtest-sweep.ts')).runMerge(args.slice(1), io);
+  // A bare word that is no file is a mistyped sub-command (`backtest merg`), not a recording.
+  if (first !== undefined && /^[a-z]+$/.test(first) && !existsSync(resolve(io.cwd, first))) {
+    throw new UnknownNameError('sub-command', first, ['merge'], 'backtest takes --data FILE… --env FILE, or merge FILES…');
+  }
   const { values, positionals } = parseFlags(args, BACKTEST_OPTIONS, HELP);
   // `--data a b c`: parseArgs gives the extra files as positionals.
   const data = [...(values.data ?? []), ...positionals];

@@ -4,8 +4,8 @@
  * after every book change, as CSV, so users can check a recording against the venue's own BBO.
  */
 import { DataError, IMPORT_FORMATS, importRecording, isImportFormat, readRecordingHeader, replayTopOfBook, scaledToDecimal, type TopRow } from '../backtest/data/index.ts';
-import { parseFlags, subcommandsHelp } from './args.ts';
-import { HelpRequest, UsageError, type CliIo, type CommandRunner } from './io.ts';
+import { parseFlags, selectSubcommand } from './args.ts';
+import { UsageError, type CliIo, type CommandRunner } from './io.ts';
 
 const IMPORT_USAGE = `akira-mm data import --format <${IMPORT_FORMATS.join('|')}> FILES… --out FILE`;
 const BBO_USAGE = 'akira-mm data bbo FILE';
@@ -90,10 +90,6 @@ async function runBbo(args: readonly string[], io: CliIo): Promise<number> {
 
 /** `akira-mm data …`. */
 export const runData: CommandRunner = async (args, io) => {
-  const [sub, ...rest] = args;
-  if (sub === '--help' || sub === '-h') throw new HelpRequest(subcommandsHelp('data', SUBCOMMANDS));
-  if (sub === undefined) throw new UsageError(`a sub-command is required\n${subcommandsHelp('data', SUBCOMMANDS)}`);
-  if (sub === 'import') return runImport(rest, io);
-  if (sub === 'bbo') return runBbo(rest, io);
-  throw new UsageError(`unknown data command "${sub ?? ''}"\nusage: ${IMPORT_USAGE}\n       ${BBO_USAGE}`);
+  const { subcommand, rest } = selectSubcommand('data', args, SUBCOMMANDS);
+  return subcommand.name === 'import' ? runImport(rest, io) : runBbo(rest, io);
 };

@@ -14,7 +14,8 @@ export type PairFileOptions = Pick<LoadOptions, 'environment' | 'insecurePermiss
 export const INSECURE_PERMISSIONS_FLAG = {
   'insecure-permissions': {
     type: 'boolean',
-    doc: 'accept a pair file, key file or keystore that group or others may read, with a warning (default: refuse, like ssh)',
+    doc: 'accept a pair file, key file or keystore that group or others may read, with a warning',
+    default: 'off: such a file is refused, as ssh refuses an open key',
   },
 } as const;
 

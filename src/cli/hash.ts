@@ -18,7 +18,7 @@ import {
 } from '../exchange/wire/requests.ts';
 import { WITHDRAW_HASH_SCHEMES, createMessageHasher, type MessageHasher, type WithdrawHashScheme } from '../exchange/signer/index.ts';
 import { parseFlags, type CommandHelp } from './args.ts';
-import { UsageError, type CliIo, type CommandRunner } from './io.ts';
+import { UnknownNameError, UsageError, type CliIo, type CommandRunner } from './io.ts';
 
 const USAGE = `akira-mm hash <${REQUEST_KINDS.join('|')}> --chain <${CHAIN_NAMES.join('|')}> [--withdraw-hash snip12|poseidon] [FILE|-]`;
 
@@ -56,8 +56,9 @@ async function readInput(source: string | undefined, io: CliIo): Promise<string>
 export const runHash: CommandRunner = async (args, io) => {
   const { values, positionals } = parseFlags(args, OPTIONS, HELP);
   const [kind, source, ...extra] = positionals;
-  if (kind === undefined || !(REQUEST_KINDS as readonly string[]).includes(kind)) {
-    throw new UsageError(`unknown request kind ${kind === undefined ? '(none)' : `"${kind}"`}; allowed: ${REQUEST_KINDS.join(', ')}\nusage: ${USAGE}`);
+  if (kind === undefined) throw new UsageError(`a request kind is required; allowed: ${REQUEST_KINDS.join(', ')}\nusage: ${USAGE}`);
+  if (!(REQUEST_KINDS as readonly string[]).includes(kind)) {
+    throw new UnknownNameError('request kind', kind, REQUEST_KINDS, 'akira-mm hash --help');
   }
   if (extra.length > 0) throw new UsageError(`one input file at most, got ${positionals.length - 1}\nusage: ${USAGE}`);
   if (values.chain === undefined || !isChainName(values.chain)) {

@@ -9,8 +9,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import { integerFlag, parseFlags, subcommandsHelp, type CommandHelp } from './args.ts';
-import { HelpRequest, UsageError, type CommandRunner } from './io.ts';
+import { integerFlag, parseFlags, selectSubcommand, type CommandHelp } from './args.ts';
+import { UsageError, type CommandRunner } from './io.ts';
 
 const SUBCOMMANDS = [{ name: 'flatten', usage: 'akira-mm hedge flatten --env FILE [--journal FILE] [--state-dir DIR] [--timeout S]', summary: 'hedge whatever the journal says is uncovered, settling lost hedges by query first' }];
 
@@ -28,9 +28,7 @@ const FLATTEN_OPTIONS = {
 } as const;
 
 export const runHedge: CommandRunner = async (args, io) => {
-  const [sub, ...rest] = args;
-  if (sub === '--help' || sub === '-h') throw new HelpRequest(subcommandsHelp('hedge', SUBCOMMANDS));
-  if (sub !== 'flatten') throw new UsageError(`${sub === undefined ? 'a sub-command is required' : `unknown sub-command "${sub}"`}\n${subcommandsHelp('hedge', SUBCOMMANDS)}`);
+  const { rest } = selectSubcommand('hedge', args, SUBCOMMANDS);
   const { values, positionals } = parseFlags(rest, FLATTEN_OPTIONS, FLATTEN_HELP);
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${FLATTEN_HELP.usage}`);
   if (values.env === undefined) throw new UsageError(`--env FILE is required\nusage: ${FLATTEN_HELP.usage}`);

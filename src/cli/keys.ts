@@ -13,9 +13,9 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Secret, hasErrorCode } from '../core/index.ts';
 import { DEFAULT_SCRYPT, describeKeyPair, encryptStarkKeystore, generatePrivateKey, parsePrivateKey } from '../exchange/signer/index.ts';
-import { integerFlag, parseFlags, subcommandsHelp } from './args.ts';
+import { integerFlag, parseFlags, selectSubcommand } from './args.ts';
 import { INSECURE_PERMISSIONS_FLAG } from './file-permissions.ts';
-import { HelpRequest, UsageError, type CliIo, type CommandRunner } from './io.ts';
+import { UsageError, type CliIo, type CommandRunner } from './io.ts';
 import { isInteractive, promptHidden, readStdin } from './secret-input.ts';
 import { readSecretFile, unlockKeystore } from './signer-setup.ts';
 
@@ -44,10 +44,7 @@ const OPTIONS = {
 type KeysFlags = { readonly keystore?: string; readonly 'password-file'?: string; readonly 'scrypt-n'?: string; readonly 'insecure-permissions'?: boolean };
 
 export const runKeys: CommandRunner = async (args, io) => {
-  const [sub, ...rest] = args;
-  if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') throw new HelpRequest(subcommandsHelp('keys', SUBCOMMANDS));
-  const entry = SUBCOMMANDS.find((candidate) => candidate.name === sub);
-  if (entry === undefined) throw new UsageError(`unknown sub-command "${sub}"\n${subcommandsHelp('keys', SUBCOMMANDS)}`);
+  const { subcommand: entry, rest } = selectSubcommand('keys', args, SUBCOMMANDS);
   const { values, positionals } = parseFlags(rest, OPTIONS[entry.name as keyof typeof OPTIONS], { usage: entry.usage, summary: entry.summary });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${entry.usage}`);
   const flags = values as KeysFlags;

@@ -32,7 +32,7 @@ const HELP: CommandHelp = {
 };
 
 const OPTIONS = {
-  env: { type: 'string', value: 'FILE', doc: "the pair's env file: venue URLs and pair (required unless --reference records a reference alone)" },
+  env: { type: 'string', value: 'FILE', required: 'required unless --reference records a reference alone', doc: "the pair's env file: venue URLs and pair" },
   out: { type: 'string', value: 'FILE', required: true, doc: 'the recording to write' },
   duration: { type: 'string', value: 'N', unit: 's', default: 'until Ctrl-C', doc: 'stop after this long' },
   reference: { type: 'string', value: 'binance:SYMBOL|off', default: "the env file's REFERENCE", doc: 'reference market to record beside the venue (off: none)' },

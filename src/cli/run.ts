@@ -24,7 +24,7 @@ export const RUN_OPTIONS = {
     type: 'string',
     multiple: true,
     value: 'FILE',
-    default: 'required unless --env-dir',
+    required: 'required unless --env-dir',
     doc: "a pair's env file (every key: config/example.env); repeat for several pairs of one account (the files must agree on venue, account, signer, contracts, state dir, metrics port and request budget)",
   },
   'env-dir': { type: 'string', value: 'DIR', doc: 'every *.env file in DIR (example.env aside), as if each were given with --env' },

@@ -11,10 +11,10 @@ import { resolve } from 'node:path';
 import type { PairConfig } from '../config/index.ts';
 import { createLogger, formatUnits, getChain, getToken } from '../core/index.ts';
 import { Signer, SignerServer, SigningAudit, SigningPolicy, SigningPool, type SigningPolicySpec } from '../exchange/signer/index.ts';
-import { integerFlag, parseFlags, subcommandsHelp } from './args.ts';
+import { integerFlag, parseFlags, selectSubcommand } from './args.ts';
 import { waitForStopSignal } from './daemon.ts';
 import { INSECURE_PERMISSIONS_FLAG, pairFileOptions } from './file-permissions.ts';
-import { HelpRequest, UsageError, type CliIo, type CommandRunner } from './io.ts';
+import { UsageError, type CliIo, type CommandRunner } from './io.ts';
 import { loadPairFile } from './pair-config.ts';
 import { readSecretFile, signingPolicyOf, unlockKeystore } from './signer-setup.ts';
 
@@ -49,10 +49,7 @@ export const SIGNER_SERVE_OPTIONS = {
 } as const;
 
 export const runSigner: CommandRunner = async (args, io) => {
-  const [sub, ...rest] = args;
-  if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') throw new HelpRequest(subcommandsHelp('signer', SUBCOMMANDS));
-  const serve = SUBCOMMANDS[0]!;
-  if (sub !== serve.name) throw new UsageError(`unknown sub-command "${sub}"\n${subcommandsHelp('signer', SUBCOMMANDS)}`);
+  const { subcommand: serve, rest } = selectSubcommand('signer', args, SUBCOMMANDS);
   const { values, positionals } = parseFlags(rest, SIGNER_SERVE_OPTIONS, { usage: serve.usage, summary: serve.summary });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${serve.usage}`);
   if (values.keystore === undefined || values.socket === undefined || values.env === undefined || values.env.length === 0) {

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
-import { MmError, Secret, formatConfigIssues, getChain, type ChainName, type ConfigIssue } from '../core/index.ts';
+import { MmError, Secret, closestName, formatConfigIssues, getChain, type ChainName, type ConfigIssue } from '../core/index.ts';
 import { ENGINE_KEY_LIST, checkEngineKeys, type EngineConfig } from './engine-keys.ts';
 import { CONFIG_KEYS, CONFIG_KEY_LIST, type KeySpec } from './keys.ts';
 import { REFERENCE_KEY_LIST, checkReferenceKeys, toReferenceConfig, type ReferenceConfig, type ReferenceKeys } from './reference-keys.ts';
@@ -275,38 +275,12 @@ function checkUnknownKeys(env: Readonly<Record<string, string>>, extraKeys: Read
   const known = new Set([...ALL_KEY_SPECS.map((spec) => spec.key), ...[...SECRET_KEYS].map(fileKeyOf), ...extraKeys]);
   for (const key of Object.keys(env)) {
     if (known.has(key)) continue;
-    const suggestion = closestKey(key, known);
+    // A typo of a long key may take a few edits; three or a quarter of its length, whichever is more.
+    const suggestion = closestName(key, known, Math.max(3, Math.floor(key.length / 4)));
     issues.push({
       key,
       value: env[key],
       allowed: `no such key${suggestion === undefined ? '' : ` (did you mean ${suggestion}?)`}; see config/example.env`,
     });
   }
-}
-
-/** The known key with the smallest edit distance, when it is close enough to be a typo. */
-function closestKey(key: string, known: ReadonlySet<string>): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Math.max(3, Math.floor(key.length / 4)) + 1;
-  for (const candidate of known) {
-    const distance = editDistance(key, candidate);
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
 }

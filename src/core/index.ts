@@ -10,6 +10,7 @@ export * from './book.ts';
 export * from './strategy.ts';
 export * from './logger.ts';
 export * from './secret.ts';
+export * from './closest-name.ts';
 export * from './venue.ts';
 export * from './reference-feed.ts';
 export * from './hedge-venue.ts';

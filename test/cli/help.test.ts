@@ -36,7 +36,9 @@ describe('akira-mm <command> --help', () => {
     expect(lines.length).toBeGreaterThan(0);
     // A flag whose description wraps continues on the next line; its facts close the entry.
     const entries = lines.join('\n').split(/\n(?= {2}(?:-\w, )?--)/);
-    for (const entry of entries) expect(entry, `${name}: ${entry}`).toMatch(/\((?:[^()]*\([^()]*\))*[^()]*(default|required)[^()]*(\([^()]*\)[^()]*)*\)\s*$/);
+    // --help states no default: it is what is being read.
+    expect(entries.at(-1)).toMatch(/^ {2}-h, --help +print this help and exit$/);
+    for (const entry of entries.slice(0, -1)) expect(entry, `${name}: ${entry}`).toMatch(/\((?:[^()]*\([^()]*\))*[^()]*(default|required)[^()]*(\([^()]*\)[^()]*)*\)\s*$/);
   });
 
   it('states units where a flag has one: backtest latency in ms, fees in pbips, sizes in tokens', async () => {
@@ -56,11 +58,22 @@ describe('akira-mm <command> --help', () => {
     expect(viaShort).toEqual(viaFlag);
   });
 
-  it('still rejects unknown flags with exit 2 and points at --help', async () => {
-    const { code, stderr } = await runCli(['run', '--bogus']);
+  it('still rejects unknown flags with exit 2, naming the flag and pointing at --help', async () => {
+    const { code, stderr } = await runCli(['paper', '--bogus']);
     expect(code).toBe(2);
-    expect(stderr).toContain("Unknown option '--bogus'");
-    expect(stderr).toContain('--help lists every option');
+    expect(stderr).toBe('akira-mm paper: unknown option --bogus (--help lists every option)\n');
+  });
+
+  it('prints a requirement with its condition, and one default per flag', async () => {
+    const run = await runCli(['run', '--help']);
+    expect(run.stdout).toMatch(/--env FILE… +a pair's env file .*\(required unless --env-dir, repeatable\)\n/);
+    const record = await runCli(['record', '--help']);
+    expect(record.stdout).toMatch(/--env FILE +the pair's env file: venue URLs and pair \(required unless --reference records a reference alone\)\n/);
+    for (const { stdout } of [run, record]) {
+      expect(stdout).not.toContain('default required');
+      // One default per flag: --insecure-permissions used to state its own and get "(default off)" too.
+      expect(stdout).toMatch(/--insecure-permissions +accept a pair file, key file or keystore that group or others may read, with a warning \(default off: such a file is refused, as ssh refuses an open key\)\n/);
+    }
   });
 
   it('builds help from the option table: doc, unit, default or required, repeatable', () => {
@@ -68,6 +81,7 @@ describe('akira-mm <command> --help', () => {
       {
         port: { type: 'string', value: 'N', unit: 'port', default: 8080, doc: 'where to listen' },
         env: { type: 'string', value: 'FILE', required: true, doc: 'the pair file' },
+        out: { type: 'string', value: 'FILE', required: 'required unless --dry-run', doc: 'where to write' },
         fault: { type: 'string', value: 'K=V', multiple: true, doc: 'a fault' },
         quiet: { type: 'boolean', doc: 'say less' },
       },
@@ -82,9 +96,10 @@ describe('akira-mm <command> --help', () => {
         'options:',
         '  --port N      where to listen (port, default 8080)',
         '  --env FILE    the pair file (required)',
+        '  --out FILE    where to write (required unless --dry-run)',
         '  --fault K=V…  a fault (default: none, repeatable)',
         '  --quiet       say less (default off)',
-        '  -h, --help    print this help and exit (default off)',
+        '  -h, --help    print this help and exit',
         '',
       ].join('\n'),
     );

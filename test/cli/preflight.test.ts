@@ -54,6 +54,8 @@ describe('akira-mm preflight', () => {
       expect(lineOf(result.stdout, check)).toMatch(/^✔ /);
     }
     expect(lineOf(result.stdout, 'order test')).toMatch(/placed in \d+ ms, OPEN report \d+ ms after sending; cancelled in \d+ ms/);
+    // The embedded exchange's fees, each named maker or taker, with its value in basis points.
+    expect(lineOf(result.stdout, 'ticker rules')).toMatch(/; fees maker 200 pbips \(2 bps\), taker 1000 pbips \(10 bps\)$/);
     expect(result.stdout).toMatch(/ready: every check passed\n$/);
     expect(venue.openOrdersOf(venue.accounts[0]!.address)).toEqual([]);
     expect(result.stdout).not.toContain(readFileSync(new URL('../../config/ETH-USDC.env', import.meta.url), 'utf8').match(/SIGNER_PRIVATE_KEY=(\S+)/)?.[1]);

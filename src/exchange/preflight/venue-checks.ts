@@ -125,13 +125,18 @@ async function checkChainAndContracts(target: PreflightTarget, chainLabel: strin
   lineOf('contract constants', 'FEE_RECIPIENT', `core ${target.chain.coreAddress}: fee recipient ${addressToHex(BigInt(target.chain.feeRecipient))} is the contract's`);
 }
 
+/** A fee as the venue states it (pbips, millionths of the notional) and in basis points (100 pbips = 1 bps). */
+function feeText(pbips: number): string {
+  return `${pbips} pbips (${pbips / 100} bps)`;
+}
+
 async function checkRules(target: PreflightTarget, rest: RestClient, report: Report): Promise<TickerRules | undefined> {
   const { plan, base, quote } = target;
   try {
     const [specs, user] = await Promise.all([rest.tickerSpecifications(), rest.userInfo()]);
     const setup = resolvePairSetup({ specs, user, base, quote, ecosystemBook: target.ecosystemBook });
     const { rules } = setup;
-    const rulesText = `tick ${formatUnits(rules.priceTick, quote.decimals)} ${quote.symbol}, step ${formatUnits(rules.qtyStep, base.decimals)} ${base.symbol}, min ${formatUnits(rules.minQty, base.decimals)} ${base.symbol}; fees ${setup.makerPbips}/${setup.takerPbips} pbips`;
+    const rulesText = `tick ${formatUnits(rules.priceTick, quote.decimals)} ${quote.symbol}, step ${formatUnits(rules.qtyStep, base.decimals)} ${base.symbol}, min ${formatUnits(rules.minQty, base.decimals)} ${base.symbol}; fees maker ${feeText(setup.makerPbips)}, taker ${feeText(setup.takerPbips)}`;
     const size = formatUnits(plan.orderQtyUnits, base.decimals);
     if (plan.orderQtyUnits < rules.minQty || plan.orderQtyUnits % rules.qtyStep !== 0n) {
       report({ name: 'ticker rules', status: 'fail', detail: `${rulesText}; ${plan.orderSizeKey}=${size} is not a multiple of the step at or above the minimum`, fix: `set ${plan.orderSizeKey} to a multiple of ${formatUnits(rules.qtyStep, base.decimals)} of at least ${formatUnits(rules.minQty, base.decimals)}` });
