@@ -13,6 +13,7 @@ import type { AccountSpec } from './accounts.ts';
 import {
   BAD_COMBINATION,
   isRefusal,
+  longParam,
   mandatory,
   parseHistoryWindow,
   parseOrderRequest,
@@ -153,8 +154,10 @@ export class TradingService {
     if (symbolError !== undefined) return symbolError;
     const open = this.#desk.openOrders(account.apiKey);
     if (open.length === 0) return UNKNOWN_ORDER;
+    // One id for the whole cancel, as Binance's answer shows it on every order.
     const cancelId = this.#clientId('cancel');
-    return served(open.map((order) => this.#desk.cancel(account.apiKey, order, cancelId)).map((order) => ('orderId' in order ? cancelBody(order, this.symbol, cancelId) : order)));
+    for (const order of open) this.#desk.cancel(account.apiKey, order, cancelId);
+    return served(open.map((order) => cancelBody(order, this.symbol, cancelId)));
   }
 
   /** `GET /api/v3/openOrders`, `openOrders.status` (the symbol is optional: the venue has one). */
@@ -183,10 +186,11 @@ export class TradingService {
     if (symbolError !== undefined) return symbolError;
     const window = parseHistoryWindow(params, 'fromId');
     if (isRefusal(window)) return window;
-    const orderId = params.get('orderId');
+    const orderId = longParam(params, 'orderId');
+    if (isRefusal(orderId)) return orderId;
     const timed = window.startTime !== undefined || window.endTime !== undefined;
     if (timed && (window.fromId !== undefined || orderId !== undefined)) return BAD_COMBINATION;
-    const orders = this.#desk.orders(account.apiKey).filter((order) => orderId === undefined || String(order.orderId) === orderId);
+    const orders = this.#desk.orders(account.apiKey).filter((order) => orderId === undefined || order.orderId === orderId);
     const trades = orders.flatMap((order) => order.trades.map((trade) => ({ order, trade }))).sort((a, b) => a.trade.tradeId - b.trade.tradeId);
     const chosen = selectWindow(trades, window, (item) => item.trade.tradeId, (item) => item.trade.timeMs);
     return served(chosen.map(({ order, trade }) => tradeBody(order, trade, this.symbol)));
