@@ -11,7 +11,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Spot, SpotRestAPI, SpotWebsocketAPI, SpotWebsocketStreams } from '@binance/spot';
+import { Spot, SpotRestAPI, SpotWebsocketAPI, SpotWebsocketStreams, TimeUnit } from '@binance/spot';
 import { LiveClock } from '../../../src/core/index.ts';
 import { startFeedServer, type FeedServer } from '../../../src/markets/binance/server/index.ts';
 import { dataDir, recordingFiles, until } from './support.ts';
@@ -35,6 +35,7 @@ const EXPECTED_CALLS = [
   'rest ticker/bookTicker symbol',
   'rest ticker/bookTicker all',
   'rest klines (not served: -1020)',
+  'rest timeUnit MICROSECOND (not served: -1020)',
   // REST, account and orders
   'rest account',
   'rest account omitZeroBalances',
@@ -191,6 +192,10 @@ describe.skipIf(dataDir === undefined)("Binance's @binance/spot connector agains
 
     expect(await refusal(rest.klines({ symbol: SYMBOL, interval: SpotRestAPI.KlinesIntervalEnum.INTERVAL_1m }))).toMatchObject({ name: 'BadRequestError', code: -1020 });
     passed('rest klines (not served: -1020)');
+    // Times are served in milliseconds only: microseconds are refused, not mislabelled.
+    const micro = new Spot({ configurationRestAPI: { apiKey: HMAC_KEY, apiSecret: HMAC_SECRET, basePath: server.httpUrl, retries: 0, timeUnit: TimeUnit.MICROSECOND } }).restAPI as SpotRestAPI.RestAPI;
+    expect(await refusal(micro.time())).toMatchObject({ name: 'BadRequestError', code: -1020 });
+    passed('rest timeUnit MICROSECOND (not served: -1020)');
   });
 
   it('places LIMIT, MARKET (by quantity and by quoteOrderQty) and LIMIT_MAKER orders, and refuses as Binance does', async () => {

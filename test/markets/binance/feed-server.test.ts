@@ -239,6 +239,8 @@ describe.skipIf(dataDir === undefined)('akira-mm feed: Binance protocol on loopb
     await until(() => client.messages.some((message) => (message as { id?: number }).id === 9), 'the SUBSCRIBE reply');
     expect(client.messages.find((message) => (message as { id?: number }).id === 9)).toEqual({ code: 2, msg: 'Invalid request: this venue does not serve stream ethusdt@kline_1m', id: 9 });
     await expect(connect('/ws/ethusdt@ticker')).rejects.toThrow('Unexpected server response: 400');
+    // Milliseconds only: a connection asking for microseconds is refused, not served mislabelled times.
+    await expect(connect('/ws/ethusdt@trade?timeUnit=MICROSECOND')).rejects.toThrow('Unexpected server response: 400');
   });
 
   it('loops with ids moved past the previous pass, and without --loop ends by closing every stream (code 1000)', async () => {

@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Clock, Logger } from '../../../core/index.ts';
 import { WeightMeter } from './rate-counters.ts';
-import { BINANCE_SPOT_REST_PATHS } from './spot-catalog.ts';
+import { BINANCE_SPOT_REST_PATHS, timeUnitRefusal } from './spot-catalog.ts';
 
 /** What a route handler sees. */
 export interface RouteRequest {
@@ -49,6 +49,13 @@ export interface BinanceRoute {
 
 /** Claims a WebSocket upgrade for its paths; false when the path is not its. */
 export type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Buffer, url: URL) => boolean;
+
+/** Answers a WebSocket upgrade with an HTTP error (and a JSON body) instead of switching protocols. */
+export function refuseUpgrade(socket: Duplex, status: string, body?: unknown): void {
+  const text = body === undefined ? '' : JSON.stringify(body);
+  const type = body === undefined ? '' : 'Content-Type: application/json\r\n';
+  socket.end(`HTTP/1.1 ${status}\r\n${type}Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
+}
 
 /** A Binance error body. */
 export function binanceError(status: number, code: number, msg: string): RouteResponse {
@@ -99,7 +106,12 @@ export class BinanceHttpServer {
     this.#server = createServer({ keepAlive: true }, (request, response) => void this.#onRequest(request, response));
     this.#server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
       const url = new URL(request.url ?? '/', 'http://localhost');
-      if (!this.#upgrades.some((handler) => handler(request, socket, head, url))) socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
+      const unitRefusal = timeUnitRefusal(url.searchParams.get('timeUnit') ?? undefined);
+      if (unitRefusal !== undefined) {
+        refuseUpgrade(socket, '400 Bad Request', unitRefusal);
+        return;
+      }
+      if (!this.#upgrades.some((handler) => handler(request, socket, head, url))) refuseUpgrade(socket, '404 Not Found');
     });
   }
 
@@ -140,6 +152,12 @@ export class BinanceHttpServer {
     const route = this.#routes.get(`${method} ${url.pathname}`);
     if (route === undefined) {
       this.#send(response, BINANCE_PATHS.has(url.pathname) ? binanceError(400, -1020, 'This operation is not supported.') : binanceError(404, -1000, `unknown endpoint ${method} ${url.pathname}`));
+      return;
+    }
+    const timeUnit = request.headers['x-mbx-time-unit'];
+    const unitRefusal = timeUnitRefusal(Array.isArray(timeUnit) ? timeUnit[0] : timeUnit);
+    if (unitRefusal !== undefined) {
+      this.#send(response, binanceError(400, unitRefusal.code, unitRefusal.msg));
       return;
     }
     const now = this.#clock.nowMs();

@@ -14,6 +14,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { Clock, Logger, Timer } from '../../../core/index.ts';
+import { refuseUpgrade } from './http-server.ts';
 import { STREAM_NAME, answerRequest, unservedStreamMessage } from './stream-requests.ts';
 
 /** Limits and timing of the hub; defaults in {@link DEFAULT_HUB_LIMITS}. */
@@ -109,8 +110,7 @@ export class StreamHub {
     const streams = isRaw ? (path.length > 4 ? [decodeURIComponent(path.slice(4))] : []) : (url.searchParams.get('streams') ?? '').split('/').filter((name) => name !== '');
     const unserved = streams.find((name) => !STREAM_NAME.test(name) || !this.#isServed(name));
     if (streams.length > this.#limits.maxStreams || unserved !== undefined) {
-      const body = JSON.stringify({ code: 2, msg: unserved === undefined ? `Invalid request: a connection listens to at most ${this.#limits.maxStreams} streams` : unservedStreamMessage(unserved) });
-      socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      refuseUpgrade(socket, '400 Bad Request', { code: 2, msg: unserved === undefined ? `Invalid request: a connection listens to at most ${this.#limits.maxStreams} streams` : unservedStreamMessage(unserved) });
       return true;
     }
     this.#wss.handleUpgrade(request, socket, head, (ws) => this.#accept(ws, isCombined, streams));
