@@ -69,8 +69,8 @@ const ACCOUNT_METHODS: Readonly<Record<string, AccountMethod>> = {
   'account.status': { weight: () => 20, run: (service, account, params) => service.accountInfo(account, params) },
 };
 
-/** Weights of the session and stream methods (web-socket-api.md). */
-const SESSION_WEIGHTS: Readonly<Record<string, number>> = {
+/** Weights of the methods answered here rather than by the service (web-socket-api.md). */
+const METHOD_WEIGHTS: Readonly<Record<string, number>> = {
   ping: 1,
   time: 1,
   'session.logon': 2,
@@ -144,6 +144,8 @@ export class WebSocketApi {
   }
 
   #accept(socket: WebSocket, returnRateLimits: boolean): void {
+    // Web-socket-api.md "IP limits": connecting costs 2 weight.
+    this.weight.tryUse(2);
     const session: Session = { socket, connectedSinceMs: Math.floor(this.clock.nowMs()), returnRateLimits, loggedOn: undefined, subscriptions: new Map(), nextSubscriptionId: 0 };
     this.#sessions.add(session);
     socket.on('message', (data, isBinary) => this.#onRequest(session, isBinary ? '' : data.toString()));
@@ -176,9 +178,9 @@ export class WebSocketApi {
   /** Counts the method's weight (429 -1003 past the limit), then answers it. */
   #metered(session: Session, method: string, params: Params): Answer {
     const accountMethod = ACCOUNT_METHODS[method];
-    const sessionWeight = SESSION_WEIGHTS[method];
-    if (accountMethod === undefined && sessionWeight === undefined) return UNSUPPORTED;
-    const weight = accountMethod?.weight(websocketParams(params)) ?? sessionWeight ?? 1;
+    const methodWeight = METHOD_WEIGHTS[method];
+    if (accountMethod === undefined && methodWeight === undefined) return UNSUPPORTED;
+    const weight = accountMethod?.weight(websocketParams(params)) ?? methodWeight ?? 1;
     if (!this.weight.tryUse(weight)) {
       const now = Math.floor(this.clock.nowMs());
       const msg = `Too much request weight used; current limit is ${this.weight.limit} request weight per 1 MINUTE. Please use WebSocket Streams for live updates to avoid polling the API.`;
