@@ -121,7 +121,8 @@ export class StreamHub {
   publish(stream: string, payload: string): void {
     const subscribers = this.#subscribers.get(stream);
     if (subscribers === undefined || subscribers.size === 0) return;
-    if (this.dropDepthMessages > 0 && stream.includes('@depth')) {
+    // Only the diff streams: a withheld diff is the gap the fault is for (partial books carry no chain).
+    if (this.dropDepthMessages > 0 && (stream.endsWith('@depth@100ms') || stream.endsWith('@depth'))) {
       this.dropDepthMessages--;
       return;
     }
