@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { ManualClock } from '../../../src/core/index.ts';
+import { ManualClock, parseUnits } from '../../../src/core/index.ts';
 import { startFeedServer, type FeedServer } from '../../../src/markets/binance/server/index.ts';
 import { START_MS, dataDir, recordingFiles, until } from './support.ts';
 
@@ -178,6 +178,69 @@ describe.skipIf(dataDir === undefined)('akira-mm feed: Binance protocol on loopb
     }
     const ids = client.messages.map((message) => message as { U: number; u: number });
     for (let i = 1; i < ids.length; i++) expect(ids[i]?.U).toBe((ids[i - 1]?.u ?? 0) + 1);
+  });
+
+  it('derives the 1000 ms diff stream, the partial books and the aggregate trades from the recording, and refuses a stream it does not serve', async () => {
+    const clock = new ManualClock(START_MS);
+    await serve(clock);
+    const client = await connect('/stream?streams=ethusdt@depth@100ms/ethusdt@depth/ethusdt@depth5@100ms/ethusdt@depth20/ethusdt@trade/ethusdt@aggTrade');
+    for (let i = 0; i < 50; i++) await advance(clock, 100);
+    type Diff = { U: number; u: number; b: string[][]; a: string[][] };
+    type Book = { lastUpdateId: number; bids: string[][]; asks: string[][] };
+    type Trade = { t: number; p: string; q: string; m: boolean };
+    type Aggregate = { a: number; p: string; q: string; f: number; l: number; m: boolean };
+    const on = <T>(stream: string): T[] => client.messages.filter((message) => (message as { stream?: string }).stream === stream).map((message) => (message as { data: T }).data);
+    const fast = on<Diff>('ethusdt@depth@100ms');
+    const slow = on<Diff>('ethusdt@depth');
+
+    // Each 1000 ms event is exactly the 100 ms diffs it spans, merged (the latest size per price).
+    expect(slow.length).toBeGreaterThanOrEqual(4);
+    for (const event of slow) {
+      const parts = fast.filter((diff) => diff.U >= event.U && diff.u <= event.u);
+      expect([parts[0]?.U, parts.at(-1)?.u]).toEqual([event.U, event.u]);
+      const merge = (side: 'b' | 'a'): string[][] => [...new Map(parts.flatMap((diff) => diff[side].map(([price, qty]) => [price, qty] as [string, string])))];
+      expect(event.b).toEqual(merge('b'));
+      expect(event.a).toEqual(merge('a'));
+    }
+    for (let i = 1; i < slow.length; i++) expect(slow[i]?.U).toBe((slow[i - 1]?.u ?? 0) + 1);
+
+    // A partial book after every diff (its id that diff's, once past the recorded snapshot), and one a second.
+    const top5 = on<Book>('ethusdt@depth5@100ms');
+    expect(top5.map((book) => book.lastUpdateId)).toEqual(fast.map((diff) => Math.max(diff.u, 35_346_513_512)));
+    const top20 = on<Book>('ethusdt@depth20');
+    expect(top20.length).toBeGreaterThanOrEqual(4);
+    for (const [books, levels] of [
+      [top5, 5],
+      [top20, 20],
+    ] as const) {
+      for (const book of books) {
+        expect([book.bids.length, book.asks.length]).toEqual([levels, levels]);
+        expect(Number(book.bids[0]?.[0])).toBeLessThan(Number(book.asks[0]?.[0]));
+      }
+    }
+
+    // Aggregates cover every trade once, in order: same price and side, sizes summed exactly.
+    const trades = on<Trade>('ethusdt@trade');
+    const aggregates = on<Aggregate>('ethusdt@aggTrade');
+    expect(aggregates.length).toBeGreaterThan(10);
+    expect(aggregates.length).toBeLessThan(trades.length);
+    expect(aggregates[0]?.f).toBe(trades[0]?.t);
+    for (let i = 0; i < aggregates.length; i++) {
+      const aggregate = aggregates[i] as Aggregate;
+      if (i > 0) expect([aggregate.a, aggregate.f]).toEqual([(aggregates[i - 1]?.a ?? 0) + 1, (aggregates[i - 1]?.l ?? 0) + 1]);
+      const members = trades.filter((trade) => trade.t >= aggregate.f && trade.t <= aggregate.l);
+      expect(members.length).toBe(aggregate.l - aggregate.f + 1);
+      expect(members.every((trade) => trade.p === aggregate.p && trade.m === aggregate.m)).toBe(true);
+      expect(members.reduce((sum, trade) => sum + parseUnits(trade.q, 8), 0n)).toBe(parseUnits(aggregate.q, 8));
+    }
+
+    // Not served: refused in the SUBSCRIBE reply and at connect, never acknowledged.
+    client.send({ method: 'SUBSCRIBE', params: ['ethusdt@trade', 'ethusdt@kline_1m'], id: 9 });
+    await until(() => client.messages.some((message) => (message as { id?: number }).id === 9), 'the SUBSCRIBE reply');
+    expect(client.messages.find((message) => (message as { id?: number }).id === 9)).toEqual({ code: 2, msg: 'Invalid request: this venue does not serve stream ethusdt@kline_1m', id: 9 });
+    await expect(connect('/ws/ethusdt@ticker')).rejects.toThrow('Unexpected server response: 400');
+    // Milliseconds only: a connection asking for microseconds is refused, not served mislabelled times.
+    await expect(connect('/ws/ethusdt@trade?timeUnit=MICROSECOND')).rejects.toThrow('Unexpected server response: 400');
   });
 
   it('loops with ids moved past the previous pass, and without --loop ends by closing every stream (code 1000)', async () => {

@@ -9,15 +9,18 @@ import { LiveClock, createSilentLogger, parseUnits, type Clock, type Logger } fr
 import { splitSymbol } from '../symbol.ts';
 import { BINANCE_DECIMALS } from '../trading/rules.ts';
 import type { AccountSpec } from './accounts.ts';
-import { BinanceHttpServer, WEIGHT_LIMIT_PER_MINUTE } from './http-server.ts';
+import { BinanceHttpServer } from './http-server.ts';
 import { MAX_QTY_TEXT, marketRoutes, minNotionalOf, type SnapshotGate } from './market-routes.ts';
+import { DEFAULT_ORDER_LIMITS, OrderCounter, WEIGHT_LIMIT_PER_MINUTE, WeightMeter, type OrderLimits } from './rate-counters.ts';
 import { TradingDesk, type DeskFaults } from './trading-desk.ts';
 import { toDeskLevels } from './trading-format.ts';
-import { DEFAULT_ORDER_LIMITS, tradingRoutes, type OrderLimits, type RouteFaults } from './trading-routes.ts';
+import { tradingRoutes, type RouteFaults } from './trading-routes.ts';
+import { TradingService } from './trading-service.ts';
 import { WS_API_PATH, WebSocketApi } from './ws-api.ts';
 import { RecordingSource } from './recording.ts';
 import { Replayer, type ReplaySpeed, type ReplayStats } from './replayer.ts';
 import { StreamHub, type HubLimits, type HubStats } from './stream-hub.ts';
+import { servedStreams } from './stream-requests.ts';
 
 /** Options of {@link startFeedServer}. */
 export interface FeedServerOptions {
@@ -136,6 +139,7 @@ export async function startFeedServer(options: FeedServerOptions): Promise<FeedS
     logger,
     publish: (stream, payload) => streams.publish(stream, payload),
     queuedBytes: () => streams.queuedBytes(),
+    isSubscribed: (stream) => streams.isSubscribed(stream),
   });
   replay.replayer = replayer;
   try {
@@ -144,12 +148,15 @@ export async function startFeedServer(options: FeedServerOptions): Promise<FeedS
     streams.stop();
     throw error;
   }
+  streams.serveOnly(servedStreams(replayer.symbol));
   const gate = new Gate();
   const weightPerMinute = options.tradingLimits?.weightPerMinute ?? WEIGHT_LIMIT_PER_MINUTE;
   const orderLimits: OrderLimits = { ...DEFAULT_ORDER_LIMITS, ...options.tradingLimits };
-  const http = new BinanceHttpServer(clock, logger, { weightPerMinute });
+  // One weight count for REST and the WebSocket API, as Binance keeps one per IP.
+  const weight = new WeightMeter(clock, weightPerMinute);
+  const http = new BinanceHttpServer(clock, logger, weight);
   http.addRoutes(marketRoutes(replayer, clock, gate, { weightPerMinute, ordersPer10s: orderLimits.per10s, ordersPerDay: orderLimits.perDay }));
-  const trading = options.accounts === undefined ? undefined : startTrading(replayer, options.accounts, clock, logger, orderLimits, http);
+  const trading = options.accounts === undefined ? undefined : startTrading(replayer, options.accounts, { clock, logger, orders: new OrderCounter(clock, orderLimits), weight }, http);
   http.addUpgradeHandler((request, socket, head, url) => streams.handleUpgrade(request, socket, head, url));
   const host = options.host ?? '127.0.0.1';
   let port: number;
@@ -207,7 +214,13 @@ export async function startFeedServer(options: FeedServerOptions): Promise<FeedS
 }
 
 /** The trading desk over the replayed book, its REST routes and the WebSocket API. */
-function startTrading(replayer: Replayer, accounts: readonly AccountSpec[], clock: Clock, logger: Logger, limits: OrderLimits, http: BinanceHttpServer) {
+function startTrading(
+  replayer: Replayer,
+  accounts: readonly AccountSpec[],
+  shared: { readonly clock: Clock; readonly logger: Logger; readonly orders: OrderCounter; readonly weight: WeightMeter },
+  http: BinanceHttpServer,
+) {
+  const { clock, logger } = shared;
   const assets = splitSymbol(replayer.symbol) ?? { base: replayer.symbol, quote: 'USDT' };
   const step = parseUnits(replayer.rules.stepSize, BINANCE_DECIMALS);
   const desk = new TradingDesk(
@@ -226,9 +239,10 @@ function startTrading(replayer: Replayer, accounts: readonly AccountSpec[], cloc
     clock,
     (side) => toDeskLevels(replayer.bookLevels(side, 5_000), replayer.scale.priceDecimals, replayer.scale.qtyDecimals),
   );
-  const api = new WebSocketApi(clock, logger, (apiKey) => desk.account(apiKey));
+  const service = new TradingService(desk, clock, shared.orders);
+  const api = new WebSocketApi(clock, logger, service, shared.weight);
   desk.setSink((apiKey, event) => api.publish(apiKey, event));
-  const { routes, faults } = tradingRoutes(desk, clock, logger, limits);
+  const { routes, faults } = tradingRoutes(service, clock, logger);
   http.addRoutes(routes);
   http.addUpgradeHandler((request, socket, head, url) => api.handleUpgrade(request, socket, head, url));
   return { desk, api, faults };

@@ -2,20 +2,27 @@
  * A server that speaks Binance's REST conventions on loopback: a table of routes (`GET
  * /api/v3/depth` …), request weights counted per minute with `X-MBX-USED-WEIGHT-1M` on every
  * answer and a 429 with `Retry-After` past the limit (rest-api.md "LIMITS"), errors as
- * `{"code","msg"}`, and WebSocket upgrades handed to whichever handler claims the path. The
- * market-data routes and streams of `akira-mm feed` plug into it; Binance's trading endpoints
- * (orders, account, the WebSocket API) can be added beside them the same way.
+ * `{"code","msg"}`, and WebSocket upgrades handed to whichever handler claims the path.
+ *
+ * Parameters (rest-api.md "General Information on Endpoints"): a GET's come from the query
+ * string; a POST, PUT or DELETE may send them in the query string, in an
+ * `application/x-www-form-urlencoded` body, or split between both, and a parameter sent in both
+ * is taken from the query string. Routes see the merged set.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Clock, Logger } from '../../../core/index.ts';
+import { WeightMeter } from './rate-counters.ts';
+import { BINANCE_SPOT_REST_PATHS, timeUnitRefusal } from './spot-catalog.ts';
 
 /** What a route handler sees. */
 export interface RouteRequest {
+  /** Every parameter: the form body's, then the query string's over them. */
   readonly query: URLSearchParams;
-  /** The query string as sent (what a SIGNED request's signature covers). */
+  /** The query string as sent (what a SIGNED request's signature covers, with the body). */
   readonly rawQuery: string;
+  /** The body as sent. */
   readonly body: string;
   readonly headers: IncomingMessage['headers'];
 }
@@ -36,29 +43,43 @@ export interface BinanceRoute {
   /** e.g. /api/v3/depth */
   readonly path: string;
   /** Request weight (rest-api.md); may depend on the parameters (depth: on `limit`). */
-  readonly weight: (query: URLSearchParams) => number;
+  readonly weight: (params: URLSearchParams) => number;
   handle(request: RouteRequest): RouteResponse | Promise<RouteResponse>;
 }
 
 /** Claims a WebSocket upgrade for its paths; false when the path is not its. */
 export type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Buffer, url: URL) => boolean;
 
+/** Answers a WebSocket upgrade with an HTTP error (and a JSON body) instead of switching protocols. */
+export function refuseUpgrade(socket: Duplex, status: string, body?: unknown): void {
+  const text = body === undefined ? '' : JSON.stringify(body);
+  const type = body === undefined ? '' : 'Content-Type: application/json\r\n';
+  socket.end(`HTTP/1.1 ${status}\r\n${type}Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
+}
+
 /** A Binance error body. */
 export function binanceError(status: number, code: number, msg: string): RouteResponse {
   return { status, body: { code, msg } };
 }
 
-/** Binance spot's request-weight limit per minute. */
-export const WEIGHT_LIMIT_PER_MINUTE = 6_000;
+export { WEIGHT_LIMIT_PER_MINUTE } from './rate-counters.ts';
 
 const MAX_BODY_BYTES = 64 * 1024;
+const BINANCE_PATHS = new Set(BINANCE_SPOT_REST_PATHS);
 /** 429s answered in one window after which the IP is banned (418), and for how long. */
 const REFUSALS_BEFORE_BAN = 3;
 const BAN_MS = 120_000;
 
-/** Limits of the server; Binance's values by default. */
-export interface HttpServerLimits {
-  readonly weightPerMinute: number;
+/** The parameters of a request: a form body's (not for GET), then the query string's over them. */
+export function mergedParams(method: string, url: URL, body: string, contentType: string | undefined): URLSearchParams {
+  const isForm = contentType === undefined || contentType.toLowerCase().startsWith('application/x-www-form-urlencoded');
+  if (method === 'GET' || body === '' || !isForm) return url.searchParams;
+  const merged = new URLSearchParams(body);
+  for (const name of new Set(url.searchParams.keys())) {
+    merged.delete(name);
+    for (const value of url.searchParams.getAll(name)) merged.append(name, value);
+  }
+  return merged;
 }
 
 /** The HTTP + WebSocket server. */
@@ -68,23 +89,29 @@ export class BinanceHttpServer {
   readonly #routes = new Map<string, BinanceRoute>();
   readonly #upgrades: UpgradeHandler[] = [];
   readonly #server: Server;
-  readonly #weightLimit: number;
-  #minute = -1;
-  #usedWeight = 0;
+  readonly #weight: WeightMeter;
+  /** 429s answered in `#refusalMinute`. */
+  #refusalMinute = -1;
   #refusals = 0;
   #bannedUntilMs = 0;
   /** Answers refused for the weight limit (429) and bans (418) since start. */
   readonly refused = { tooManyRequests: 0, banned: 0 };
   #port = 0;
 
-  constructor(clock: Clock, logger: Logger, limits: Partial<HttpServerLimits> = {}) {
+  /** `weight`: the meter shared with the WebSocket API (Binance's limit by default). */
+  constructor(clock: Clock, logger: Logger, weight: WeightMeter = new WeightMeter(clock)) {
     this.#clock = clock;
     this.#logger = logger;
-    this.#weightLimit = limits.weightPerMinute ?? WEIGHT_LIMIT_PER_MINUTE;
+    this.#weight = weight;
     this.#server = createServer({ keepAlive: true }, (request, response) => void this.#onRequest(request, response));
     this.#server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
       const url = new URL(request.url ?? '/', 'http://localhost');
-      if (!this.#upgrades.some((handler) => handler(request, socket, head, url))) socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
+      const unitRefusal = timeUnitRefusal(url.searchParams.get('timeUnit') ?? undefined);
+      if (unitRefusal !== undefined) {
+        refuseUpgrade(socket, '400 Bad Request', unitRefusal);
+        return;
+      }
+      if (!this.#upgrades.some((handler) => handler(request, socket, head, url))) refuseUpgrade(socket, '404 Not Found');
     });
   }
 
@@ -121,9 +148,16 @@ export class BinanceHttpServer {
 
   async #onRequest(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://localhost');
-    const route = this.#routes.get(`${request.method ?? 'GET'} ${url.pathname}`);
+    const method = request.method ?? 'GET';
+    const route = this.#routes.get(`${method} ${url.pathname}`);
     if (route === undefined) {
-      this.#send(response, binanceError(404, -1000, `unknown endpoint ${request.method} ${url.pathname}`));
+      this.#send(response, BINANCE_PATHS.has(url.pathname) ? binanceError(400, -1020, 'This operation is not supported.') : binanceError(404, -1000, `unknown endpoint ${method} ${url.pathname}`));
+      return;
+    }
+    const timeUnit = request.headers['x-mbx-time-unit'];
+    const unitRefusal = timeUnitRefusal(Array.isArray(timeUnit) ? timeUnit[0] : timeUnit);
+    if (unitRefusal !== undefined) {
+      this.#send(response, binanceError(400, unitRefusal.code, unitRefusal.msg));
       return;
     }
     const now = this.#clock.nowMs();
@@ -133,14 +167,24 @@ export class BinanceHttpServer {
       this.#send(response, binanceError(418, -1003, `Way too much request weight used; IP banned until ${Math.floor(this.#bannedUntilMs)}. Please use WebSocket Streams for live updates to avoid bans.`), { 'Retry-After': String(retryAfterS) });
       return;
     }
+    let body = '';
+    try {
+      for await (const chunk of request) {
+        body += String(chunk);
+        if (body.length > MAX_BODY_BYTES) throw new Error('request body too large');
+      }
+    } catch (error) {
+      this.#logger.warn({ err: error instanceof Error ? error.message : String(error), path: url.pathname }, 'request body unreadable');
+      this.#send(response, binanceError(400, -1000, 'An unknown error occurred while processing the request.'));
+      return;
+    }
+    const params = mergedParams(method, url, body, request.headers['content-type']);
     const minute = Math.floor(now / 60_000);
-    if (minute !== this.#minute) {
-      this.#minute = minute;
-      this.#usedWeight = 0;
+    if (minute !== this.#refusalMinute) {
+      this.#refusalMinute = minute;
       this.#refusals = 0;
     }
-    const weight = route.weight(url.searchParams);
-    if (this.#usedWeight + weight > this.#weightLimit) {
+    if (!this.#weight.tryUse(route.weight(params))) {
       // Rest-api.md: repeatedly failing to back off after 429s earns an automated ban (418).
       if (++this.#refusals > REFUSALS_BEFORE_BAN) {
         this.refused.banned++;
@@ -150,22 +194,15 @@ export class BinanceHttpServer {
         return;
       }
       this.refused.tooManyRequests++;
-      const retryAfterS = Math.max(1, Math.ceil(((minute + 1) * 60_000 - now) / 1000));
       this.#send(
         response,
-        binanceError(429, -1003, `Too much request weight used; current limit is ${this.#weightLimit} request weight per 1 MINUTE. Please use WebSocket Streams for live updates to avoid polling the API.`),
-        { 'Retry-After': String(retryAfterS) },
+        binanceError(429, -1003, `Too much request weight used; current limit is ${this.#weight.limit} request weight per 1 MINUTE. Please use WebSocket Streams for live updates to avoid polling the API.`),
+        { 'Retry-After': String(this.#weight.retryAfterS()) },
       );
       return;
     }
-    this.#usedWeight += weight;
-    let body = '';
     try {
-      for await (const chunk of request) {
-        body += String(chunk);
-        if (body.length > MAX_BODY_BYTES) throw new Error('request body too large');
-      }
-      this.#send(response, await route.handle({ query: url.searchParams, rawQuery: url.search.replace(/^\?/, ''), body, headers: request.headers }));
+      this.#send(response, await route.handle({ query: params, rawQuery: url.search.replace(/^\?/, ''), body, headers: request.headers }));
     } catch (error) {
       this.#logger.error({ err: error instanceof Error ? error.message : String(error), path: url.pathname }, 'route failed');
       this.#send(response, binanceError(500, -1000, 'An unknown error occurred while processing the request.'));
@@ -182,7 +219,7 @@ export class BinanceHttpServer {
     response.writeHead(answer.status, {
       'Content-Type': 'application/json;charset=UTF-8',
       'Content-Length': Buffer.byteLength(text),
-      'X-MBX-USED-WEIGHT-1M': String(this.#usedWeight),
+      'X-MBX-USED-WEIGHT-1M': String(this.#weight.used()),
       ...answer.headers,
       ...headers,
     });

@@ -1,12 +1,18 @@
 /**
  * Binance's public market-data REST endpoints for one replayed symbol (rest-api.md): `ping`,
- * `time`, `exchangeInfo` and `depth`, with the documented weights, parameter checks and error
- * codes (-1100 illegal characters, -1102 missing parameter, -1121 invalid symbol). `depth` is the
- * replay's live book, so its `lastUpdateId` bridges onto the diff stream exactly as Binance's does.
+ * `time`, `exchangeInfo`, `depth` and `ticker/bookTicker`, with the documented weights,
+ * parameter checks and error codes (-1100 illegal characters, -1102 missing parameter, -1121
+ * invalid symbol, -1128 bad combination). `depth` and `ticker/bookTicker` are the replay's live
+ * book, so a depth's `lastUpdateId` bridges onto the diff stream exactly as Binance's does.
+ * `exchangeInfo` advertises only what the venue serves: LIMIT, LIMIT_MAKER and MARKET orders
+ * (with `quoteOrderQty`), no iceberg, OCO/OTO/OPO, trailing, cancel-replace, amend or pegged
+ * orders.
  */
 import type { Clock } from '../../../core/index.ts';
 import { splitSymbol } from '../symbol.ts';
-import { binanceError, WEIGHT_LIMIT_PER_MINUTE, type BinanceRoute, type RouteResponse } from './http-server.ts';
+import { binanceError, type BinanceRoute, type RouteResponse } from './http-server.ts';
+import { STP_MODES } from './order-requests.ts';
+import { WEIGHT_LIMIT_PER_MINUTE } from './rate-counters.ts';
 import type { TextSnapshot } from './replayer.ts';
 
 /** What the routes read from the replay. */
@@ -67,13 +73,16 @@ function symbolEntry(source: MarketSource): Record<string, unknown> {
     quoteAssetPrecision: 8,
     baseCommissionPrecision: 8,
     quoteCommissionPrecision: 8,
-    orderTypes: ['LIMIT', 'LIMIT_MAKER', 'MARKET', 'STOP_LOSS', 'STOP_LOSS_LIMIT', 'TAKE_PROFIT', 'TAKE_PROFIT_LIMIT'],
-    icebergAllowed: true,
-    ocoAllowed: true,
-    otoAllowed: true,
+    orderTypes: ['LIMIT', 'LIMIT_MAKER', 'MARKET'],
+    icebergAllowed: false,
+    ocoAllowed: false,
+    otoAllowed: false,
+    opoAllowed: false,
     quoteOrderQtyMarketAllowed: true,
-    allowTrailingStop: true,
-    cancelReplaceAllowed: true,
+    allowTrailingStop: false,
+    cancelReplaceAllowed: false,
+    amendAllowed: false,
+    pegInstructionsAllowed: false,
     isSpotTradingAllowed: true,
     isMarginTradingAllowed: false,
     filters: [
@@ -84,12 +93,12 @@ function symbolEntry(source: MarketSource): Record<string, unknown> {
     ],
     permissions: [],
     permissionSets: [['SPOT']],
-    defaultSelfTradePreventionMode: 'EXPIRE_MAKER',
-    allowedSelfTradePreventionModes: ['EXPIRE_TAKER', 'EXPIRE_MAKER', 'EXPIRE_BOTH'],
+    defaultSelfTradePreventionMode: STP_MODES[0],
+    allowedSelfTradePreventionModes: [...STP_MODES],
   };
 }
 
-/** Which symbols an exchangeInfo request names (`symbol`, or `symbols` as a JSON list); undefined = all. */
+/** Which symbols a request names (`symbol`, or `symbols` as a JSON list); undefined = all. */
 function requestedSymbols(query: URLSearchParams): string[] | RouteResponse | undefined {
   const one = query.get('symbol');
   const many = query.get('symbols');
@@ -112,7 +121,7 @@ export interface StatedLimits {
   readonly ordersPerDay: number;
 }
 
-/** The four market-data routes. */
+/** The market-data routes. */
 export function marketRoutes(source: MarketSource, clock: Clock, gate: SnapshotGate, limits: StatedLimits = { weightPerMinute: WEIGHT_LIMIT_PER_MINUTE, ordersPer10s: 100, ordersPerDay: 200_000 }): BinanceRoute[] {
   const invalidSymbol = binanceError(400, -1121, 'Invalid symbol.');
   return [
@@ -161,6 +170,23 @@ export function marketRoutes(source: MarketSource, clock: Clock, gate: SnapshotG
         // The recording's own gap leaves the server without a trustworthy book until its next snapshot.
         if (snapshot === undefined) return binanceError(503, -1001, 'Internal error; unable to process your request. Please try again.');
         return { status: 200, body: { lastUpdateId: snapshot.lastUpdateId, bids: snapshot.bids, asks: snapshot.asks } };
+      },
+    },
+    {
+      // Rest-api.md "Symbol order book ticker": one object for `symbol`, a list otherwise.
+      method: 'GET',
+      path: '/api/v3/ticker/bookTicker',
+      weight: (query) => (query.get('symbol') === null ? 4 : 2),
+      handle: ({ query }) => {
+        const wanted = requestedSymbols(query);
+        if (wanted !== undefined && !Array.isArray(wanted)) return wanted;
+        if (wanted !== undefined && wanted.some((symbol) => symbol !== source.symbol)) return invalidSymbol;
+        const top = source.snapshot(1);
+        if (top === undefined) return binanceError(503, -1001, 'Internal error; unable to process your request. Please try again.');
+        const [bidPrice, bidQty] = top.bids[0] ?? ['0.00000000', '0.00000000'];
+        const [askPrice, askQty] = top.asks[0] ?? ['0.00000000', '0.00000000'];
+        const ticker = { symbol: source.symbol, bidPrice, bidQty, askPrice, askQty };
+        return { status: 200, body: query.get('symbol') === null ? [ticker] : ticker };
       },
     },
   ];

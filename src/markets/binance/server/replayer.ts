@@ -17,6 +17,7 @@ import { sleep, type Clock, type Logger } from '../../../core/index.ts';
 import { formatScaled, parseScaled, type BinanceScale } from '../decimals.ts';
 import { DepthSync } from '../depth-sync.ts';
 import { BinanceError } from '../errors.ts';
+import { DerivedStreams } from './derived-streams.ts';
 import type { DepthDiff, DepthSnapshot, ScaledLevel } from '../messages.ts';
 import type { RecordingSource, ReplayEvent, TextLevel } from './recording.ts';
 
@@ -35,6 +36,8 @@ export interface ReplayerOptions {
   readonly publish: (stream: string, payload: string) => void;
   /** Bytes waiting in the subscribers' sockets, so `max` speed never outruns them. */
   readonly queuedBytes: () => number;
+  /** True while someone listens to `stream` (the derived streams are built only then); default never. */
+  readonly isSubscribed?: (stream: string) => boolean;
 }
 
 /** Counters of a replay. */
@@ -86,6 +89,7 @@ export class Replayer {
   #blockedOnClock = false;
   #idleWaiters: (() => void)[] = [];
   #finish: () => void = () => undefined;
+  #derived: DerivedStreams | undefined;
   // Per-pass shifts (0 on the first pass) and the spans that set them.
   #idShift = 0;
   #tradeShift = 0;
@@ -143,6 +147,14 @@ export class Replayer {
     if (tick > 0) this.#tickSize = formatScaled(tick, info.priceDecimals);
     if (step > 0) this.#stepSize = formatScaled(step, info.qtyDecimals);
     this.#book.applySnapshot(snapshot);
+    this.#derived = new DerivedStreams({
+      stream: this.#lower,
+      symbol: this.#symbol,
+      qtyDecimals: info.qtyDecimals,
+      publish: this.#options.publish,
+      isSubscribed: this.#options.isSubscribed ?? (() => false),
+      snapshot: (limit) => this.snapshot(limit),
+    });
   }
 
   /** Starts the clock of the replay (the first subscriber does); idempotent. */
@@ -218,6 +230,7 @@ export class Replayer {
         this.#emit(event);
         return true;
       });
+      this.#derived?.flushAggregate(Math.floor(clock.nowMs()));
       if (!this.#options.loop) break;
       passOffsetMs = replayedMs + LOOP_PAUSE_MS;
     }
@@ -260,6 +273,8 @@ export class Replayer {
   #emit(event: ReplayEvent): void {
     const span = this.#span;
     const nowMs = Math.floor(this.#options.clock.nowMs());
+    const derived = this.#derived;
+    if (event.kind !== 'trade') derived?.flushAggregate(nowMs);
     switch (event.kind) {
       case 'depth': {
         span.minId = Math.min(span.minId, event.firstUpdateId);
@@ -272,12 +287,14 @@ export class Replayer {
           asks: this.#parseLevels(event.asks),
           receivedMs: event.localMs,
         };
+        derived?.beforeDepth(nowMs);
         if (this.#book.onDiff(diff) === 'gap') this.stats.gaps++;
         this.stats.depth++;
         this.#options.publish(
           `${this.#lower}@depth@100ms`,
           `{"e":"depthUpdate","E":${diff.eventMs},"s":${JSON.stringify(this.#symbol)},"U":${diff.firstUpdateId},"u":${diff.lastUpdateId},"b":${JSON.stringify(event.bids)},"a":${JSON.stringify(event.asks)}}`,
         );
+        derived?.afterDepth({ firstUpdateId: diff.firstUpdateId, lastUpdateId: diff.lastUpdateId, bids: event.bids, asks: event.asks }, nowMs);
         return;
       }
       case 'ticker':
@@ -286,25 +303,28 @@ export class Replayer {
         this.stats.tickers++;
         this.#options.publish(`${this.#lower}@bookTicker`, JSON.stringify({ u: event.updateId + this.#idShift, s: this.#symbol, b: event.bid, B: event.bidQty, a: event.ask, A: event.askQty }));
         return;
-      case 'trade':
+      case 'trade': {
         span.minTrade = Math.min(span.minTrade, event.tradeId);
         span.maxTrade = Math.max(span.maxTrade, event.tradeId);
         this.stats.trades++;
+        const trade = { tradeId: event.tradeId + this.#tradeShift, price: event.price, qty: event.qty, tradeMs: nowMs - Math.max(0, event.eventMs - event.tradeMs), recordedTradeMs: event.tradeMs, buyerIsMaker: event.buyerIsMaker };
         this.#options.publish(
           `${this.#lower}@trade`,
           JSON.stringify({
             e: 'trade',
             E: nowMs,
             s: this.#symbol,
-            t: event.tradeId + this.#tradeShift,
-            p: event.price,
-            q: event.qty,
-            T: nowMs - Math.max(0, event.eventMs - event.tradeMs),
-            m: event.buyerIsMaker,
+            t: trade.tradeId,
+            p: trade.price,
+            q: trade.qty,
+            T: trade.tradeMs,
+            m: trade.buyerIsMaker,
             M: true,
           }),
         );
+        derived?.onTrade(trade, nowMs);
         return;
+      }
       case 'snapshot':
         span.minId = Math.min(span.minId, event.lastUpdateId);
         span.maxId = Math.max(span.maxId, event.lastUpdateId);

@@ -14,7 +14,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { Clock, Logger, Timer } from '../../../core/index.ts';
-import { STREAM_NAME, answerRequest } from './stream-requests.ts';
+import { refuseUpgrade } from './http-server.ts';
+import { STREAM_NAME, answerRequest, unservedStreamMessage } from './stream-requests.ts';
 
 /** Limits and timing of the hub; defaults in {@link DEFAULT_HUB_LIMITS}. */
 export interface HubLimits {
@@ -72,6 +73,8 @@ export class StreamHub {
   readonly #pinger: Timer;
   /** Test and chaos hooks: depth messages still to withhold (the server's book moves on regardless). */
   dropDepthMessages = 0;
+  /** The streams served; every well-formed name until {@link serveOnly} says which. */
+  #isServed: (name: string) => boolean = () => true;
 
   constructor(clock: Clock, logger: Logger, limits: Partial<HubLimits>, onSubscribe: (streams: readonly string[]) => void) {
     this.#clock = clock;
@@ -79,6 +82,16 @@ export class StreamHub {
     this.#limits = { ...DEFAULT_HUB_LIMITS, ...limits };
     this.#onSubscribe = onSubscribe;
     this.#pinger = clock.setInterval(() => this.#pingAll(), this.#limits.pingIntervalMs, { unref: true });
+  }
+
+  /** Serves only the streams `isServed` accepts: others are refused at connect (400) and in SUBSCRIBE. */
+  serveOnly(isServed: (name: string) => boolean): void {
+    this.#isServed = isServed;
+  }
+
+  /** True while some connection listens to `stream`. */
+  isSubscribed(stream: string): boolean {
+    return (this.#subscribers.get(stream)?.size ?? 0) > 0;
   }
 
   /** Takes an HTTP upgrade for `/ws…` or `/stream…`; false when the path is not ours. */
@@ -95,8 +108,9 @@ export class StreamHub {
     }
     this.#connects.push(now);
     const streams = isRaw ? (path.length > 4 ? [decodeURIComponent(path.slice(4))] : []) : (url.searchParams.get('streams') ?? '').split('/').filter((name) => name !== '');
-    if (streams.length > this.#limits.maxStreams || streams.some((name) => !STREAM_NAME.test(name))) {
-      socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    const unserved = streams.find((name) => !STREAM_NAME.test(name) || !this.#isServed(name));
+    if (streams.length > this.#limits.maxStreams || unserved !== undefined) {
+      refuseUpgrade(socket, '400 Bad Request', { code: 2, msg: unserved === undefined ? `Invalid request: a connection listens to at most ${this.#limits.maxStreams} streams` : unservedStreamMessage(unserved) });
       return true;
     }
     this.#wss.handleUpgrade(request, socket, head, (ws) => this.#accept(ws, isCombined, streams));
@@ -107,7 +121,8 @@ export class StreamHub {
   publish(stream: string, payload: string): void {
     const subscribers = this.#subscribers.get(stream);
     if (subscribers === undefined || subscribers.size === 0) return;
-    if (this.dropDepthMessages > 0 && stream.includes('@depth')) {
+    // Only the diff streams: a withheld diff is the gap the fault is for (partial books carry no chain).
+    if (this.dropDepthMessages > 0 && (stream.endsWith('@depth@100ms') || stream.endsWith('@depth'))) {
       this.dropDepthMessages--;
       return;
     }
@@ -263,6 +278,7 @@ export class StreamHub {
       combined: client.combined,
       streams: client.streams,
       maxStreams: this.#limits.maxStreams,
+      isServed: (name) => this.#isServed(name),
       subscribe: (names) => this.#subscribe(client, names),
       unsubscribe: (names) => {
         for (const name of names) {

@@ -2,11 +2,30 @@
  * The JSON requests a Binance stream connection accepts (web-socket-streams.md "Live
  * Subscribing/Unsubscribing to streams"): `SUBSCRIBE`, `UNSUBSCRIBE`, `LIST_SUBSCRIPTIONS`,
  * `SET_PROPERTY` and `GET_PROPERTY combined`, each answered with `{"result","id"}`, or with an
- * error from Binance's table (`{"code","msg","id"}`).
+ * error from Binance's table (`{"code","msg","id"}`). A SUBSCRIBE naming a stream the venue does
+ * not serve is refused whole, in Binance's `Invalid request` form, rather than acknowledged and
+ * left silent.
  */
+import { PARTIAL_DEPTH_LEVELS } from './derived-streams.ts';
 
 /** A stream name as Binance writes them: lower-case symbol, `@`, the channel. */
 export const STREAM_NAME = /^[a-z0-9]+@[A-Za-z0-9@_]+$/;
+
+/**
+ * The streams a replay of `symbol` serves (web-socket-streams.md names): `bookTicker`, `trade`,
+ * `aggTrade`, `depth` and `depth@100ms`, `depth5/10/20` with or without `@100ms`.
+ */
+export function servedStreams(symbol: string): (name: string) => boolean {
+  const lower = symbol.toLowerCase();
+  const channels = ['bookTicker', 'trade', 'aggTrade', 'depth', 'depth@100ms', ...PARTIAL_DEPTH_LEVELS.flatMap((levels) => [`depth${levels}`, `depth${levels}@100ms`])];
+  const names = new Set(channels.map((channel) => `${lower}@${channel}`));
+  return (name) => names.has(name);
+}
+
+/** Binance's `Invalid request` reply for a stream the venue does not serve. */
+export function unservedStreamMessage(name: string): string {
+  return `Invalid request: this venue does not serve stream ${name}`;
+}
 
 const METHODS = ['SUBSCRIBE', 'UNSUBSCRIBE', 'LIST_SUBSCRIPTIONS', 'SET_PROPERTY', 'GET_PROPERTY'] as const;
 type Method = (typeof METHODS)[number];
@@ -18,6 +37,8 @@ export interface RequestContext {
   readonly combined: boolean;
   readonly streams: ReadonlySet<string>;
   readonly maxStreams: number;
+  /** False for a stream the venue does not serve. */
+  isServed(name: string): boolean;
   /** False when the connection would listen to more than `maxStreams`. */
   subscribe(names: readonly string[]): boolean;
   unsubscribe(names: readonly string[]): void;
@@ -61,6 +82,8 @@ function answer(method: Method, params: unknown, id: RequestId, context: Request
         return { code: 2, msg: 'Invalid request: params must be a list of stream names', id };
       }
       const names = params as string[];
+      const unserved = method === 'SUBSCRIBE' ? names.find((name) => !context.isServed(name)) : undefined;
+      if (unserved !== undefined) return { code: 2, msg: unservedStreamMessage(unserved), id };
       if (method === 'UNSUBSCRIBE') context.unsubscribe(names);
       else if (!context.subscribe(names)) return { code: 2, msg: `Invalid request: a connection listens to at most ${context.maxStreams} streams`, id };
       return { result: null, id };

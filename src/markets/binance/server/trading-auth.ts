@@ -45,14 +45,37 @@ export function checkTiming(timestamp: string | undefined, recvWindow: string | 
   return undefined;
 }
 
+/** Percent-decoded text, or the text as is when it is not valid percent-encoding (the check then fails). */
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** `key=value` parts of a query string or form body, without `signature`; the signature found, if any. */
+function withoutSignature(text: string): { parts: string[]; signature: string | undefined } {
+  const parts: string[] = [];
+  let signature: string | undefined;
+  for (const part of text === '' ? [] : text.split('&')) {
+    // A base64 signature's `+` stays a `+`: a signature holds no spaces.
+    if (part.startsWith('signature=')) signature ??= safeDecode(part.slice('signature='.length));
+    else parts.push(part);
+  }
+  return { parts, signature };
+}
+
 /**
- * A REST request's account, after the key, signature and timing checks. The payload is the raw
- * query string without its `signature` parameter, followed by the body.
+ * A REST request's account, after the key, signature and timing checks. The signature may be in
+ * the query string or the body (rest-api.md "SIGNED Endpoint security"; the query's wins when
+ * both carry one); it covers the query string without it, concatenated without separator to the
+ * body without it (rest-api.md "SIGNED Endpoint Examples": "the query string concatenated without
+ * separator to the HTTP body"). `params` are the merged parameters (timestamp, recvWindow).
  */
 export function authenticateRest(
   apiKeyHeader: string | string[] | undefined,
-  rawQuery: string,
-  body: string,
+  request: { readonly rawQuery: string; readonly body: string; readonly params: URLSearchParams },
   accounts: (apiKey: string) => AccountSpec | undefined,
   clock: Clock,
 ): AccountSpec | AuthError {
@@ -60,13 +83,31 @@ export function authenticateRest(
   if (apiKey === undefined || apiKey === '') return { status: 401, code: -2014, msg: 'API-key format invalid.' };
   const account = accounts(apiKey);
   if (account === undefined) return { status: 401, code: -2015, msg: 'Invalid API-key, IP, or permissions for action.' };
-  const parts = rawQuery === '' ? [] : rawQuery.split('&');
-  const signaturePart = parts.find((part) => part.startsWith('signature='));
-  if (signaturePart === undefined) return { status: 400, code: -1102, msg: "Mandatory parameter 'signature' was not sent, was empty/null, or malformed." };
-  const payload = parts.filter((part) => part !== signaturePart).join('&') + body;
-  const query = new URLSearchParams(rawQuery);
-  const timing = checkTiming(query.get('timestamp') ?? undefined, query.get('recvWindow') ?? undefined, clock);
+  const query = withoutSignature(request.rawQuery);
+  const body = withoutSignature(request.body);
+  const signature = query.signature ?? body.signature;
+  if (signature === undefined) return { status: 400, code: -1102, msg: "Mandatory parameter 'signature' was not sent, was empty/null, or malformed." };
+  const timing = checkTiming(request.params.get('timestamp') ?? undefined, request.params.get('recvWindow') ?? undefined, clock);
   if (timing !== undefined) return timing;
-  if (!isValidSignature(account, payload, decodeURIComponent(signaturePart.slice('signature='.length)))) return { status: 400, code: -1022, msg: 'Signature for this request is not valid.' };
+  if (!isValidSignature(account, query.parts.join('&') + body.parts.join('&'), signature)) return { status: 400, code: -1022, msg: 'Signature for this request is not valid.' };
   return account;
+}
+
+/**
+ * A WebSocket API request's signature check (web-socket-api.md "SIGNED request example"): every
+ * param but `signature`, sorted by name, as `key=value` joined by `&`. Binance's example leaves
+ * the values as they are; Binance's connector (`@binance/common` `buildQueryString`) percent-
+ * encodes them. Both forms are accepted: they differ only for values with reserved characters.
+ */
+export function isValidWebsocketSignature(account: AccountSpec, params: Readonly<Record<string, unknown>>, signature: string): boolean {
+  const keys = Object.keys(params)
+    .filter((key) => key !== 'signature')
+    .sort();
+  const value = (key: string): string => {
+    const raw = params[key];
+    return typeof raw === 'object' && raw !== null ? JSON.stringify(raw) : String(raw);
+  };
+  const plain = keys.map((key) => `${key}=${value(key)}`).join('&');
+  const encoded = keys.map((key) => `${key}=${encodeURIComponent(value(key))}`).join('&');
+  return isValidSignature(account, plain, signature) || (encoded !== plain && isValidSignature(account, encoded, signature));
 }

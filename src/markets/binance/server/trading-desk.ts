@@ -1,10 +1,13 @@
 /**
- * The matching side of the loopback trading venue: accounts with balances, orders by client id,
- * taker orders (MARKET, LIMIT IOC/FOK) matched against the replayed book, LIMIT GTC resting with
- * its balance locked, commission charged per trade (rounded up), and the user data events a
- * subscriber gets (`executionReport`, `outboundAccountPosition`). As strict as Binance may be:
- * lot, market-lot and notional filters, a duplicate client id of an open order, insufficient
- * balance (-2010 with Binance's messages), market orders that run out of book expire.
+ * The matching side of the loopback trading venue: accounts with balances, orders by id and by
+ * client id (filled and canceled ones stay queryable, as at Binance), taker orders (MARKET by
+ * quantity or by `quoteOrderQty`, LIMIT IOC/FOK, the crossing part of a LIMIT GTC) matched
+ * against the replayed book, LIMIT GTC and LIMIT_MAKER resting with their balance locked,
+ * commission charged per trade (rounded up), and the user data events a subscriber gets
+ * (`executionReport`, `outboundAccountPosition`). As strict as Binance may be: lot, market-lot and
+ * notional filters, a duplicate client id of an open order, insufficient balance and a
+ * LIMIT_MAKER that would take (-2010 with Binance's messages), market orders that run out of book
+ * expire.
  *
  * Our fills take the recorded liquidity without removing it from the replay: the recording is
  * the market, our size is small beside it. Resting orders do not trade against later recorded
@@ -13,7 +16,10 @@
 import { parseUnits, type Clock } from '../../../core/index.ts';
 import { BINANCE_DECIMALS } from '../trading/rules.ts';
 import type { AccountSpec } from './accounts.ts';
+import { quoteOf, takesForQuantity, takesForQuote, wouldCross, type DeskLevel, type Take } from './desk-matching.ts';
 import { executionReport, formatUnits8 } from './trading-format.ts';
+
+export type { DeskLevel } from './desk-matching.ts';
 
 const UNIT = 10n ** BigInt(BINANCE_DECIMALS);
 
@@ -30,12 +36,6 @@ export interface DeskRules {
   readonly maxNotional: bigint;
 }
 
-/** One level of the book, 8-decimal units. */
-export interface DeskLevel {
-  readonly price: bigint;
-  readonly qty: bigint;
-}
-
 /** One trade of an order. */
 export interface DeskTrade {
   readonly tradeId: number;
@@ -43,7 +43,11 @@ export interface DeskTrade {
   readonly qty: bigint;
   readonly commission: bigint;
   readonly commissionAsset: string;
+  readonly timeMs: number;
 }
+
+/** The order types the venue serves (exchangeInfo `orderTypes`). */
+export type DeskOrderType = 'MARKET' | 'LIMIT' | 'LIMIT_MAKER';
 
 /** An order at the desk. */
 export interface DeskOrder {
@@ -51,26 +55,34 @@ export interface DeskOrder {
   readonly clientOrderId: string;
   readonly apiKey: string;
   readonly side: 'BUY' | 'SELL';
-  readonly type: 'MARKET' | 'LIMIT';
+  readonly type: DeskOrderType;
   readonly timeInForce: 'GTC' | 'IOC' | 'FOK' | undefined;
   readonly price: bigint;
-  readonly origQty: bigint;
+  /** For a `quoteOrderQty` order: the quantity it came to (what it executed). */
+  origQty: bigint;
+  /** The `quoteOrderQty` asked for; 0 for an order by quantity. */
+  readonly quoteOrderQty: bigint;
   executedQty: bigint;
   cumQuote: bigint;
   status: 'NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | 'EXPIRED';
+  readonly selfTradePreventionMode: string;
   readonly timeMs: number;
   updateMs: number;
   readonly trades: DeskTrade[];
 }
 
-/** An order the desk was asked to place. */
+/** An order the desk was asked to place: exactly one of `quantity` and `quoteQuantity`. */
 export interface NewOrder {
   readonly side: 'BUY' | 'SELL';
-  readonly type: 'MARKET' | 'LIMIT';
+  readonly type: DeskOrderType;
   readonly timeInForce: 'GTC' | 'IOC' | 'FOK' | undefined;
-  readonly quantity: bigint;
+  readonly quantity: bigint | undefined;
+  /** `quoteOrderQty` (MARKET only); absent for an order by quantity. */
+  readonly quoteQuantity?: bigint | undefined;
   readonly price: bigint | undefined;
   readonly clientOrderId: string;
+  /** Default: the symbol's default mode (EXPIRE_MAKER). */
+  readonly selfTradePreventionMode?: string | undefined;
 }
 
 /** A refusal, as Binance words it. */
@@ -101,6 +113,8 @@ export interface DeskFaults {
 }
 
 const INSUFFICIENT = 'Account has insufficient balance for requested action.';
+const rejected = (msg: string): DeskError => ({ status: 400, code: -2010, msg });
+const isOpen = (order: DeskOrder): boolean => order.status === 'NEW' || order.status === 'PARTIALLY_FILLED';
 
 /** The trading desk of one symbol. */
 export class TradingDesk {
@@ -108,13 +122,15 @@ export class TradingDesk {
   readonly #clock: Clock;
   readonly #book: (side: 'buy' | 'sell') => readonly DeskLevel[] | undefined;
   readonly #accounts = new Map<string, Account>();
-  readonly #orders = new Map<string, DeskOrder>();
+  /** The latest order of each `apiKey:clientOrderId`. */
+  readonly #byClientId = new Map<string, DeskOrder>();
+  readonly #byId = new Map<number, DeskOrder>();
   #sink: UserEventSink = () => undefined;
   #nextOrderId = 1;
   #nextTradeId = 1;
   #rejectNext: { count: number; message: string } = { count: 0, message: INSUFFICIENT };
   #expireNext = 0;
-  /** Orders accepted, for tests: every placement the venue executed, in order. */
+  /** Every placement the venue accepted, in order (tests; `allOrders` and `myTrades` read it). */
   readonly placed: DeskOrder[] = [];
 
   constructor(rules: DeskRules, accounts: readonly AccountSpec[], clock: Clock, book: (side: 'buy' | 'sell') => readonly DeskLevel[] | undefined) {
@@ -163,23 +179,38 @@ export class TradingDesk {
 
   /** The account's order with this client id (the latest, when ids were reused after fills). */
   order(apiKey: string, clientOrderId: string): DeskOrder | undefined {
-    const order = this.#orders.get(`${apiKey}:${clientOrderId}`);
-    return order;
+    return this.#byClientId.get(`${apiKey}:${clientOrderId}`);
   }
 
-  /** The account's open orders. */
+  /** The account's order with this id, whatever its status. */
+  orderById(apiKey: string, orderId: number): DeskOrder | undefined {
+    const order = this.#byId.get(orderId);
+    return order?.apiKey === apiKey ? order : undefined;
+  }
+
+  /** The account's open orders, oldest first. */
   openOrders(apiKey: string): DeskOrder[] {
-    return [...this.#orders.values()].filter((order) => order.apiKey === apiKey && (order.status === 'NEW' || order.status === 'PARTIALLY_FILLED'));
+    return this.placed.filter((order) => order.apiKey === apiKey && isOpen(order));
+  }
+
+  /** Every order of the account, oldest first. */
+  orders(apiKey: string): DeskOrder[] {
+    return this.placed.filter((order) => order.apiKey === apiKey);
   }
 
   /** Checks an order against the filters: the -1013 a real venue answers, or undefined. */
   checkFilters(order: NewOrder): DeskError | undefined {
     const rules = this.#rules;
     const filter = (name: string): DeskError => ({ status: 400, code: -1013, msg: `Filter failure: ${name}` });
-    if (order.quantity <= 0n || order.quantity % rules.step !== 0n || order.quantity < rules.minQty || order.quantity > rules.maxQty) return filter(order.type === 'MARKET' ? 'MARKET_LOT_SIZE' : 'LOT_SIZE');
     if (order.price !== undefined && (order.price <= 0n || order.price % rules.tick !== 0n)) return filter('PRICE_FILTER');
+    if (order.quantity === undefined) {
+      // By quote amount: the NOTIONAL minimum applies to the amount (applyMinToMarket).
+      if (rules.minNotional > 0n && (order.quoteQuantity ?? 0n) < rules.minNotional) return filter('NOTIONAL');
+      return undefined;
+    }
+    if (order.quantity <= 0n || order.quantity % rules.step !== 0n || order.quantity < rules.minQty || order.quantity > rules.maxQty) return filter(order.type === 'MARKET' ? 'MARKET_LOT_SIZE' : 'LOT_SIZE');
     const reference = order.price ?? this.#averagePrice();
-    if (reference !== undefined && rules.minNotional > 0n && (order.quantity * reference) / UNIT < rules.minNotional) return filter('NOTIONAL');
+    if (reference !== undefined && rules.minNotional > 0n && quoteOf(order.quantity, reference) < rules.minNotional) return filter('NOTIONAL');
     return undefined;
   }
 
@@ -192,27 +223,29 @@ export class TradingDesk {
     if (account === undefined) return { status: 401, code: -2015, msg: 'Invalid API-key, IP, or permissions for action.' };
     const filterError = this.checkFilters(request);
     if (filterError !== undefined) return filterError;
-    const existing = this.#orders.get(`${apiKey}:${request.clientOrderId}`);
-    if (existing !== undefined && (existing.status === 'NEW' || existing.status === 'PARTIALLY_FILLED')) return { status: 400, code: -2010, msg: 'Duplicate order sent.' };
+    const existing = this.#byClientId.get(`${apiKey}:${request.clientOrderId}`);
+    if (existing !== undefined && isOpen(existing)) return rejected('Duplicate order sent.');
     if (this.#rejectNext.count > 0) {
       this.#rejectNext.count--;
-      return { status: 400, code: -2010, msg: this.#rejectNext.message };
+      return rejected(this.#rejectNext.message);
     }
-    const takes = request.type === 'MARKET' || request.timeInForce !== 'GTC';
+    const buys = request.side === 'BUY';
+    const opposite = this.#book(buys ? 'sell' : 'buy') ?? [];
+    if (request.type === 'LIMIT_MAKER' && wouldCross(buys, request.price ?? 0n, opposite[0])) return rejected('Order would immediately match and take.');
+    const takes = request.type === 'MARKET' || request.timeInForce === 'IOC' || request.timeInForce === 'FOK';
     const expire = takes && this.#expireNext > 0;
     if (expire) this.#expireNext--;
-    const plan = expire ? [] : this.#walk(request);
+    const plan = expire || request.type === 'LIMIT_MAKER' ? [] : this.#plan(request, opposite);
     const walkedQty = plan.reduce((sum, take) => sum + take.qty, 0n);
-    if (request.timeInForce === 'FOK' && walkedQty < request.quantity) plan.length = 0;
-    const cost = plan.reduce((sum, take) => sum + (take.qty * take.price) / UNIT, 0n);
+    if (request.quantity === undefined && !expire && walkedQty < this.#rules.minQty) return rejected('Order book liquidity is less than LOT_SIZE filter minimum quantity.');
+    const quantity = request.quantity ?? walkedQty;
+    if (request.timeInForce === 'FOK' && walkedQty < quantity) plan.length = 0;
+    const cost = plan.reduce((sum, take) => sum + quoteOf(take.qty, take.price), 0n);
     // What must be free now: everything a buy could spend (resting part included), or the base a sell gives.
-    const rules = this.#rules;
-    const restingQty = takes ? 0n : request.quantity - walkedQty;
-    const needQuote = request.side === 'BUY' ? cost + (request.price === undefined ? 0n : (restingQty * request.price) / UNIT) : 0n;
-    const needBase = request.side === 'SELL' ? (takes ? walkedQty : request.quantity) : 0n;
-    if ((account.free.get(rules.quote) ?? 0n) < needQuote || (account.free.get(rules.base) ?? 0n) < needBase) {
-      return { status: 400, code: -2010, msg: INSUFFICIENT };
-    }
+    const restingQty = takes ? 0n : quantity - walkedQty;
+    const needQuote = buys ? cost + (request.price === undefined ? 0n : quoteOf(restingQty, request.price)) : 0n;
+    const needBase = buys ? 0n : takes ? walkedQty : quantity;
+    if ((account.free.get(this.#rules.quote) ?? 0n) < needQuote || (account.free.get(this.#rules.base) ?? 0n) < needBase) return rejected(INSUFFICIENT);
     const now = this.#clock.nowMs();
     const order: DeskOrder = {
       orderId: this.#nextOrderId++,
@@ -222,15 +255,18 @@ export class TradingDesk {
       type: request.type,
       timeInForce: request.timeInForce,
       price: request.price ?? 0n,
-      origQty: request.quantity,
+      origQty: quantity,
+      quoteOrderQty: request.quoteQuantity ?? 0n,
       executedQty: 0n,
       cumQuote: 0n,
       status: 'NEW',
+      selfTradePreventionMode: request.selfTradePreventionMode ?? 'EXPIRE_MAKER',
       timeMs: now,
       updateMs: now,
       trades: [],
     };
-    this.#orders.set(`${apiKey}:${request.clientOrderId}`, order);
+    this.#byClientId.set(`${apiKey}:${request.clientOrderId}`, order);
+    this.#byId.set(order.orderId, order);
     this.placed.push(order);
     this.#emitExecution(order, 'NEW', undefined);
     for (const take of plan) this.#trade(account, order, take.price, take.qty);
@@ -246,38 +282,32 @@ export class TradingDesk {
     return order;
   }
 
-  /** Cancels an open order. */
-  cancel(apiKey: string, clientOrderId: string): DeskOrder | DeskError {
+  /**
+   * Cancels an open order; `cancelClientOrderId` names the cancel (the `c` of its
+   * executionReport, the `clientOrderId` of the answer).
+   * @returns the order, or -2011 "Unknown order sent." when it is not open (filled, canceled, absent).
+   */
+  cancel(apiKey: string, order: DeskOrder, cancelClientOrderId: string): DeskOrder | DeskError {
     const account = this.#accounts.get(apiKey);
-    const order = this.#orders.get(`${apiKey}:${clientOrderId}`);
-    if (account === undefined || order === undefined || (order.status !== 'NEW' && order.status !== 'PARTIALLY_FILLED')) return { status: 400, code: -2011, msg: 'Unknown order sent.' };
+    if (account === undefined || order.apiKey !== apiKey || !isOpen(order)) return { status: 400, code: -2011, msg: 'Unknown order sent.' };
     this.#unlock(account, order);
     order.status = 'CANCELED';
     order.updateMs = this.#clock.nowMs();
-    this.#emitExecution(order, 'CANCELED', undefined);
+    this.#emitExecution(order, 'CANCELED', undefined, cancelClientOrderId);
     this.#emitBalances(account);
     return order;
   }
 
   /** The levels a taker order takes, best first. */
-  #walk(request: NewOrder): { price: bigint; qty: bigint }[] {
-    const levels = this.#book(request.side === 'BUY' ? 'sell' : 'buy') ?? [];
-    const takes: { price: bigint; qty: bigint }[] = [];
-    let remaining = request.quantity;
-    for (const level of levels) {
-      if (remaining <= 0n) break;
-      if (request.price !== undefined && (request.side === 'BUY' ? level.price > request.price : level.price < request.price)) break;
-      const qty = level.qty < remaining ? level.qty - (level.qty % this.#rules.step) : remaining;
-      if (qty <= 0n) continue;
-      takes.push({ price: level.price, qty });
-      remaining -= qty;
-    }
-    return takes;
+  #plan(request: NewOrder, opposite: readonly DeskLevel[]): Take[] {
+    const buys = request.side === 'BUY';
+    if (request.quantity === undefined) return takesForQuote(opposite, request.quoteQuantity ?? 0n, this.#rules.step);
+    return takesForQuantity(opposite, buys, request.quantity, request.price, this.#rules.step);
   }
 
   #trade(account: Account, order: DeskOrder, price: bigint, qty: bigint): void {
     const rules = this.#rules;
-    const quote = (qty * price) / UNIT;
+    const quote = quoteOf(qty, price);
     const rate = account.spec.takerCommissionE8;
     const isBuy = order.side === 'BUY';
     const commission = ((isBuy ? qty : quote) * rate + UNIT - 1n) / UNIT;
@@ -295,23 +325,25 @@ export class TradingDesk {
     order.cumQuote += quote;
     order.status = order.executedQty === order.origQty ? 'FILLED' : 'PARTIALLY_FILLED';
     order.updateMs = this.#clock.nowMs();
-    const trade: DeskTrade = { tradeId: this.#nextTradeId++, price, qty, commission, commissionAsset: isBuy ? rules.base : rules.quote };
+    const trade: DeskTrade = { tradeId: this.#nextTradeId++, price, qty, commission, commissionAsset: isBuy ? rules.base : rules.quote, timeMs: order.updateMs };
     order.trades.push(trade);
     this.#emitExecution(order, 'TRADE', trade);
   }
 
-  #lock(account: Account, order: DeskOrder): void {
-    const rules = this.#rules;
+  /** The asset and amount the unfilled rest of a resting order holds. */
+  #held(order: DeskOrder): [string, bigint] {
     const rest = order.origQty - order.executedQty;
-    const [asset, amount] = order.side === 'BUY' ? [rules.quote, (rest * order.price) / UNIT] : [rules.base, rest];
+    return order.side === 'BUY' ? [this.#rules.quote, quoteOf(rest, order.price)] : [this.#rules.base, rest];
+  }
+
+  #lock(account: Account, order: DeskOrder): void {
+    const [asset, amount] = this.#held(order);
     account.free.set(asset, (account.free.get(asset) ?? 0n) - amount);
     account.locked.set(asset, (account.locked.get(asset) ?? 0n) + amount);
   }
 
   #unlock(account: Account, order: DeskOrder): void {
-    const rules = this.#rules;
-    const rest = order.origQty - order.executedQty;
-    const [asset, amount] = order.side === 'BUY' ? [rules.quote, (rest * order.price) / UNIT] : [rules.base, rest];
+    const [asset, amount] = this.#held(order);
     account.free.set(asset, (account.free.get(asset) ?? 0n) + amount);
     account.locked.set(asset, (account.locked.get(asset) ?? 0n) - amount);
   }
@@ -323,8 +355,8 @@ export class TradingDesk {
     return bid === undefined || ask === undefined ? undefined : (bid + ask) / 2n;
   }
 
-  #emitExecution(order: DeskOrder, execution: 'NEW' | 'TRADE' | 'EXPIRED' | 'CANCELED', trade: DeskTrade | undefined): void {
-    this.#sink(order.apiKey, executionReport(order, this.#rules.symbol, execution, trade, this.#clock.nowMs(), this.#nextTradeId * 2 + order.orderId));
+  #emitExecution(order: DeskOrder, execution: 'NEW' | 'TRADE' | 'EXPIRED' | 'CANCELED', trade: DeskTrade | undefined, cancelClientOrderId?: string): void {
+    this.#sink(order.apiKey, executionReport(order, this.#rules.symbol, { execution, trade, nowMs: this.#clock.nowMs(), executionId: this.#nextTradeId * 2 + order.orderId, cancelClientOrderId }));
   }
 
   #emitBalances(account: Account): void {
@@ -337,4 +369,3 @@ export class TradingDesk {
     });
   }
 }
-

@@ -1,33 +1,91 @@
 /**
- * Binance's WebSocket API on loopback at `/ws-api/v3`, as much of it as a hedging client needs
- * (web-socket-api.md): `session.logon` (Ed25519 keys), `userDataStream.subscribe` on a logged-on
- * session, `userDataStream.subscribe.signature` (any key), `userDataStream.unsubscribe`,
- * `session.status`, `ping` and `time`, each answered `{"id","status","result"}` or with an error
- * object; a subscribed connection gets its account's events as `{"subscriptionId","event"}`.
- * Binance's ping every 20 s, the signature and timestamp checks of `trading-auth.ts`, and a fault
- * that drops every connection.
+ * Binance's WebSocket API on loopback at `/ws-api/v3` (web-socket-api.md), for the accounts of
+ * `--accounts FILE`:
+ * - `ping`, `time`; `session.logon` (Ed25519 keys), `session.status`, `session.logout`,
+ *   `session.subscriptions`;
+ * - `order.place`, `order.test`, `order.status`, `order.cancel`, `openOrders.status`,
+ *   `openOrders.cancelAll`, `allOrders`, `myTrades`, `account.status`, answered by the same
+ *   {@link TradingService} as REST, signed per request (`apiKey` + `signature`) or, on a
+ *   logged-on session, with `timestamp` alone ("Session Authentication");
+ * - `userDataStream.subscribe` (logged-on session), `userDataStream.subscribe.signature` (any
+ *   key), `userDataStream.unsubscribe`; a subscribed connection gets its account's events as
+ *   `{"subscriptionId","event"}`.
+ * Every answer is `{"id","status","result"|"error","rateLimits"}`: REQUEST_WEIGHT shared with REST,
+ * the account's ORDERS counts on placements; `returnRateLimits=false` (connection URL or request)
+ * leaves them out. A method the venue does not serve answers -1020 "This operation is not
+ * supported." Binance's ping every 20 s, and a fault that drops every connection.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { Clock, Logger, Timer } from '../../../core/index.ts';
-import { websocketPayload } from '../trading/signer.ts';
 import type { AccountSpec } from './accounts.ts';
-import { checkTiming, isValidSignature } from './trading-auth.ts';
+import { isRefusal, mandatory, refuse, websocketParams, type Refusal, type RequestParams } from './order-requests.ts';
+import type { RateLimitStatus, WeightMeter } from './rate-counters.ts';
+import { checkTiming, isValidWebsocketSignature } from './trading-auth.ts';
+import type { Outcome, TradingService } from './trading-service.ts';
 
 /** The path of the WebSocket API. */
 export const WS_API_PATH = '/ws-api/v3';
 
+interface Subscription {
+  readonly apiKey: string;
+  /** Made by `userDataStream.subscribe` (ends with `session.logout`), not by a signature. */
+  readonly viaLogon: boolean;
+}
+
 interface Session {
   readonly socket: WebSocket;
-  loggedOn: AccountSpec | undefined;
-  /** Subscriptions: id → API key. */
-  readonly subscriptions: Map<number, string>;
+  readonly connectedSinceMs: number;
+  readonly returnRateLimits: boolean;
+  loggedOn: { readonly account: AccountSpec; readonly sinceMs: number } | undefined;
+  readonly subscriptions: Map<number, Subscription>;
   nextSubscriptionId: number;
 }
 
 type Params = Record<string, unknown>;
-type Answer = { readonly status: number; readonly result?: unknown; readonly error?: { readonly code: number; readonly msg: string } };
+interface Answer {
+  readonly status: number;
+  readonly result?: unknown;
+  readonly error?: { readonly code: number; readonly msg: string; readonly data?: Record<string, unknown> };
+  /** The ORDERS counts to report beside the weight (placements). */
+  readonly orderLimits?: readonly RateLimitStatus[];
+}
+
+/** An account request: its weight and how the service answers it. */
+interface AccountMethod {
+  readonly weight: (params: RequestParams) => number;
+  readonly run: (service: TradingService, account: AccountSpec, params: RequestParams) => Outcome;
+}
+
+const ACCOUNT_METHODS: Readonly<Record<string, AccountMethod>> = {
+  'order.test': { weight: (params) => (params.get('computeCommissionRates') === 'true' ? 20 : 1), run: (service, account, params) => service.testOrder(account, params) },
+  'order.status': { weight: () => 4, run: (service, account, params) => service.queryOrder(account, params) },
+  'order.cancel': { weight: () => 1, run: (service, account, params) => service.cancelOrder(account, params) },
+  'openOrders.status': { weight: (params) => (params.get('symbol') === undefined ? 80 : 6), run: (service, account, params) => service.openOrders(account, params) },
+  'openOrders.cancelAll': { weight: () => 1, run: (service, account, params) => service.cancelAll(account, params) },
+  allOrders: { weight: () => 20, run: (service, account, params) => service.allOrders(account, params) },
+  myTrades: { weight: (params) => (params.get('orderId') === undefined ? 20 : 5), run: (service, account, params) => service.myTrades(account, params) },
+  'account.status': { weight: () => 20, run: (service, account, params) => service.accountInfo(account, params) },
+};
+
+/** Weights of the methods answered here rather than by the service (web-socket-api.md). */
+const METHOD_WEIGHTS: Readonly<Record<string, number>> = {
+  ping: 1,
+  time: 1,
+  'session.logon': 2,
+  'session.status': 2,
+  'session.logout': 2,
+  'session.subscriptions': 2,
+  'userDataStream.subscribe': 2,
+  'userDataStream.subscribe.signature': 2,
+  'userDataStream.unsubscribe': 2,
+  'order.place': 1,
+};
+
+const fromRefusal = (refusal: Refusal): Answer => ({ status: refusal.status, error: { code: refusal.code, msg: refusal.msg } });
+const fromOutcome = (outcome: Outcome): Answer => (isRefusal(outcome) ? fromRefusal(outcome) : { status: 200, result: outcome.body });
+const UNSUPPORTED: Answer = fromRefusal(refuse(-1020, 'This operation is not supported.'));
 
 /** The WebSocket API server. */
 export class WebSocketApi {
@@ -40,7 +98,8 @@ export class WebSocketApi {
   constructor(
     private readonly clock: Clock,
     private readonly logger: Logger,
-    private readonly accounts: (apiKey: string) => AccountSpec | undefined,
+    private readonly service: TradingService,
+    private readonly weight: WeightMeter,
   ) {
     this.#pinger = clock.setInterval(() => {
       for (const session of this.#sessions) if (session.socket.readyState === WebSocket.OPEN) session.socket.ping(String(clock.nowMs()));
@@ -50,15 +109,16 @@ export class WebSocketApi {
   /** Claims upgrades of `/ws-api/v3`. */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer, url: URL): boolean {
     if (url.pathname !== WS_API_PATH) return false;
-    this.#wss.handleUpgrade(request, socket, head, (ws) => this.#accept(ws));
+    const returnRateLimits = url.searchParams.get('returnRateLimits') !== 'false';
+    this.#wss.handleUpgrade(request, socket, head, (ws) => this.#accept(ws, returnRateLimits));
     return true;
   }
 
   /** Sends an account's event to every subscription of it. */
   publish(apiKey: string, event: Record<string, unknown>): void {
     for (const session of this.#sessions) {
-      for (const [subscriptionId, key] of session.subscriptions) {
-        if (key !== apiKey || session.socket.readyState !== WebSocket.OPEN) continue;
+      for (const [subscriptionId, subscription] of session.subscriptions) {
+        if (subscription.apiKey !== apiKey || session.socket.readyState !== WebSocket.OPEN) continue;
         session.socket.send(JSON.stringify({ subscriptionId, event }));
         this.eventsSent++;
       }
@@ -83,8 +143,10 @@ export class WebSocketApi {
     this.#wss.close();
   }
 
-  #accept(socket: WebSocket): void {
-    const session: Session = { socket, loggedOn: undefined, subscriptions: new Map(), nextSubscriptionId: 0 };
+  #accept(socket: WebSocket, returnRateLimits: boolean): void {
+    // Web-socket-api.md "IP limits": connecting costs 2 weight.
+    this.weight.tryUse(2);
+    const session: Session = { socket, connectedSinceMs: Math.floor(this.clock.nowMs()), returnRateLimits, loggedOn: undefined, subscriptions: new Map(), nextSubscriptionId: 0 };
     this.#sessions.add(session);
     socket.on('message', (data, isBinary) => this.#onRequest(session, isBinary ? '' : data.toString()));
     socket.on('close', () => this.#sessions.delete(session));
@@ -102,35 +164,65 @@ export class WebSocketApi {
       return;
     }
     const id = request['id'] ?? null;
-    const method = request['method'];
+    const rawMethod = request['method'];
     const params = (typeof request['params'] === 'object' && request['params'] !== null ? request['params'] : {}) as Params;
-    const answer = typeof method === 'string' ? this.#answer(session, method, params) : { status: 400, error: { code: -1102, msg: "Mandatory parameter 'method' was not sent, was empty/null, or malformed." } };
-    session.socket.send(JSON.stringify({ id, ...answer }));
+    // Web-socket-api.md "Request format": method names may carry an explicit version prefix.
+    const method = typeof rawMethod === 'string' ? rawMethod.replace(/^v3\//, '') : undefined;
+    const answer = method === undefined ? fromRefusal(mandatory('method')) : this.#metered(session, method, params);
+    const wantsLimits = typeof params['returnRateLimits'] === 'boolean' ? params['returnRateLimits'] : session.returnRateLimits;
+    const { orderLimits, ...rest } = answer;
+    const rateLimits = [...(orderLimits ?? []), this.weight.status()];
+    session.socket.send(JSON.stringify({ id, ...rest, ...(wantsLimits ? { rateLimits } : {}) }));
+  }
+
+  /** Counts the method's weight (429 -1003 past the limit), then answers it. */
+  #metered(session: Session, method: string, params: Params): Answer {
+    const accountMethod = ACCOUNT_METHODS[method];
+    const methodWeight = METHOD_WEIGHTS[method];
+    if (accountMethod === undefined && methodWeight === undefined) return UNSUPPORTED;
+    const weight = accountMethod?.weight(websocketParams(params)) ?? methodWeight ?? 1;
+    if (!this.weight.tryUse(weight)) {
+      const now = Math.floor(this.clock.nowMs());
+      const msg = `Too much request weight used; current limit is ${this.weight.limit} request weight per 1 MINUTE. Please use WebSocket Streams for live updates to avoid polling the API.`;
+      return { status: 429, error: { code: -1003, msg, data: { serverTime: now, retryAfter: now + this.weight.retryAfterS() * 1000 } } };
+    }
+    if (accountMethod !== undefined) {
+      const account = this.#authorize(session, params);
+      return 'code' in account ? fromRefusal(account) : fromOutcome(accountMethod.run(this.service, account, websocketParams(params)));
+    }
+    return this.#answer(session, method, params);
   }
 
   #answer(session: Session, method: string, params: Params): Answer {
+    const now = Math.floor(this.clock.nowMs());
     switch (method) {
       case 'ping':
         return { status: 200, result: {} };
       case 'time':
-        return { status: 200, result: { serverTime: Math.floor(this.clock.nowMs()) } };
+        return { status: 200, result: { serverTime: now } };
+      case 'order.place':
+        return this.#place(session, params);
       case 'session.logon': {
         const account = this.#verify(params);
-        if ('status' in account) return account;
-        if (account.publicKey === undefined) return { status: 400, error: { code: -4056, msg: 'HMAC_SHA256 API key is not supported.' } };
-        session.loggedOn = account;
-        return { status: 200, result: { apiKey: account.apiKey, authorizedSince: Math.floor(this.clock.nowMs()), connectedSince: Math.floor(this.clock.nowMs()), returnRateLimits: false, serverTime: Math.floor(this.clock.nowMs()), userDataStream: session.subscriptions.size > 0 } };
+        if ('code' in account) return fromRefusal(account);
+        if (account.publicKey === undefined) return fromRefusal(refuse(-4056, 'HMAC_SHA256 API key is not supported.'));
+        session.loggedOn = { account, sinceMs: now };
+        return { status: 200, result: this.#status(session) };
       }
       case 'session.status':
-        return { status: 200, result: { apiKey: session.loggedOn?.apiKey ?? null, serverTime: Math.floor(this.clock.nowMs()), userDataStream: session.subscriptions.size > 0 } };
-      case 'userDataStream.subscribe': {
-        if (session.loggedOn === undefined) return { status: 401, error: { code: -2015, msg: 'Invalid API-key, IP, or permissions for action.' } };
-        return this.#subscribe(session, session.loggedOn.apiKey);
-      }
+        return { status: 200, result: this.#status(session) };
+      case 'session.logout':
+        session.loggedOn = undefined;
+        for (const [subscriptionId, subscription] of session.subscriptions) if (subscription.viaLogon) session.subscriptions.delete(subscriptionId);
+        return { status: 200, result: this.#status(session) };
+      case 'session.subscriptions':
+        return { status: 200, result: [...session.subscriptions.keys()].map((subscriptionId) => ({ subscriptionId })) };
+      case 'userDataStream.subscribe':
+        if (session.loggedOn === undefined) return fromRefusal(refuse(-2015, 'Invalid API-key, IP, or permissions for action.', 401));
+        return this.#subscribe(session, session.loggedOn.account.apiKey, true);
       case 'userDataStream.subscribe.signature': {
         const account = this.#verify(params);
-        if ('status' in account) return account;
-        return this.#subscribe(session, account.apiKey);
+        return 'code' in account ? fromRefusal(account) : this.#subscribe(session, account.apiKey, false);
       }
       case 'userDataStream.unsubscribe': {
         const wanted = params['subscriptionId'];
@@ -139,33 +231,66 @@ export class WebSocketApi {
         return { status: 200, result: {} };
       }
       default:
-        return { status: 400, error: { code: -1100, msg: `Unknown method ${method}` } };
+        return UNSUPPORTED;
     }
   }
 
-  #subscribe(session: Session, apiKey: string): Answer {
-    if ([...session.subscriptions.values()].includes(apiKey)) return { status: 400, error: { code: -2010, msg: 'User Data Stream subscription already active.' } };
+  /** `order.place`: checked and counted like a REST placement, the counts reported as `rateLimits`. */
+  #place(session: Session, params: Params): Answer {
+    const account = this.#authorize(session, params);
+    if ('code' in account) return fromRefusal(account);
+    const prepared = this.service.prepareOrder(account, websocketParams(params));
+    if (isRefusal(prepared)) {
+      if (!('retryAfterS' in prepared)) return fromRefusal(prepared);
+      const now = Math.floor(this.clock.nowMs());
+      return { status: 429, error: { code: prepared.code, msg: prepared.msg, data: { serverTime: now, retryAfter: now + prepared.retryAfterS * 1000 } } };
+    }
+    return { ...fromOutcome(this.service.executeOrder(account, prepared)), orderLimits: this.service.orders.status(prepared.counts) };
+  }
+
+  /** The `session.*` answer (web-socket-api.md "Query session status"). */
+  #status(session: Session): Record<string, unknown> {
+    return {
+      apiKey: session.loggedOn?.account.apiKey ?? null,
+      authorizedSince: session.loggedOn?.sinceMs ?? null,
+      connectedSince: session.connectedSinceMs,
+      returnRateLimits: session.returnRateLimits,
+      serverTime: Math.floor(this.clock.nowMs()),
+      userDataStream: session.subscriptions.size > 0,
+    };
+  }
+
+  #subscribe(session: Session, apiKey: string, viaLogon: boolean): Answer {
+    if ([...session.subscriptions.values()].some((subscription) => subscription.apiKey === apiKey)) return fromRefusal(refuse(-2035, 'User Data Stream subscription already active.'));
     const subscriptionId = session.nextSubscriptionId++;
-    session.subscriptions.set(subscriptionId, apiKey);
+    session.subscriptions.set(subscriptionId, { apiKey, viaLogon });
     this.logger.debug({ subscriptionId }, 'user data stream subscribed');
     return { status: 200, result: { subscriptionId } };
   }
 
+  /**
+   * The account a SIGNED request acts for: its own `apiKey` and `signature` when it carries them
+   * (ad hoc), else the logged-on session's, with the `timestamp` still checked.
+   */
+  #authorize(session: Session, params: Params): AccountSpec | Refusal {
+    if (params['apiKey'] !== undefined || params['signature'] !== undefined || session.loggedOn === undefined) return this.#verify(params);
+    const timing = checkTiming(textOf(params['timestamp']), textOf(params['recvWindow']), this.clock);
+    return timing ?? session.loggedOn.account;
+  }
+
   /** The account of a signed request's params, or the refusal. */
-  #verify(params: Params): AccountSpec | Answer {
+  #verify(params: Params): AccountSpec | Refusal {
     const apiKey = params['apiKey'];
     const signature = params['signature'];
-    if (typeof apiKey !== 'string') return { status: 400, error: { code: -1102, msg: "Mandatory parameter 'apiKey' was not sent, was empty/null, or malformed." } };
-    if (typeof signature !== 'string') return { status: 400, error: { code: -1102, msg: "Mandatory parameter 'signature' was not sent, was empty/null, or malformed." } };
-    const account = this.accounts(apiKey);
-    if (account === undefined) return { status: 401, error: { code: -2015, msg: 'Invalid API-key, IP, or permissions for action.' } };
-    const timestamp = params['timestamp'];
-    const recvWindow = params['recvWindow'];
-    const timing = checkTiming(timestamp === undefined ? undefined : String(timestamp), recvWindow === undefined ? undefined : String(recvWindow), this.clock);
-    if (timing !== undefined) return { status: timing.status, error: { code: timing.code, msg: timing.msg } };
-    const fields: Record<string, string | number> = {};
-    for (const [key, value] of Object.entries(params)) if (typeof value === 'string' || typeof value === 'number') fields[key] = value;
-    if (!isValidSignature(account, websocketPayload(fields), signature)) return { status: 400, error: { code: -1022, msg: 'Signature for this request is not valid.' } };
+    if (typeof apiKey !== 'string') return mandatory('apiKey');
+    if (typeof signature !== 'string') return mandatory('signature');
+    const account = this.service.account(apiKey);
+    if (account === undefined) return refuse(-2015, 'Invalid API-key, IP, or permissions for action.', 401);
+    const timing = checkTiming(textOf(params['timestamp']), textOf(params['recvWindow']), this.clock);
+    if (timing !== undefined) return timing;
+    if (!isValidWebsocketSignature(account, params, signature)) return refuse(-1022, 'Signature for this request is not valid.');
     return account;
   }
 }
+
+const textOf = (value: unknown): string | undefined => (value === undefined || value === null ? undefined : String(value));
