@@ -7,12 +7,13 @@
 # The same image runs the remote signer (`akira-mm signer serve`) as user `signer`: see
 # docker-compose.yml, where daemons hold no key and reach the signer over a shared socket volume.
 # Stage 1 installs the exact dependency tree from package-lock.json; stage 2 copies only what runs.
-FROM node:20-bookworm-slim AS deps
+# Node 26, the active LTS line (20 is past its end of life; the suite runs on 20, 22 and 26 in CI).
+FROM node:26-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:26-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
@@ -37,6 +38,10 @@ USER node
 EXPOSE 9464
 # SIGTERM (docker stop) cancels every order and waits for the venue to confirm before exiting.
 STOPSIGNAL SIGTERM
+# Healthy while /health answers 200 (quoting); 503 (paused, halted, starting) or no answer is
+# unhealthy. The image has no curl: Node's own fetch asks. The port is METRICS_PORT's default.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.METRICS_PORT || 9464) + '/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 ENTRYPOINT ["node", "bin/akira-mm.js"]
 # Metrics must be reachable from outside the container, hence --metrics-host. /state holds the
 # crash journal and the account lock: mount a volume there to keep them across containers.
