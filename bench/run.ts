@@ -156,6 +156,10 @@ async function runBenchmarks(options: RunOptions): Promise<number> {
     failed.push(name);
     process.stderr.write(`bench suite ${name} (${file}) failed: ${why}\n`);
   };
+  const failToLoad = (file: string, error: unknown): void => {
+    failed.push(file);
+    process.stderr.write(`bench file ${file} did not load: ${describeError(error)}\n`);
+  };
   // A stray rejection or throw from a suite's timers must not end the run: it is that suite's failure.
   let running: { name: string; file: string } | undefined;
   const stray = (error: unknown): void => fail(running?.name ?? '(between suites)', running?.file ?? '-', `uncaught: ${describeError(error)}`);
@@ -165,7 +169,7 @@ async function runBenchmarks(options: RunOptions): Promise<number> {
   let matched = 0;
   for (const entry of loaded) {
     if (!('suite' in entry)) {
-      fail(entry.file, entry.file, `did not load: ${describeError(entry.loadError)}`);
+      failToLoad(entry.file, entry.loadError);
       continue;
     }
     const { suite, file } = entry;
@@ -173,6 +177,7 @@ async function runBenchmarks(options: RunOptions): Promise<number> {
     matched++;
     if (!options.json) process.stderr.write(`running ${suite.name} (${file})…\n`);
     running = { name: suite.name, file };
+    const started = performance.now();
     try {
       const results = await suite.run(context);
       const lines = results.map(checkedLine);
@@ -183,6 +188,7 @@ async function runBenchmarks(options: RunOptions): Promise<number> {
     } catch (error) {
       fail(suite.name, file, describeError(error));
     }
+    if (!options.json) process.stderr.write(`${suite.name}: ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
     running = undefined;
   }
   process.off('unhandledRejection', stray);
@@ -195,7 +201,7 @@ async function runBenchmarks(options: RunOptions): Promise<number> {
   }
   if (failed.length > 0) {
     const names = [...new Set(failed)];
-    process.stderr.write(`bench: ${names.length} suite(s) failed: ${names.join(', ')}\n`);
+    process.stderr.write(`bench: ${names.length} failed: ${names.join(', ')}\n`);
     return 1;
   }
   return 0;
