@@ -1,10 +1,11 @@
 /**
  * A real `akira-mm signer serve` process for the benchmarks: a keystore (cheap scrypt), its
  * password file and a pair file for ETH/USDC in a temporary folder, the signer started on a
- * socket there, stopped with SIGTERM.
+ * socket there, stopped with SIGTERM; the folder (a keystore and its password) is removed when
+ * the process has exited, or at once when it fails to start.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -36,14 +37,20 @@ export async function spawnSigner(options: { privateKey: bigint; account: bigint
     { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('signer serving')) resolve();
+  const removeDir = (): void => rmSync(dir, { recursive: true, force: true });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let output = '';
+      child.stderr?.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('signer serving')) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`signer exited (${code}): ${output}`)));
     });
-    child.once('exit', (code) => reject(new Error(`signer exited (${code}): ${output}`)));
-  });
+  } catch (error) {
+    removeDir();
+    throw error;
+  }
   // Its worker threads build their tables in the first second or two: measuring before then
   // would time the build. A quick run measures nothing worth quoting and skips the wait.
   if (options.settle !== false) await new Promise((resolve) => setTimeout(resolve, 2_000));
@@ -52,6 +59,7 @@ export async function spawnSigner(options: { privateKey: bigint; account: bigint
     stop: async () => {
       child.kill('SIGTERM');
       await exited;
+      removeDir();
     },
   };
 }
