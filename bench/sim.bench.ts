@@ -4,6 +4,9 @@
  * (issue #3 target ≥ 2,000/s). Orders are signed before the clock starts, so only the venue is
  * timed. Baseline: the same run with signatures checked inline on the event loop. Bodies and login
  * are in our client's forms (its formatter and its REST calls), which the sim checks strictly.
+ * `sim.place_order.cpu_us`: CPU time of the whole process per order over the timed batches (every
+ * thread: HTTP, parsing, matching, the verifier threads, V8's GC and compiler threads, and the
+ * bench's own HTTP client), which a shared machine's load inflates far less than the rate.
  */
 import { Pool } from 'undici';
 import { LiveClock, Secret, createRng, createSilentLogger, parseUnits, getChain } from '../src/core/index.ts';
@@ -11,10 +14,23 @@ import { RestClient } from '../src/exchange/client/index.ts';
 import { Signer } from '../src/exchange/signer/index.ts';
 import { formatOrderBody, type OrderRequest } from '../src/exchange/wire/requests.ts';
 import { DEFAULT_SETTINGS, NO_RATE_LIMIT, startSim, type SimHandle } from '../src/sim/index.ts';
-import type { BenchContext, BenchResult, BenchSuite } from './harness.ts';
+import { percentile, type BenchContext, type BenchResult, type BenchSuite } from './harness.ts';
 
 const CHAIN = getChain('mainnet');
 const CONCURRENCY = 64;
+
+/**
+ * Orders sent untimed first, then timed batches; the figure is the median batch. One batch lasts
+ * about half a second, so on this shared machine a single one follows the other tenants' bursts
+ * (the same code gave 360–2,000/s within a minute); the median of three is steadier.
+ */
+interface Counts {
+  readonly warmup: number;
+  readonly batch: number;
+  readonly batches: number;
+}
+const FULL: Counts = { warmup: 200, batch: 1_000, batches: 3 };
+const QUICK: Counts = { warmup: 4, batch: 20, batches: 1 };
 
 function restingBid(maker: bigint, index: number, nowSec: number): OrderRequest {
   const usdc = CHAIN.tokens.get('USDC');
@@ -59,8 +75,16 @@ async function login(sim: SimHandle, signer: Signer): Promise<string> {
   }
 }
 
-/** Posts every body with `CONCURRENCY` requests in flight; returns orders per second. */
-async function postAll(sim: SimHandle, signer: Signer, bodies: readonly string[], warmup: number): Promise<number> {
+/** What one exchange did with the timed orders. */
+interface Measured {
+  /** Median batch, orders per second (wall clock). */
+  readonly rate: number;
+  /** CPU time of the whole process (every thread) per timed order, µs. */
+  readonly cpuUs: number;
+}
+
+/** Posts every body with `CONCURRENCY` requests in flight. */
+async function postAll(sim: SimHandle, signer: Signer, bodies: readonly string[], counts: Counts): Promise<Measured> {
   const jwt = await login(sim, signer);
   const pool = new Pool(sim.httpUrl, { connections: CONCURRENCY, pipelining: 1 });
   const refusals: string[] = [];
@@ -78,17 +102,22 @@ async function postAll(sim: SimHandle, signer: Signer, bodies: readonly string[]
     );
   };
   // Warm-up, untimed: per-thread key tables and memos fill on the first orders.
-  await send(bodies.slice(0, warmup));
-  const timed = bodies.slice(warmup);
-  const start = performance.now();
-  await send(timed);
-  const seconds = (performance.now() - start) / 1000;
+  await send(bodies.slice(0, counts.warmup));
+  const rates: number[] = [];
+  const cpuStart = process.cpuUsage();
+  for (let i = 0; i < counts.batches; i++) {
+    const batch = bodies.slice(counts.warmup + i * counts.batch, counts.warmup + (i + 1) * counts.batch);
+    const start = performance.now();
+    await send(batch);
+    rates.push(batch.length / ((performance.now() - start) / 1000));
+  }
+  const cpu = process.cpuUsage(cpuStart);
   await pool.close();
   if (refusals.length > 0) throw new Error(`${refusals.length} orders refused, the first: ${refusals[0]}`);
-  return timed.length / seconds;
+  return { rate: percentile(rates, 50), cpuUs: (cpu.user + cpu.system) / (counts.batch * counts.batches) };
 }
 
-async function run(workers: number, counts: { orders: number; warmup: number }): Promise<number> {
+async function run(workers: number, counts: Counts): Promise<Measured> {
   const clock = new LiveClock();
   // The venue's per-account rate limit is off: the figure is what it can process, not its quota.
   const sim = await startSim({ flow: false, devAccounts: 1, seed: 11, clock, signatureWorkers: workers, settings: { rateLimit: NO_RATE_LIMIT } });
@@ -97,9 +126,10 @@ async function run(workers: number, counts: { orders: number; warmup: number }):
     if (account?.privateKey === undefined) throw new Error('dev account');
     const signer = new Signer({ privateKey: new Secret(`0x${account.privateKey.toString(16)}`), account: account.address, chain: CHAIN });
     const nowSec = Math.floor(clock.nowMs() / 1000);
-    const bodies = Array.from({ length: counts.orders }, (_, i) => JSON.stringify(formatOrderBody(signer.signOrder(restingBid(account.address, i + workers * counts.orders, nowSec)).request)));
+    const orders = counts.warmup + counts.batch * counts.batches;
+    const bodies = Array.from({ length: orders }, (_, i) => JSON.stringify(formatOrderBody(signer.signOrder(restingBid(account.address, i + workers * orders, nowSec)).request)));
     await sim.signaturesReady();
-    return await postAll(sim, signer, bodies, counts.warmup);
+    return await postAll(sim, signer, bodies, counts);
   } finally {
     await sim.stop();
   }
@@ -108,11 +138,15 @@ async function run(workers: number, counts: { orders: number; warmup: number }):
 const placeOrderSuite: BenchSuite = {
   name: 'sim',
   async run(context: BenchContext): Promise<BenchResult[]> {
-    const counts = context.pick({ orders: 1_200, warmup: 200 }, { orders: 24, warmup: 4 });
+    const counts = context.pick(FULL, QUICK);
     const inline = await run(0, counts);
     // Quick: one verifier thread (each loads the sources and builds its tables).
     const pooled = await run(context.pick(2, 1), counts);
-    return [{ bench: 'sim.place_order', value: pooled, unit: 'orders/s', baseline: inline }];
+    return [
+      { bench: 'sim.place_order', value: pooled.rate, unit: 'orders/s', baseline: inline.rate },
+      // Load-independent beside the wall-clock rate: n cores give at most n / (this) orders per second.
+      { bench: 'sim.place_order.cpu_us', value: pooled.cpuUs, unit: 'µs', baseline: inline.cpuUs },
+    ];
   },
 };
 
