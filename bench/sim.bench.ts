@@ -144,7 +144,7 @@ const placeOrderSuite: BenchSuite = {
     const pooled = await run(context.pick(2, 1), counts);
     return [
       { bench: 'sim.place_order', value: pooled.rate, unit: 'orders/s', baseline: inline.rate },
-      // Load-independent beside the wall-clock rate: n cores give at most n / (this) orders per second.
+      // Far steadier under load than the wall-clock rate: n cores give at most n / (this) orders per second.
       { bench: 'sim.place_order.cpu_us', value: pooled.cpuUs, unit: 'µs', baseline: inline.cpuUs },
     ];
   },
