@@ -16,7 +16,7 @@ import { runBacktest } from '../src/backtest/run.ts';
 import type { TickerRules } from '../src/core/index.ts';
 import { DEFAULT_ENGINE_SETTINGS } from '../src/engine/index.ts';
 import { LADDER } from '../strategies/index.ts';
-import { percentile, type BenchResult, type BenchSuite } from './harness.ts';
+import { percentile, type BenchContext, type BenchResult, type BenchSuite } from './harness.ts';
 
 const TARGET_EVENTS = 5_000_000;
 /**
@@ -33,7 +33,12 @@ const RULES: TickerRules = { base: 'ETH', quote: 'USDT', isEcosystemBook: true, 
 
 const suite: BenchSuite = {
   name: 'backtest',
-  async run(): Promise<BenchResult[]> {
+  async run(context: BenchContext): Promise<BenchResult[]> {
+    // Quick: one day of the recording, one replay pass, no warm-up.
+    const plan = context.pick(
+      { days: ['20240808', '20240809'], targetEvents: TARGET_EVENTS, warmup: true, measuredRuns: MEASURED_RUNS },
+      { days: ['20240808'], targetEvents: 1, warmup: false, measuredRuns: 1 },
+    );
     if (dataDir === undefined) {
       process.stderr.write('backtest bench: ../shared/data not found beside the repository; skipped\n');
       return [];
@@ -41,13 +46,13 @@ const suite: BenchSuite = {
     const dir = mkdtempSync(join(tmpdir(), 'akira-bench-'));
     try {
       const recording = join(dir, 'ethusdt.data');
-      const files = ['ethusdt_20240808.gz', 'ethusdt_20240809.gz'].map((name) => join(dataDir, 'binance-spot-hftbacktest', name));
+      const files = plan.days.map((day) => join(dataDir, 'binance-spot-hftbacktest', `ethusdt_${day}.gz`));
       await importRecording('binance', files, recording, () => undefined);
       const records = readRecordingHeader(recording).records;
 
       // Format alone: stream the file until 5M records have been decoded.
       let sink = 0;
-      const readPasses = Math.ceil(TARGET_EVENTS / records);
+      const readPasses = Math.ceil(plan.targetEvents / records);
       const readStart = performance.now();
       for (let pass = 0; pass < readPasses; pass++) {
         await readRecording(recording, (record) => {
@@ -89,11 +94,11 @@ const suite: BenchSuite = {
       });
       // One pass first, not measured: the figure is the replay's steady rate, not V8's warm-up
       // (a CLI run's whole cost, start-up and warm-up included, is published beside it).
-      await run(1);
+      if (plan.warmup) await run(1);
       const rates: number[] = [];
-      for (let i = 0; i < MEASURED_RUNS; i++) {
-        const measured = await run(Math.ceil(TARGET_EVENTS / perPass));
-        if (measured.events < TARGET_EVENTS) throw new Error(`replayed only ${measured.events} events`);
+      for (let i = 0; i < plan.measuredRuns; i++) {
+        const measured = await run(Math.ceil(plan.targetEvents / perPass));
+        if (measured.events < plan.targetEvents) throw new Error(`replayed only ${measured.events} events`);
         rates.push(measured.events / measured.seconds);
       }
       return [

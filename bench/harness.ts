@@ -12,15 +12,32 @@ export interface BenchResult {
   readonly baseline: number | null;
 }
 
+/** How the runner was asked to run the suites. */
+export interface BenchContext {
+  /**
+   * `--quick`: tiny counts and durations, so a run checks that every suite still works and prints
+   * its lines (what `npm test` does) without measuring anything worth quoting.
+   */
+  readonly quick: boolean;
+  /** `full` in a measuring run, `quick` under `--quick`. */
+  pick<T>(full: T, quick: T): T;
+}
+
 /** A named group of measurements that run together (they may share setup). */
 export interface BenchSuite {
   readonly name: string;
-  run(): Promise<BenchResult[]>;
+  run(context: BenchContext): Promise<BenchResult[]>;
+}
+
+/** The context for a measuring run (`quick` false) or a `--quick` one. */
+export function benchContext(quick: boolean): BenchContext {
+  return { quick, pick: (full, short) => (quick ? short : full) };
 }
 
 /**
  * Runs `body` repeatedly for about `durationMs` after a warm-up and returns operations per second.
- * `body` performs `opsPerCall` operations per call.
+ * `body` performs `opsPerCall` operations per call. At least one call is measured, so a duration
+ * shorter than one call (a quick run) still gives a rate.
  */
 export async function measureRate(
   body: () => unknown | Promise<unknown>,
@@ -32,10 +49,10 @@ export async function measureRate(
   let calls = 0;
   const start = performance.now();
   const end = start + options.durationMs;
-  while (performance.now() < end) {
+  do {
     await body();
     calls++;
-  }
+  } while (performance.now() < end);
   const elapsedSeconds = (performance.now() - start) / 1000;
   return (calls * opsPerCall) / elapsedSeconds;
 }

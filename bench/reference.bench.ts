@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { readLines } from '../src/backtest/data/index.ts';
 import { createSilentLogger } from '../src/core/index.ts';
 import { BinanceMarketState, FULL_SCALE, parseDepthSnapshot, type DepthSnapshot } from '../src/markets/binance/index.ts';
-import { measureRate, type BenchResult, type BenchSuite } from './harness.ts';
+import { measureRate, type BenchContext, type BenchResult, type BenchSuite } from './harness.ts';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const dataDir = [resolve(repoRoot, '../shared/data'), resolve(repoRoot, '../../shared/data')].find((dir) => existsSync(join(dir, 'binance-spot-hftbacktest')));
@@ -19,9 +19,9 @@ const dataDir = [resolve(repoRoot, '../shared/data'), resolve(repoRoot, '../../s
 /** The recording as the client would meet it: frames, and the snapshot at its place. */
 type Step = { readonly frame: string } | { readonly snapshot: DepthSnapshot };
 
-async function loadSteps(): Promise<Step[]> {
+async function loadSteps(days: readonly string[]): Promise<Step[]> {
   const steps: Step[] = [];
-  for (const day of ['20240808', '20240809']) {
+  for (const day of days) {
     for await (const line of readLines(join(dataDir as string, 'binance-spot-hftbacktest', `ethusdt_${day}.gz`))) {
       const json = line.slice(line.indexOf(' ') + 1);
       if (json.startsWith('{"lastUpdateId"')) steps.push({ snapshot: parseDepthSnapshot(JSON.parse(json), FULL_SCALE, 0) });
@@ -33,12 +33,13 @@ async function loadSteps(): Promise<Step[]> {
 
 const suite: BenchSuite = {
   name: 'reference',
-  async run(): Promise<BenchResult[]> {
+  async run(context: BenchContext): Promise<BenchResult[]> {
     if (dataDir === undefined) {
       process.stderr.write('reference bench: ../shared/data not found beside the repository; skipped\n');
       return [];
     }
-    const steps = await loadSteps();
+    // Quick: one day (it holds the snapshot the book syncs on) and one pass of each.
+    const steps = await loadSteps(context.pick(['20240808', '20240809'], ['20240808']));
     const frames = steps.filter((step): step is { frame: string } => 'frame' in step).length;
     let tops = 0;
     const pass = (): void => {
@@ -51,13 +52,13 @@ const suite: BenchSuite = {
       }
       if (state.status().counters.snapshots !== 1) throw new Error('the recording did not synchronise');
     };
-    const rate = await measureRate(pass, { durationMs: 3_000, warmupMs: 1_000, opsPerCall: frames });
+    const rate = await measureRate(pass, { durationMs: context.pick(3_000, 1), warmupMs: context.pick(1_000, 0), opsPerCall: frames });
     let sink = 0;
     const baseline = await measureRate(
       () => {
         for (const step of steps) if ('frame' in step) sink += (JSON.parse(step.frame) as object) === null ? 0 : 1;
       },
-      { durationMs: 2_000, warmupMs: 500, opsPerCall: frames },
+      { durationMs: context.pick(2_000, 1), warmupMs: context.pick(500, 0), opsPerCall: frames },
     );
     if (tops === 0 || sink === 0) throw new Error('nothing measured');
     return [{ bench: 'reference.binance.frames_per_sec', value: rate, unit: 'frames/s', baseline }];

@@ -8,7 +8,7 @@
 import { LiveClock, Secret, createSilentLogger, getChain } from '../src/core/index.ts';
 import { RemoteSigner, Signer, SigningPolicy, SigningPool, warmPedersen } from '../src/exchange/signer/index.ts';
 import type { OrderRequest } from '../src/exchange/wire/requests.ts';
-import { measureRate, percentile, type BenchResult, type BenchSuite } from './harness.ts';
+import { measureRate, percentile, type BenchContext, type BenchResult, type BenchSuite } from './harness.ts';
 import { MAKER, PRIVATE_KEY, quoteOrders } from './signer.bench.ts';
 import { spawnSigner } from './remote-signer.ts';
 
@@ -25,27 +25,31 @@ async function latenciesUs(sign: (order: OrderRequest) => unknown, orders: () =>
   return samples;
 }
 
-async function remoteSuite(): Promise<BenchResult[]> {
+async function remoteSuite(context: BenchContext): Promise<BenchResult[]> {
   warmPedersen();
   const options = { privateKey: new Secret(PRIVATE_KEY), account: MAKER, chain: CHAIN, policy: new SigningPolicy(POLICY) };
   const local = new Signer(options);
-  const pool = new SigningPool({ ...options, size: 2 });
-  const signerProcess = await spawnSigner({ privateKey: BigInt(PRIVATE_KEY), account: MAKER, workers: 2 });
+  // Quick: one thread each side (each thread loads the sources and builds its tables).
+  const threads = context.pick(2, 1);
+  const pool = new SigningPool({ ...options, size: threads });
+  const signerProcess = await spawnSigner({ privateKey: BigInt(PRIVATE_KEY), account: MAKER, workers: threads, settle: !context.quick });
   const remote = await RemoteSigner.connect({ socketPath: signerProcess.socketPath, chain: CHAIN, account: MAKER, clock: new LiveClock(), logger: createSilentLogger() });
   try {
     await pool.ready();
-    const orders = quoteOrders(8_000);
+    const orders = quoteOrders(context.pick(8_000, 128));
+    const ms = (full: number): number => context.pick(full, 2);
+    const samples = context.pick(400, 4);
     let next = 0;
     const take = (): OrderRequest => orders[next++ % orders.length]!;
     const burst = 32;
     const burstOf = (): OrderRequest[] => Array.from({ length: burst }, take);
 
-    const localRate = await measureRate(() => local.signOrder(take()), { durationMs: 1_000 });
-    const remoteRate = await measureRate(() => remote.signOrder(take()), { durationMs: 1_000 });
-    const localUs = await latenciesUs((order) => local.signOrder(order), take, 400);
-    const remoteUs = await latenciesUs((order) => remote.signOrder(order), take, 400);
-    const poolRate = await measureRate(() => pool.signOrders(burstOf()), { durationMs: 1_000, opsPerCall: burst });
-    const remoteBatchRate = await measureRate(() => remote.signOrders(burstOf()), { durationMs: 1_000, opsPerCall: burst });
+    const localRate = await measureRate(() => local.signOrder(take()), { durationMs: ms(1_000) });
+    const remoteRate = await measureRate(() => remote.signOrder(take()), { durationMs: ms(1_000) });
+    const localUs = await latenciesUs((order) => local.signOrder(order), take, samples);
+    const remoteUs = await latenciesUs((order) => remote.signOrder(order), take, samples);
+    const poolRate = await measureRate(() => pool.signOrders(burstOf()), { durationMs: ms(1_000), opsPerCall: burst });
+    const remoteBatchRate = await measureRate(() => remote.signOrders(burstOf()), { durationMs: ms(1_000), opsPerCall: burst });
     return [
       { bench: 'sign.order.remote', value: remoteRate, unit: 'orders/s', baseline: localRate },
       { bench: 'sign.order.remote.p50_us', value: percentile(remoteUs, 50), unit: 'µs', baseline: percentile(localUs, 50) },

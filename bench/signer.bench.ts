@@ -12,7 +12,7 @@ import { Signer, SigningPool, signHash, starkKeyOf, verifySignature, warmPederse
 import { orderTypedData } from '../src/exchange/signer/reference.ts';
 import { feltToHex } from '../src/exchange/wire/fields.ts';
 import { parseOrderBody, type OrderRequest } from '../src/exchange/wire/requests.ts';
-import { measureRate, type BenchResult, type BenchSuite } from './harness.ts';
+import { measureRate, type BenchContext, type BenchResult, type BenchSuite } from './harness.ts';
 
 const CHAIN = getChain('mainnet');
 export const PRIVATE_KEY = '0x3c1e9550e66958296d11b60f8e8e7a7ad990d07fa65d5f7652c4a6c87d4e3cc';
@@ -60,38 +60,41 @@ export function quoteOrders(count: number): OrderRequest[] {
   return orders;
 }
 
-async function signerSuite(): Promise<BenchResult[]> {
+async function signerSuite(context: BenchContext): Promise<BenchResult[]> {
   warmPedersen();
   const signer = new Signer({ privateKey: new Secret(PRIVATE_KEY), account: MAKER, chain: CHAIN });
-  const orders = quoteOrders(20_000);
+  const orders = quoteOrders(context.pick(20_000, 200));
+  // Quick: a few ms each and no warm-up (the stock signer's one call takes ~0.2 s on its own).
+  const ms = (full: number): number => context.pick(full, 2);
+  const warm = (full: number): number => context.pick(full, 0);
   let next = 0;
   const take = (): OrderRequest => orders[next++ % orders.length]!;
 
-  const signRate = await measureRate(() => signer.signOrder(take()), { durationMs: 1_500 });
-  const hashRate = await measureRate(() => signer.hasher.order(take()), { durationMs: 1_000 });
+  const signRate = await measureRate(() => signer.signOrder(take()), { durationMs: ms(1_500) });
+  const hashRate = await measureRate(() => signer.hasher.order(take()), { durationMs: ms(1_000) });
   // A burst hashed in lockstep (one field inversion per Pedersen step for the whole burst).
   const burst = 32;
-  const batchRate = await measureRate(() => signer.signOrders(Array.from({ length: burst }, take)), { durationMs: 1_000, opsPerCall: burst });
+  const batchRate = await measureRate(() => signer.signOrders(Array.from({ length: burst }, take)), { durationMs: ms(1_000), opsPerCall: burst });
 
   const account = feltToHex(MAKER);
   const stockHash = (order: OrderRequest): string => typedData.getMessageHash(orderTypedData(order, CHAIN), account);
-  const stockSignRate = await measureRate(() => ec.starkCurve.sign(stockHash(take()), PRIVATE_KEY), { durationMs: 1_200, warmupMs: 250 });
-  const stockHashRate = await measureRate(() => stockHash(take()), { durationMs: 1_000, warmupMs: 250 });
+  const stockSignRate = await measureRate(() => ec.starkCurve.sign(stockHash(take()), PRIVATE_KEY), { durationMs: ms(1_200), warmupMs: warm(250) });
+  const stockHashRate = await measureRate(() => stockHash(take()), { durationMs: ms(1_000), warmupMs: warm(250) });
 
   const starkKey = starkKeyOf(BigInt(PRIVATE_KEY));
   const fullKey = stark.getFullPublicKey(PRIVATE_KEY).slice(2);
-  const hashes = orders.slice(0, 512).map((order) => signer.hasher.order(order));
+  const hashes = orders.slice(0, context.pick(512, 8)).map((order) => signer.hasher.order(order));
   const signatures = hashes.map((hash) => signHash(hash, BigInt(PRIVATE_KEY)));
   let v = 0;
   const verifyRate = await measureRate(() => {
     const i = v++ % hashes.length;
     if (!verifySignature(hashes[i]!, signatures[i]!, starkKey)) throw new Error('verification failed');
-  }, { durationMs: 800 });
+  }, { durationMs: ms(800) });
   const stockVerifyRate = await measureRate(() => {
     const i = v++ % hashes.length;
     const sig = new ec.starkCurve.Signature(signatures[i]!.r, signatures[i]!.s);
     if (!ec.starkCurve.verify(sig, feltToHex(hashes[i]!), fullKey)) throw new Error('verification failed');
-  }, { durationMs: 600, warmupMs: 150 });
+  }, { durationMs: ms(600), warmupMs: warm(150) });
 
   return [
     { bench: 'sign.order', value: signRate, unit: 'orders/s', baseline: stockSignRate },
@@ -101,15 +104,16 @@ async function signerSuite(): Promise<BenchResult[]> {
   ];
 }
 
-async function poolSuite(): Promise<BenchResult[]> {
-  const pool = new SigningPool({ privateKey: new Secret(PRIVATE_KEY), account: MAKER, chain: CHAIN, size: 2 });
+async function poolSuite(context: BenchContext): Promise<BenchResult[]> {
+  // Quick: one thread (each loads the sources and builds its tables).
+  const pool = new SigningPool({ privateKey: new Secret(PRIVATE_KEY), account: MAKER, chain: CHAIN, size: context.pick(2, 1) });
   try {
     await pool.ready();
-    const orders = quoteOrders(4_000);
+    const orders = quoteOrders(context.pick(4_000, 256));
     let next = 0;
     const burst = 64;
     const rate = await measureRate(() => pool.signOrders(orders.slice((next = (next + burst) % (orders.length - burst)), next + burst)), {
-      durationMs: 1_000,
+      durationMs: context.pick(1_000, 2),
       opsPerCall: burst,
     });
     return [{ bench: 'sign.order.pool', value: rate, unit: 'orders/s', baseline: null }];

@@ -18,7 +18,7 @@ import { validatePairEnv } from '../src/cli/pair-config.ts';
 import { LiveClock } from '../src/core/index.ts';
 import { devVenueConfig, QUIET_LISTENER } from '../test/integration/support.ts';
 import { RemoteSigner } from '../src/exchange/signer/index.ts';
-import { percentile, type BenchResult, type BenchSuite } from './harness.ts';
+import { percentile, type BenchContext, type BenchResult, type BenchSuite } from './harness.ts';
 import { spawnSigner, type SignerProcess } from './remote-signer.ts';
 
 const USDC = 1_000_000n;
@@ -30,6 +30,21 @@ const ETH = 10n ** 18n;
  * orders back ~20 ms).
  */
 const MOVE_EVERY_MS = 250;
+
+/**
+ * A measuring run makes every move; a quick one stops once a few orders followed (at most all the
+ * moves), at a faster pace, with the exchange checking signatures inline (no verifier threads to
+ * build) and no settling time.
+ */
+interface Plan {
+  readonly moves: number;
+  readonly enoughSamples: number;
+  readonly moveEveryMs: number;
+  readonly signatureWorkers: number | undefined;
+  readonly settleMs: number;
+}
+const FULL: Plan = { moves: 40, enoughSamples: Number.POSITIVE_INFINITY, moveEveryMs: MOVE_EVERY_MS, signatureWorkers: undefined, settleMs: 300 };
+const QUICK: Plan = { moves: 20, enoughSamples: 3, moveEveryMs: 100, signatureWorkers: 0, settleMs: 0 };
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Wraps a venue to time book events in and orders out. */
@@ -61,9 +76,10 @@ function timed(venue: Venue, marks: { lastIn: number | undefined; samples: numbe
   });
 }
 
-async function tickToWire(options: { remote?: boolean } = {}): Promise<BenchResult[]> {
+async function tickToWire(context: BenchContext, options: { remote?: boolean } = {}): Promise<BenchResult[]> {
+  const plan = context.pick(FULL, QUICK);
   // The exchange checks signatures on its own threads, as a remote venue would not share our loop.
-  const sim = await startSim({ seed: 0, flow: false, devAccounts: 3 });
+  const sim = await startSim({ seed: 0, flow: false, devAccounts: 3, ...(plan.signatureWorkers === undefined ? {} : { signatureWorkers: plan.signatureWorkers }) });
   await sim.signaturesReady();
   const venues: Venue[] = [];
   let engine: MarketMaker | undefined;
@@ -100,7 +116,7 @@ async function tickToWire(options: { remote?: boolean } = {}): Promise<BenchResu
     const marks = { lastIn: undefined as number | undefined, samples: [] as number[] };
     let raw = connection(0, 0);
     if (options.remote === true) {
-      signerProcess = await spawnSigner({ privateKey: bot.privateKey!, account: bot.address, workers: 2 });
+      signerProcess = await spawnSigner({ privateKey: bot.privateKey!, account: bot.address, workers: context.pick(2, 1), settle: !context.quick });
       const remote = await RemoteSigner.connect({ socketPath: signerProcess.socketPath, chain: sim.chain, account: bot.address, clock: new LiveClock(), logger: createSilentLogger() });
       raw = createLiveVenue(devVenueConfig(sim, 0, 2), { clock: new LiveClock(), rng: createRng(1), logger: createSilentLogger(), signer: { signer: remote, batchSigner: remote } });
     }
@@ -115,20 +131,26 @@ async function tickToWire(options: { remote?: boolean } = {}): Promise<BenchResu
       journal: new NullJournal(),
     });
     await engine.start();
+    // A first book change, so the bot quotes now: the top of book read as the venue starts reaches
+    // the engine before it has its pair, and on this still book the next one would be the venue's
+    // periodic refresh, 5 s later. One tick up from the best bid, below every measured move.
+    await place('buy', 2990n * USDC + 10_000n);
     // Wait for a pre-signed ladder (signed in idle slices on the event loop, as the daemon does).
     for (let waited = 0; raw.presignStats().stored === 0 && waited < 15_000; waited += 100) await sleep(100);
-    await sleep(300);
+    await sleep(plan.settleMs);
     marks.samples.length = 0;
     // One tick (0.01 USDC) higher each time: the mid moves half a tick, the quotes follow.
     // The counterparty's orders are signed up front, so its signing never runs inside a sample.
     const moves = [];
-    for (let step = 1; step <= 40; step++) moves.push(await counterparty.signOrder({ side: 'buy', priceUnits: 2990n * USDC + BigInt(step) * 20_000n, qtyUnits: ETH / 10n, postOnly: true }));
+    for (let step = 1; step <= plan.moves; step++) moves.push(await counterparty.signOrder({ side: 'buy', priceUnits: 2990n * USDC + BigInt(step) * 20_000n, qtyUnits: ETH / 10n, postOnly: true }));
     for (const move of moves) {
       marks.lastIn = undefined;
       await counterparty.submitOrder(move);
-      await sleep(MOVE_EVERY_MS);
+      await sleep(plan.moveEveryMs);
+      if (marks.samples.length >= plan.enoughSamples) break;
     }
     const samples = marks.samples;
+    if (samples.length === 0) throw new Error(`no order followed any of ${moves.length} book changes`);
     const prefix = options.remote === true ? 'tick_to_wire.remote' : 'tick_to_wire';
     const presign = raw.presignStats();
     return [
@@ -146,6 +168,6 @@ async function tickToWire(options: { remote?: boolean } = {}): Promise<BenchResu
 }
 
 export const benches: BenchSuite[] = [
-  { name: 'tick_to_wire', run: () => tickToWire() },
-  { name: 'tick_to_wire.remote', run: () => tickToWire({ remote: true }) },
+  { name: 'tick_to_wire', run: (context) => tickToWire(context) },
+  { name: 'tick_to_wire.remote', run: (context) => tickToWire(context, { remote: true }) },
 ];
