@@ -7,4 +7,3 @@ export { replayTopOfBook, type TopRow, type VenueTop } from './top-of-book.ts';
 export { IMPORT_FORMATS, importRecording, isImportFormat, type ImportFormat, type ImportReport, type WarnSink } from './importers/index.ts';
 export { readFileHead, readLines } from './importers/lines.ts';
 export { MAGIC } from './format.ts';
-export { ReferenceRecorder, type ReferenceRecordCounts } from './reference-recorder.ts';
