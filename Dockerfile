@@ -6,7 +6,8 @@
 #   docker run --rm -v "$PWD/config/ETH-USDC.env:/config/pair.env:ro" -p 9464:9464 akira-mm
 # The same image runs the remote signer (`akira-mm signer serve`) as user `signer`: see
 # docker-compose.yml, where daemons hold no key and reach the signer over a shared socket volume.
-# Stage 1 installs the exact dependency tree from package-lock.json; stage 2 copies only what runs.
+# Stage 1 installs the exact dependency tree from package-lock.json; stage 2 copies only what runs
+# (bin/, src/, strategies/, config/): fault campaigns and soak runs (tools/), tests and benchmarks stay out.
 # Node 26, the active LTS line (20 is past its end of life; the suite runs on 20, 22 and 26 in CI).
 FROM node:26-bookworm-slim AS deps
 WORKDIR /app

@@ -3,33 +3,17 @@
  * replayed book has both sides (so its starting balances can be valued), every event is applied
  * in order, and the run ends with the engine's own graceful shutdown (cancel-all).
  */
-import { MmError, OrderBook, monotonicMs, numberToUnits, parseUnits, type Side, type Strategy } from '../core/index.ts';
+import { MmError, OrderBook, monotonicMs, numberToUnits, parseUnits, type Strategy } from '../core/index.ts';
 import type { EngineSettings, EngineStatus, HedgerSettings } from '../engine/index.ts';
+import type { RecordedEventHandler, RecordedEventSource } from './data/index.ts';
 import { loadHedgeRecording } from './hedge/hedge-recording.ts';
 import type { ReplayVenueOptions, VenueActivity } from './replay-venue.ts';
 import { BacktestSession, type FillRecord } from './session.ts';
 import type { PathSample } from './stats.ts';
 import { summarize, type BacktestSummary } from './summary.ts';
 
-/**
- * Receives recorded events in order. Time is announced once per change (`advance`), not with
- * every event: most records of a venue message share a timestamp, and a fractional-ms time passed
- * to a call is a heap number allocated per call, which showed as a sixth of a replay's time in
- * garbage collection. A returned promise must be awaited before the next call.
- */
-export interface RecordedEventHandler {
-  /** Exchange time moves to `exchTsMs` ms (never back); the events that follow happen then. */
-  advance(exchTsMs: number): Promise<void> | undefined;
-  depth(side: Side, priceTicks: number, qtyLots: number): Promise<void> | undefined;
-  clear(): Promise<void> | undefined;
-  trade(aggressor: Side | undefined, priceTicks: number, qtyLots: number): Promise<void> | undefined;
-  gasPrice(gasPriceUnits: bigint): Promise<void> | undefined;
-}
-
-/** A recording that can push its events, in order, into a handler. Returns the event count. */
-export interface RecordedEventSource {
-  replay(handler: RecordedEventHandler): Promise<number>;
-}
+/** The port a recording replays through: declared with the recordings, named here for the runs' callers. */
+export type { RecordedEventHandler, RecordedEventSource } from './data/index.ts';
 
 /** Settings of one backtest. */
 export interface BacktestOptions {

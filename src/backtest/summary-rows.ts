@@ -5,7 +5,7 @@
  */
 import { formatAmount, formatBps, formatDuration, formatNumber, formatPercent, formatRatio, formatUtc } from './format.ts';
 import { SCORECARD_FIELDS, scorecardEntries, type ScorecardEntry } from './scorecard.ts';
-import type { BacktestSummary } from './summary.ts';
+import type { BacktestSummary } from './summary-contract.ts';
 
 /** Token names for the units of a summary. */
 export interface SummaryUnits {

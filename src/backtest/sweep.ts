@@ -1,7 +1,8 @@
 /**
  * Parameter sweeps: the grid of values, a pool of worker threads that runs one job at a time each
- * (`sweep-worker.mjs`), and the result table. Results keep the grid's order whatever thread
- * finishes first, so the printed table depends only on the inputs.
+ * (the caller names the worker: the CLI's `src/cli/backtest-sweep-worker.mjs` runs its plans),
+ * and the result table. Results keep the grid's order whatever thread finishes first, so the
+ * printed table depends only on the inputs.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';

@@ -15,7 +15,7 @@ import { startProgress } from './progress.ts';
 import { UsageError, type CliIo } from './io.ts';
 
 /** The worker entry: registers tsx, then runs `runSweepJob` for each plan it is sent. */
-const SWEEP_WORKER = new URL('../backtest/sweep-worker.mjs', import.meta.url);
+const SWEEP_WORKER = new URL('./backtest-sweep-worker.mjs', import.meta.url);
 
 /** Flags a sweep may vary besides env keys: the fill and cost models. */
 const SWEEPABLE_FLAGS = ['queue', 'latency-ms', 'latency-jitter-ms', 'feed-latency-ms', 'seed', 'maker-pbips', 'taker-pbips', 'reference-latency-ms'] as const;

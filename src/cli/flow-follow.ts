@@ -9,8 +9,8 @@
  * The followed token is the symbol's base (ETH for ETHUSDT); its quote is taken as USD.
  */
 import { resolve } from 'node:path';
-import type { ChainInfo, Clock, Logger, Rng } from '../core/index.ts';
-import { BinanceReferenceFeed, splitSymbol } from '../markets/binance/index.ts';
+import { splitSymbol, type ChainInfo, type Clock, type Logger, type Rng } from '../core/index.ts';
+import { BinanceReferenceFeed } from '../markets/binance/index.ts';
 import { startFeedServer, type FeedServer } from '../markets/binance/server/index.ts';
 import type { PriceFollower } from '../sim/index.ts';
 import { UsageError } from './io.ts';

@@ -7,9 +7,10 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { PairConfig } from '../config/index.ts';
 import { REFERENCE_KEYS } from '../config/index.ts';
 import type { Clock, Logger, Rng } from '../core/index.ts';
-import { ReferenceRecorder, type RecordingHeader } from '../backtest/data/index.ts';
+import type { RecordingHeader } from '../backtest/data/index.ts';
 import { BinanceReferenceFeed } from '../markets/binance/index.ts';
 import { UsageError } from './io.ts';
+import { ReferenceRecorder } from './reference-recorder.ts';
 
 /** What to record, resolved from flags and the pair file. */
 export interface ReferenceTarget {

@@ -11,8 +11,7 @@
 import { resolve } from 'node:path';
 import { LiveClock, createLogger, createRng, getChain, getToken } from '../core/index.ts';
 import { MarketRecorder, RestClient, recordingScales, type RecordedEvent } from '../exchange/index.ts';
-import { FLAG, KIND, SIDE_BUY, SIDE_NONE, SIDE_SELL } from '../backtest/data/format.ts';
-import { RecordingWriter } from '../backtest/data/writer.ts';
+import { FLAG, KIND, RecordingWriter, SIDE_BUY, SIDE_NONE, SIDE_SELL } from '../backtest/data/index.ts';
 import { integerFlag, parseFlags, type CommandHelp } from './args.ts';
 import { waitForStopSignal } from './daemon.ts';
 import { UsageError, type CommandRunner } from './io.ts';

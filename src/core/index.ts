@@ -11,6 +11,7 @@ export * from './strategy.ts';
 export * from './logger.ts';
 export * from './secret.ts';
 export * from './closest-name.ts';
+export * from './symbol.ts';
 export * from './venue.ts';
 export * from './reference-feed.ts';
 export * from './hedge-venue.ts';

@@ -9,7 +9,7 @@ import type { PriceModel } from './prices.ts';
 import type { Sequencer } from './sequencer.ts';
 import type { SimSettings } from './settings.ts';
 import type { SignatureChecker } from './signatures/jobs.ts';
-import type { FastSignKeys } from './fast-sign.ts';
+import type { FastSignKeys } from './fast-sign-keys.ts';
 import type { RateLimiter } from './rate-limit.ts';
 
 export interface VenueContext {

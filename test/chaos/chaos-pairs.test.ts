@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { findSecret, findText } from '../../src/chaos/invariants.ts';
-import { runChaos } from '../../src/chaos/run.ts';
-import type { FaultKind, ScheduledFault } from '../../src/chaos/schedule.ts';
+import { findSecret, findText } from '../../tools/chaos/invariants.ts';
+import { runChaos } from '../../tools/chaos/run.ts';
+import type { FaultKind, ScheduledFault } from '../../tools/chaos/schedule.ts';
 
 // Issue 17 item 6, the CI variant of `npm run chaos -- --pairs 2`: the bot quotes ETH/USDC and
 // STRK/USDC of ONE account from one process (`run --env ETH-USDC.env --env STRK-USDC.env`, a real

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { findSecret, findText } from '../../src/chaos/invariants.ts';
-import { summarize } from '../../src/chaos/report.ts';
-import { runChaos, type RunResult } from '../../src/chaos/run.ts';
-import { FAULT_KINDS, drawSchedule, runSeed, type FaultKind, type ScheduledFault } from '../../src/chaos/schedule.ts';
+import { findSecret, findText } from '../../tools/chaos/invariants.ts';
+import { summarize } from '../../tools/chaos/report.ts';
+import { runChaos, type RunResult } from '../../tools/chaos/run.ts';
+import { FAULT_KINDS, drawSchedule, runSeed, type FaultKind, type ScheduledFault } from '../../tools/chaos/schedule.ts';
 
 // The CI variant of `npm run chaos`: real bot child processes against the embedded exchange, on
 // fixed seeds. Kinds that take > 10 s by nature (a late-applied timeout; five failed placements

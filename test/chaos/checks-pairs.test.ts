@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BotProcess } from '../../src/chaos/bot-process.ts';
-import { checkFills, checkInventory, type ChaosPair } from '../../src/chaos/checks.ts';
-import type { Violation } from '../../src/chaos/invariants.ts';
+import type { BotProcess } from '../../tools/chaos/bot-process.ts';
+import { checkFills, checkInventory, type ChaosPair } from '../../tools/chaos/checks.ts';
+import type { Violation } from '../../tools/chaos/invariants.ts';
 import { startSim, type SimHandle } from '../../src/sim/index.ts';
 
 // The two-pair checks of `npm run chaos -- --pairs 2` hold the bot to the exchange on the account

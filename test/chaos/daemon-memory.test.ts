@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { heapFloors, trendPerHour, type MemorySample } from '../../src/chaos/daemon-memory.ts';
+import { heapFloors, trendPerHour, type MemorySample } from '../../tools/chaos/daemon-memory.ts';
 
 function sample(minute: number, rssMb: number, heapUsedMb: number): MemorySample {
   return { minute, rssMb, anonMb: rssMb - 45, fileMb: 45, threads: 11, heapUsedMb, heapTotalMb: heapUsedMb + 8, externalMb: 10, orders: 0, filled: 0 };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { drawHedgeSchedule, HEDGE_FAULT_KINDS } from '../../src/chaos/hedge-faults.ts';
-import { runHedgeChaos } from '../../src/chaos/hedge-run.ts';
-import { summarizeHedgeRuns } from '../../src/chaos/hedge-campaign.ts';
+import { drawHedgeSchedule, HEDGE_FAULT_KINDS } from '../../tools/chaos/hedge-faults.ts';
+import { runHedgeChaos } from '../../tools/chaos/hedge-run.ts';
+import { summarizeHedgeRuns } from '../../tools/chaos/hedge-campaign.ts';
 import { dataDir } from '../markets/binance/support.ts';
 
 // The CI variant of `npm run chaos -- --hedge`: the whole loop in process (embedded exchange with

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findSecret, findText, secretForms } from '../../src/chaos/invariants.ts';
-import { FAULT_KINDS, drawSchedule, runSeed } from '../../src/chaos/schedule.ts';
+import { findSecret, findText, secretForms } from '../../tools/chaos/invariants.ts';
+import { FAULT_KINDS, drawSchedule, runSeed } from '../../tools/chaos/schedule.ts';
 
 describe('chaos schedules', () => {
   it('the same seed draws the same schedule, another seed another', () => {

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { accountJournalPath, accountKey } from '../../src/cli/state-dir.ts';
 import { feltToHex } from '../../src/exchange/wire/fields.ts';
 import { startSim, type SimHandle } from '../../src/sim/index.ts';
-import { freePort } from '../../src/chaos/bot-process.ts';
+import { freePort } from '../../tools/chaos/bot-process.ts';
 import { eventually } from './support.ts';
 
 const BIN = new URL('../../bin/akira-mm.js', import.meta.url).pathname;

@@ -25,7 +25,7 @@ import type { EngineObserver } from '../../src/engine/index.ts';
 import { feltToHex } from '../../src/exchange/wire/fields.ts';
 import { startSim, type SimHandle } from '../../src/sim/index.ts';
 import { runCli } from '../cli/run-cli.ts';
-import { freePort } from '../../src/chaos/bot-process.ts';
+import { freePort } from '../../tools/chaos/bot-process.ts';
 import { QUIET_LISTENER, counterparty, devVenueConfig, eventually, place, silentIo } from './support.ts';
 
 const BIN = new URL('../../bin/akira-mm.js', import.meta.url).pathname;

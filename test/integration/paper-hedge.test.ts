@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.ts';
 import type { CliIo } from '../../src/cli/io.ts';
-import { freePort } from '../../src/chaos/bot-process.ts';
+import { freePort } from '../../tools/chaos/bot-process.ts';
 import { dataDir } from '../markets/binance/support.ts';
 
 describe.skipIf(dataDir === undefined)('npm start -- --hedge', () => {

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.ts';
 import type { CliIo } from '../../src/cli/io.ts';
-import { freePort } from '../../src/chaos/bot-process.ts';
+import { freePort } from '../../tools/chaos/bot-process.ts';
 import { dataDir } from '../markets/binance/support.ts';
 
 function captureIo(): CliIo & { out(): string; err(): string } {

@@ -12,7 +12,7 @@ import { ManualClock, getChain } from '../../src/core/index.ts';
 import type { LiveVenue } from '../../src/exchange/index.ts';
 import { startFeedServer, type FeedServer } from '../../src/markets/binance/server/index.ts';
 import { listMarkets, type SimHandle } from '../../src/sim/index.ts';
-import { freePort } from '../../src/chaos/bot-process.ts';
+import { freePort } from '../../tools/chaos/bot-process.ts';
 import { START_MS, dataDir, recordingFiles } from '../markets/binance/support.ts';
 import { USDC, counterparty, eventually, place, startBot, startTestSim } from './support.ts';
 

@@ -2,9 +2,10 @@
 export { DataError, FLAG, KIND, RECORD_BYTES, HEADER_BYTES, SIDE_BUY, SIDE_NONE, SIDE_SELL, scaledToDecimal, decimalToScaled, type DataErrorCode, type DataRecord, type RecordInput, type RecordingHeader } from './format.ts';
 export { RecordingWriter, type RecordingMeta } from './writer.ts';
 export { readRecording, readRecordingHeader, type ReadOptions, type RecordVisitor } from './reader.ts';
-export { createRecordedEventSource, recordingScale, type RecordedSourceOptions, type RecordingScale } from './source.ts';
+export type { RecordedEventHandler, RecordedEventSource } from './events.ts';
+export { createRecordedEventSource, type RecordedSourceOptions } from './source.ts';
+export { recordingScale, type RecordingScale } from './scale.ts';
 export { replayTopOfBook, type TopRow, type VenueTop } from './top-of-book.ts';
 export { IMPORT_FORMATS, importRecording, isImportFormat, type ImportFormat, type ImportReport, type WarnSink } from './importers/index.ts';
 export { readFileHead, readLines } from './importers/lines.ts';
 export { MAGIC } from './format.ts';
-export { ReferenceRecorder, type ReferenceRecordCounts } from './reference-recorder.ts';

@@ -6,10 +6,10 @@
  * body, a quarter slower per record, though almost no record needs one.
  */
 import type { Side } from '../../core/index.ts';
-import type { RecordedEventHandler } from '../run.ts';
+import type { RecordedEventHandler } from './events.ts';
 import { DataError, KIND, RECORD_BYTES, SIDE_BUY, SIDE_SELL, nsHalvesToMs } from './format.ts';
 import { readExactFields, type RecordChunk } from './reader.ts';
-import type { RecordingScale } from './source.ts';
+import type { RecordingScale } from './scale.ts';
 
 const TWO_32 = 4_294_967_296;
 

@@ -41,23 +41,11 @@ import { planHedge, type HedgePlan } from './hedge-sizing.ts';
 import { HedgeStats } from './hedge-stats.ts';
 import type { EngineHedge, HedgeEngineHooks, HedgeStatus, SideState } from './link.ts';
 import { HedgeFailures } from './hedge-failures.ts';
+import type { HedgerSettings } from './hedger-settings.ts';
 import { settleHedge } from './settle-hedge.ts';
 import { UncoveredWatch } from './uncovered-watch.ts';
 import { hedgeMarketView } from './view.ts';
 import { HedgeWallet } from './wallet.ts';
-
-/** How the hedger hedges (the HEDGE_* keys). */
-export interface HedgerSettings {
-  readonly feeBps: number;
-  readonly maxDelayMs: number;
-  readonly maxRetries: number;
-  readonly minProfitBps: number;
-  readonly orderType: 'market' | 'ioc';
-  readonly iocSlippageBps: number;
-  readonly basisBps: number;
-  /** The venue's receive window: a request older than this can no longer execute. */
-  readonly recvWindowMs: number;
-}
 
 /** Counters for metrics. */
 export interface HedgeObserver {

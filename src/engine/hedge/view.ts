@@ -5,7 +5,7 @@
  */
 import { numberToUnits, unitsToNumber, type HedgeBalances, type HedgeMarketView, type HedgeRules, type ReferenceDepth, type ReferenceTop } from '../../core/index.ts';
 import { venueToPair, type UnitScale } from './exposure.ts';
-import type { HedgerSettings } from './hedger.ts';
+import type { HedgerSettings } from './hedger-settings.ts';
 
 /** What the view is built from. */
 export interface HedgeViewInput {

@@ -5,7 +5,7 @@
  * signature the configuration forbids: a bug, a bad config, or a compromised process.
  */
 import type { Logger } from '../../core/index.ts';
-import { REFUSAL_KINDS, type Refusal, type RefusalKind, type SignedKind } from './policy.ts';
+import { REFUSAL_KINDS, type Refusal, type RefusalKind, type SignedKind } from './refusal.ts';
 
 /** Called on every refusal (metrics counters subscribe here). */
 export type RefusalListener = (kind: RefusalKind, request: string) => void;

@@ -9,16 +9,8 @@ export { typeHash, encodeType } from './types.ts';
 export type { StarkSignature } from '../wire/fields.ts';
 export { devAccount, devAccounts, isPublicDevelopmentKey, type DevAccount } from './dev-accounts.ts';
 export { SignerError, type SignerErrorCode } from './errors.ts';
-export {
-  SigningPolicy,
-  SigningRefusedError,
-  REFUSAL_KINDS,
-  type AllowedPairSpec,
-  type Refusal,
-  type RefusalKind,
-  type SignedKind,
-  type SigningPolicySpec,
-} from './policy.ts';
+export { SigningPolicy, SigningRefusedError, type AllowedPairSpec, type SigningPolicySpec } from './policy.ts';
+export { REFUSAL_KINDS, type Refusal, type RefusalKind, type SignedKind } from './refusal.ts';
 export { SigningAudit, type RefusalListener } from './audit.ts';
 export {
   DEFAULT_SCRYPT,

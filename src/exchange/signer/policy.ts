@@ -17,19 +17,7 @@ import { feltToHex } from '../wire/fields.ts';
 import type { CancelAllRequest, CancelRequest, IncreaseNonceRequest, OrderRequest, WithdrawRequest } from '../wire/requests.ts';
 import type { SigningAudit } from './audit.ts';
 import { SignerError } from './errors.ts';
-
-/** Why a request was refused; the label of `akira_mm_signing_refused_total{kind}`. */
-export type RefusalKind = 'account' | 'chain' | 'pair' | 'notional' | 'fee' | 'withdraw' | 'request';
-export const REFUSAL_KINDS: readonly RefusalKind[] = ['account', 'chain', 'pair', 'notional', 'fee', 'withdraw', 'request'];
-
-/** The request kinds a signer signs (`akira-mm hash` names, plus the login message). */
-export type SignedKind = 'order' | 'cancel' | 'cancel-all' | 'withdraw' | 'increase-nonce' | 'login' | 'fast-sign';
-
-/** A refusal: its kind and a sentence saying what was asked and what is allowed (no secrets). */
-export interface Refusal {
-  readonly kind: RefusalKind;
-  readonly reason: string;
-}
+import type { Refusal, RefusalKind, SignedKind } from './refusal.ts';
 
 /** One pair the policy signs for. */
 export interface AllowedPairSpec {

@@ -17,4 +17,3 @@ export {
   type StreamFrame,
   type SymbolInfo,
 } from './messages.ts';
-export { splitSymbol } from './symbol.ts';

@@ -7,10 +7,10 @@
  * A broken chain stops the depth stream until the next snapshot, so the file never holds a book
  * that silently diverged. Files are one stream: pass them in time order.
  */
+import { splitSymbol } from '../../../core/index.ts';
 import { DataError, FLAG, KIND, SIDE_BUY, SIDE_SELL, decimalToScaled, type RecordInput } from '../format.ts';
 import { RecordingWriter } from '../writer.ts';
 import { readLines } from './lines.ts';
-import { splitSymbol } from '../../../markets/binance/index.ts';
 import { SkipCounter, type ImportReport, type WarnSink } from './report.ts';
 
 /** Binance spot prices and sizes are strings with 8 decimals. */

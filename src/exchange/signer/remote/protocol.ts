@@ -19,7 +19,8 @@
 import type { Socket } from 'node:net';
 import { CHAIN_NAMES, type ChainName, type ContractOverrides } from '../../../core/index.ts';
 import { feltToHex, type StarkSignature } from '../../wire/fields.ts';
-import { REFUSAL_KINDS, type RefusalKind, type SigningPolicySpec } from '../policy.ts';
+import type { SigningPolicySpec } from '../policy.ts';
+import { REFUSAL_KINDS, type RefusalKind } from '../refusal.ts';
 
 export const PROTOCOL_VERSION = 1;
 /** Longest line either side accepts (a batch of a few hundred orders is well under it). */

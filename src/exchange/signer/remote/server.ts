@@ -24,7 +24,8 @@ import {
 } from '../../wire/requests.ts';
 import type { SigningAudit } from '../audit.ts';
 import type { SigningPool } from '../pool.ts';
-import { SigningRefusedError, type Refusal } from '../policy.ts';
+import { SigningRefusedError } from '../policy.ts';
+import type { Refusal } from '../refusal.ts';
 import type { Signer } from '../signer.ts';
 import {
   BODY_OPS,

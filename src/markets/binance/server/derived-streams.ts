@@ -11,8 +11,7 @@
  * A second ends when the first diff past it arrives (diffs come every 100 ms), not on a timer.
  */
 import { formatScaled, parseScaled } from '../decimals.ts';
-import type { TextLevel } from './recording.ts';
-import type { TextSnapshot } from './replayer.ts';
+import type { TextLevel, TextSnapshot } from './recording.ts';
 
 /** Partial book depth levels Binance serves. */
 export const PARTIAL_DEPTH_LEVELS = [5, 10, 20] as const;

@@ -5,8 +5,7 @@
  * its first message, at any speed. Without `loop`, the end of the recording closes every stream
  * connection (code 1000) and `done` resolves.
  */
-import { LiveClock, createSilentLogger, parseUnits, type Clock, type Logger } from '../../../core/index.ts';
-import { splitSymbol } from '../symbol.ts';
+import { LiveClock, createSilentLogger, parseUnits, splitSymbol, type Clock, type Logger } from '../../../core/index.ts';
 import { BINANCE_DECIMALS } from '../trading/rules.ts';
 import type { AccountSpec } from './accounts.ts';
 import { BinanceHttpServer } from './http-server.ts';

@@ -8,10 +8,11 @@ export { BinanceHttpServer, binanceError, WEIGHT_LIMIT_PER_MINUTE, type BinanceR
 export { StreamHub, DEFAULT_HUB_LIMITS, type HubLimits, type HubStats } from './stream-hub.ts';
 export { answerRequest, servedStreams, STREAM_NAME, type RequestContext } from './stream-requests.ts';
 export { marketRoutes, depthWeight, type MarketSource, type SnapshotGate } from './market-routes.ts';
-export { Replayer, type ReplaySpeed, type ReplayStats, type TextSnapshot } from './replayer.ts';
-export { RecordingSource, type RecordingInfo, type ReplayEvent, type TextLevel } from './recording.ts';
+export { Replayer, type ReplaySpeed, type ReplayStats } from './replayer.ts';
+export { RecordingSource, type RecordingInfo, type ReplayEvent, type TextLevel, type TextSnapshot } from './recording.ts';
 export { parseAccounts, readAccountsFile, type AccountSpec } from './accounts.ts';
-export { TradingDesk, type DeskFaults, type DeskOrder, type DeskRules } from './trading-desk.ts';
+export { TradingDesk, type DeskFaults, type DeskRules } from './trading-desk.ts';
+export type { DeskOrder } from './desk-order.ts';
 export { formatUnits8 } from './trading-format.ts';
 export { DEFAULT_ORDER_LIMITS, OrderCounter, WeightMeter, type OrderLimits, type RateLimitStatus } from './rate-counters.ts';
 export { tradingRoutes, type RouteFaults } from './trading-routes.ts';

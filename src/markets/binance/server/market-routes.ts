@@ -8,12 +8,11 @@
  * (with `quoteOrderQty`), no iceberg, OCO/OTO/OPO, trailing, cancel-replace, amend or pegged
  * orders.
  */
-import type { Clock } from '../../../core/index.ts';
-import { splitSymbol } from '../symbol.ts';
+import { splitSymbol, type Clock } from '../../../core/index.ts';
 import { binanceError, type BinanceRoute, type RouteResponse } from './http-server.ts';
 import { STP_MODES } from './order-requests.ts';
 import { WEIGHT_LIMIT_PER_MINUTE } from './rate-counters.ts';
-import type { TextSnapshot } from './replayer.ts';
+import type { TextSnapshot } from './recording.ts';
 
 /** What the routes read from the replay. */
 export interface MarketSource {

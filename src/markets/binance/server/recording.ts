@@ -15,6 +15,13 @@ import { formatScaled } from '../decimals.ts';
 /** A price level as Binance prints it: [price, quantity]. */
 export type TextLevel = readonly [string, string];
 
+/** A snapshot as `/api/v3/depth` serves it. */
+export interface TextSnapshot {
+  readonly lastUpdateId: number;
+  readonly bids: readonly TextLevel[];
+  readonly asks: readonly TextLevel[];
+}
+
 /** One recorded message, ready to be served. Times are ms. */
 export type ReplayEvent =
   | { readonly kind: 'depth'; readonly localMs: number; readonly eventMs: number; readonly firstUpdateId: number; readonly lastUpdateId: number; readonly bids: readonly TextLevel[]; readonly asks: readonly TextLevel[] }

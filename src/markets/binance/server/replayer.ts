@@ -19,7 +19,7 @@ import { DepthSync } from '../depth-sync.ts';
 import { BinanceError } from '../errors.ts';
 import { DerivedStreams } from './derived-streams.ts';
 import type { DepthDiff, DepthSnapshot, ScaledLevel } from '../messages.ts';
-import type { RecordingSource, ReplayEvent, TextLevel } from './recording.ts';
+import type { RecordingSource, ReplayEvent, TextLevel, TextSnapshot } from './recording.ts';
 
 /** `max`, or a multiple of the recorded pace (1 = as recorded). */
 export type ReplaySpeed = number | 'max';
@@ -49,13 +49,6 @@ export interface ReplayStats {
   trades: number;
   /** Diffs the recording itself could not chain (its gaps): the server's book waits for its next snapshot. */
   gaps: number;
-}
-
-/** A snapshot as `/api/v3/depth` serves it. */
-export interface TextSnapshot {
-  readonly lastUpdateId: number;
-  readonly bids: readonly TextLevel[];
-  readonly asks: readonly TextLevel[];
 }
 
 /** Events handed out at `max` speed before the replay yields to the sockets. */

@@ -16,6 +16,7 @@
 import { parseUnits, type Clock } from '../../../core/index.ts';
 import { BINANCE_DECIMALS } from '../trading/rules.ts';
 import type { AccountSpec } from './accounts.ts';
+import type { DeskOrder, DeskOrderType, DeskTrade } from './desk-order.ts';
 import { quoteOf, takesForQuantity, takesForQuote, wouldCross, type DeskLevel, type Take } from './desk-matching.ts';
 import { executionReport, formatUnits8 } from './trading-format.ts';
 
@@ -34,41 +35,6 @@ export interface DeskRules {
   readonly maxQty: bigint;
   readonly minNotional: bigint;
   readonly maxNotional: bigint;
-}
-
-/** One trade of an order. */
-export interface DeskTrade {
-  readonly tradeId: number;
-  readonly price: bigint;
-  readonly qty: bigint;
-  readonly commission: bigint;
-  readonly commissionAsset: string;
-  readonly timeMs: number;
-}
-
-/** The order types the venue serves (exchangeInfo `orderTypes`). */
-export type DeskOrderType = 'MARKET' | 'LIMIT' | 'LIMIT_MAKER';
-
-/** An order at the desk. */
-export interface DeskOrder {
-  readonly orderId: number;
-  readonly clientOrderId: string;
-  readonly apiKey: string;
-  readonly side: 'BUY' | 'SELL';
-  readonly type: DeskOrderType;
-  readonly timeInForce: 'GTC' | 'IOC' | 'FOK' | undefined;
-  readonly price: bigint;
-  /** For a `quoteOrderQty` order: the quantity it came to (what it executed). */
-  origQty: bigint;
-  /** The `quoteOrderQty` asked for; 0 for an order by quantity. */
-  readonly quoteOrderQty: bigint;
-  executedQty: bigint;
-  cumQuote: bigint;
-  status: 'NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | 'EXPIRED';
-  readonly selfTradePreventionMode: string;
-  readonly timeMs: number;
-  updateMs: number;
-  readonly trades: DeskTrade[];
 }
 
 /** An order the desk was asked to place: exactly one of `quantity` and `quoteQuantity`. */

@@ -9,7 +9,7 @@ import { parseUnits } from '../../../core/index.ts';
 import { BINANCE_DECIMALS } from '../trading/rules.ts';
 import type { ScaledLevel } from '../messages.ts';
 import { quoteOf, type DeskLevel } from './desk-matching.ts';
-import type { DeskOrder, DeskTrade } from './trading-desk.ts';
+import type { DeskOrder, DeskTrade } from './desk-order.ts';
 
 const UNIT = 10n ** BigInt(BINANCE_DECIMALS);
 

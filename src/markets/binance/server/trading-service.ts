@@ -25,7 +25,8 @@ import {
   type RequestParams,
 } from './order-requests.ts';
 import type { OrderCounter, OrderCounts } from './rate-counters.ts';
-import type { DeskOrder, TradingDesk } from './trading-desk.ts';
+import type { DeskOrder } from './desk-order.ts';
+import type { TradingDesk } from './trading-desk.ts';
 import { cancelBody, formatUnits8, placementBody, queryBody, tradeBody } from './trading-format.ts';
 
 /** A successful answer. */

@@ -16,12 +16,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { LiveClock, createLogger, createRng, getChain, type Clock } from '../core/index.ts';
-import { feltToHex } from '../exchange/wire/fields.ts';
-import { startSim } from '../sim/index.ts';
-import { startLiveRun } from '../cli/live.ts';
-import { defaultHedgeRecording, startPaperHedge } from '../cli/paper-hedge.ts';
-import { validatePairEnv } from '../cli/pair-config.ts';
+import { LiveClock, createLogger, createRng, getChain, type Clock } from '../../src/core/index.ts';
+import { feltToHex } from '../../src/exchange/wire/fields.ts';
+import { startSim } from '../../src/sim/index.ts';
+import { startLiveRun } from '../../src/cli/live.ts';
+import { defaultHedgeRecording, startPaperHedge } from '../../src/cli/paper-hedge.ts';
+import { validatePairEnv } from '../../src/cli/pair-config.ts';
 import { applyHedgeFault, type HedgeFaultKind, type ScheduledHedgeFault } from './hedge-faults.ts';
 
 /** The invariants of a hedge run (keys of its report). */

@@ -12,9 +12,9 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseFlags, type CommandHelp } from '../cli/args.ts';
-import { UsageError, runReportingUsage } from '../cli/io.ts';
-import { LiveClock } from '../core/index.ts';
+import { parseFlags, type CommandHelp } from '../../src/cli/args.ts';
+import { UsageError, runReportingUsage } from '../../src/cli/io.ts';
+import { LiveClock } from '../../src/core/index.ts';
 import { summarize, renderTable } from './report.ts';
 import { MAX_CHAOS_PAIRS, runChaos, type RunResult } from './run.ts';
 import { HEDGE_FAULT_KINDS } from './hedge-faults.ts';

@@ -1,6 +1,10 @@
-/** Binance symbols are base and quote glued together (ETHUSDT); exchangeInfo says which is which. */
+/**
+ * Market symbols that glue base and quote together (ETHUSDT, as Binance spells them). A venue's
+ * own listing (Binance's exchangeInfo) says which part is which; a recording does not carry one,
+ * so its importers, its recorder and the Binance double split by the quote assets known here.
+ */
 
-/** Quote assets recognised when exchangeInfo is not at hand (a recording), longest first. */
+/** Quote assets recognised when the venue's listing is not at hand (a recording), longest first. */
 const KNOWN_QUOTES = ['FDUSD', 'USDT', 'USDC', 'TUSD', 'BUSD', 'BTC', 'ETH', 'BNB', 'EUR', 'TRY'];
 
 /** ETHUSDT → { base: ETH, quote: USDT }; undefined when no known quote ends the symbol. */

@@ -4,8 +4,8 @@
  * should be quoting), whether two of our orders rest at one side and price for too long (an intent placed
  * twice), and the bot's latest `/metrics` figures.
  */
-import type { Clock, Timer } from '../core/index.ts';
-import type { SimHandle, SimOrder } from '../sim/index.ts';
+import type { Clock, Timer } from '../../src/core/index.ts';
+import type { SimHandle, SimOrder } from '../../src/sim/index.ts';
 import type { BotProcess, MetricSample } from './bot-process.ts';
 import type { InvariantName } from './invariants.ts';
 

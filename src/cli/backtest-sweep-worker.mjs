@@ -4,8 +4,8 @@ import { parentPort } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
 
 register();
-const { runSweepJob } = await import('../cli/backtest-plan.ts');
-const { UsageError } = await import('../cli/io.ts');
+const { runSweepJob } = await import('./backtest-plan.ts');
+const { UsageError } = await import('./io.ts');
 
 parentPort.on('message', async ({ id, plan }) => {
   try {

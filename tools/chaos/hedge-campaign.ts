@@ -4,7 +4,7 @@
  * last JSON line: runs, faults, violations (contract keys), faults by kind, violations by
  * invariant, fills, hedges, failed seeds. Exit code 0 when no run broke an invariant.
  */
-import { LiveClock } from '../core/index.ts';
+import { LiveClock } from '../../src/core/index.ts';
 import { HEDGE_FAULT_KINDS, drawHedgeSchedule, type HedgeFaultKind } from './hedge-faults.ts';
 import { HEDGE_INVARIANTS, runHedgeChaos, type HedgeInvariant, type HedgeRunResult } from './hedge-run.ts';
 import { runSeed } from './schedule.ts';

@@ -3,7 +3,7 @@
  * hard. Pure: the same seed and run index give the same schedule on every machine (the wall-clock
  * timing of a real daemon reacting to it is of course not deterministic).
  */
-import { createRng, type Rng } from '../core/index.ts';
+import { createRng, type Rng } from '../../src/core/index.ts';
 
 /** Every fault kind a run can inject. */
 export const FAULT_KINDS = [

@@ -5,11 +5,14 @@
  * applied diff (`seq` = u, `aux1` = U), every bookTicker as a BBO (`seq` = u) and every trade
  * (`seq` = t, side = aggressor). A replay — `akira-mm feed --data`, or a backtest's reference —
  * therefore rebuilds the same book the live client had, resyncs included.
+ *
+ * It joins the Binance client (src/markets) to the recording format (src/backtest/data), and a
+ * market client imports only core, so the join lives with the CLI that wires them, as the venue
+ * recorder's sink does (`record.ts`).
  */
-import type { BinanceMarketObserver, BinanceScale, BinanceTrade, BookTicker, DepthDiff, DepthSnapshot, ScaledLevel } from '../../markets/binance/index.ts';
-import { splitSymbol } from '../../markets/binance/index.ts';
-import { FLAG, KIND, SIDE_BUY, SIDE_SELL, type RecordInput, type RecordingHeader } from './format.ts';
-import { RecordingWriter } from './writer.ts';
+import { FLAG, KIND, RecordingWriter, SIDE_BUY, SIDE_SELL, type RecordInput, type RecordingHeader } from '../backtest/data/index.ts';
+import { splitSymbol } from '../core/index.ts';
+import type { BinanceMarketObserver, BinanceScale, BinanceTrade, BookTicker, DepthDiff, DepthSnapshot, ScaledLevel } from '../markets/binance/index.ts';
 
 /** Counts of what was recorded. */
 export interface ReferenceRecordCounts {

@@ -1,5 +1,5 @@
 // Faults of the bot's own host, for chaos runs only: preloaded into the bot process by the harness
-// (`node --import ./src/chaos/bot-hooks.mjs bin/akira-mm.js run …`), never by the product.
+// (`node --import ./tools/chaos/bot-hooks.mjs bin/akira-mm.js run …`), never by the product.
 //
 // On SIGUSR2 the process reads the JSON file named by AKIRA_CHAOS_CONTROL:
 //   { "clockOffsetMs": N }  the host's wall clock is stepped to real time + N ms (Date.now only:

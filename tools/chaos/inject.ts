@@ -3,8 +3,8 @@
  * the bot's host, and what the run then expects of the bot (see `schedule.ts` for the kinds and
  * `invariants.ts` for what is checked). One function per kind; the run calls `injectFault`.
  */
-import type { Clock } from '../core/index.ts';
-import type { SimHandle, SimOrder } from '../sim/index.ts';
+import type { Clock } from '../../src/core/index.ts';
+import type { SimHandle, SimOrder } from '../../src/sim/index.ts';
 import type { BotProcess } from './bot-process.ts';
 import type { Violate } from './checks.ts';
 import { pairOf } from './sampler.ts';

@@ -10,7 +10,7 @@
  * In `pass` it only forwards. The bot reaches the exchange's REST port directly.
  */
 import { createServer, connect, type Server, type Socket } from 'node:net';
-import type { Clock, Rng } from '../core/index.ts';
+import type { Clock, Rng } from '../../src/core/index.ts';
 
 export type ProxyMode = { readonly kind: 'pass' } | { readonly kind: 'rechunk' } | { readonly kind: 'hold'; readonly dropAboveBytes: number };
 

@@ -9,13 +9,13 @@
  *
  * The wall clock is read through the injected `LiveClock`, only for pacing and the figures.
  */
-import { parseFlags, type CommandHelp } from '../cli/args.ts';
-import { UsageError, runReportingUsage } from '../cli/io.ts';
-import { LiveClock, createRng, type TickerRules } from '../core/index.ts';
-import { DEFAULT_ENGINE_SETTINGS } from '../engine/index.ts';
-import { constantLatency } from '../backtest/latency.ts';
-import { riskAverseQueue } from '../backtest/queue-model.ts';
-import { BacktestSession } from '../backtest/session.ts';
+import { parseFlags, type CommandHelp } from '../../src/cli/args.ts';
+import { UsageError, runReportingUsage } from '../../src/cli/io.ts';
+import { LiveClock, createRng, type TickerRules } from '../../src/core/index.ts';
+import { DEFAULT_ENGINE_SETTINGS } from '../../src/engine/index.ts';
+import { constantLatency } from '../../src/backtest/latency.ts';
+import { riskAverseQueue } from '../../src/backtest/queue-model.ts';
+import { BacktestSession } from '../../src/backtest/session.ts';
 import { getStrategyDefinition } from '../../strategies/index.ts';
 
 const RULES: TickerRules = {

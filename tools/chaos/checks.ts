@@ -5,9 +5,9 @@
  * on its orders (see `invariants.ts`).
  */
 import { readFileSync } from 'node:fs';
-import type { Clock } from '../core/index.ts';
-import { parseJournal, type JournalRecord } from '../engine/index.ts';
-import type { SimHandle, SimOrder } from '../sim/index.ts';
+import type { Clock } from '../../src/core/index.ts';
+import { parseJournal, type JournalRecord } from '../../src/engine/index.ts';
+import type { SimHandle, SimOrder } from '../../src/sim/index.ts';
 import { metricSum, type BotProcess, type MetricSample } from './bot-process.ts';
 import type { InvariantName } from './invariants.ts';
 

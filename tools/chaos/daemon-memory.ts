@@ -15,11 +15,11 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseFlags, type CommandHelp } from '../cli/args.ts';
-import { UsageError, runReportingUsage } from '../cli/io.ts';
-import { LiveClock } from '../core/index.ts';
-import { feltToHex } from '../exchange/wire/fields.ts';
-import { startSim } from '../sim/index.ts';
+import { parseFlags, type CommandHelp } from '../../src/cli/args.ts';
+import { UsageError, runReportingUsage } from '../../src/cli/io.ts';
+import { LiveClock } from '../../src/core/index.ts';
+import { feltToHex } from '../../src/exchange/wire/fields.ts';
+import { startSim } from '../../src/sim/index.ts';
 import { BotProcess, freePort, metricSum, writeEnvFile } from './bot-process.ts';
 
 /** One reading of the daemon process. */

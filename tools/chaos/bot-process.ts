@@ -11,7 +11,7 @@ import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** Repository root (src/chaos/../..). */
+/** Repository root (tools/chaos/../..). */
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** A free loopback TCP port (bound then released: a tiny race, acceptable on loopback). */
@@ -59,7 +59,7 @@ export class BotProcess {
     hooks?: { readonly controlFile: string; readonly diskDir: string },
     extraEnv: Readonly<Record<string, string>> = {},
   ) {
-    const preload = hooks === undefined ? [] : ['--import', './src/chaos/bot-hooks.mjs'];
+    const preload = hooks === undefined ? [] : ['--import', './tools/chaos/bot-hooks.mjs'];
     const envArgs = (typeof envFile === 'string' ? [envFile] : envFile).flatMap((file) => ['--env', file]);
     this.child = spawn(process.execPath, [...preload, 'bin/akira-mm.js', 'run', ...envArgs, '--journal', journalPath, '--state-dir', dirname(journalPath)], {
       cwd: REPO_ROOT,

@@ -3,8 +3,8 @@
  * what the hedge venue (`akira-mm feed --accounts`) can do to a hedging bot, drawn from a seed,
  * and how each is switched on and off on the server. Pure but for `applyHedgeFault`.
  */
-import { createRng, type Rng } from '../core/index.ts';
-import type { TradingSide } from '../markets/binance/server/index.ts';
+import { createRng, type Rng } from '../../src/core/index.ts';
+import type { TradingSide } from '../../src/markets/binance/server/index.ts';
 
 /** Every hedge fault kind. */
 export const HEDGE_FAULT_KINDS = ['hedge-reject', 'hedge-expire', 'hedge-delay', 'hedge-disconnect', 'hedge-balance-short', 'hedge-unknown-outcome'] as const;

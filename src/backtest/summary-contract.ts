@@ -1,0 +1,72 @@
+/**
+ * The keys of a backtest summary, a contract with users' scripts (`--json` prints the summary as
+ * the last line): declared apart from the figures' computation (summary.ts) and their rows for a
+ * person (summary-rows.ts), which both read it.
+ */
+
+/** The summary of one run (snake_case keys: a wire contract). */
+export interface BacktestSummary {
+  readonly events: number;
+  readonly fills: number;
+  readonly maker_fills: number;
+  readonly taker_fills: number;
+  readonly volume_base: number;
+  readonly fees_quote: number;
+  readonly gas_quote: number;
+  readonly pnl_quote: number;
+  readonly max_abs_inventory_base: number;
+  readonly inventory_std_base: number;
+  /** Sharpe ratio of PnL stated per `sharpe_horizon` (an hour, or a day for runs of 3 days and more); never annualised. */
+  readonly sharpe: number;
+  readonly max_drawdown_quote: number;
+  readonly quote_uptime: number;
+  readonly markout_1s_bps: number | null;
+  readonly markout_10s_bps: number | null;
+  readonly markout_60s_bps: number | null;
+  readonly events_per_sec: number;
+  readonly duration_s: number;
+  readonly start_ms: number;
+  readonly end_ms: number;
+  /** Scorecard (issue "quoting"): placements and cancel requests sent. */
+  readonly orders_sent: number;
+  readonly cancels_sent: number;
+  /** Orders sent per fill (orders sent when nothing filled). */
+  readonly orders_per_fill: number;
+  /** Base volume filled / base volume of the orders sent. */
+  readonly fill_ratio: number;
+  /** Share of quoting time with both a bid and an ask resting (quote_uptime is the same figure, its older name). */
+  readonly two_sided_uptime: number;
+  /** Share of quoting time with our bid or ask at the best price of the book. */
+  readonly time_at_touch: number;
+  /** Moments |position| went past the inventory cap (must be 0). */
+  readonly cap_breaches: number;
+  /** PnL split, quote tokens: pnl_quote = pnl_spread_quote + pnl_inventory_quote + pnl_hedge_quote − fees_quote − gas_quote. */
+  readonly pnl_spread_quote: number;
+  readonly pnl_inventory_quote: number;
+  /** Venue actions the outbound budget held back (sent later, or not at all when no longer wanted). */
+  readonly requests_throttled: number;
+  /** The inventory cap the run used (base tokens; 0 = none). */
+  readonly inventory_cap_base: number;
+  /** The horizon `sharpe` is stated for: `hour`, or `day` for runs of 3 days and more. */
+  readonly sharpe_horizon: 'hour' | 'day';
+  /** Sharpe ratio per hour whatever the run's length, to compare runs of different lengths. */
+  readonly sharpe_hourly: number;
+  /** Hedge orders sent on the hedge venue (`--hedge`; 0 without). */
+  readonly hedges: number;
+  /** Volume-weighted hedge price against the hedge book's touch when decided, bps (positive = worse); null without hedges. */
+  readonly hedge_slippage_bps: number | null;
+  /** Median time from a fill to the hedges that covered it, ms; null without hedges. */
+  readonly hedge_latency_ms_p50: number | null;
+  /** Largest |net inventory| across both venues, base tokens (max_abs_inventory_base without a hedge). */
+  readonly max_abs_net_inventory_base: number;
+  /** Share of the run with a hedgeable position uncovered (0 without a hedge). */
+  readonly unhedged_time_share: number;
+  /** PnL of the hedges marked at the fair price, net of their fees; in pnl_quote = spread + inventory + hedge − fees − gas. */
+  readonly pnl_hedge_quote: number;
+  /** Fees the hedges paid on the hedge venue (inside pnl_hedge_quote), quote tokens. */
+  readonly hedge_fees_quote: number;
+  /** Times quoting paused because of the reference market (stale, resyncing, divergent, jump); 0 without `--reference`. */
+  readonly reference_pauses: number;
+  /** Mean basis of the reference (venue / reference − 1) over the run's samples, bps; null without `--reference`. */
+  readonly basis_bps_mean: number | null;
+}
