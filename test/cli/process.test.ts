@@ -48,6 +48,7 @@ describe('--help as a process', () => {
     ['chaos', 'npm run chaos -- '],
     ['soak', 'npm run soak -- '],
     ['memory', 'npm run memory -- '],
+    ['sdk-check', 'npm run sdk-check -- '],
   ])('npm run %s -- --help prints its usage and options and exits 0', async (script, usage) => {
     const outcome = await runProcess('npm', ['run', '--silent', script, '--', '--help']);
     expect(outcome.stderr).toBe('');
