@@ -3,8 +3,7 @@
  * venue (`binance/` today), each implementing the ports of `src/core` it plays a role in. The CLI
  * builds a pair's reference feed here from its config; OKX or Bybit would be one more case.
  */
-import type { ReferenceConfig } from '../config/index.ts';
-import type { Clock, Logger, ReferenceFeed, Rng } from '../core/index.ts';
+import type { Clock, Logger, ReferenceFeed, ReferenceFeedSettings, Rng } from '../core/index.ts';
 import { BinanceReferenceFeed, type BinanceMarketObserver } from './binance/index.ts';
 
 export { registerReferenceMetrics } from './metrics.ts';
@@ -22,7 +21,7 @@ export interface FeedDeps {
  * The pair's reference feed (not started), or undefined when `REFERENCE=off`.
  * @throws BinanceError `BINANCE_HTTP` when a URL cannot be used.
  */
-export function createReferenceFeed(config: ReferenceConfig, deps: FeedDeps): ReferenceFeed | undefined {
+export function createReferenceFeed(config: ReferenceFeedSettings, deps: FeedDeps): ReferenceFeed | undefined {
   const market = config.market;
   if (market === undefined) return undefined;
   switch (market.venue) {

@@ -21,6 +21,7 @@ import {
   sleep,
   unitsToNumber,
   type Clock,
+  type HEDGE_KEYS,
   type HedgeMarketView,
   type HedgeOrderState,
   type HedgeRules,
@@ -28,6 +29,7 @@ import {
   type Logger,
   type ReferenceDepth,
   type ReferenceFeed,
+  type SettingsOf,
   type Side,
   type Timer,
 } from '../../core/index.ts';
@@ -46,18 +48,8 @@ import { UncoveredWatch } from './uncovered-watch.ts';
 import { hedgeMarketView } from './view.ts';
 import { HedgeWallet } from './wallet.ts';
 
-/** How the hedger hedges (the HEDGE_* keys). */
-export interface HedgerSettings {
-  readonly feeBps: number;
-  readonly maxDelayMs: number;
-  readonly maxRetries: number;
-  readonly minProfitBps: number;
-  readonly orderType: 'market' | 'ioc';
-  readonly iocSlippageBps: number;
-  readonly basisBps: number;
-  /** The venue's receive window: a request older than this can no longer execute. */
-  readonly recvWindowMs: number;
-}
+/** How the hedger hedges: one field per HEDGE_* key read by `hedger` (recvWindowMs: a request older than this can no longer execute). */
+export type HedgerSettings = SettingsOf<typeof HEDGE_KEYS, 'hedger'>;
 
 /** Counters for metrics. */
 export interface HedgeObserver {
