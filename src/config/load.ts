@@ -177,20 +177,21 @@ export function parsePairConfig(
     issues.push({ key: 'SIGNER_PRIVATE_KEY', value: undefined, allowed: `required: set one of ${SIGNER_SOURCE_KEYS.join(', ')}` });
   }
 
+  // `hedge` is undefined only when an issue says why.
   if (issues.length > 0 || hedge === undefined) {
     const listing = formatConfigIssues(issues, SECRET_KEYS);
     throw new ConfigError('CONFIG_INVALID', `invalid configuration in ${source}:\n${listing}`, issues);
   }
   const valid = values as AllKeys;
-  const keys = Object.fromEntries(ALL_KEY_SPECS.filter((spec) => spec.secret !== true).map((spec) => [spec.key, valid[spec.key as keyof AllKeys]])) as PairKeys;
+  const pick = (specs: readonly KeySpec[]): Record<string, unknown> => Object.fromEntries(specs.map((spec) => [spec.key, parsed[spec.key]]));
   return {
     ...settingsOf(CONFIG_KEYS, 'pair', valid),
     signer,
     contracts: settingsOf(CONFIG_KEYS, 'contracts', valid),
-    engine: Object.fromEntries(ENGINE_KEY_LIST.map((spec) => [spec.key, valid[spec.key as keyof AllKeys]])) as EngineConfig,
+    engine: pick(ENGINE_KEY_LIST) as EngineConfig,
     reference: toReferenceConfig(valid),
     hedge,
-    keys,
+    keys: pick(ALL_KEY_SPECS.filter((spec) => spec.secret !== true)) as PairKeys,
     raw: Object.fromEntries(Object.entries(env).filter(([key]) => !SECRET_KEYS.has(key))),
   };
 }
