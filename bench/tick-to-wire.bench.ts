@@ -11,8 +11,7 @@ import { createRng, createSilentLogger, type Venue, type VenueListener } from '.
 import { createLiveVenue } from '../src/exchange/index.ts';
 import { feltToHex } from '../src/exchange/wire/fields.ts';
 import { startSim } from '../src/sim/index.ts';
-import { MarketMaker, NullJournal } from '../src/engine/index.ts';
-import { engineSettingsFromConfig } from '../src/cli/engine-settings.ts';
+import { MarketMaker, NullJournal, engineSettingsOf } from '../src/engine/index.ts';
 import { buildStrategy } from '../src/cli/daemon.ts';
 import { validatePairEnv } from '../src/cli/pair-config.ts';
 import { LiveClock } from '../src/core/index.ts';
@@ -127,7 +126,7 @@ async function tickToWire(context: BenchContext, options: { remote?: boolean } =
       strategy: buildStrategy(config),
       clock: new LiveClock(),
       logger: createSilentLogger(),
-      settings: engineSettingsFromConfig(config.engine, { baseDecimals: 18, quoteDecimals: 6 }),
+      settings: engineSettingsOf(config.keys, { baseDecimals: 18, quoteDecimals: 6 }),
       journal: new NullJournal(),
     });
     await engine.start();

@@ -11,8 +11,7 @@
  * Unlike hummingbot (MM-NOTES §3.1, "as coded"), σ enters squared as in the paper and q is a
  * position in tokens rather than a fraction of the portfolio.
  */
-import type { InventoryView, MarketView, StrategyDefinition } from '../src/core/index.ts';
-import { describeKeys, envKey, keywordOrNumber, numberIn, readKeys, type EnvKeyValues } from './env-keys.ts';
+import { describeKeys, envKey, readKeys, values as v, type InventoryView, type MarketView, type ParamsOf, type StrategyDefinition } from '../src/core/index.ts';
 import type { ExplainedStrategy, QuoteExplanation } from './explained.ts';
 import { buildModelKeys, checkSpreadBounds } from './model-keys.ts';
 import {
@@ -81,34 +80,34 @@ export const AVELLANEDA_STOIKOV_KEYS = {
     default: '20',
     unit: '1/(quote price unit × base token)',
     doc: 'Risk aversion γ per base token of position: the reservation price moves γσ²(T−t) per base token held; larger γ also narrows the (2/(γΔ))ln(1+γΔ/k) part of the spread',
-    parse: numberIn({ min: 0, minExclusive: true, max: 1e6 }),
+    parse: v.numberIn({ min: 0, minExclusive: true, max: 1e6 }),
   }),
   horizonS: envKey({
     key: 'AS_HORIZON_S',
     default: 'inf',
     unit: 's',
     doc: 'Session length T: finite sessions restart every this many seconds (T−t counts down within each); inf = infinite horizon with T−t = 1 s (hummingbot)',
-    parse: keywordOrNumber('inf', { min: 0, minExclusive: true, max: 31_536_000, unit: 's' }),
+    parse: v.keywordOrNumber('inf', { min: 0, minExclusive: true, max: 31_536_000, unit: 's' }),
   }),
   kappa: envKey({
     key: 'AS_KAPPA',
     default: 'auto',
     unit: '1/quote price unit',
     doc: 'Order-arrival decay k in λ(δ) = A·e^(−kδ); auto = online fit from trades, AS_KAPPA_FALLBACK until the fit is ready',
-    parse: keywordOrNumber('auto', { min: 0, minExclusive: true, max: 1e9 }),
+    parse: v.keywordOrNumber('auto', { min: 0, minExclusive: true, max: 1e9 }),
   }),
   kappaFallback: envKey({
     key: 'AS_KAPPA_FALLBACK',
     default: '1',
     unit: '1/quote price unit',
     doc: 'k used while AS_KAPPA=auto has no fit yet (quoting never waits for data)',
-    parse: numberIn({ min: 0, minExclusive: true, max: 1e9 }),
+    parse: v.numberIn({ min: 0, minExclusive: true, max: 1e9 }),
   }),
   ...buildModelKeys('AS', { orderSize: '0.01', minSpreadBps: '0', maxSpreadBps: '200', maxSkewBps: '20' }),
 };
 
 /** Parsed Avellaneda–Stoikov parameters (see `AVELLANEDA_STOIKOV_KEYS`). */
-export type AvellanedaStoikovParams = EnvKeyValues<typeof AVELLANEDA_STOIKOV_KEYS>;
+export type AvellanedaStoikovParams = ParamsOf<typeof AVELLANEDA_STOIKOV_KEYS>;
 
 /** Where the k used came from. */
 export type KappaSource = 'fit' | 'fixed' | 'fallback';

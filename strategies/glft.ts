@@ -12,8 +12,7 @@
  * price unit × base token). hftbacktest counts q and Δ in orders (Δ = 1) and prices in ticks: its
  * γ_ticks equals γ × tick × Δ here.
  */
-import type { InventoryView, MarketView, StrategyDefinition } from '../src/core/index.ts';
-import { booleanValue, describeKeys, envKey, keywordOrNumber, numberIn, readKeys, type EnvKeyValues } from './env-keys.ts';
+import { describeKeys, envKey, readKeys, values as v, type InventoryView, type MarketView, type ParamsOf, type StrategyDefinition } from '../src/core/index.ts';
 import type { ExplainedStrategy, QuoteExplanation } from './explained.ts';
 import { buildModelKeys, checkSpreadBounds } from './model-keys.ts';
 import {
@@ -104,55 +103,55 @@ export const GLFT_KEYS = {
     default: '20',
     unit: '1/(quote price unit × base token)',
     doc: 'Risk aversion γ (ξ = γ), per quote price unit per base token of position. An hftbacktest γ (per tick, q in orders) is γ / (tick × ORDER_SIZE) here',
-    parse: numberIn({ min: 0, minExclusive: true, max: 1e9 }),
+    parse: v.numberIn({ min: 0, minExclusive: true, max: 1e9 }),
   }),
   adj1: envKey({
     key: 'GLFT_ADJ1',
     default: '1',
     unit: 'factor',
     doc: 'Multiplier on the model half spread (hftbacktest adj1); costs are added after it',
-    parse: numberIn({ min: 0, minExclusive: true, max: 1_000 }),
+    parse: v.numberIn({ min: 0, minExclusive: true, max: 1_000 }),
   }),
   adj2: envKey({
     key: 'GLFT_ADJ2',
     default: '1',
     unit: 'factor',
     doc: 'Multiplier on the inventory skew (hftbacktest adj2); 0 = no skew',
-    parse: numberIn({ min: 0, max: 1_000 }),
+    parse: v.numberIn({ min: 0, max: 1_000 }),
   }),
   maxPosition: envKey({
     key: 'GLFT_MAX_POSITION',
     default: 'off',
     unit: 'base tokens',
     doc: 'Largest |base − target| the model aims at: a side quotes only the levels that, all filled, keep the position inside; off = leave it to RISK_MAX_INVENTORY_BASE',
-    parse: keywordOrNumber('off', { min: 0, minExclusive: true, unit: 'base tokens' }),
+    parse: v.keywordOrNumber('off', { min: 0, minExclusive: true, unit: 'base tokens' }),
   }),
   fitArrival: envKey({
     key: 'GLFT_FIT_ARRIVAL',
     default: 'on',
     unit: 'bool',
     doc: 'Use the online fit of A and k from trades once it is ready; off = always GLFT_A and GLFT_K',
-    parse: booleanValue,
+    parse: v.boolean,
   }),
   a: envKey({
     key: 'GLFT_A',
     default: '1',
     unit: 'trades/s',
     doc: 'Arrival intensity A at the fair price, used until the fit is ready (or always with GLFT_FIT_ARRIVAL=off)',
-    parse: numberIn({ min: 0, minExclusive: true, max: 1e9 }),
+    parse: v.numberIn({ min: 0, minExclusive: true, max: 1e9 }),
   }),
   k: envKey({
     key: 'GLFT_K',
     default: '1',
     unit: '1/quote price unit',
     doc: 'Arrival decay k, used until the fit is ready (or always with GLFT_FIT_ARRIVAL=off)',
-    parse: numberIn({ min: 0, minExclusive: true, max: 1e9 }),
+    parse: v.numberIn({ min: 0, minExclusive: true, max: 1e9 }),
   }),
   ...buildModelKeys('GLFT', { orderSize: '0.01', minSpreadBps: '0', maxSpreadBps: '200', maxSkewBps: '20' }),
 };
 
 /** Parsed GLFT parameters (see `GLFT_KEYS`). */
-export type GlftParams = EnvKeyValues<typeof GLFT_KEYS>;
+export type GlftParams = ParamsOf<typeof GLFT_KEYS>;
 
 /** The model values behind one set of GLFT quotes. */
 export interface GlftExplanation extends QuoteExplanation {

@@ -5,8 +5,7 @@
  * hummingbot's `add_transaction_costs`, the maker fee and the gas per fill are added to each
  * spread: the spreads are what a fill earns after costs.
  */
-import type { DesiredQuote, InventoryView, MarketView, StrategyDefinition } from '../src/core/index.ts';
-import { booleanValue, describeKeys, envKey, keywordOrNumber, numberIn, oneOf, readKeys, type EnvKeyValues } from './env-keys.ts';
+import { describeKeys, envKey, readKeys, values as v, type DesiredQuote, type InventoryView, type MarketView, type ParamsOf, type StrategyDefinition } from '../src/core/index.ts';
 import type { ExplainedStrategy, QuoteExplanation } from './explained.ts';
 import { computeInventoryRatio, computeSkewRatios, computeTotalLadderSize } from './inventory-skew.ts';
 import { PRICE_SOURCES, applySpreadFloor, bpsToPrice, fillCostPerUnit, finalizeQuotes, referencePrice } from './passive-quotes.ts';
@@ -18,103 +17,103 @@ export const LADDER_KEYS = {
     default: '0.5',
     unit: 'bps of reference',
     doc: 'Distance of the level-0 bid below the reference price, after costs (maker fee and gas per fill are added to it)',
-    parse: numberIn({ min: 0, max: 5_000, unit: 'bps' }),
+    parse: v.numberIn({ min: 0, max: 5_000, unit: 'bps' }),
   }),
   askSpreadBps: envKey({
     key: 'LADDER_ASK_SPREAD_BPS',
     default: '0.5',
     unit: 'bps of reference',
     doc: 'Distance of the level-0 ask above the reference price, after costs (maker fee and gas per fill are added to it)',
-    parse: numberIn({ min: 0, max: 5_000, unit: 'bps' }),
+    parse: v.numberIn({ min: 0, max: 5_000, unit: 'bps' }),
   }),
   levels: envKey({
     key: 'LADDER_LEVELS',
     default: '1',
     unit: 'orders per side',
     doc: 'Number of price levels on each side',
-    parse: numberIn({ min: 1, max: 50, integer: true }),
+    parse: v.numberIn({ min: 1, max: 50, integer: true }),
   }),
   levelSpacingBps: envKey({
     key: 'LADDER_LEVEL_SPACING_BPS',
     default: '10',
     unit: 'bps of reference',
     doc: 'Extra distance of each deeper level from the one before it',
-    parse: numberIn({ min: 0, max: 5_000, unit: 'bps' }),
+    parse: v.numberIn({ min: 0, max: 5_000, unit: 'bps' }),
   }),
   orderSize: envKey({
     key: 'LADDER_ORDER_SIZE',
     default: '0.01',
     unit: 'base tokens',
     doc: 'Size of each level-0 order',
-    parse: numberIn({ min: 0, minExclusive: true, unit: 'base tokens' }),
+    parse: v.numberIn({ min: 0, minExclusive: true, unit: 'base tokens' }),
   }),
   levelSizeIncrement: envKey({
     key: 'LADDER_LEVEL_SIZE_INCREMENT',
     default: '0',
     unit: 'base tokens',
     doc: 'Size added at each deeper level (level i has ORDER_SIZE + i × this)',
-    parse: numberIn({ min: 0, unit: 'base tokens' }),
+    parse: v.numberIn({ min: 0, unit: 'base tokens' }),
   }),
   inventorySkew: envKey({
     key: 'LADDER_INVENTORY_SKEW',
     default: 'off',
     unit: 'bool',
     doc: 'Skew sizes (hummingbot 0–2×) and prices (LADDER_PRICE_SKEW_BPS) to push base inventory towards its target',
-    parse: booleanValue,
+    parse: v.boolean,
   }),
   inventoryRangeBase: envKey({
     key: 'LADDER_INVENTORY_RANGE_BASE',
     default: 'auto',
     unit: 'base tokens',
     doc: 'Distance from the target at which the skew is full (one side ×0, the other ×2); auto = total size of both ladders, as hummingbot',
-    parse: keywordOrNumber('auto', { min: 0, minExclusive: true, unit: 'base tokens' }),
+    parse: v.keywordOrNumber('auto', { min: 0, minExclusive: true, unit: 'base tokens' }),
   }),
   priceSkewBps: envKey({
     key: 'LADDER_PRICE_SKEW_BPS',
     default: '0',
     unit: 'bps of reference',
     doc: 'Shift of the whole ladder at full skew: down when long, up when short, proportional to (base − target) / range; 0 = size skew only',
-    parse: numberIn({ min: 0, max: 5_000, unit: 'bps' }),
+    parse: v.numberIn({ min: 0, max: 5_000, unit: 'bps' }),
   }),
   minSpreadBps: envKey({
     key: 'LADDER_MIN_SPREAD_BPS',
     default: '0',
     unit: 'bps of mid',
     doc: 'Quotes closer to the mid than this are dropped (hummingbot minimum_spread); negative lets skewed quotes pass the mid',
-    parse: numberIn({ min: -10_000, max: 5_000, unit: 'bps' }),
+    parse: v.numberIn({ min: -10_000, max: 5_000, unit: 'bps' }),
   }),
   priceCeiling: envKey({
     key: 'LADDER_PRICE_CEILING',
     default: 'off',
     unit: 'quote per base',
     doc: 'At or above this reference price only sell (no bids); off = no ceiling',
-    parse: keywordOrNumber('off', { min: 0, minExclusive: true, unit: 'quote per base' }),
+    parse: v.keywordOrNumber('off', { min: 0, minExclusive: true, unit: 'quote per base' }),
   }),
   priceFloor: envKey({
     key: 'LADDER_PRICE_FLOOR',
     default: 'off',
     unit: 'quote per base',
     doc: 'At or below this reference price only buy (no asks); off = no floor',
-    parse: keywordOrNumber('off', { min: 0, minExclusive: true, unit: 'quote per base' }),
+    parse: v.keywordOrNumber('off', { min: 0, minExclusive: true, unit: 'quote per base' }),
   }),
   pingPong: envKey({
     key: 'LADDER_PING_PONG',
     default: 'off',
     unit: 'bool',
     doc: 'After a buy fill quote only asks, after a sell fill only bids, until the other side fills',
-    parse: booleanValue,
+    parse: v.boolean,
   }),
   priceSource: envKey({
     key: 'LADDER_PRICE_SOURCE',
     default: 'fair',
     unit: 'fair|mid|microprice',
     doc: 'Reference price the ladder is built around: fair = the engine\'s FAIR_PRICE; mid or microprice = the venue book\'s own',
-    parse: oneOf(PRICE_SOURCES),
+    parse: v.oneOf(PRICE_SOURCES, { anyCase: true }),
   }),
 };
 
 /** Parsed ladder parameters (see `LADDER_KEYS` for units and defaults). */
-export type LadderParams = EnvKeyValues<typeof LADDER_KEYS>;
+export type LadderParams = ParamsOf<typeof LADDER_KEYS>;
 
 /** The ladder's model values for one input. */
 export interface LadderExplanation extends QuoteExplanation {

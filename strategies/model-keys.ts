@@ -3,8 +3,7 @@
  * size, spread floor and cap, levels and the reference price. Each strategy gets its own prefixed
  * copy so a pair file can hold both sets of keys.
  */
-import type { ConfigIssue } from '../src/core/index.ts';
-import { envKey, numberIn, oneOf } from './env-keys.ts';
+import { envKey, values as v, type ConfigIssue } from '../src/core/index.ts';
 import { PRICE_SOURCES } from './passive-quotes.ts';
 
 /** Defaults of the shared keys for one strategy. */
@@ -23,49 +22,49 @@ export function buildModelKeys(prefix: string, defaults: ModelKeyDefaults) {
       default: defaults.orderSize,
       unit: 'base tokens',
       doc: 'Size of each order; also the unit of inventory q in the model: q = (base − target) / this',
-      parse: numberIn({ min: 0, minExclusive: true, unit: 'base tokens' }),
+      parse: v.numberIn({ min: 0, minExclusive: true, unit: 'base tokens' }),
     }),
     minSpreadBps: envKey({
       key: `${prefix}_MIN_SPREAD_BPS`,
       default: defaults.minSpreadBps,
       unit: 'bps of reference',
       doc: 'Floor on the level-0 bid–ask distance; a narrower model spread is widened around its own centre, so the inventory skew stays',
-      parse: numberIn({ min: 0, max: 5_000, unit: 'bps' }),
+      parse: v.numberIn({ min: 0, max: 5_000, unit: 'bps' }),
     }),
     maxSpreadBps: envKey({
       key: `${prefix}_MAX_SPREAD_BPS`,
       default: defaults.maxSpreadBps,
       unit: 'bps of reference',
       doc: 'Cap on the model spread (before the skew), so a bad fit or a volatility spike cannot quote absurdly wide',
-      parse: numberIn({ min: 0, minExclusive: true, max: 10_000, unit: 'bps' }),
+      parse: v.numberIn({ min: 0, minExclusive: true, max: 10_000, unit: 'bps' }),
     }),
     levels: envKey({
       key: `${prefix}_LEVELS`,
       default: '1',
       unit: 'orders per side',
       doc: 'Number of price levels on each side, each ORDER_SIZE',
-      parse: numberIn({ min: 1, max: 50, integer: true }),
+      parse: v.numberIn({ min: 1, max: 50, integer: true }),
     }),
     levelSpacingBps: envKey({
       key: `${prefix}_LEVEL_SPACING_BPS`,
       default: '5',
       unit: 'bps of reference',
       doc: 'Extra distance of each deeper level from the one before it',
-      parse: numberIn({ min: 0, max: 5_000, unit: 'bps' }),
+      parse: v.numberIn({ min: 0, max: 5_000, unit: 'bps' }),
     }),
     maxSkewBps: envKey({
       key: `${prefix}_MAX_SKEW_BPS`,
       default: defaults.maxSkewBps,
       unit: 'bps of reference',
       doc: 'Cap on the reservation offset: the inventory skew moves the quotes\' centre at most this far from the fair price',
-      parse: numberIn({ min: 0, max: 5_000, unit: 'bps' }),
+      parse: v.numberIn({ min: 0, max: 5_000, unit: 'bps' }),
     }),
     priceSource: envKey({
       key: `${prefix}_PRICE_SOURCE`,
       default: 'fair',
       unit: 'fair|mid|microprice',
       doc: 'Price s the model quotes around: fair = the engine\'s FAIR_PRICE; mid or microprice = the venue book\'s own',
-      parse: oneOf(PRICE_SOURCES),
+      parse: v.oneOf(PRICE_SOURCES, { anyCase: true }),
     }),
   };
 }

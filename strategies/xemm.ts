@@ -16,8 +16,7 @@
  * engine's edge filter sees the profit it keeps, and a quote a move of the hedge book takes below
  * it is more aggressive than wanted: its cancel goes first.
  */
-import { walkLevels, type DesiredQuote, type HedgeMarketView, type InventoryView, type MarketView, type Side, type StrategyDefinition } from '../src/core/index.ts';
-import { describeKeys, envKey, numberIn, readKeys, type EnvKeyValues } from './env-keys.ts';
+import { describeKeys, envKey, readKeys, values as v, walkLevels, type DesiredQuote, type HedgeMarketView, type InventoryView, type MarketView, type ParamsOf, type Side, type StrategyDefinition } from '../src/core/index.ts';
 import type { ExplainedStrategy, QuoteExplanation } from './explained.ts';
 import { finalizeQuotes, isPositiveFinite } from './passive-quotes.ts';
 
@@ -28,33 +27,33 @@ export const XEMM_KEYS = {
     default: '0.05',
     unit: 'base tokens',
     doc: 'Size of each level',
-    parse: numberIn({ min: 0, minExclusive: true, unit: 'base tokens' }),
+    parse: v.numberIn({ min: 0, minExclusive: true, unit: 'base tokens' }),
   }),
   levels: envKey({
     key: 'XEMM_LEVELS',
     default: '1',
     unit: 'orders per side',
     doc: 'Levels per side; level i is priced on the hedge book slice its fill would take after levels 0..i−1 filled',
-    parse: numberIn({ min: 1, max: 20, integer: true }),
+    parse: v.numberIn({ min: 1, max: 20, integer: true }),
   }),
   levelSpacingBps: envKey({
     key: 'XEMM_LEVEL_SPACING_BPS',
     default: '2',
     unit: 'bps',
     doc: 'Extra profit each deeper level keeps over the one before it',
-    parse: numberIn({ min: 0, max: 1_000, unit: 'bps' }),
+    parse: v.numberIn({ min: 0, max: 1_000, unit: 'bps' }),
   }),
   bookShare: envKey({
     key: 'XEMM_BOOK_SHARE',
     default: '0.5',
     unit: 'fraction',
     doc: 'Largest share of the hedge book (the levels the hedger sees) one side\'s quotes may need, all filled at once',
-    parse: numberIn({ min: 0, minExclusive: true, max: 1 }),
+    parse: v.numberIn({ min: 0, minExclusive: true, max: 1 }),
   }),
 };
 
 /** Parsed xemm parameters. */
-export type XemmParams = EnvKeyValues<typeof XEMM_KEYS>;
+export type XemmParams = ParamsOf<typeof XEMM_KEYS>;
 
 /** One level and why it sits where it does. */
 export interface XemmLevel {

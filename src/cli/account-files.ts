@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PairConfig } from '../config/index.ts';
-import { getChain, getToken, parseUnits, type TokenBalance } from '../core/index.ts';
+import { ENGINE_KEYS, getChain, getToken, settingsOf, type TokenBalance } from '../core/index.ts';
 import type { AccountPair } from '../engine/index.ts';
 import { UsageError } from './io.ts';
 
@@ -107,15 +107,8 @@ export function checkAccountFiles(configs: readonly PairConfig[], paths: readonl
 export function accountPairsOf(configs: readonly PairConfig[]): AccountPair[] {
   return configs.map((config) => {
     const chain = getChain(config.chain);
-    const units = (value: PairConfig['engine']['BUDGET_BASE'], symbol: string): bigint | undefined =>
-      value === 'auto' ? undefined : parseUnits(value.text, getToken(chain, symbol).decimals, { rounding: 'down' });
-    return {
-      name: `${config.base}/${config.quote}`,
-      base: config.base,
-      quote: config.quote,
-      budgetBaseUnits: units(config.engine.BUDGET_BASE, config.base),
-      budgetQuoteUnits: units(config.engine.BUDGET_QUOTE, config.quote),
-    };
+    const decimals = { baseDecimals: getToken(chain, config.base).decimals, quoteDecimals: getToken(chain, config.quote).decimals };
+    return { name: `${config.base}/${config.quote}`, base: config.base, quote: config.quote, ...settingsOf(ENGINE_KEYS, 'account-pair', config.keys, decimals) };
   });
 }
 
@@ -138,15 +131,14 @@ export function accountLimitsOf(configs: readonly PairConfig[], balances: Readon
   // A backtest names the token from its recordings (`limitsToken`); live, the chain's table does.
   const token = limitsToken ?? getToken(getChain(first.chain), first.quote);
   const held = balances.get(token.symbol)?.total ?? 0n;
-  const setting = (key: (typeof ACCOUNT_RISK_KEYS)[number]): PairConfig['engine'][typeof key] =>
-    configs.find((config) => config.raw[key] !== undefined)?.engine[key] ?? first.engine[key];
-  const notional = setting('RISK_MAX_TOTAL_NOTIONAL_ACCOUNT');
-  const drawdown = setting('RISK_MAX_DRAWDOWN_ACCOUNT');
+  const setting = <Key extends (typeof ACCOUNT_RISK_KEYS)[number]>(key: Key): PairConfig['keys'][Key] =>
+    configs.find((config) => config.raw[key] !== undefined)?.keys[key] ?? first.keys[key];
+  const limits = settingsOf(ENGINE_KEYS, 'account-limits', { RISK_MAX_TOTAL_NOTIONAL_ACCOUNT: setting('RISK_MAX_TOTAL_NOTIONAL_ACCOUNT'), RISK_MAX_DRAWDOWN_ACCOUNT: setting('RISK_MAX_DRAWDOWN_ACCOUNT') }, { quoteDecimals: token.decimals });
   const heldTokens = Number(held) / 10 ** token.decimals;
   return {
     limitsToken: token.symbol,
     limitsTokenDecimals: token.decimals,
-    maxTotalNotionalUnits: notional === 'auto' ? held : parseUnits(notional.text, token.decimals, { rounding: 'down' }),
-    maxDrawdownQuote: drawdown === 'auto' ? heldTokens * AUTO_DRAWDOWN_FRACTION : drawdown.value,
+    maxTotalNotionalUnits: limits.maxTotalNotionalUnits === 'auto' ? held : limits.maxTotalNotionalUnits,
+    maxDrawdownQuote: limits.maxDrawdownQuote === 'auto' ? heldTokens * AUTO_DRAWDOWN_FRACTION : limits.maxDrawdownQuote,
   };
 }

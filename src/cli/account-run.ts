@@ -10,10 +10,9 @@ import { LiveClock, createLogger, createRng, getChain, getToken, type Logger } f
 import { AccountSession } from '../exchange/index.ts';
 import { SigningAudit } from '../exchange/signer/index.ts';
 import { startAccountDaemon, type RunningAccountDaemon } from './account-daemon.ts';
-import { engineSettingsFromConfig } from './engine-settings.ts';
 import { createReferenceFeed, registerReferenceMetrics } from '../markets/index.ts';
 import { createHedger } from './hedge-wiring.ts';
-import type { EngineObserver } from '../engine/index.ts';
+import { engineSettingsOf, type EngineObserver } from '../engine/index.ts';
 import { liveVenueConfig, registerPresignMetrics, registerSigningMetrics, registerWireAnomalyMetrics, remoteSignerDeps, type LiveRunOptions } from './live.ts';
 import { openSigner } from './signer-setup.ts';
 import { mergePolicies } from './signer.ts';
@@ -68,7 +67,7 @@ export async function startAccountRun(options: AccountRunOptions): Promise<Accou
     return {
       config,
       venue,
-      settings: engineSettingsFromConfig(config.engine, { baseDecimals: getToken(chain, config.base).decimals, quoteDecimals: getToken(chain, config.quote).decimals }, config.reference),
+      settings: engineSettingsOf(config.keys, { baseDecimals: getToken(chain, config.base).decimals, quoteDecimals: getToken(chain, config.quote).decimals }),
       ...(hedge === undefined ? {} : { hedge }),
       ...(reference === undefined ? {} : { reference }),
       registerMetrics: (registry: Parameters<typeof registerPresignMetrics>[0]) => {

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { createHash } from 'node:crypto';
 import { parse as parseDotenv } from 'dotenv';
-import { createRng, getChain, isChainName, parseUnits, unitsToNumber, type TickerRules } from '../core/index.ts';
+import { HEDGE_KEYS, createRng, getChain, isChainName, parseUnits, settingsOf, unitsToNumber, type TickerRules } from '../core/index.ts';
 import { constantLatency } from '../backtest/latency.ts';
 import { jitteredLatency } from '../backtest/latency-jitter.ts';
 import { parseQueueModel } from '../backtest/queue-model.ts';
@@ -19,7 +19,7 @@ import type { SweepSummary } from '../backtest/sweep.ts';
 import type { SummaryUnits } from '../backtest/summary-rows.ts';
 import { DataError, createRecordedEventSource, readRecordingHeader, recordingScale, type RecordingHeader } from '../backtest/data/index.ts';
 import { buildStrategy } from './daemon.ts';
-import { engineSettingsFromConfig, hedgerSettingsFromConfig } from './engine-settings.ts';
+import { engineSettingsOf } from '../engine/index.ts';
 import { minNotionalOf } from '../markets/binance/server/market-routes.ts';
 import { UsageError } from './io.ts';
 import { validatePairEnv } from './pair-config.ts';
@@ -207,12 +207,12 @@ export function prepareRun(plan: BacktestPlan, onProgress?: (done: number, total
   const queue = parseQueueModel(plan.queue);
   if (queue === undefined) throw new UsageError(`--queue=${plan.queue} is not a queue model (risk-averse, power:N with 0 < N ≤ 10, or log)`);
   const strategy = buildStrategy(config);
-  const settings = engineSettingsFromConfig(config.engine, { baseDecimals: market.baseDecimals, quoteDecimals: market.quoteDecimals }, config.reference);
+  const settings = engineSettingsOf(config.keys, { baseDecimals: market.baseDecimals, quoteDecimals: market.quoteDecimals });
   const referenceLatencyMs = plan.referenceLatencyMs ?? BACKTEST_DEFAULTS.referenceLatencyMs;
   const rng = createRng(plan.seed);
   const hedgeMinNotional = plan.hedgeMinNotional ?? (hedgeHeader === undefined ? '0' : minNotionalOf(hedgeHeader.symbol));
   const options: BacktestOptions = {
-    ...(hedgeHeader === undefined ? {} : { hedge: { paths: plan.hedge, settings: hedgerSettingsFromConfig(config.hedge), latencyMs: plan.hedgeLatencyMs, minNotional: hedgeMinNotional } }),
+    ...(hedgeHeader === undefined ? {} : { hedge: { paths: plan.hedge, settings: settingsOf(HEDGE_KEYS, 'hedger', config.keys), latencyMs: plan.hedgeLatencyMs, minNotional: hedgeMinNotional } }),
     ...(referenceHeader === undefined ? {} : { reference: { paths: referencePaths, latencyMs: referenceLatencyMs, staleAfterMs: config.reference.staleMs } }),
     source: createRecordedEventSource(plan.data, rules, onProgress === undefined ? {} : { onProgress }),
     strategy,

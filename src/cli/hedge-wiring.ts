@@ -5,11 +5,10 @@
  * here; the daemon starts it before the engine quotes.
  */
 import type { PairConfig } from '../config/index.ts';
-import { getChain, getToken, type Clock, type Logger, type Rng } from '../core/index.ts';
+import { HEDGE_KEYS, getChain, getToken, settingsOf, type Clock, type Logger, type Rng } from '../core/index.ts';
 import { FileHedgeJournal, Hedger, createHedgeMetrics, type HedgeMetrics } from '../engine/index.ts';
 import { BinanceReferenceFeed } from '../markets/binance/index.ts';
 import { BinanceHedgeVenue } from '../markets/binance/trading/hedge-venue.ts';
-import { hedgerSettingsFromConfig } from './engine-settings.ts';
 
 /** A hedger and its metrics. */
 export interface HedgeWiring {
@@ -56,7 +55,7 @@ export function createHedger(config: PairConfig, deps: HedgeDeps): HedgeWiring |
     clock: deps.clock,
     logger,
     journal: new FileHedgeJournal(journalPath),
-    settings: hedgerSettingsFromConfig(hedge),
+    settings: settingsOf(HEDGE_KEYS, 'hedger', config.keys),
     pairBaseDecimals: getToken(getChain(config.chain), config.base).decimals,
     // Unique per start (client order ids are never reused), within Binance's 36 characters.
     idPrefix: `ak${Math.floor(deps.clock.nowMs()).toString(36)}-`,

@@ -5,13 +5,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { PairConfig, PermissionOptions } from '../config/index.ts';
-import { LiveClock, createLogger, createRng, getChain, getToken, type Logger } from '../core/index.ts';
+import { ENGINE_KEYS, LiveClock, createLogger, createRng, getChain, getToken, settingsOf, type Logger } from '../core/index.ts';
 import { WIRE_ANOMALY_KINDS, createLiveVenue, type LiveVenue, type LiveVenueConfig, type LiveVenueFactoryDeps } from '../exchange/index.ts';
 import { REFUSAL_KINDS, SigningAudit } from '../exchange/signer/index.ts';
+import { engineSettingsOf } from '../engine/index.ts';
 import { startDaemon, type RunningDaemon } from './daemon.ts';
 import { hedgeJournalPath, orderJournalPath } from './state-dir.ts';
 import { createHedger } from './hedge-wiring.ts';
-import { engineSettingsFromConfig } from './engine-settings.ts';
 import type { CliIo } from './io.ts';
 import { openSigner, signingPolicyOf, type OpenedSigner } from './signer-setup.ts';
 import { Counter, Gauge, type Registry } from 'prom-client';
@@ -100,11 +100,8 @@ export function liveVenueConfig(config: PairConfig, signer: OpenedSigner, signin
     base: config.base,
     quote: config.quote,
     ecosystemBook: config.ecosystemBook,
-    feeToken: config.engine.FEE_TOKEN,
+    ...settingsOf(ENGINE_KEYS, 'live-venue', config.keys),
     gasPriceMultiplier: config.gasPriceMultiplier.value,
-    gasRefreshS: config.engine.GAS_REFRESH_S,
-    conversionMarginBps: config.engine.CONVERSION_MARGIN_BPS.value,
-    orderTtlS: config.engine.ORDER_TTL_S,
     withdrawHash: config.withdrawHash,
     contracts: config.contracts,
     fastCancel: config.fastCancel,
@@ -127,14 +124,7 @@ export async function startLiveRun(options: LiveRunOptions): Promise<LiveRun> {
   const audit = new SigningAudit(logger);
   const signer = options.signer ?? (await openSigner(config, { io, logger, clock, audit, ...(options.permissions === undefined ? {} : { permissions: options.permissions }) }));
   const venue = createLiveVenue(liveVenueConfig(config, signer, options.signingWorkers ?? config.signingWorkers), { clock, rng, logger, audit, ...remoteSignerDeps(signer) });
-  const settings = engineSettingsFromConfig(
-    config.engine,
-    {
-      baseDecimals: getToken(chain, config.base).decimals,
-      quoteDecimals: getToken(chain, config.quote).decimals,
-    },
-    config.reference,
-  );
+  const settings = engineSettingsOf(config.keys, { baseDecimals: getToken(chain, config.base).decimals, quoteDecimals: getToken(chain, config.quote).decimals });
   // REFERENCE=…: the deep market the fair price (FAIR_PRICE=reference|blend) and its pauses read; the engine starts and stops it.
   const reference = createReferenceFeed(config.reference, { clock, rng, logger });
   const hedge = createHedger(config, { clock, rng, logger, journalPath: hedgeJournalPath(orderJournalPath(config, { journalPath: options.journalPath, stateDir: options.stateDir, env: io.env, cwd: io.cwd }), config.base, config.quote) });

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import { LiveClock, createLogger, createRng, getChain, getToken, parseUnits, withContracts } from '../core/index.ts';
+import { ENGINE_KEYS, LiveClock, createLogger, createRng, getChain, getToken, parseUnits, settingsOf, withContracts } from '../core/index.ts';
 import type { PairConfig } from '../config/index.ts';
 import { RestClient, createLiveVenue } from '../exchange/index.ts';
 import { DEFAULT_PREFLIGHT_LIMITS, runPreflight, type CheckResult, type PreflightLimits, type QuotePlan } from '../exchange/preflight/index.ts';
@@ -43,16 +43,12 @@ export function formatCheck(result: CheckResult): string {
   return `${SYMBOLS[result.status]} ${result.name}: ${result.detail}${fix}\n`;
 }
 
-/** A notional cap in quote units; a keyword (`auto`: the engine derives it) counts as no fixed cap. */
-function capUnits(value: { readonly text: string } | string, decimals: number): bigint {
-  return typeof value === 'string' ? 0n : parseUnits(value.text, decimals, { rounding: 'down' });
-}
-
 /** What the bot would quote: the strategy's order size and levels, and the notional caps. */
 function quotePlan(config: PairConfig): QuotePlan {
   const chain = getChain(config.chain);
   const base = getToken(chain, config.base);
   const quote = getToken(chain, config.quote);
+  const risk = settingsOf(ENGINE_KEYS, 'risk', config.keys, { baseDecimals: base.decimals, quoteDecimals: quote.decimals });
   const definition = getStrategyDefinition(config.strategy);
   const sizeKey = definition?.keys.find((key) => key.key.endsWith('_ORDER_SIZE'));
   const sizeText = sizeKey === undefined ? '0' : (config.raw[sizeKey.key] ?? sizeKey.default);
@@ -61,8 +57,9 @@ function quotePlan(config: PairConfig): QuotePlan {
   return {
     orderQtyUnits: parseUnits(sizeText, base.decimals, { rounding: 'down' }),
     levels: Number.isInteger(levels) && levels > 0 ? levels : 1,
-    maxOrderNotionalUnits: capUnits(config.engine.RISK_MAX_ORDER_NOTIONAL, quote.decimals),
-    maxTotalNotionalUnits: capUnits(config.engine.RISK_MAX_TOTAL_NOTIONAL, quote.decimals),
+    maxOrderNotionalUnits: risk.maxOrderNotionalUnits,
+    // `auto` is resolved at the first fair price: no fixed cap to check here.
+    maxTotalNotionalUnits: risk.maxTotalNotionalUnits === 'auto' ? 0n : risk.maxTotalNotionalUnits,
     onchainKill: config.engine.RISK_ONCHAIN_KILL,
     orderSizeKey: sizeKey?.key ?? 'ORDER_SIZE',
   };

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { assertPrivateFile, InsecurePermissionsError, type PairConfig, type PermissionOptions } from '../config/index.ts';
-import { MmError, Secret, getChain, getToken, parseUnits, withContracts, type Clock, type Logger } from '../core/index.ts';
+import { ENGINE_KEYS, MmError, Secret, getChain, getToken, settingsOf, withContracts, type Clock, type Logger } from '../core/index.ts';
 import {
   RemoteSigner,
   SignerError,
@@ -119,8 +119,9 @@ function readPrivateFile(path: string, what: string, permissions: PermissionOpti
  * limit when set), its account and chain, withdrawals only to WITHDRAW_ALLOWED_RECEIVERS.
  */
 export function signingPolicyOf(config: PairConfig): SigningPolicySpec {
-  const quote = getToken(getChain(config.chain), config.quote);
-  const notional = parseUnits(config.engine.RISK_MAX_ORDER_NOTIONAL.text, quote.decimals, { rounding: 'down' });
+  const chain = getChain(config.chain);
+  const decimals = { baseDecimals: getToken(chain, config.base).decimals, quoteDecimals: getToken(chain, config.quote).decimals };
+  const notional = settingsOf(ENGINE_KEYS, 'risk', config.keys, decimals).maxOrderNotionalUnits;
   return {
     chain: config.chain,
     account: BigInt(config.tradingAccount),

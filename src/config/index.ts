@@ -1,5 +1,5 @@
 /** Public surface of `src/config`: one pair's env file, validated. */
-export { CONFIG_KEYS, CONFIG_KEY_LIST, type KeySpec, type ConfigKey } from './keys.ts';
+export { CONFIG_KEYS, CONFIG_KEY_LIST, type ConfigKey, type ContractSettings, type PairSettings, type SignerKeys } from './keys.ts';
 export {
   ConfigError,
   loadPairConfigFile,
@@ -9,22 +9,31 @@ export {
   type ConfigErrorCode,
   type LoadOptions,
   type PairConfig,
+  type PairKeys,
   type SignerSource,
 } from './load.ts';
 export { assertPrivateFile, InsecurePermissionsError, type PermissionOptions } from './permissions.ts';
 export { fileKeyOf, resolvePath, type SecretSourceOptions } from './secrets.ts';
-export * as values from './values.ts';
 export { renderExampleEnv, type DocumentedKey, type KeyGroup } from './example.ts';
-export { ENGINE_KEYS, ENGINE_KEY_LIST, type EngineConfig } from './engine-keys.ts';
+export { type ReferenceConfig } from './reference-keys.ts';
+export { hedgeMarketLabel, type HedgeConfig, type HedgeCredentials } from './hedge-keys.ts';
+// The engine's, the reference's and the hedge's keys are declared in src/core/settings, where their
+// readers can derive their settings from them; the config layer validates them with its own.
 export {
+  ENGINE_KEYS,
+  ENGINE_KEY_LIST,
   FAIR_PRICES,
+  HEDGE_KEYS,
+  HEDGE_KEY_LIST,
   REFERENCE_KEYS,
   REFERENCE_KEY_LIST,
   REFERENCE_VENUES,
   referenceMarketLabel,
+  values,
+  type EngineConfig,
   type FairPriceMode,
-  type ReferenceConfig,
+  type HedgeKeys,
+  type KeySpec,
   type ReferenceKeys,
   type ReferenceMarket,
-} from './reference-keys.ts';
-export { HEDGE_KEYS, HEDGE_KEY_LIST, hedgeMarketLabel, type HedgeConfig, type HedgeCredentials, type HedgeKeys } from './hedge-keys.ts';
+} from '../core/index.ts';

@@ -7,12 +7,31 @@
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
-import { MmError, Secret, closestName, formatConfigIssues, getChain, type ChainName, type ConfigIssue } from '../core/index.ts';
-import { ENGINE_KEY_LIST, checkEngineKeys, type EngineConfig } from './engine-keys.ts';
-import { CONFIG_KEYS, CONFIG_KEY_LIST, type KeySpec } from './keys.ts';
-import { REFERENCE_KEY_LIST, checkReferenceKeys, toReferenceConfig, type ReferenceConfig, type ReferenceKeys } from './reference-keys.ts';
+import {
+  ENGINE_KEYS,
+  ENGINE_KEY_LIST,
+  HEDGE_KEYS,
+  HEDGE_KEY_LIST,
+  MmError,
+  REFERENCE_KEYS,
+  REFERENCE_KEY_LIST,
+  Secret,
+  closestName,
+  formatConfigIssues,
+  getChain,
+  settingsOf,
+  type ChainName,
+  type ConfigIssue,
+  type EngineConfig,
+  type KeySpec,
+  type KeyValues,
+  type PublicKeyValues,
+  type ValuesReadBy,
+} from '../core/index.ts';
+import { checkHedgeKeys, toHedgeConfig, type HedgeConfig } from './hedge-keys.ts';
+import { CONFIG_KEYS, CONFIG_KEY_LIST, type ContractSettings, type PairSettings, type SignerKeys } from './keys.ts';
+import { checkReferenceKeys, toReferenceConfig, type ReferenceConfig } from './reference-keys.ts';
 import { fileKeyOf, resolvePath, resolveSecretEntries, type ResolvedEntries, type SecretSourceOptions } from './secrets.ts';
-import { HEDGE_KEY_LIST, checkHedgeKeys, toHedgeConfig, type HedgeConfig, type HedgeKeys } from './hedge-keys.ts';
 
 /** Codes raised by `src/config`. */
 export type ConfigErrorCode = 'CONFIG_INVALID' | 'CONFIG_FILE_UNREADABLE';
@@ -43,43 +62,27 @@ export class ConfigError extends MmError<ConfigErrorCode> {
   }
 }
 
-/** Validated settings of one pair's daemon. */
-export interface PairConfig {
-  readonly exchangeHttpUrl: string;
-  readonly exchangeWsUrl: string;
-  readonly chain: ChainName;
-  readonly tradingAccount: string;
+/** Every table of keys a pair file holds besides its strategy's. */
+type PairKeyTables = typeof CONFIG_KEYS & typeof ENGINE_KEYS & typeof REFERENCE_KEYS & typeof HEDGE_KEYS;
+
+/** Every key of a pair file that is not a secret, as parsed: what each reader's settings are built from. */
+export type PairKeys = PublicKeyValues<PairKeyTables>;
+
+/** Validated settings of one pair's daemon: its own (one field per `pair` key), and its parts'. */
+export interface PairConfig extends PairSettings {
   /** Where the signer's key is; undefined only when the loader was told none is needed. */
   readonly signer: SignerSource | undefined;
-  /** WITHDRAW_ALLOWED_RECEIVERS, lowercase 0x addresses; empty = never withdraw. */
-  readonly withdrawAllowedReceivers: readonly string[];
-  readonly base: string;
-  readonly quote: string;
-  readonly ecosystemBook: boolean;
-  readonly strategy: string;
-  readonly metricsPort: number;
-  readonly metricsHost: string;
-  /** Exact decimal text (e.g. "1.25") for bigint math, and its value. */
-  readonly gasPriceMultiplier: { readonly text: string; readonly value: number };
-  readonly withdrawHash: 'snip12' | 'poseidon';
-  readonly logLevel: string;
   /** EXCHANGE_ADDRESS, CORE_ADDRESS, ROUTER_ADDRESS, FEE_RECIPIENT when set (else the chain's). */
-  readonly contracts: ContractOverrides;
-  /** STARKNET_RPC_URL, when set. */
-  readonly starknetRpcUrl: string | undefined;
-  /** FAST_CANCEL. */
-  readonly fastCancel: boolean;
-  /** STATE_DIR: '' = the default state directory (`src/cli/state-dir.ts`). */
-  readonly stateDir: string;
-  /** SIGNING_WORKERS: pre-signing threads (0 = on the event loop). */
-  readonly signingWorkers: number;
-  /** Engine, risk and gas settings. */
+  readonly contracts: ContractSettings;
+  /** Engine, risk, gas and budget keys as parsed; the engine's settings are built from `keys` once the pair's decimals are known. */
   readonly engine: EngineConfig;
   /** Reference market and fair-price settings (issue 10). */
   readonly reference: ReferenceConfig;
   /** Hedge venue settings (issue 15). */
   readonly hedge: HedgeConfig;
-  /** Every non-secret key of the file, for the strategy's own keys. */
+  /** Every key that is not a secret, as parsed (for `settingsOf`). */
+  readonly keys: PairKeys;
+  /** Every non-secret entry of the file, for the strategy's own keys. */
   readonly raw: Readonly<Record<string, string>>;
 }
 
@@ -134,97 +137,94 @@ export function parsePairConfig(
   source = 'env',
 ): PairConfig {
   const issues: ConfigIssue[] = [];
-  const resolved = resolveSecretEntries(env, ALL_KEY_SPECS, { ...options, readSecrets: options.requireSigner !== false }, issues);
-  const read = <T>(spec: KeySpec<T>): T | undefined => {
+  const requireSigner = options.requireSigner !== false;
+  const resolved = resolveSecretEntries(env, ALL_KEY_SPECS, { ...options, readSecrets: requireSigner }, issues);
+  // Only the keys that parsed: an unset optional key is there as undefined, a bad one is absent (its issue is listed).
+  const parsed: Partial<Record<string, unknown>> = {};
+  for (const spec of ALL_KEY_SPECS) {
     const given = resolved.env[spec.key];
     const raw = spec.optional === true && given?.trim() === '' ? undefined : (given ?? spec.default);
     if (raw === undefined) {
-      if (spec.optional !== true) issues.push({ key: spec.key, value: undefined, allowed: `required: ${spec.doc}` });
-      return undefined;
+      if (spec.optional === true) parsed[spec.key] = undefined;
+      else issues.push({ key: spec.key, value: undefined, allowed: `required: ${spec.doc}` });
+      continue;
     }
     const result = spec.parse(raw.trim());
-    if (!result.ok) {
-      const from = resolved.origins.get(spec.key);
-      issues.push({ key: spec.key, value: raw, allowed: from === undefined ? result.allowed : `${result.allowed} (${from.described})` });
-      return undefined;
+    if (result.ok) {
+      parsed[spec.key] = result.value;
+      continue;
     }
-    return result.value;
-  };
-
-  const values = {
-    exchangeHttpUrl: read(CONFIG_KEYS.EXCHANGE_HTTP_URL),
-    exchangeWsUrl: read(CONFIG_KEYS.EXCHANGE_WS_URL),
-    chain: read(CONFIG_KEYS.CHAIN),
-    tradingAccount: read(CONFIG_KEYS.TRADING_ACCOUNT),
-    base: read(CONFIG_KEYS.BASE),
-    quote: read(CONFIG_KEYS.QUOTE),
-    ecosystemBook: read(CONFIG_KEYS.ECOSYSTEM_BOOK),
-    strategy: read(CONFIG_KEYS.STRATEGY),
-    metricsPort: read(CONFIG_KEYS.METRICS_PORT),
-    metricsHost: read(CONFIG_KEYS.METRICS_HOST),
-    gasPriceMultiplier: read(CONFIG_KEYS.GAS_PRICE_MULTIPLIER),
-    withdrawHash: read(CONFIG_KEYS.WITHDRAW_HASH),
-    logLevel: read(CONFIG_KEYS.LOG_LEVEL),
-    withdrawAllowedReceivers: read(CONFIG_KEYS.WITHDRAW_ALLOWED_RECEIVERS),
-    fastCancel: read(CONFIG_KEYS.FAST_CANCEL),
-    stateDir: read(CONFIG_KEYS.STATE_DIR),
-    signingWorkers: read(CONFIG_KEYS.SIGNING_WORKERS),
-  };
-  const signer = readSignerSource(read, resolved, options, issues);
-  const venueChecks = readVenueChecks(read);
-
-  const engineEntries = ENGINE_KEY_LIST.map((spec) => [spec.key, read(spec)] as const);
-  const referenceKeys = Object.fromEntries(REFERENCE_KEY_LIST.map((spec) => [spec.key, read(spec)]));
-  const fairPrice = engineEntries.find(([key]) => key === 'FAIR_PRICE')?.[1];
-  checkReferenceKeys(typeof fairPrice === 'string' ? fairPrice : undefined, referenceKeys, issues);
-  const issuesBeforeHedge = issues.length;
-  // A key that failed to parse is left out (its issue is listed); HEDGE=off parses to undefined and stays.
-  const hedgeEntries = HEDGE_KEY_LIST.map((spec) => {
-    const before = issues.length;
-    const value = read(spec);
-    return issues.length === before ? ([spec.key, value] as const) : undefined;
-  }).filter((entry) => entry !== undefined);
-  const hedgeKeys = Object.fromEntries(hedgeEntries) as Partial<HedgeKeys>;
-  checkHedgeKeys(hedgeKeys, values.strategy, issues, options.requireSigner !== false);
-  const hedge = issues.length === issuesBeforeHedge ? toHedgeConfig(hedgeKeys as HedgeKeys, options.baseDir ?? process.cwd(), issues, options.requireSigner !== false) : undefined;
-  checkTokens(values.chain, values.base, values.quote, issues);
-  issues.push(...checkEngineKeys(Object.fromEntries(engineEntries) as Partial<EngineConfig>, env));
-  const feeToken = engineEntries.find(([key]) => key === 'FEE_TOKEN')?.[1];
-  if (typeof feeToken === 'string' && values.chain !== undefined && !getChain(values.chain).tokens.has(feeToken)) {
-    issues.push({ key: 'FEE_TOKEN', value: feeToken, allowed: `a token of ${values.chain}: ${[...getChain(values.chain).tokens.keys()].join(', ')}` });
+    const from = resolved.origins.get(spec.key);
+    issues.push({ key: spec.key, value: raw, allowed: from === undefined ? result.allowed : `${result.allowed} (${from.described})` });
   }
-  if (values.strategy !== undefined && options.strategyNames !== undefined && !options.strategyNames.includes(values.strategy)) {
-    issues.push({ key: 'STRATEGY', value: values.strategy, allowed: `one of ${options.strategyNames.join(', ')}` });
+  const values = parsed as Partial<AllKeys>;
+  // A key that did not parse reads as unset here: its own issue says what is wrong with it.
+  const signerKeys = settingsOf(CONFIG_KEYS, 'signer', { ...SIGNER_UNSET, ...values });
+  const signer = readSignerSource(signerKeys, resolved, options, issues);
+  checkReferenceKeys(values.FAIR_PRICE, values, issues);
+  const issuesBeforeHedge = issues.length;
+  checkHedgeKeys(values, values.STRATEGY, issues, requireSigner);
+  const hedgeKeysValid = issues.length === issuesBeforeHedge && HEDGE_KEY_LIST.every((spec) => spec.key in values);
+  const hedge = hedgeKeysValid ? toHedgeConfig(values as AllKeys, options.baseDir ?? process.cwd(), issues, requireSigner) : undefined;
+  checkTokens(values.CHAIN, values.BASE, values.QUOTE, issues);
+  issues.push(...checkEngineKeys(values, env));
+  checkFeeToken(values.CHAIN, values.FEE_TOKEN, issues);
+  if (values.STRATEGY !== undefined && options.strategyNames !== undefined && !options.strategyNames.includes(values.STRATEGY)) {
+    issues.push({ key: 'STRATEGY', value: values.STRATEGY, allowed: `one of ${options.strategyNames.join(', ')}` });
   }
   checkUnknownKeys(env, options.extraKeys ?? new Set(), issues);
-  if (signer === undefined && options.requireSigner !== false && !issues.some((issue) => SIGNER_ISSUE_KEYS.has(issue.key))) {
+  if (signer === undefined && requireSigner && !issues.some((issue) => SIGNER_ISSUE_KEYS.has(issue.key))) {
     issues.push({ key: 'SIGNER_PRIVATE_KEY', value: undefined, allowed: `required: set one of ${SIGNER_SOURCE_KEYS.join(', ')}` });
   }
 
-  if (issues.length > 0) {
+  // `hedge` is undefined only when an issue says why.
+  if (issues.length > 0 || hedge === undefined) {
     const listing = formatConfigIssues(issues, SECRET_KEYS);
     throw new ConfigError('CONFIG_INVALID', `invalid configuration in ${source}:\n${listing}`, issues);
   }
-  const valid = values as Required<{ [K in keyof typeof values]: NonNullable<(typeof values)[K]> }>;
-  const raw = Object.fromEntries(Object.entries(env).filter(([key]) => !SECRET_KEYS.has(key)));
-  const engine = Object.fromEntries(engineEntries) as unknown as EngineConfig;
-  const reference = toReferenceConfig(referenceKeys as unknown as ReferenceKeys);
-  return { ...valid, ...venueChecks, signer, engine, reference, hedge: hedge as HedgeConfig, raw };
+  const valid = values as AllKeys;
+  const pick = (specs: readonly KeySpec[]): Record<string, unknown> => Object.fromEntries(specs.map((spec) => [spec.key, parsed[spec.key]]));
+  return {
+    ...settingsOf(CONFIG_KEYS, 'pair', valid),
+    signer,
+    contracts: settingsOf(CONFIG_KEYS, 'contracts', valid),
+    engine: pick(ENGINE_KEY_LIST) as EngineConfig,
+    reference: toReferenceConfig(valid),
+    hedge,
+    keys: pick(ALL_KEY_SPECS.filter((spec) => spec.secret !== true)) as PairKeys,
+    raw: Object.fromEntries(Object.entries(env).filter(([key]) => !SECRET_KEYS.has(key))),
+  };
+}
+
+/** Every key's parsed value, secrets included (they never leave the loader but in a `Secret`). */
+type AllKeys = KeyValues<PairKeyTables>;
+
+/** The signer keys, all unset. */
+const SIGNER_UNSET: ValuesReadBy<typeof CONFIG_KEYS, 'signer'> = { SIGNER_PRIVATE_KEY: undefined, SIGNER_KEYSTORE: undefined, SIGNER_KEYSTORE_PASSWORD: undefined, SIGNER_REMOTE: undefined };
+
+/**
+ * Checks across engine keys: the two inventory targets exclude each other.
+ * @returns one issue per conflict, naming the key.
+ */
+function checkEngineKeys(engine: Partial<EngineConfig>, raw: Readonly<Record<string, string>>): ConfigIssue[] {
+  const pct = engine.INVENTORY_TARGET_PCT;
+  if (pct !== undefined && pct !== 'off' && raw.INVENTORY_TARGET_BASE !== undefined && raw.INVENTORY_TARGET_BASE.trim() !== 'start') {
+    return [{ key: 'INVENTORY_TARGET_PCT', value: raw.INVENTORY_TARGET_PCT, allowed: 'off while INVENTORY_TARGET_BASE is set (one inventory target, not two)' }];
+  }
+  return [];
+}
+
+/** Gas is paid in a token of the chain. */
+function checkFeeToken(chain: ChainName | undefined, feeToken: string | undefined, issues: ConfigIssue[]): void {
+  if (feeToken === undefined || chain === undefined || getChain(chain).tokens.has(feeToken)) return;
+  issues.push({ key: 'FEE_TOKEN', value: feeToken, allowed: `a token of ${chain}: ${[...getChain(chain).tokens.keys()].join(', ')}` });
 }
 
 const SIGNER_ISSUE_KEYS: ReadonlySet<string> = new Set([...SIGNER_SOURCE_KEYS, 'SIGNER_KEYSTORE_PASSWORD', fileKeyOf('SIGNER_KEYSTORE_PASSWORD')]);
 
-/** The one signer the entries name, or undefined (with an issue when more than one is named). */
-function readSignerSource(
-  read: <T>(spec: KeySpec<T>) => T | undefined,
-  resolved: ResolvedEntries,
-  options: LoadOptions,
-  issues: ConfigIssue[],
-): SignerSource | undefined {
-  const privateKey = read(CONFIG_KEYS.SIGNER_PRIVATE_KEY);
-  const keystore = read(CONFIG_KEYS.SIGNER_KEYSTORE);
-  const password = read(CONFIG_KEYS.SIGNER_KEYSTORE_PASSWORD);
-  const remote = read(CONFIG_KEYS.SIGNER_REMOTE);
+/** The one signer the keys name, or undefined (with an issue when more than one is named). */
+function readSignerSource(keys: SignerKeys, resolved: ResolvedEntries, options: LoadOptions, issues: ConfigIssue[]): SignerSource | undefined {
+  const { privateKey, keystore, keystorePassword: password, remote } = keys;
   const named = [privateKey === undefined ? undefined : 'SIGNER_PRIVATE_KEY', keystore === undefined ? undefined : 'SIGNER_KEYSTORE', remote === undefined ? undefined : 'SIGNER_REMOTE'].filter(
     (key): key is string => key !== undefined,
   );
@@ -246,20 +246,6 @@ function readSignerSource(
   }
   if (remote !== undefined) return { kind: 'remote', socketPath: pathOf('SIGNER_REMOTE', remote) };
   return undefined;
-}
-
-type ContractOverrides = import('../core/index.ts').ContractOverrides;
-
-/** The optional contract and RPC keys (issue 11); undefined ones stay out of the overrides. */
-function readVenueChecks(read: <T>(spec: KeySpec<T>) => T | undefined): { contracts: ContractOverrides; starknetRpcUrl: string | undefined } {
-  const entries = [
-    ['executorAddress', read(CONFIG_KEYS.EXCHANGE_ADDRESS)],
-    ['coreAddress', read(CONFIG_KEYS.CORE_ADDRESS)],
-    ['routerAddress', read(CONFIG_KEYS.ROUTER_ADDRESS)],
-    ['feeRecipient', read(CONFIG_KEYS.FEE_RECIPIENT)],
-  ] as const;
-  const contracts = Object.fromEntries(entries.filter(([, value]) => value !== undefined)) as ContractOverrides;
-  return { contracts, starknetRpcUrl: read(CONFIG_KEYS.STARKNET_RPC_URL) };
 }
 
 function checkTokens(chain: ChainName | undefined, base: string | undefined, quote: string | undefined, issues: ConfigIssue[]): void {

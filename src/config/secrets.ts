@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { ConfigIssue } from '../core/index.ts';
-import type { KeySpec } from './keys.ts';
+import type { KeySpec } from '../core/index.ts';
 import { InsecurePermissionsError, assertPrivateFile, type PermissionOptions } from './permissions.ts';
 
 /** Where secrets and environment keys are looked for. */

@@ -96,10 +96,10 @@ export function getChain(name: ChainName): ChainInfo {
 
 /** Contract addresses that replace a chain's defaults (0x-hex; EXCHANGE_ADDRESS, CORE_ADDRESS, …). */
 export interface ContractOverrides {
-  readonly executorAddress?: string;
-  readonly coreAddress?: string;
-  readonly routerAddress?: string;
-  readonly feeRecipient?: string;
+  readonly executorAddress?: string | undefined;
+  readonly coreAddress?: string | undefined;
+  readonly routerAddress?: string | undefined;
+  readonly feeRecipient?: string | undefined;
 }
 
 /**

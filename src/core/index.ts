@@ -16,3 +16,4 @@ export * from './venue.ts';
 export * from './reference-feed.ts';
 export * from './hedge-venue.ts';
 export * from './hedge-rules.ts';
+export * from './settings/index.ts';

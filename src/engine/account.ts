@@ -13,7 +13,7 @@
  * - the account's risk: the notional of every order of every pair that could fill, and a drawdown
  *   kill on the pairs' PnL together (pairs quoted in the same token).
  */
-import type { AccountState, Clock, Logger, TokenBalance } from '../core/index.ts';
+import type { AccountState, Clock, ENGINE_KEYS, Logger, SettingsOf, TokenBalance } from '../core/index.ts';
 import { TokenBucket } from './orders/budget.ts';
 import { DrawdownGuard } from './safety/drawdown.ts';
 import type { HaltReason } from './safety/safety.ts';
@@ -22,15 +22,14 @@ import type { OutboundBudget } from './settings.ts';
 /** A drift beyond the tolerance is judged again this long later before it halts every pair. */
 const DRIFT_CONFIRM_MS = 2_000;
 
-/** A pair as the account knows it. */
-export interface AccountPair {
+type PairBudgetSettings = SettingsOf<typeof ENGINE_KEYS, 'account-pair'>;
+
+/** A pair as the account knows it, with what it may lock (BUDGET_BASE/BUDGET_QUOTE in base units; undefined = its even share of the free balance). */
+export interface AccountPair extends PairBudgetSettings {
   /** `BASE/QUOTE`, e.g. `ETH/USDC`. */
   readonly name: string;
   readonly base: string;
   readonly quote: string;
-  /** What the pair may lock, base units; undefined = its even share of the free balance. */
-  readonly budgetBaseUnits: bigint | undefined;
-  readonly budgetQuoteUnits: bigint | undefined;
 }
 
 /** What each pair's engine offers the account. */

@@ -4,6 +4,8 @@ export { Account, BudgetError, type AccountMember, type AccountOptions, type Acc
 export type { EngineStatus, PathStatus, ScorecardSnapshot } from './status.ts';
 export {
   DEFAULT_ENGINE_SETTINGS,
+  engineSettingsOf,
+  type EngineKeyValues,
   type EngineSettings,
   type FairPriceSource,
   type InventoryTarget,

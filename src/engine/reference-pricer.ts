@@ -14,21 +14,13 @@
  * divergence between venue mid and reference fair (pause past REFERENCE_MAX_DIVERGENCE_BPS).
  * Pure arithmetic over what it is fed: the engine owns the feed and the pauses.
  */
-import { depthWithinBps, referenceMicroprice, referenceMid, type ReferenceFeed, type ReferenceTop } from '../core/index.ts';
+import { depthWithinBps, referenceMicroprice, referenceMid, type REFERENCE_KEYS, type ReferenceFeed, type ReferenceTop, type SettingsOf } from '../core/index.ts';
 
-/** How the engine prices from a reference (REFERENCE_* keys). */
-export interface ReferenceSettings {
-  readonly price: 'mid' | 'microprice';
-  /** Fixed basis in bps, or `auto`. */
-  readonly basisBps: number | 'auto';
-  readonly basisHalfLifeS: number;
-  readonly basisMaxStepBps: number;
-  /** 0 = never pause on divergence. */
-  readonly maxDivergenceBps: number;
-  /** 0 = no jump rule. */
-  readonly jumpBps: number;
-  readonly jumpWindowMs: number;
-}
+/**
+ * How the engine prices from a reference: one field per REFERENCE_* key read by `reference`
+ * (a fixed basis in bps or `auto`; 0 divergence = never pause; 0 jump = no jump rule).
+ */
+export type ReferenceSettings = SettingsOf<typeof REFERENCE_KEYS, 'reference'>;
 
 /** Band around each mid within which `blend` weighs the size shown, bps. */
 const BLEND_BAND_BPS = 10;

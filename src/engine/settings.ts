@@ -1,12 +1,25 @@
 /**
- * The engine's settings, in the units the engine computes with. The CLI builds them from a pair's
- * validated env file (src/config); tests and backtests build them directly.
+ * The engine's settings, in the units the engine computes with. Each part that a key sets is
+ * derived from the keys' declarations (src/core/settings/engine-keys.ts: the field each key becomes
+ * and its conversion), and {@link engineSettingsOf} builds them from a pair file's parsed keys once
+ * the pair's decimals are known; tests and backtests may also build them directly.
  */
+import {
+  ENGINE_KEYS,
+  REFERENCE_KEYS,
+  defaultValues,
+  settingsOf,
+  type FairPriceMode,
+  type PairDecimals,
+  type ReferenceKeys,
+  type SettingsOf,
+  type ValuesReadBy,
+} from '../core/index.ts';
 import type { ConfiguredRiskLimits } from './pipeline/caps.ts';
 import type { ReferenceSettings } from './reference-pricer.ts';
 
-/** What to do with orders found on the venue at start. */
-export type StartupOrderPolicy = 'adopt' | 'cancel';
+/** What to do with orders found on the venue at start (`STARTUP_ORDERS`). */
+export type StartupOrderPolicy = EngineKeySettings['startupOrders'];
 
 /**
  * The base balance the inventory skew and caps measure position from: q = base held − target.
@@ -24,64 +37,37 @@ export type InventoryTarget =
  * Where the fair price every strategy quotes around comes from (`FAIR_PRICE`): the venue book's
  * mid or microprice, a deep reference market's price × (1 + basis), or a depth-weighted blend.
  */
-export type FairPriceSource = 'mid' | 'microprice' | 'reference' | 'blend';
+export type FairPriceSource = FairPriceMode;
+
+type RequoteKeySettings = SettingsOf<typeof ENGINE_KEYS, 'requote'>;
 
 /**
  * The band within which a live order stays instead of being replaced (queue priority is money).
  * Asymmetric: an order that became too aggressive (it gave up more than `aggressiveEdgeFraction`
  * of the edge after costs its quote is meant to earn; 0 = by any tick) is replaced at once; one
  * that is less aggressive stays until it is `max(ticks·tick, bps·price or fraction·distance)`
- * away, where distance is the desired quote's distance from its reference price.
+ * away, where distance is the desired quote's distance from its reference price. The REQUOTE_*
+ * keys set every field but `fractionOfDistance`.
  */
-export interface RequoteTolerance {
-  /** A live order may be more aggressive than its quote by this share of the quote's edge after costs. */
-  readonly aggressiveEdgeFraction: number;
-  readonly ticks: number;
-  /** Relative band in bps of the price; `auto` uses `fractionOfDistance` instead. */
-  readonly bps: number | 'auto';
+export interface RequoteTolerance extends RequoteKeySettings {
   /** With `bps: 'auto'`: this share of the quote's distance from its reference (its half-spread). */
   readonly fractionOfDistance: number;
-  /** A live order whose unfilled size is within this fraction of the desired size stays. */
-  readonly sizeFraction: number;
 }
 
-/** The outbound request budget: a token bucket over venue actions (`ORDER_RATE_LIMIT_PER_S`, burst). */
-export interface OutboundBudget {
-  /** Sustained actions per second; 0 = unlimited. */
-  readonly ratePerS: number;
-  /** Bucket size: actions that may go out at once. */
-  readonly burst: number;
+type OutboundKeySettings = SettingsOf<typeof ENGINE_KEYS, 'outbound'>;
+
+/** The outbound request budget: a token bucket over venue actions (`ORDER_RATE_LIMIT_PER_S`, `ORDER_RATE_BURST`; 0/s = unlimited). */
+export interface OutboundBudget extends OutboundKeySettings {
   /** Tokens kept for cancels: placements stop short of them, so risk can always be reduced. */
   readonly reservedForCancels: number;
 }
 
-/** Every knob of the engine. */
-export interface EngineSettings {
+type EngineKeySettings = SettingsOf<typeof ENGINE_KEYS, 'engine'>;
+
+/** Every knob of the engine: one field per key the engine reads (`engine` in its declaration), and its parts. */
+export interface EngineSettings extends EngineKeySettings {
   readonly inventoryTarget: InventoryTarget;
-  readonly fairPrice: FairPriceSource;
-  /**
-   * How long the last fair price stands when the book stops giving one (a side empty for a
-   * moment): quotes stay put instead of being pulled and re-placed; 0 = pull at once.
-   */
-  readonly fairHoldMs: number;
   readonly requoteTolerance: RequoteTolerance;
-  /** Orders older than this are replaced even inside the band; 0 = never. */
-  readonly maxOrderAgeMs: number;
-  /** Quotes whose edge after fees and gas, from their reference price, is under this are not placed (unless they reduce inventory). */
-  readonly minEdgeBps: number;
-  /** Conversion-rate margin against us when valuing gas (fraction). */
-  readonly conversionMargin: number;
-  /** Pre-sign orders this many ticks either side of each quote; 0 disables. */
-  readonly presignTicks: number;
-  readonly startupOrders: StartupOrderPolicy;
-  /** Heal from REST on this period even without a reason; 0 disables. */
-  readonly reconcileIntervalMs: number;
-  /** Dead-man: no market data for this long → cancel everything until the feed is back. */
-  readonly staleFeedMs: number;
-  /** On SIGTERM, wait at most this long for the venue to confirm that nothing rests. */
-  readonly shutdownTimeoutMs: number;
-  /** Increase the nonce on chain (cancels everything) when a fatal condition halts the bot. */
-  readonly onchainKill: boolean;
   /** Drift between expected and venue balances tolerated silently, in base units of each token. */
   readonly driftToleranceUnits: bigint;
   readonly outbound: OutboundBudget;
@@ -90,29 +76,35 @@ export interface EngineSettings {
   readonly reference?: ReferenceSettings;
 }
 
-/** Defaults that quote small and cautiously, with every risk limit on; each field is overridable from the env file. */
-export const DEFAULT_ENGINE_SETTINGS: EngineSettings = {
-  inventoryTarget: { kind: 'start' },
-  fairPrice: 'mid',
-  fairHoldMs: 500,
-  requoteTolerance: { aggressiveEdgeFraction: 0.1, ticks: 0, bps: 'auto', fractionOfDistance: 0.5, sizeFraction: 0.1 },
-  maxOrderAgeMs: 300_000,
-  minEdgeBps: 0,
-  conversionMargin: 0.005,
-  presignTicks: 2,
-  startupOrders: 'cancel',
-  reconcileIntervalMs: 30_000,
-  staleFeedMs: 10_000,
-  shutdownTimeoutMs: 10_000,
-  onchainKill: false,
-  driftToleranceUnits: 10n,
-  outbound: { ratePerS: 10, burst: 20, reservedForCancels: 2 },
-  risk: {
-    maxInventoryDeviationUnits: 'auto',
-    maxOrderNotionalUnits: 0n,
-    maxTotalNotionalUnits: 'auto',
-    maxOpenOrders: 20,
-    priceBandFraction: 0.05,
-    maxDrawdownQuote: 'auto',
-  },
-};
+/** The knobs no key sets. */
+const FIXED = { fractionOfDistance: 0.5, reservedForCancels: 2, driftToleranceUnits: 10n } as const;
+
+/** The parsed keys the engine's settings are built from: its own, and the reference's when one is read. */
+export type EngineKeyValues = ValuesReadBy<typeof ENGINE_KEYS, 'engine' | 'inventory-target' | 'requote' | 'outbound' | 'risk'> &
+  ValuesReadBy<typeof REFERENCE_KEYS, 'reference'> &
+  Pick<ReferenceKeys, 'REFERENCE'>;
+
+/**
+ * The engine's settings from a pair file's parsed keys.
+ * @param decimals the pair's token decimals: inventory target and caps become base units.
+ * @throws MmError `CORE_INVARIANT` when an amount is set and the decimals it needs are not given.
+ */
+export function engineSettingsOf(keys: EngineKeyValues, decimals: Partial<PairDecimals>): EngineSettings {
+  const target = settingsOf(ENGINE_KEYS, 'inventory-target', keys, decimals);
+  return {
+    ...settingsOf(ENGINE_KEYS, 'engine', keys, decimals),
+    inventoryTarget:
+      target.valueFraction !== undefined ? { kind: 'value-fraction', fraction: target.valueFraction } : target.base === 'start' ? { kind: 'start' } : { kind: 'base', units: target.base },
+    requoteTolerance: { ...settingsOf(ENGINE_KEYS, 'requote', keys, decimals), fractionOfDistance: FIXED.fractionOfDistance },
+    driftToleranceUnits: FIXED.driftToleranceUnits,
+    outbound: { ...settingsOf(ENGINE_KEYS, 'outbound', keys, decimals), reservedForCancels: FIXED.reservedForCancels },
+    risk: settingsOf(ENGINE_KEYS, 'risk', keys, decimals),
+    ...(keys.REFERENCE === undefined ? {} : { reference: settingsOf(REFERENCE_KEYS, 'reference', keys) }),
+  };
+}
+
+/**
+ * What a pair file that sets no engine key gives: small, cautious quoting with every risk limit
+ * on (the keys' defaults; no amount default needs a pair's decimals).
+ */
+export const DEFAULT_ENGINE_SETTINGS: EngineSettings = engineSettingsOf({ ...defaultValues(ENGINE_KEYS), ...defaultValues(REFERENCE_KEYS) }, {});

@@ -3,24 +3,12 @@
  * venue (`binance/` today), each implementing the ports of `src/core` it plays a role in. The CLI
  * builds a pair's reference feed here from its config; OKX or Bybit would be one more case.
  */
-import type { Clock, Logger, ReferenceFeed, Rng } from '../core/index.ts';
+import type { Clock, Logger, ReferenceFeed, ReferenceFeedSettings, Rng } from '../core/index.ts';
 import { BinanceReferenceFeed, type BinanceMarketObserver } from './binance/index.ts';
 
 export { registerReferenceMetrics } from './metrics.ts';
 
-/**
- * Where a pair's reference feed reads from: the part of its reference settings a feed needs.
- * The CLI passes src/config's `ReferenceConfig`, which has this shape; markets import only core
- * (ARCHITECTURE.md), so they name the shape rather than config's module.
- */
-export interface ReferenceFeedSettings {
-  /** Undefined when REFERENCE=off. */
-  readonly market: { readonly venue: 'binance'; readonly symbol: string } | undefined;
-  readonly wsUrl: string;
-  readonly restUrl: string;
-  /** No update for this long (ms) makes the feed stale. */
-  readonly staleMs: number;
-}
+export type { ReferenceFeedSettings };
 
 /** What every feed needs from its owner. */
 export interface FeedDeps {

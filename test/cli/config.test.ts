@@ -23,6 +23,19 @@ describe('akira-mm config', () => {
     for (const key of keys) expect(stdout).toMatch(new RegExp(`^(# )?${key}=`, 'm'));
   });
 
+  it('documents every declared key in `config example` with its meaning, unit and default', async () => {
+    const { stdout } = await runCli(['config', 'example']);
+    const lines = stdout.split('\n');
+    const specs = [...CONFIG_KEY_LIST, ...ENGINE_KEY_LIST, ...REFERENCE_KEY_LIST, ...HEDGE_KEY_LIST, ...Object.values(STRATEGIES).flatMap((d) => d.keys)];
+    for (const spec of specs) {
+      const optional = 'optional' in spec && spec.optional === true;
+      const line = optional ? `# ${spec.key}=` : spec.default === undefined ? `${spec.key}=` : `# ${spec.key}=${spec.default}`;
+      const at = lines.indexOf(line);
+      expect(at, `${spec.key} with its default`).toBeGreaterThan(0);
+      expect(lines[at - 1], `${spec.key}'s meaning and unit`).toBe(`# ${spec.doc} [${spec.unit}]`);
+    }
+  });
+
   it('validates the shipped pair files', async () => {
     for (const pair of ['ETH-USDC', 'STRK-USDC']) {
       const { code, stdout, stderr } = await runCli(['config', 'check', '--env', `config/${pair}.env`]);

@@ -2,16 +2,7 @@
  * How the hedger hedges, read by the hedger and by the pieces it is built of (the hedge market's
  * view prices with the fee, profit and basis settings), so it sits below all of them.
  */
+import type { HEDGE_KEYS, SettingsOf } from '../../core/index.ts';
 
-/** How the hedger hedges (the HEDGE_* keys). */
-export interface HedgerSettings {
-  readonly feeBps: number;
-  readonly maxDelayMs: number;
-  readonly maxRetries: number;
-  readonly minProfitBps: number;
-  readonly orderType: 'market' | 'ioc';
-  readonly iocSlippageBps: number;
-  readonly basisBps: number;
-  /** The venue's receive window: a request older than this can no longer execute. */
-  readonly recvWindowMs: number;
-}
+/** How the hedger hedges: one field per HEDGE_* key read by `hedger` (recvWindowMs: a request older than this can no longer execute). */
+export type HedgerSettings = SettingsOf<typeof HEDGE_KEYS, 'hedger'>;

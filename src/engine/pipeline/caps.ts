@@ -7,7 +7,7 @@
  *   hold in the moments between a replacement's placement and its predecessor's cancel.
  * Limits are in exact base units where they bound money; notional limits in quote base units.
  */
-import { fitQuantity, notionalUnits, pow10, type Side, type TickerRules } from '../../core/index.ts';
+import { fitQuantity, notionalUnits, pow10, type ENGINE_KEYS, type SettingsOf, type Side, type TickerRules } from '../../core/index.ts';
 import type { RoundedQuote } from './diff.ts';
 
 /** Risk limits as the engine applies them; 0 disables a limit. */
@@ -26,18 +26,13 @@ export interface RiskLimits {
   readonly maxDrawdownQuote: number;
 }
 
-/** Risk limits as configured: the ones that scale with the pair may be `auto`. */
-export interface ConfiguredRiskLimits {
-  /** `auto`: {@link AUTO_INVENTORY_ORDERS} × the strategy's order size. */
-  readonly maxInventoryDeviationUnits: bigint | 'auto';
-  readonly maxOrderNotionalUnits: bigint;
-  /** `auto`: both sides at the full inventory cap, at the first fair price. */
-  readonly maxTotalNotionalUnits: bigint | 'auto';
-  readonly maxOpenOrders: number;
-  readonly priceBandFraction: number;
-  /** `auto`: {@link AUTO_DRAWDOWN_FRACTION} of the inventory cap's notional at the first fair price. */
-  readonly maxDrawdownQuote: number | 'auto';
-}
+/**
+ * Risk limits as configured by the RISK_* keys: the ones that scale with the pair may be `auto`
+ * (inventory cap: {@link AUTO_INVENTORY_ORDERS} × the strategy's order size; total notional: both
+ * sides at the full inventory cap at the first fair price; drawdown: {@link AUTO_DRAWDOWN_FRACTION}
+ * of the inventory cap's notional at the first fair price).
+ */
+export type ConfiguredRiskLimits = SettingsOf<typeof ENGINE_KEYS, 'risk'>;
 
 /** Auto inventory cap: this many orders of the strategy's size, each way. */
 export const AUTO_INVENTORY_ORDERS = 10n;

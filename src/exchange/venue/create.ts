@@ -6,7 +6,7 @@
  * policy (by default: this pair, this account, no withdrawals); a remote signer is handed in
  * ready-made and enforces its own.
  */
-import { MmError, getChain, withContracts, type ChainInfo, type ChainName, type Clock, type ContractOverrides, type Logger, type Rng, type Secret } from '../../core/index.ts';
+import { MmError, getChain, withContracts, type ChainInfo, type ChainName, type Clock, type ContractOverrides, type ENGINE_KEYS, type Logger, type Rng, type Secret, type SettingsOf } from '../../core/index.ts';
 import { RestClient, type HttpOptions } from '../client/index.ts';
 import { Signer, SigningPolicy, SigningPool, type SigningAudit, type SigningPolicySpec } from '../signer/index.ts';
 import type { StreamTiming } from '../stream/index.ts';
@@ -31,8 +31,10 @@ export interface LiveVenueFactoryDeps {
   readonly audit?: SigningAudit;
 }
 
-/** Connection, key and gas settings of one pair (env keys in brackets). */
-export interface LiveVenueConfig {
+type LiveVenueKeySettings = SettingsOf<typeof ENGINE_KEYS, 'live-venue'>;
+
+/** Connection, key and gas settings of one pair (env keys in brackets; FEE_TOKEN, GAS_REFRESH_S, CONVERSION_MARGIN_BPS and ORDER_TTL_S as declared for `live-venue`). */
+export interface LiveVenueConfig extends LiveVenueKeySettings {
   /** [EXCHANGE_HTTP_URL] */
   readonly httpUrl: string;
   /** [EXCHANGE_WS_URL] */
@@ -53,16 +55,8 @@ export interface LiveVenueConfig {
   readonly quote: string;
   /** [ECOSYSTEM_BOOK] */
   readonly ecosystemBook: boolean;
-  /** [FEE_TOKEN] */
-  readonly feeToken: string;
   /** [GAS_PRICE_MULTIPLIER] */
   readonly gasPriceMultiplier: number;
-  /** [GAS_REFRESH_S] */
-  readonly gasRefreshS: number;
-  /** [CONVERSION_MARGIN_BPS] */
-  readonly conversionMarginBps: number;
-  /** [ORDER_TTL_S] */
-  readonly orderTtlS: number;
   /** [WITHDRAW_HASH] */
   readonly withdrawHash: 'snip12' | 'poseidon';
   /**
