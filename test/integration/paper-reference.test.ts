@@ -30,10 +30,12 @@ function captureIo(): CliIo & { out(): string; err(): string } {
 }
 
 describe.skipIf(dataDir === undefined)('npm start -- --reference', () => {
-  it('paper-trades from the recorded reference with no configuration, and shows it', { timeout: 90_000 }, async () => {
+  it('paper-trades from the recorded reference with no configuration, and shows it', { timeout: 120_000 }, async () => {
     const io = captureIo();
     const metricsPort = await freePort();
-    const running = main(['paper', '--reference', '--duration', '8', '--metrics-port', String(metricsPort)], io);
+    // Long enough for a loaded CI machine to start the feed, the sim and the bot and quote: the
+    // metrics are read while it runs, so a short run ends before they exist.
+    const running = main(['paper', '--reference', '--duration', '20', '--metrics-port', String(metricsPort)], io);
     let metrics = '';
     let health: Record<string, unknown> = {};
     const deadline = performance.now() + 60_000;
