@@ -122,7 +122,7 @@ describe.skipIf(dataDir === undefined)('akira-mm data and backtest on the ETHUSD
     expect((await runCli([...base, '--sweep', 'LADDER_BID_SPREAD_BPS=3', '--jsonl', other])).code).toBe(0);
     const mixed = await runCli(['backtest', 'merge', whole, other]);
     expect([mixed.code, mixed.stderr.includes('from another sweep')]).toEqual([2, true]);
-    // Seven backtests on worker threads: minutes on a loaded 2-core machine.
+    // Nine backtests (the grid whole, in three shards, and one more cell): minutes on a loaded 2-core machine.
   }, 240_000);
 
   it('--sweep runs the grid on worker threads and prints it best PnL first', async () => {
