@@ -11,7 +11,7 @@ import { createRng, createSilentLogger, type Venue, type VenueListener } from '.
 import { createLiveVenue } from '../src/exchange/index.ts';
 import { feltToHex } from '../src/exchange/wire/fields.ts';
 import { startSim } from '../src/sim/index.ts';
-import { MarketMaker, NullJournal } from '../src/engine/index.ts';
+import { Account, NO_ACCOUNT_LIMITS, NullJournal, startEngines, type MarketMaker } from '../src/engine/index.ts';
 import { engineSettingsFromConfig } from '../src/cli/engine-settings.ts';
 import { buildStrategy } from '../src/cli/daemon.ts';
 import { validatePairEnv } from '../src/cli/pair-config.ts';
@@ -106,15 +106,19 @@ async function tickToWire(options: { remote?: boolean } = {}): Promise<BenchResu
     }
     const venue = timed(raw, marks);
     venues.push(venue);
-    engine = new MarketMaker({
-      venue,
-      strategy: buildStrategy(config),
-      clock: new LiveClock(),
+    const settings = engineSettingsFromConfig(config.engine, { baseDecimals: 18, quoteDecimals: 6 });
+    const clock = new LiveClock();
+    // One pair alone on its account, started the one way engines start.
+    const account = new Account({
+      clock,
       logger: createSilentLogger(),
-      settings: engineSettingsFromConfig(config.engine, { baseDecimals: 18, quoteDecimals: 6 }),
-      journal: new NullJournal(),
+      venue,
+      pairs: [{ name: 'ETH/USDC', base: 'ETH', quote: 'USDC', budgetBaseUnits: undefined, budgetQuoteUnits: undefined }],
+      outbound: settings.outbound,
+      limits: () => NO_ACCOUNT_LIMITS,
+      driftToleranceUnits: settings.driftToleranceUnits,
     });
-    await engine.start();
+    [engine] = await startEngines(account, [{ pairName: 'ETH/USDC', venue, strategy: buildStrategy(config), clock, logger: createSilentLogger(), settings, journal: new NullJournal() }]);
     // Wait for a pre-signed ladder (signed in idle slices on the event loop, as the daemon does).
     for (let waited = 0; raw.presignStats().stored === 0 && waited < 15_000; waited += 100) await sleep(100);
     await sleep(300);
