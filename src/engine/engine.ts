@@ -133,7 +133,6 @@ export class MarketMaker {
   private readonly pairName: string;
   private readonly market: MarketTracker;
   private readonly reference: ReferenceStage | undefined;
-  private readonly referenceFeed: ReferenceFeed | undefined;
   private readonly ledger: Ledger;
   private readonly position: Position;
   private readonly orders: OrderManager;
@@ -184,30 +183,8 @@ export class MarketMaker {
       },
     });
     const fairPrice = this.settings.fairPrice;
-    const usesReference = fairPrice === 'reference' || fairPrice === 'blend';
-    const referenceSettings = this.settings.reference;
-    if (usesReference && (options.reference === undefined || referenceSettings === undefined)) throw new Error(`FAIR_PRICE=${fairPrice} needs a reference feed and its settings`);
-    this.referenceFeed = options.reference;
-    const safety = this.safety;
-    this.reference =
-      options.reference === undefined || referenceSettings === undefined
-        ? undefined
-        : new ReferenceStage({
-            feed: options.reference,
-            settings: referenceSettings,
-            fairPrice,
-            clock: this.clock,
-            logger: this.logger,
-            pauses: {
-              pause: (reason) => safety.pause(reason),
-              clear: (reason) => safety.clear(reason),
-              pauseFor: (reason, forMs) => this.pauseFor(reason, forMs),
-              get pauseReason() {
-                return safety.pauseReason;
-              },
-              isFinished: () => safety.isFinished(),
-            },
-          });
+    this.reference = this.referenceStage(options.reference);
+    if ((fairPrice === 'reference' || fairPrice === 'blend') && this.reference === undefined) throw new Error(`FAIR_PRICE=${fairPrice} needs a reference feed and its settings`);
     this.market = new MarketTracker(info, fairPrice, this.settings.fairHoldMs, () => this.clock.nowMs(), this.reference?.externalFair());
     this.ledger = new Ledger({ baseDecimals: this.rules.baseDecimals, quoteDecimals: this.rules.quoteDecimals, makerFeePbips: info.makerFeePbips, takerFeePbips: info.takerFeePbips });
     const hedge = this.hedge;
@@ -255,6 +232,17 @@ export class MarketMaker {
     // The hedger starts before the engine is built: a halt it reached while starting halts quoting still.
     const hedgeStatus = hedge?.status();
     if (hedgeStatus?.state === 'halted') void this.halt('HEDGE_FAILED', hedgeStatus.reason ?? 'hedging halted while starting');
+  }
+
+  /**
+   * The reference stage over the pair's reference feed (REFERENCE=…), asking safety for its own pauses.
+   * @throws Error for a feed without its REFERENCE_* settings.
+   */
+  private referenceStage(feed: ReferenceFeed | undefined): ReferenceStage | undefined {
+    if (feed === undefined) return undefined;
+    const settings = this.settings.reference;
+    if (settings === undefined) throw new Error(`the reference ${feed.market} needs its REFERENCE_* settings`);
+    return new ReferenceStage({ feed, settings, fairPrice: this.settings.fairPrice, clock: this.clock, logger: this.logger, safety: this.safety, pauseFor: (reason, forMs) => this.pauseFor(reason, forMs) });
   }
 
   /** The venue's listener (`start.ts` hands it to the venue the engine was built from). */
@@ -360,7 +348,7 @@ export class MarketMaker {
       this.logger.error({ orders: ordersThatMayRest, count: ordersThatMayRest.length }, 'shutdown: the venue did not confirm that nothing of ours rests; these orders may still rest');
     }
     await withinMs(this.clock, this.venue.stop(), startedMs + budgetMs - this.clock.nowMs(), undefined);
-    await withinMs(this.clock, this.referenceFeed?.stop() ?? Promise.resolve(), startedMs + budgetMs - this.clock.nowMs(), undefined);
+    await withinMs(this.clock, this.reference?.stop() ?? Promise.resolve(), startedMs + budgetMs - this.clock.nowMs(), undefined);
     this.journal.append({ t: 'stop', timeMs: this.clock.nowMs() });
     if (confirmed) this.journal.compact();
     this.journal.close();

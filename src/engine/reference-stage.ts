@@ -10,6 +10,7 @@
 import type { Clock, Logger, ReferenceFeed, ReferenceListener, ReferenceStatus, ReferenceTop } from '../core/index.ts';
 import type { MarketTracker } from './market.ts';
 import { ReferencePricer, type ReferenceSettings } from './reference-pricer.ts';
+import type { Safety } from './safety/safety.ts';
 import type { FairPriceSource } from './settings.ts';
 import type { ReferenceView } from './status.ts';
 
@@ -18,18 +19,6 @@ const REFERENCE_DIVERGENT = 'reference divergent';
 /** How long quotes stay pulled after a reference jump (cancel first, requote after). */
 const REFERENCE_JUMP_PAUSE_MS = 250;
 
-/** What the stage may ask of safety: its own pause reasons, nothing else. */
-export interface ReferencePauses {
-  pause(reason: string): void;
-  clear(reason: string): void;
-  /** Pause for `forMs`, then clear unless another reason holds. */
-  pauseFor(reason: string, forMs: number): void;
-  /** Every pause reason in force, joined. */
-  readonly pauseReason: string | undefined;
-  /** True once the engine stops or halted. */
-  isFinished(): boolean;
-}
-
 /** Settings and collaborators of the stage. */
 export interface ReferenceStageOptions {
   readonly feed: ReferenceFeed;
@@ -37,7 +26,10 @@ export interface ReferenceStageOptions {
   readonly fairPrice: FairPriceSource;
   readonly clock: Clock;
   readonly logger: Logger;
-  readonly pauses: ReferencePauses;
+  /** Safety, which the stage asks for its own pause reasons (and nothing else). */
+  readonly safety: Pick<Safety, 'pause' | 'clear' | 'pauseReason' | 'isFinished'>;
+  /** Pause for `forMs`, then clear unless another reason holds. */
+  pauseFor(reason: string, forMs: number): void;
 }
 
 /** The reference market's part of the pipeline. */
@@ -78,6 +70,11 @@ export class ReferenceStage {
     };
   }
 
+  /** Closes the feed (the engine's stop). */
+  stop(): Promise<void> {
+    return this.options.feed.stop();
+  }
+
   /** The reference as the status shows it, against the venue mid now. */
   view(venueMid: number | undefined): ReferenceView {
     const status = this.options.feed.status();
@@ -102,7 +99,7 @@ export class ReferenceStage {
     // A reference jump: pull our quotes first (they may be far off the new price), requote after.
     if (jumpBps !== undefined) {
       this.options.logger.warn({ jumpBps: Number(jumpBps.toFixed(2)), windowMs: this.options.settings.jumpWindowMs }, 'reference jumped: cancelling first, requoting after');
-      this.options.pauses.pauseFor('reference jump', REFERENCE_JUMP_PAUSE_MS);
+      this.options.pauseFor('reference jump', REFERENCE_JUMP_PAUSE_MS);
     }
     this.checkDivergence(market.mid());
     onMoved();
@@ -110,16 +107,16 @@ export class ReferenceStage {
 
   /** Quoting from a reference that is not synchronised (resyncing, stale, stopped) pauses, with its state as the reason. */
   private onStatus(status: ReferenceStatus): void {
-    const { pauses } = this.options;
+    const { safety } = this.options;
     // Stopping closes the feed too: its `stopped` is no reason to warn about then.
-    if (!this.drivesFair || (status.state === 'stopped' && pauses.isFinished())) return;
+    if (!this.drivesFair || (status.state === 'stopped' && safety.isFinished())) return;
     const reason = status.state === 'synchronised' ? undefined : `reference ${status.state}`;
     if (reason === this.statePause) return;
-    if (this.statePause !== undefined) pauses.clear(this.statePause);
+    if (this.statePause !== undefined) safety.clear(this.statePause);
     this.statePause = reason;
     if (reason !== undefined) {
       this.options.logger.warn({ market: status.market, state: status.state, reason: status.reason }, 'reference unusable: quoting from it pauses');
-      pauses.pause(reason);
+      safety.pause(reason);
     }
   }
 
@@ -129,10 +126,10 @@ export class ReferenceStage {
     if (!this.drivesFair || limit <= 0) return;
     const divergence = this.pricer.divergenceBps(venueMid);
     if (divergence !== undefined && divergence > limit) {
-      if (this.options.pauses.pauseReason?.includes(REFERENCE_DIVERGENT) !== true) this.options.logger.warn({ divergenceBps: Number(divergence.toFixed(2)), limitBps: limit }, 'venue and reference diverge');
-      this.options.pauses.pause(REFERENCE_DIVERGENT);
+      if (this.options.safety.pauseReason?.includes(REFERENCE_DIVERGENT) !== true) this.options.logger.warn({ divergenceBps: Number(divergence.toFixed(2)), limitBps: limit }, 'venue and reference diverge');
+      this.options.safety.pause(REFERENCE_DIVERGENT);
     } else {
-      this.options.pauses.clear(REFERENCE_DIVERGENT);
+      this.options.safety.clear(REFERENCE_DIVERGENT);
     }
   }
 }
