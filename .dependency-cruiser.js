@@ -51,12 +51,10 @@ export default {
     {
       name: 'no-circular',
       comment:
-        'No import circle across files, type-only ones included: shared types move down to the file both sides import. ' +
-        'One circle is let through by name, src/cli/backtest.ts <-> src/cli/backtest-account.ts: folded by the one-path ' +
-        'refactor (issue 22), which deletes backtest-account.ts; drop this exception with it.',
+        'No import circle across files, type-only ones included: shared types move down to the file both sides import.',
       severity: 'error',
       from: {},
-      to: { circular: true, via: { pathNot: '^src/cli/backtest(-account)?\\.ts$' } },
+      to: { circular: true },
     },
     layer('core-imports-nothing-of-ours', 'src/core: domain types and pure helpers; it imports nothing of ours.', {
       from: CORE,

@@ -11,7 +11,7 @@ import { createRng, createSilentLogger, type Venue, type VenueListener } from '.
 import { createLiveVenue } from '../src/exchange/index.ts';
 import { feltToHex } from '../src/exchange/wire/fields.ts';
 import { startSim } from '../src/sim/index.ts';
-import { MarketMaker, NullJournal, engineSettingsOf } from '../src/engine/index.ts';
+import { Account, NO_ACCOUNT_LIMITS, NullJournal, engineSettingsOf, startEngines, type MarketMaker } from '../src/engine/index.ts';
 import { buildStrategy } from '../src/cli/daemon.ts';
 import { validatePairEnv } from '../src/cli/pair-config.ts';
 import { LiveClock } from '../src/core/index.ts';
@@ -121,15 +121,19 @@ async function tickToWire(context: BenchContext, options: { remote?: boolean } =
     }
     const venue = timed(raw, marks);
     venues.push(venue);
-    engine = new MarketMaker({
-      venue,
-      strategy: buildStrategy(config),
-      clock: new LiveClock(),
+    const settings = engineSettingsOf(config.keys, { baseDecimals: 18, quoteDecimals: 6 });
+    const clock = new LiveClock();
+    // One pair alone on its account, started the one way engines start.
+    const account = new Account({
+      clock,
       logger: createSilentLogger(),
-      settings: engineSettingsOf(config.keys, { baseDecimals: 18, quoteDecimals: 6 }),
-      journal: new NullJournal(),
+      venue,
+      pairs: [{ name: 'ETH/USDC', base: 'ETH', quote: 'USDC', budgetBaseUnits: undefined, budgetQuoteUnits: undefined }],
+      outbound: settings.outbound,
+      limits: () => NO_ACCOUNT_LIMITS,
+      driftToleranceUnits: settings.driftToleranceUnits,
     });
-    await engine.start();
+    [engine] = await startEngines(account, [{ pairName: 'ETH/USDC', venue, strategy: buildStrategy(config), clock, logger: createSilentLogger(), settings, journal: new NullJournal() }]);
     // A first book change, so the bot quotes now: the top of book read as the venue starts reaches
     // the engine before it has its pair, and on this still book the next one would be the venue's
     // periodic refresh, 5 s later. One tick up from the best bid, below every measured move.

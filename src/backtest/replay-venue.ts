@@ -6,7 +6,6 @@
  * runs on one `ManualClock`; the runner (`runner.ts`) feeds recorded events and drains what is due.
  */
 import {
-  MmError,
   pow10,
   unitsToNumber,
   type AccountState,
@@ -30,7 +29,7 @@ import { feeOnReceipt } from '../engine/index.ts';
 import type { LatencyModel } from './latency.ts';
 import type { QueueModel } from './queue-model.ts';
 import { ReplayExchange, type ExchangeReport, type ReplayOrder } from './replay-exchange.ts';
-import { EventScheduler } from './scheduler.ts';
+import type { EventScheduler } from './scheduler.ts';
 
 /** Settings of a replay venue. */
 export interface ReplayVenueOptions {
@@ -47,16 +46,13 @@ export interface ReplayVenueOptions {
   /** Exchange → engine delay of market data, ms. */
   readonly feedLatencyMs: number;
   readonly queue: QueueModel;
-  readonly initialBase: bigint;
-  readonly initialQuote: bigint;
-  /** The scheduler to deliver on; default its own. Pairs replayed on one clock share one (`backtest --env A --env B`). */
-  readonly scheduler?: EventScheduler;
+  /** The scheduler to deliver on: the session's, which every pair of the account shares (one clock). */
+  readonly scheduler: EventScheduler;
   /**
-   * The account's balances, when several pairs' venues share one account (`backtest --env A
-   * --env B`): fills settle into it, free balance and `fetchAccount` read it. The venue's own
-   * balances (from `initialBase`/`initialQuote`, zero then) hold only this pair's changes.
+   * The account's balances, which every pair's venue on it shares (one pair alone is an account
+   * of one): fills settle into it, free balance and `fetchAccount` read it.
    */
-  readonly account?: SharedReplayFunds;
+  readonly account: SharedReplayFunds;
 }
 
 /** One account's balances, shared by the replay venues of its pairs. */
@@ -102,8 +98,6 @@ export class ReplayVenue implements Venue {
   readonly exchange: ReplayExchange;
   private listener: VenueListener | undefined;
   private readonly clock: ManualClock;
-  private baseUnits: bigint;
-  private quoteUnits: bigint;
   private gasQuoteTotal = 0;
   private feesBaseUnits = 0n;
   private feesQuoteUnits = 0n;
@@ -128,9 +122,7 @@ export class ReplayVenue implements Venue {
 
   constructor(private readonly options: ReplayVenueOptions) {
     this.clock = options.clock;
-    this.scheduler = options.scheduler ?? new EventScheduler(options.clock);
-    this.baseUnits = options.initialBase;
-    this.quoteUnits = options.initialQuote;
+    this.scheduler = options.scheduler;
     this.gasPriceUnits = options.gasPriceUnits;
     this.exchange = new ReplayExchange(
       options.rules,
@@ -298,14 +290,7 @@ export class ReplayVenue implements Venue {
 
   async fetchAccount(): Promise<AccountState> {
     this.activity++;
-    if (this.options.account !== undefined) return { balances: this.options.account.balances(), nonce: 0 };
-    const rules = this.options.rules;
-    const locked = this.lockedUnits();
-    const balances = new Map<string, TokenBalance>([
-      [rules.base, { total: this.baseUnits, locked: locked.base }],
-      [rules.quote, { total: this.quoteUnits, locked: locked.quote }],
-    ]);
-    return { balances, nonce: 0 };
+    return { balances: this.options.account.balances(), nonce: 0 };
   }
 
   gasQuote(): GasQuote {
@@ -359,17 +344,18 @@ export class ReplayVenue implements Venue {
     const pbips = isMaker ? this.options.makerFeePbips : this.options.takerFeePbips;
     const price = unitsToNumber(BigInt(priceTicks) * rules.priceTick, rules.quoteDecimals);
     let feeQuote: number;
-    const [baseBefore, quoteBefore] = [this.baseUnits, this.quoteUnits];
+    let baseDelta: bigint;
+    let quoteDelta: bigint;
     if (order.side === 'buy') {
       const fee = feeOnReceipt(qtyUnits, pbips);
-      this.baseUnits += qtyUnits - fee;
-      this.quoteUnits -= quoteUnits;
+      baseDelta = qtyUnits - fee;
+      quoteDelta = -quoteUnits;
       this.feesBaseUnits += fee;
       feeQuote = unitsToNumber(fee, rules.baseDecimals) * price;
     } else {
       const fee = feeOnReceipt(quoteUnits, pbips);
-      this.baseUnits -= qtyUnits;
-      this.quoteUnits += quoteUnits - fee;
+      baseDelta = -qtyUnits;
+      quoteDelta = quoteUnits - fee;
       this.feesQuoteUnits += fee;
       feeQuote = unitsToNumber(fee, rules.quoteDecimals);
     }
@@ -383,27 +369,13 @@ export class ReplayVenue implements Venue {
       feeQuote,
     });
     if (!isMaker) this.chargeGas(this.options.steps.trade);
-    const account = this.options.account;
-    if (account !== undefined) {
-      account.settle(rules.base, this.baseUnits - baseBefore, rules.quote, this.quoteUnits - quoteBefore);
-      return;
-    }
-    if (this.baseUnits < 0n || this.quoteUnits < 0n) {
-      // The replay does not lock balances; a strategy that overspends is a configuration error.
-      throw new MmError('BACKTEST_NEGATIVE_BALANCE', `balance went negative: base ${this.baseUnits}, quote ${this.quoteUnits}`);
-    }
+    // The replay does not lock balances; a strategy that overspends is a configuration error (the account throws).
+    this.options.account.settle(rules.base, baseDelta, rules.quote, quoteDelta);
   }
 
   private hasFreeBalanceFor(intent: OrderIntent): boolean {
-    const account = this.options.account;
-    if (account !== undefined) {
-      const rules = this.options.rules;
-      return intent.side === 'sell' ? account.freeUnits(rules.base) >= intent.qtyUnits : account.freeUnits(rules.quote) >= (intent.priceUnits * intent.qtyUnits) / pow10(rules.baseDecimals);
-    }
-    const locked = this.lockedUnits();
-    if (intent.side === 'sell') return this.baseUnits - locked.base >= intent.qtyUnits;
-    const cost = (intent.priceUnits * intent.qtyUnits) / pow10(this.options.rules.baseDecimals);
-    return this.quoteUnits - locked.quote >= cost;
+    const { account, rules } = this.options;
+    return intent.side === 'sell' ? account.freeUnits(rules.base) >= intent.qtyUnits : account.freeUnits(rules.quote) >= (intent.priceUnits * intent.qtyUnits) / pow10(rules.baseDecimals);
   }
 
   private chargeGas(steps: number): void {

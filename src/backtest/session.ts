@@ -1,63 +1,42 @@
 /**
- * One backtest run: the unchanged engine and strategy against a `ReplayVenue`, all on one
- * `ManualClock`. The caller pushes recorded events in order; the session moves time to each
- * event (firing what fell due on the way: order arrivals and answers, feed deliveries, engine
- * timers), applies it at the exchange, and lets the engine's promise callbacks run only when the
- * engine actually called the venue, so millions of quiet book updates cost no `await`.
+ * One backtest run of N ≥ 1 pairs on one trading account (one pair is an account of one): the
+ * unchanged engines and strategies against `ReplayVenue`s, all on one `ManualClock` and one
+ * scheduler, the engines sharing one `Account` (the live daemon's: outbound budget, budgets, the
+ * ledger's drift check, the account limits) and the venues settling into one set of balances.
+ * The caller pushes recorded events in order; the session moves time to each event (firing what
+ * fell due on the way: order arrivals and answers, feed deliveries, engine timers), applies it at
+ * the pair's exchange, and lets the engines' promise callbacks run only when an engine actually
+ * called a venue, so millions of quiet book updates cost no `await`.
+ *
+ * The first pair's options are the session's own, and its venue, engine, fills and events are
+ * at the top: a one-pair session reads as it always has; the others are `otherPairs`.
  */
-import { ManualClock, createSilentLogger, type Logger, type Side, type Strategy } from '../core/index.ts';
-import { Hedger, MarketMaker, MemoryHedgeJournal, combineObservers, type EngineObserver, type EngineSettings, type EngineStatus, type HedgerSettings, type Journal } from '../engine/index.ts';
-import type { HedgeRecording } from './hedge/hedge-recording.ts';
-import { ReplayHedgeVenue } from './hedge/replay-hedge-venue.ts';
-import { ReplayReferenceFeed } from './reference/replay-reference-feed.ts';
-export { pnlComponents } from './path-sampler.ts';
-import { PathSampler } from './path-sampler.ts';
+import { createSilentLogger, type Logger, type Side, type TokenBalance } from '../core/index.ts';
+import { Account, NO_ACCOUNT_LIMITS, startEngines, type AccountOptions, type AccountPair, type EngineStatus, type Hedger, type MarketMaker } from '../engine/index.ts';
+import { ReplayAccount } from './account/replay-account.ts';
+import type { ReplayHedgeVenue } from './hedge/replay-hedge-venue.ts';
+import { PairReplay, type SessionPair } from './pair-replay.ts';
+import type { ReplayReferenceFeed } from './reference/replay-reference-feed.ts';
 import { ReplayClock } from './replay-clock.ts';
-import { ReplayVenue, type ReplayVenueOptions, type VenueFill } from './replay-venue.ts';
-import { driveUntilSettled } from './scheduler.ts';
+import type { ReplayVenue, VenueFill } from './replay-venue.ts';
+import { EventScheduler, driveUntilSettled } from './scheduler.ts';
 import type { PathSample } from './stats.ts';
+export { pnlComponents } from './path-sampler.ts';
+export type { PairVenueOptions, SessionHedge, SessionPair, SessionReference } from './pair-replay.ts';
 
 const SETTLED = Promise.resolve();
 
-/** Settings of a session. */
-export interface SessionOptions {
-  readonly venue: Omit<ReplayVenueOptions, 'clock'>;
-  readonly strategy: Strategy;
-  readonly settings: EngineSettings;
+/** Settings of a session: its first pair, the account's other pairs, the time. */
+export interface SessionOptions extends SessionPair {
   /** Simulated start time (ms since epoch): the first event's exchange time. */
   readonly startMs: number;
   /** Path sampling period for the report, ms of simulated time. Default 1000. */
   readonly sampleMs?: number;
   readonly logger?: Logger;
-  readonly observer?: EngineObserver;
-  /** Crash journal (tests of the engine's journal handling); default none. */
-  readonly journal?: Journal;
-  /** Hedge every fill on a recorded deep market (`backtest --hedge FILE`). */
-  readonly hedge?: SessionHedge;
-  /** Read a recorded deep market as the reference (`backtest --reference FILE`). */
-  readonly reference?: SessionReference;
-}
-
-/** The reference market of a session. */
-export interface SessionReference {
-  readonly recording: HedgeRecording;
-  /** From the reference's exchange time to the engine, ms. */
-  readonly latencyMs: number;
-  /** REFERENCE_STALE_MS. */
-  readonly staleAfterMs: number;
-}
-
-/** The hedge venue of a session. */
-export interface SessionHedge {
-  readonly recording: HedgeRecording;
-  readonly settings: HedgerSettings;
-  /** Order latency to the hedge venue, each way, ms. */
-  readonly latencyMs: number;
-  /** Starting balances on the hedge venue, in its units. */
-  readonly initialBaseUnits: bigint;
-  readonly initialQuoteUnits: bigint;
-  /** NOTIONAL minimum of the hedge venue, quote units. */
-  readonly minNotionalUnits: bigint;
+  /** The account's other pairs (`backtest --env A --env B`), on the same clock. */
+  readonly otherPairs?: readonly SessionPair[];
+  /** The account-wide limits from its balances at the start (`auto` values depend on them); default off. */
+  readonly limits?: AccountOptions['limits'];
 }
 
 /** A fill of ours, for the report: as the exchange made it (time, price, fee, the mid then). */
@@ -65,111 +44,133 @@ export type FillRecord = VenueFill;
 
 /** A running backtest. */
 export class BacktestSession {
-  readonly clock: ManualClock;
-  readonly venue: ReplayVenue;
-  readonly engine: MarketMaker;
-  /** The replayed hedge venue and its hedger, when the session hedges. */
-  readonly hedgeVenue: ReplayHedgeVenue | undefined;
-  readonly hedger: Hedger | undefined;
-  /** The replayed reference market, when the session reads one. */
-  readonly referenceFeed: ReplayReferenceFeed | undefined;
-  /** Times quoting paused with a reference reason (stale, resyncing, divergent, jump) as the first. */
-  referencePauses = 0;
-  private readonly sampler: PathSampler;
+  readonly clock: ReplayClock;
+  readonly scheduler: EventScheduler;
+  /** The account's balances, which every pair's venue settles into. */
+  readonly balances: ReplayAccount;
+  readonly account: Account;
+  /** Every pair, the first one first. */
+  readonly pairs: readonly PairReplay[];
+  /** Most notional every pair's orders that could fill had together, at a sample, limits-token base units. */
+  maxOpenNotionalUnits = 0n;
+  private readonly first: PairReplay;
+  private readonly sampleMs: number;
   private seenActivity = 0;
 
   constructor(private readonly options: SessionOptions) {
+    const specs: readonly SessionPair[] = [options, ...(options.otherPairs ?? [])];
+    // Market data of every pair shares the scheduler's time-ordered queue: one feed latency for all.
+    if (specs.some((spec) => spec.venue.feedLatencyMs !== options.venue.feedLatencyMs)) throw new Error('the pairs of an account backtest share one feed latency');
     this.clock = new ReplayClock(options.startMs);
-    this.venue = new ReplayVenue({ ...options.venue, clock: this.clock });
-    const hedge = options.hedge;
-    this.hedgeVenue =
-      hedge === undefined
-        ? undefined
-        : new ReplayHedgeVenue({
-            recording: hedge.recording,
-            clock: this.clock,
-            scheduler: this.venue.scheduler,
-            latencyMs: hedge.latencyMs,
-            takerFeeE8: BigInt(Math.round(hedge.settings.feeBps * 10_000)),
-            initialBaseUnits: hedge.initialBaseUnits,
-            initialQuoteUnits: hedge.initialQuoteUnits,
-            minNotionalUnits: hedge.minNotionalUnits,
-            onActivity: () => {
-              this.venue.activity++;
-            },
-          });
-    this.hedger =
-      hedge === undefined || this.hedgeVenue === undefined
-        ? undefined
-        : new Hedger({
-            venue: this.hedgeVenue,
-            book: this.hedgeVenue.book,
-            clock: this.clock,
-            logger: options.logger ?? createSilentLogger(),
-            journal: new MemoryHedgeJournal(),
-            settings: hedge.settings,
-            pairBaseDecimals: options.venue.rules.baseDecimals,
-            idPrefix: 'bt',
-          });
-    this.referenceFeed =
-      options.reference === undefined
-        ? undefined
-        : new ReplayReferenceFeed({ recording: options.reference.recording, clock: this.clock, scheduler: this.venue.scheduler, latencyMs: options.reference.latencyMs, staleAfterMs: options.reference.staleAfterMs });
-    const countPauses: EngineObserver = {
-      paused: (isPaused, reason) => {
-        if (isPaused && reason.startsWith('reference')) this.referencePauses++;
-      },
-    };
-    const observers = [options.observer, this.referenceFeed === undefined ? undefined : countPauses].filter((observer) => observer !== undefined);
-    this.engine = new MarketMaker({
-      venue: this.venue,
-      strategy: options.strategy,
-      clock: this.clock,
-      logger: options.logger ?? createSilentLogger(),
-      settings: options.settings,
-      ...(observers.length === 0 ? {} : { observer: observers.length === 1 ? (observers[0] as EngineObserver) : combineObservers(observers) }),
-      ...(this.hedger === undefined ? {} : { hedge: this.hedger }),
-      ...(this.referenceFeed === undefined ? {} : { reference: this.referenceFeed }),
-      ...(options.journal === undefined ? {} : { journal: options.journal }),
-    });
-    const engine = this.engine;
-    this.sampler = new PathSampler(options.startMs, options.sampleMs ?? 1_000, options.venue.rules, this.venue.exchange, () => engine.pathStatus());
-  }
-
-  /** The report's path: one sample per `sampleMs` of simulated time. */
-  get samples(): readonly PathSample[] {
-    return this.sampler.samples;
-  }
-
-  /** Our fills at the exchange, in order. */
-  get fills(): readonly FillRecord[] {
-    return this.venue.fills;
-  }
-
-  /** Starts the engine (it connects to the replay venue and takes its starting balances). */
-  async start(): Promise<void> {
-    if (this.hedger !== undefined) {
-      this.hedgeVenue?.scheduleUpTo(this.clock.nowMs());
-      await this.hedger.start();
+    this.scheduler = new EventScheduler(this.clock);
+    this.sampleMs = options.sampleMs ?? 1_000;
+    const start = new Map<string, bigint>();
+    for (const { venue } of specs) {
+      start.set(venue.rules.quote, (start.get(venue.rules.quote) ?? 0n) + venue.initialQuote);
+      start.set(venue.rules.base, (start.get(venue.rules.base) ?? 0n) + venue.initialBase);
     }
-    this.referenceFeed?.scheduleUpTo(this.clock.nowMs());
-    const started = this.engine.start();
+    this.balances = new ReplayAccount(start);
+    const logger = options.logger ?? createSilentLogger();
+    const shared = { clock: this.clock, scheduler: this.scheduler, funds: this.balances, logger };
+    const pairs = specs.map((spec) => new PairReplay(spec, shared));
+    for (const pair of pairs) this.balances.join({ base: pair.spec.venue.rules.base, quote: pair.spec.venue.rules.quote, lockedUnits: () => pair.venue.lockedUnits() });
+    this.pairs = pairs;
+    this.first = pairs[0] as PairReplay;
+    this.account = new Account({
+      clock: this.clock,
+      logger: logger.child({ component: 'account' }),
+      venue: { fetchAccount: () => this.first.venue.fetchAccount() },
+      pairs: pairs.map((pair): AccountPair => ({ name: pair.name, base: pair.spec.venue.rules.base, quote: pair.spec.venue.rules.quote, budgetBaseUnits: pair.spec.budgetBaseUnits, budgetQuoteUnits: pair.spec.budgetQuoteUnits })),
+      outbound: options.settings.outbound,
+      limits: options.limits ?? (() => NO_ACCOUNT_LIMITS),
+      driftToleranceUnits: options.settings.driftToleranceUnits,
+    });
+  }
+
+  // ── the first pair, as a one-pair session has always shown it ──────────────────────────────
+
+  get venue(): ReplayVenue {
+    return this.first.venue;
+  }
+
+  get engine(): MarketMaker {
+    return this.first.engine;
+  }
+
+  get fills(): readonly FillRecord[] {
+    return this.first.fills;
+  }
+
+  get samples(): readonly PathSample[] {
+    return this.first.samples;
+  }
+
+  get hedgeVenue(): ReplayHedgeVenue | undefined {
+    return this.first.hedgeVenue;
+  }
+
+  get hedger(): Hedger | undefined {
+    return this.first.hedger;
+  }
+
+  get referenceFeed(): ReplayReferenceFeed | undefined {
+    return this.first.referenceFeed;
+  }
+
+  get referencePauses(): number {
+    return this.first.referencePauses;
+  }
+
+  /** A recorded depth level of the first pair at the current time. */
+  depth(side: Side, priceTicks: number, qtyLots: number): void {
+    this.first.depth(side, priceTicks, qtyLots);
+  }
+
+  /** A recorded trade of the first pair at the current time. */
+  trade(aggressor: Side | undefined, priceTicks: number, qtyLots: number): void {
+    this.first.trade(aggressor, priceTicks, qtyLots);
+  }
+
+  /** A snapshot of the first pair's book begins: cleared, then rebuilt by the depth events that follow. */
+  clear(): void {
+    this.first.clear();
+  }
+
+  /** A recorded gas price of the first pair. */
+  gasPrice(gasPriceUnits: bigint): void {
+    this.first.gasPrice(gasPriceUnits);
+  }
+
+  // ── the session ─────────────────────────────────────────────────────────────────────────────
+
+  /** The account's balances now, by token, base units. */
+  balancesNow(): Map<string, TokenBalance> {
+    return this.balances.balances();
+  }
+
+  /** Starts every pair as the daemon does: hedgers and references first, then the engines (`startEngines`). */
+  async start(): Promise<void> {
+    for (const pair of this.pairs) await pair.startMarkets();
+    const started = startEngines(
+      this.account,
+      this.pairs.map((pair) => pair.engineStart()),
+    );
     await this.flush();
-    await started;
-    this.sampler.startBase = this.engine.status().baseBalance;
+    const engines = await started;
+    engines.forEach((engine, i) => (this.pairs[i] as PairReplay).began(engine, this.options.startMs, this.sampleMs));
   }
 
   /**
    * Moves simulated time to `timeMs` (an event's exchange time), running whatever fell due. A
-   * later time first closes the current venue message (the engine reacts at that message's time).
-   * Returns a promise only when something has to be awaited.
+   * later time first closes the current venue messages (the engines react at that message's
+   * time). Returns a promise only when something has to be awaited.
    */
   advanceTo(timeMs: number): Promise<void> | undefined {
-    this.hedgeVenue?.scheduleUpTo(timeMs);
-    this.referenceFeed?.scheduleUpTo(timeMs);
-    if (timeMs > this.clock.nowMs()) this.venue.endOfMessage();
-    if (timeMs >= this.sampler.nextSampleMs) this.sampler.sampleUpTo(timeMs);
-    if (!this.venue.scheduler.hasDueBy(timeMs) && !this.needsFlush()) {
+    const pairs = this.pairs;
+    for (const pair of pairs) pair.scheduleMarketsUpTo(timeMs);
+    if (timeMs > this.clock.nowMs()) for (const pair of pairs) pair.venue.endOfMessage();
+    if (timeMs >= this.first.nextSampleMs) this.sampleUpTo(timeMs);
+    if (!this.scheduler.hasDueBy(timeMs) && !this.needsFlush()) {
       this.clock.advanceTo(timeMs);
       return undefined;
     }
@@ -182,67 +183,60 @@ export class BacktestSession {
    * which is almost always.
    */
   runDueNow(): Promise<void> | undefined {
-    if (!this.venue.scheduler.hasDueNow() && !this.needsFlush()) return undefined;
+    if (!this.scheduler.hasDueNow() && !this.needsFlush()) return undefined;
     return this.advanceSlowly(this.clock.nowMs());
   }
 
-  private advanceSlowly(timeMs: number): Promise<void> | undefined {
-    if (this.needsFlush()) return this.flush().then(() => this.venue.scheduler.runUntil(timeMs, this.flushIfActive));
-    return this.venue.scheduler.runUntil(timeMs, this.flushIfActive);
-  }
-
-  /** A recorded depth level update at the current time. */
-  depth(side: Side, priceTicks: number, qtyLots: number): void {
-    this.venue.onDepth(side, priceTicks, qtyLots);
-  }
-
-  /** A recorded trade at the current time. */
-  trade(aggressor: Side | undefined, priceTicks: number, qtyLots: number): void {
-    this.venue.onTrade(aggressor, priceTicks, qtyLots);
-  }
-
-  /** A snapshot begins: the book is cleared and rebuilt by the depth events that follow. */
-  clear(): void {
-    this.venue.onClear();
-  }
-
-  /** A recorded gas price. */
-  gasPrice(gasPriceUnits: bigint): void {
-    this.venue.onGasPrice(gasPriceUnits);
-  }
-
-  /** Ends the current venue message now (the source knows message boundaries; time also ends one). */
+  /** Ends the first pair's current venue message now (the source knows message boundaries; time also ends one). */
   endOfMessage(): void {
-    this.venue.endOfMessage();
+    this.first.venue.endOfMessage();
   }
 
-  /** True when the engine called the venue since the last flush (its promises need a turn). */
+  /** True when an engine called a venue since the last flush (its promises need a turn). */
   needsFlush(): boolean {
-    return this.venue.activity !== this.seenActivity;
+    return this.activity() !== this.seenActivity;
   }
 
-  /** Lets the engine's promise callbacks run until it stops calling the venue. */
+  /** Lets the engines' promise callbacks run until none calls a venue any more. */
   async flush(): Promise<void> {
     for (let round = 0; round < 1_000; round++) {
-      this.seenActivity = this.venue.activity;
+      this.seenActivity = this.activity();
       // Eight microtask turns, as many as before; one settled promise serves them all.
       for (let i = 0; i < 8; i++) await SETTLED;
-      if (this.venue.activity === this.seenActivity) return;
+      if (this.activity() === this.seenActivity) return;
     }
   }
 
-  /** Ends the run: lets everything in flight land, stops the engine (cancel-all), settles. */
+  /** Ends the run: lets everything in flight land, stops every engine (cancel-all), settles. Returns the first pair's status. */
   async finish(): Promise<EngineStatus> {
-    this.venue.endOfMessage();
+    for (const pair of this.pairs) pair.venue.endOfMessage();
     if (this.needsFlush()) await this.flush();
-    const endMs = this.clock.nowMs();
-    this.sampler.sampleUpTo(endMs);
-    // Drive time forward until the engine's shutdown (cancels, confirmations) completes.
-    await driveUntilSettled(this.engine.stop(), this.venue.scheduler, () => this.clock.nowMs(), () => this.flush(), this.flushIfActive);
-    await this.hedger?.stop();
-    return this.engine.status();
+    this.sampleUpTo(this.clock.nowMs());
+    // Drive time forward until the engines' shutdown (cancels, confirmations) completes.
+    const stopping = Promise.all(this.pairs.map((pair) => pair.engine.stop()));
+    await driveUntilSettled(stopping, this.scheduler, () => this.clock.nowMs(), () => this.flush(), this.flushIfActive);
+    for (const pair of this.pairs) await pair.hedger?.stop();
+    return this.first.engine.status();
   }
 
-  /** After each delivery: a promise only when the engine has callbacks to run. */
+  private activity(): number {
+    const pairs = this.pairs;
+    let total = 0;
+    for (let i = 0; i < pairs.length; i++) total += (pairs[i] as PairReplay).venue.activity;
+    return total;
+  }
+
+  private advanceSlowly(timeMs: number): Promise<void> | undefined {
+    if (this.needsFlush()) return this.flush().then(() => this.scheduler.runUntil(timeMs, this.flushIfActive));
+    return this.scheduler.runUntil(timeMs, this.flushIfActive);
+  }
+
+  /** After each delivery: a promise only when an engine has callbacks to run. */
   private readonly flushIfActive = (): Promise<void> | undefined => (this.needsFlush() ? this.flush() : undefined);
+
+  private sampleUpTo(timeMs: number): void {
+    for (const pair of this.pairs) pair.sampleUpTo(timeMs);
+    const open = this.account.snapshot().exposedNotionalUnits;
+    if (open > this.maxOpenNotionalUnits) this.maxOpenNotionalUnits = open;
+  }
 }

@@ -7,6 +7,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { MmError } from '../core/index.ts';
+import type { AccountSummary } from './account-summary.ts';
 import type { BacktestSummary } from './summary.ts';
 
 /** One axis of a sweep: a key and the values it takes. */
@@ -15,8 +16,14 @@ export interface SweepAxis {
   readonly values: readonly string[];
 }
 
-/** The deterministic part of a summary: what a sweep cell returns. */
-export type SweepSummary = Omit<BacktestSummary, 'events_per_sec'>;
+/** The deterministic part of a pair's summary. */
+export type PairSweepSummary = Omit<BacktestSummary, 'events_per_sec'>;
+
+/** An account sweep's cell: the account's figures (ranked by its PnL) and each pair's summary in `pairs`. */
+export type AccountSweepSummary = Omit<AccountSummary, 'events_per_sec' | 'wall_s' | 'pairs'> & { readonly pairs: Readonly<Record<string, PairSweepSummary>> };
+
+/** What a sweep cell returns: a pair's summary, or with several pairs on one account the account's. */
+export type SweepSummary = PairSweepSummary | AccountSweepSummary;
 
 /** A sweep job failed; `isUsage` when the job's input was wrong rather than the code. */
 export class SweepJobError extends MmError<'BACKTEST_SWEEP_JOB'> {
@@ -116,9 +123,13 @@ export const SWEEP_COLUMNS = ['pnl_quote', 'fills', 'maker_fills', 'taker_fills'
 /** Scorecard columns shown after {@link SWEEP_COLUMNS} when the summaries carry them (issue 9). */
 const SCORECARD_COLUMNS = ['orders_per_fill', 'time_at_touch', 'cap_breaches', 'pnl_spread_quote', 'pnl_inventory_quote'] as const;
 
-/** The columns of a sweep's table: the fixed ones, then the scorecard keys the summaries have. */
+/** Columns of an account sweep's table (several pairs): the account's figures. */
+const ACCOUNT_COLUMNS = ['pnl_quote', 'fills', 'maker_fills', 'taker_fills', 'fees_quote', 'gas_quote', 'max_drawdown_quote', 'max_open_notional_quote', 'halted'] as const;
+
+/** The columns of a sweep's table: the fixed ones, then the scorecard keys the summaries have (an account sweep: the account's). */
 export function sweepColumns(summaries: readonly SweepSummary[]): string[] {
   const first = (summaries[0] ?? {}) as Readonly<Record<string, unknown>>;
+  if ('budgets' in first) return [...ACCOUNT_COLUMNS];
   return [...SWEEP_COLUMNS, ...SCORECARD_COLUMNS.filter((key) => key in first)];
 }
 

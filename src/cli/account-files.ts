@@ -11,7 +11,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PairConfig } from '../config/index.ts';
 import { ENGINE_KEYS, getChain, getToken, settingsOf, type TokenBalance } from '../core/index.ts';
-import type { AccountPair } from '../engine/index.ts';
+import type { AccountLimits, AccountPair } from '../engine/index.ts';
 import { UsageError } from './io.ts';
 
 /** The keys every file of one account must agree on, with the value each file ends up with. */
@@ -112,18 +112,10 @@ export function accountPairsOf(configs: readonly PairConfig[]): AccountPair[] {
   });
 }
 
-/** The account-wide limits, in the token they count in. */
-export interface AccountLimits {
-  /** The first pair's quote token: every pair quoted in it counts. */
-  readonly limitsToken: string;
-  readonly limitsTokenDecimals: number;
-  readonly maxTotalNotionalUnits: bigint;
-  readonly maxDrawdownQuote: number;
-}
-
 /**
  * RISK_MAX_TOTAL_NOTIONAL_ACCOUNT and RISK_MAX_DRAWDOWN_ACCOUNT from whichever file sets them;
- * `auto` resolved from the account's balance of the limits token at start.
+ * `auto` resolved from the account's balance of the limits token at start. A pair alone has none
+ * (both 0): its own RISK_* keys are the account's.
  */
 export function accountLimitsOf(configs: readonly PairConfig[], balances: ReadonlyMap<string, TokenBalance>, limitsToken?: { readonly symbol: string; readonly decimals: number }): AccountLimits {
   const first = configs[0];
@@ -135,6 +127,7 @@ export function accountLimitsOf(configs: readonly PairConfig[], balances: Readon
     configs.find((config) => config.raw[key] !== undefined)?.keys[key] ?? first.keys[key];
   const limits = settingsOf(ENGINE_KEYS, 'account-limits', { RISK_MAX_TOTAL_NOTIONAL_ACCOUNT: setting('RISK_MAX_TOTAL_NOTIONAL_ACCOUNT'), RISK_MAX_DRAWDOWN_ACCOUNT: setting('RISK_MAX_DRAWDOWN_ACCOUNT') }, { quoteDecimals: token.decimals });
   const heldTokens = Number(held) / 10 ** token.decimals;
+  if (configs.length === 1) return { limitsToken: token.symbol, limitsTokenDecimals: token.decimals, maxTotalNotionalUnits: 0n, maxDrawdownQuote: 0 };
   return {
     limitsToken: token.symbol,
     limitsTokenDecimals: token.decimals,

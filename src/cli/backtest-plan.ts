@@ -1,21 +1,24 @@
 /**
- * One backtest run, from flags to the options of `runBacktest`. The market (base, quote, their
- * decimals, tick and lot) comes from the recording, overridable by flags: a recording of any
- * market backtests, and the venue's token table applies only to live and paper runs. The env
- * file gives the strategy and engine keys. A plan is plain data, so a sweep can hand it to a
- * worker thread.
+ * One backtest run of N ≥ 1 pairs on one account, from flags to the options of `runBacktest`.
+ * Each pair's market (base, quote, their decimals, tick and lot) comes from its recording,
+ * overridable by flags: a recording of any market backtests, and the venue's token table applies
+ * only to live and paper runs. Each pair's env file gives its strategy and engine keys. A plan is
+ * plain data, so a sweep can hand it to a worker thread.
  */
 import { readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { createHash } from 'node:crypto';
 import { parse as parseDotenv } from 'dotenv';
-import { HEDGE_KEYS, createRng, getChain, isChainName, parseUnits, settingsOf, unitsToNumber, type TickerRules } from '../core/index.ts';
+import { ENGINE_KEYS, HEDGE_KEYS, MmError, createRng, getChain, isChainName, parseUnits, settingsOf, unitsToNumber, type TickerRules } from '../core/index.ts';
 import { constantLatency } from '../backtest/latency.ts';
 import { jitteredLatency } from '../backtest/latency-jitter.ts';
 import { parseQueueModel } from '../backtest/queue-model.ts';
+import { deterministicAccount } from '../backtest/account-summary.ts';
 import { runBacktest, type BacktestOptions, type BacktestResult } from '../backtest/run.ts';
 import { deterministicPart } from '../backtest/summary.ts';
 import type { SweepSummary } from '../backtest/sweep.ts';
+import { BudgetError } from '../engine/index.ts';
+import { accountLimitsOf } from './account-files.ts';
 import type { SummaryUnits } from '../backtest/summary-rows.ts';
 import { DataError, createRecordedEventSource, readRecordingHeader, recordingScale, type RecordingHeader } from '../backtest/data/index.ts';
 import { buildStrategy } from './daemon.ts';
@@ -79,7 +82,23 @@ export interface Market {
   readonly lotValue: number;
 }
 
-/** A plan checked and built: the options of `runBacktest` and lines describing the run. */
+/**
+ * A backtest of N ≥ 1 pairs on one account: each pair's plan (one `--env` and the files given
+ * with it), and the account's quote balance at the start.
+ */
+export interface AccountPlan {
+  readonly pairs: readonly BacktestPlan[];
+  /** `--initial-quote` (decimal text); undefined = every pair's `--initial-base` valued at its first mid, together. */
+  readonly initialQuote: string | undefined;
+}
+
+/** Every pair's prepared run, and the options of the one `runBacktest` that replays them together. */
+export interface PreparedAccount {
+  readonly runs: readonly PreparedRun[];
+  readonly options: BacktestOptions;
+}
+
+/** A pair's plan checked and built: its options for `runBacktest` and lines describing it. */
 export interface PreparedRun {
   readonly options: BacktestOptions;
   readonly context: string[];
@@ -218,6 +237,7 @@ export function prepareRun(plan: BacktestPlan, onProgress?: (done: number, total
     strategy,
     settings,
     initialBase: Number(plan.initialBase),
+    ...budgetsOf(config, market),
     venue: {
       rules,
       makerFeePbips: plan.makerPbips,
@@ -260,27 +280,83 @@ export function prepareRun(plan: BacktestPlan, onProgress?: (done: number, total
   };
 }
 
-/** Runs a prepared backtest, turning data errors into usage errors (the input is wrong). */
-export async function executeRun(prepared: PreparedRun): Promise<BacktestResult> {
+/** BUDGET_BASE / BUDGET_QUOTE in the market's units (a pair alone on its account ignores them), as the keys declare them. */
+function budgetsOf(config: PairConfig, market: Market): { budgetBaseUnits?: bigint; budgetQuoteUnits?: bigint } {
+  const { budgetBaseUnits, budgetQuoteUnits } = settingsOf(ENGINE_KEYS, 'account-pair', config.keys, { baseDecimals: market.baseDecimals, quoteDecimals: market.quoteDecimals });
+  return { ...(budgetBaseUnits === undefined ? {} : { budgetBaseUnits }), ...(budgetQuoteUnits === undefined ? {} : { budgetQuoteUnits }) };
+}
+
+/**
+ * Checks every pair's plan and builds the account's run: the first pair's options at the top,
+ * the others beside it, the account limits from the files (none for a pair alone).
+ * @throws UsageError naming the flag or env key that is wrong.
+ */
+export function prepareAccount(plan: AccountPlan, onProgress?: (done: number, total: number) => void): PreparedAccount {
+  const progress = plan.pairs.map(() => ({ done: 0, total: 0 }));
+  const report = onProgress === undefined ? undefined : (): void => onProgress(progress.reduce((sum, part) => sum + part.done, 0), progress.reduce((sum, part) => sum + part.total, 0));
+  const runs = plan.pairs.map((pairPlan, i) =>
+    prepareRun(
+      pairPlan,
+      report === undefined
+        ? undefined
+        : (done, total) => {
+            progress[i] = { done, total };
+            report();
+          },
+    ),
+  );
+  const [first, ...others] = runs as [PreparedRun, ...PreparedRun[]];
+  const initialQuote = plan.initialQuote;
+  if (initialQuote !== undefined && !(/^\d+(\.\d+)?$/.test(initialQuote) && Number(initialQuote) > 0)) throw new UsageError(`--initial-quote=${initialQuote} is not a positive decimal number`);
+  const configs = runs.map((run) => run.config);
+  const quote = { symbol: first.market.quote, decimals: first.market.quoteDecimals };
+  return {
+    runs,
+    options: {
+      ...first.options,
+      ...(others.length === 0 ? {} : { otherPairs: others.map((run) => run.options) }),
+      ...(initialQuote === undefined ? {} : { initialQuote: Number(initialQuote) }),
+      limits: (balances) => accountLimitsOf(configs, balances, quote),
+    },
+  };
+}
+
+/** Runs a prepared backtest, turning bad input (data, markets that cannot share an account, budgets) into usage errors. */
+export async function executeAccount(prepared: PreparedAccount): Promise<BacktestResult> {
   try {
     return await runBacktest(prepared.options);
   } catch (error) {
     if (error instanceof DataError) throw new UsageError(`--data ${error.message}`);
+    if (error instanceof MmError && (error.code === 'BACKTEST_ACCOUNT_MISMATCH' || error.code === 'BACKTEST_NO_BOOK')) throw new UsageError(error.message);
+    if (error instanceof BudgetError) throw new UsageError(`BUDGET_BASE/BUDGET_QUOTE: ${error.message}`);
     throw error;
   }
 }
 
-/** One sweep cell, run in a worker thread: the summary without the wall-clock speed. */
-export async function runSweepJob(plan: BacktestPlan): Promise<SweepSummary> {
-  return deterministicPart((await executeRun(prepareRun(plan))).summary);
+/**
+ * One sweep cell, run in a worker thread, without the wall-clock figures: a pair's summary, or
+ * with several pairs the account's figures (ranked by its PnL) with each pair's summary in `pairs`.
+ */
+export async function runSweepJob(plan: AccountPlan): Promise<SweepSummary> {
+  const result = await executeAccount(prepareAccount(plan));
+  if (plan.pairs.length === 1) return deterministicPart(result.summary);
+  const { pairs: _names, ...account } = deterministicAccount(result.account);
+  return { ...account, pairs: Object.fromEntries([...result.pairs].map(([name, pair]) => [name, deterministicPart(pair.summary)])) };
 }
 
 /**
  * A fingerprint of everything a sweep's results depend on except the swept values: the
- * recordings (name and record count), the env file's entries and every flag. Shards of one sweep
+ * recordings (name and record count), the env files' entries and every flag. Shards of one sweep
  * share it wherever they ran, so `backtest merge` refuses results of different sweeps.
  */
-export function planFingerprint(plan: BacktestPlan, axes: readonly { key: string; values: readonly string[] }[]): string {
+export function planFingerprint(plan: AccountPlan, axes: readonly { key: string; values: readonly string[] }[]): string {
+  const parts = plan.pairs.map(fingerprintParts);
+  const text = JSON.stringify(parts.length === 1 && plan.initialQuote === undefined ? { ...parts[0], axes } : { pairs: parts, initialQuote: plan.initialQuote ?? null, axes });
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+/** What one pair's results depend on: its recordings, its env file's entries and its flags. */
+function fingerprintParts(plan: BacktestPlan): { data: unknown; env: Record<string, string>; flags: unknown } {
   const data = plan.data.map((path) => ({ name: basename(path), records: readRecordingHeader(path).records }));
   let env: Record<string, string>;
   try {
@@ -293,6 +369,5 @@ export function planFingerprint(plan: BacktestPlan, axes: readonly { key: string
   for (const key of secretKeys()) delete env[key];
   delete env['TRADING_ACCOUNT'];
   const { data: _paths, envPath: _envPath, ...flags } = plan;
-  const text = JSON.stringify({ data, env, flags, axes });
-  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+  return { data, env, flags };
 }

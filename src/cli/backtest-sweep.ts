@@ -3,14 +3,15 @@
  * values run on worker threads (every core by default), optionally one shard of it (`--shard K/N`,
  * for a Kubernetes Indexed Job or any other way of spreading work over machines), printed as a
  * ranked table, written as JSON lines (`--jsonl`) and as an HTML report with heatmaps. `merge`
- * joins shards' JSON lines and prints exactly what the unsharded sweep prints.
+ * joins shards' JSON lines and prints exactly what the unsharded sweep prints. With several pairs
+ * on one account each value applies to every pair, and the cells rank by the account's PnL.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { renderSweepReportHtml } from '../backtest/report/sweep-html.ts';
 import { SweepMergeError, formatResultLines, mergeSweepResults } from '../backtest/sweep-results.ts';
 import { SweepJobError, defaultWorkers, formatSweepTable, runOnWorkers, shardCells, sweepGrid, type Shard, type SweepAxis, type SweepSummary } from '../backtest/sweep.ts';
 import { integerFlag, parseFlags, type CommandHelp } from './args.ts';
-import { planFingerprint, prepareRun, type BacktestPlan } from './backtest-plan.ts';
+import { planFingerprint, prepareAccount, type AccountPlan, type BacktestPlan } from './backtest-plan.ts';
 import { startProgress } from './progress.ts';
 import { UsageError, type CliIo } from './io.ts';
 
@@ -45,7 +46,12 @@ export function parseShard(text: string): Shard {
   return { index, count };
 }
 
-/** The plan of one sweep cell: env keys become overrides, flags replace the plan's fields. */
+/** The plan of one sweep cell: each value applies to every pair. */
+function accountPlanForCell(plan: AccountPlan, cell: Readonly<Record<string, string>>): AccountPlan {
+  return { ...plan, pairs: plan.pairs.map((pair) => planForCell(pair, cell)) };
+}
+
+/** A pair's plan in one sweep cell: env keys become overrides, flags replace the plan's fields. */
 function planForCell(plan: BacktestPlan, cell: Readonly<Record<string, string>>): BacktestPlan {
   let result: BacktestPlan = { ...plan, overrides: { ...plan.overrides } };
   for (const [key, value] of Object.entries(cell)) {
@@ -108,7 +114,7 @@ function emitSweep(
 }
 
 /** Runs a sweep (or one shard of it) on worker threads and prints it. */
-export async function runSweep(io: CliIo, plan: BacktestPlan, sweepTexts: readonly string[], options: SweepOutputs & { readonly shard: Shard | undefined; readonly workers: number | undefined }): Promise<number> {
+export async function runSweep(io: CliIo, plan: AccountPlan, sweepTexts: readonly string[], options: SweepOutputs & { readonly shard: Shard | undefined; readonly workers: number | undefined }): Promise<number> {
   const axes = sweepTexts.map(parseSweep);
   const seen = new Set<string>();
   for (const axis of axes) {
@@ -120,16 +126,16 @@ export async function runSweep(io: CliIo, plan: BacktestPlan, sweepTexts: readon
   // Every cell of the grid is checked first, so a bad value fails in a second on every shard alike.
   const checked = grid.map((cell) => {
     try {
-      const cellPlan = planForCell(plan, cell);
-      return { plan: cellPlan, prepared: prepareRun(cellPlan) };
+      const cellPlan = accountPlanForCell(plan, cell);
+      return { plan: cellPlan, prepared: prepareAccount(cellPlan) };
     } catch (error) {
       if (error instanceof UsageError) throw new UsageError(`--sweep ${Object.entries(cell).map(([k, v]) => `${k}=${v}`).join(' ')}: ${error.message}`);
       throw error;
     }
   });
   const plans = checked.map((cell) => cell.plan);
-  const described = (checked[0] as (typeof checked)[number]).prepared;
-  const jobs = indexes.map((i) => plans[i] as BacktestPlan);
+  const described = describeAccount((checked[0] as (typeof checked)[number]).prepared.runs);
+  const jobs = indexes.map((i) => plans[i] as AccountPlan);
   const progress = startProgress(io, 'sweep', 'runs');
   let done = 0;
   let summaries: SweepSummary[];
@@ -148,6 +154,15 @@ export async function runSweep(io: CliIo, plan: BacktestPlan, sweepTexts: readon
     context: [...described.context.filter((line) => !axes.some((axis) => line.startsWith(`set: ${axis.key}=`))), ...axes.map((axis) => `sweep: ${axis.key} = ${axis.values.join(', ')}`)],
   });
   return 0;
+}
+
+/** A sweep's title and context: its pair's, or with several pairs each pair's context lines under its name. */
+function describeAccount(runs: readonly { readonly title: string; readonly context: readonly string[]; readonly market: { readonly base: string; readonly quote: string } }[]): { readonly title: string; readonly context: readonly string[] } {
+  const [first] = runs;
+  if (first === undefined) throw new Error('a sweep needs a pair');
+  if (runs.length === 1) return first;
+  const names = runs.map((run) => `${run.market.base}/${run.market.quote}`);
+  return { title: `akira-mm backtest: ${names.length} pairs on one account (${names.join(', ')})`, context: runs.flatMap((run, i) => run.context.map((line) => `${names[i] ?? ''}: ${line}`)) };
 }
 
 const MERGE_HELP: CommandHelp = {

@@ -1,19 +1,23 @@
 /**
  * `akira-mm backtest --data FILE… --env FILE …`: the same strategy and engine as live, against a
- * replay venue over recorded books of any market (the market comes from the recording). Prints a
+ * replay venue over recorded books of any market (the market comes from the recording). Several
+ * `--env` backtest several pairs on one account (each `--env` takes the `--data`, `--hedge` and
+ * `--reference` files given since the previous one); one pair is an account of one. Prints a
  * human summary and, with --json, the summary as one JSON object on the last line (its keys are a
- * contract); --report writes the HTML report. `--sweep KEY=v1,v2` (repeatable) runs a grid on
- * worker threads (backtest-sweep.ts); `backtest merge` joins a sharded sweep. Everything but the
- * measured speed is a function of data, flags and seed.
+ * contract: one pair's flat, several pairs' `{"account":…,"pairs":…}`); --report writes the HTML
+ * report. `--sweep KEY=v1,v2` (repeatable) runs a grid on worker threads (backtest-sweep.ts);
+ * `backtest merge` joins a sharded sweep. Everything but the measured speed is a function of
+ * data, flags and seed.
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { integerFlag, parseFlags, type CommandHelp } from './args.ts';
+import { parseArgs } from 'node:util';
+import { integerFlag, parseFlags, type CommandHelp, type FlagSpecs } from './args.ts';
 import { BACKTEST_DEFAULTS } from './backtest-defaults.ts';
-import type { BacktestPlan } from './backtest-plan.ts';
+import type { AccountPlan, BacktestPlan } from './backtest-plan.ts';
+import type { ReferenceRecordings } from './backtest-reference.ts';
 import { UnknownNameError, UsageError, type CliIo, type CommandRunner } from './io.ts';
 import { startProgress } from './progress.ts';
-import type { BacktestResult } from '../backtest/run.ts';
 
 const USAGE =
   'akira-mm backtest --data FILE… --env FILE [--data FILE… --env FILE]… [--initial-quote X] [--strategy NAME] [--set KEY=VALUE]… [--base B --quote Q] [--tick T --lot L] ' +
@@ -28,10 +32,10 @@ const HELP: CommandHelp = {
     'Sweeps: --sweep KEY=v1,v2 (repeatable; KEY is an env key or one of queue, latency-ms, latency-jitter-ms, feed-latency-ms, seed, maker-pbips, taker-pbips, reference-latency-ms) ' +
       'runs the grid on worker threads and prints it best PnL first. --shard K/N runs the K-th of N slices; `akira-mm backtest merge FILES…` joins the --jsonl files of every shard.',
     'Everything in the summary but events_per_sec is a function of the data, the flags and the seed. More: docs/data-format.md.',
-    'Several pairs on one account: akira-mm backtest --data A.data --env A.env --data B.data --env B.env [--initial-quote X] [--json] [--report out.html]. ' +
-      'Each --env takes the --data files given since the previous --env; the recordings replay on one clock, merged in time order, each pair with its own engine, strategy, caps and scorecard, ' +
+    'Several pairs on one account: akira-mm backtest --data A.data [--hedge HA.data] [--reference RA.data] --env A.env --data B.data … --env B.env [--initial-quote X] [--json] [--report out.html]. ' +
+      'Each --env takes the --data, --hedge and --reference files given since the previous --env; the recordings replay on one clock, merged in time order, each pair with its own engine, strategy, caps, scorecard, hedge and reference, ' +
       "sharing one account: one set of balances (the pairs must share their quote token), budgets (BUDGET_BASE/BUDGET_QUOTE), the outbound budget, the ledger's drift check and the account limits. " +
-      'The flags apply to every pair; --json prints {"account":{…},"pairs":{"A/Q":{…},…}}. Not with --sweep, --hedge or --reference.',
+      'The other flags apply to every pair; --json prints {"account":{…},"pairs":{"A/Q":{…},…}}. --sweep KEY=… sets KEY in every pair and ranks the cells by the account\'s PnL.',
   ],
 };
 
@@ -42,7 +46,7 @@ export const BACKTEST_OPTIONS = {
     multiple: true,
     value: 'FILE',
     required: true,
-    doc: "a pair's env file: strategy, engine and risk keys (its BASE, QUOTE and account are not used). Several pairs on one account: give one --env per pair, each after its --data files (each --env takes the --data files given since the previous --env)",
+    doc: "a pair's env file: strategy, engine and risk keys (its BASE, QUOTE and account are not used). Several pairs on one account: give one --env per pair, each after its files (each --env takes the --data, --hedge and --reference files given since the previous --env)",
   },
   strategy: { type: 'string', value: 'NAME', default: "the env file's STRATEGY", doc: 'ladder, avellaneda-stoikov, glft or xemm' },
   set: { type: 'string', multiple: true, value: 'KEY=VALUE', default: 'none', doc: 'replace one env key, e.g. LADDER_ORDER_SIZE=10' },
@@ -121,7 +125,50 @@ function parseSets(entries: readonly string[]): Record<string, string> {
 export type BacktestValues = ReturnType<typeof parseFlags<typeof BACKTEST_OPTIONS>>['values'];
 type Values = BacktestValues;
 
-function planFromFlags(values: Values, data: string[], env: string): BacktestPlan {
+/** One pair of the command line: its recordings (venue, hedge market, reference market) and its env file. */
+export interface PairArgs {
+  readonly data: readonly string[];
+  readonly hedge: readonly string[];
+  readonly reference: readonly string[];
+  readonly env: string;
+}
+
+/**
+ * The pairs in command-line order. One `--env`: every file is its pair's, wherever it stands
+ * (as a one-pair backtest always took them). Several: each `--env` takes the `--data`, `--hedge`
+ * and `--reference` files (and the extra file arguments, which are `--data`) given since the
+ * previous `--env`.
+ * @throws UsageError when files follow the last of several `--env`, or an `--env` has no `--data`.
+ */
+export function pairGroups(args: readonly string[], options: FlagSpecs): PairArgs[] {
+  // The command's own option table, so a flag's value is never taken for a file.
+  const config: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = {};
+  for (const [name, spec] of Object.entries(options)) config[name] = { type: spec.type, ...(spec.multiple === undefined ? {} : { multiple: spec.multiple }) };
+  const { values, positionals, tokens } = parseArgs({ args: [...args], options: config, allowPositionals: true, strict: true, tokens: true });
+  const envs = (values['env'] ?? []) as string[];
+  const listOf = (name: string): string[] => (values[name] ?? []) as string[];
+  if (envs.length === 1) return [{ data: [...listOf('data'), ...positionals], hedge: listOf('hedge'), reference: listOf('reference'), env: envs[0] as string }];
+  const groups: PairArgs[] = [];
+  let files = { data: [] as string[], hedge: [] as string[], reference: [] as string[] };
+  for (const token of tokens) {
+    if (token.kind === 'positional') {
+      // `--data a b c`: the extra files arrive as positionals.
+      files.data.push(token.value);
+    } else if (token.kind === 'option' && token.value !== undefined && (token.name === 'data' || token.name === 'hedge' || token.name === 'reference')) {
+      files[token.name].push(token.value);
+    } else if (token.kind === 'option' && token.name === 'env' && token.value !== undefined) {
+      if (files.data.length === 0) throw new UsageError(`--env ${token.value} has no --data before it: each --env takes the --data files given since the previous --env`);
+      groups.push({ ...files, env: token.value });
+      files = { data: [], hedge: [], reference: [] };
+    }
+  }
+  const left = [...files.data.map((file) => `--data ${file}`), ...files.hedge.map((file) => `--hedge ${file}`), ...files.reference.map((file) => `--reference ${file}`)];
+  if (left.length > 0) throw new UsageError(`${left.join(' ')} after the last --env: with several pairs, each --env takes the files given before it`);
+  return groups;
+}
+
+function planFromFlags(values: Values, pair: PairArgs, reference: readonly string[]): BacktestPlan {
+  const { data, env } = pair;
   const overrides = parseSets(values.set ?? []);
   if (values.strategy !== undefined) overrides['STRATEGY'] = values.strategy;
   const gasPriceFri = values['gas-price-fri'] ?? BACKTEST_DEFAULTS.gasPriceFri;
@@ -147,10 +194,10 @@ function planFromFlags(values: Values, data: string[], env: string): BacktestPla
     takerPbips: integerFlag('taker-pbips', values['taker-pbips'], BACKTEST_DEFAULTS.takerPbips, 0, 1_000_000),
     gasPriceFri,
     strkPrice: decimalFlag('strk-price', values['strk-price'] ?? BACKTEST_DEFAULTS.strkPrice),
-    hedge: values.hedge ?? [],
+    hedge: pair.hedge,
     hedgeLatencyMs: integerFlag('hedge-latency-ms', values['hedge-latency-ms'], BACKTEST_DEFAULTS.hedgeLatencyMs, 0, 60_000),
     hedgeMinNotional: values['hedge-min-notional'] === undefined ? undefined : /^\d+(\.\d+)?$/.test(values['hedge-min-notional']) ? values['hedge-min-notional'] : usageError(`--hedge-min-notional=${values['hedge-min-notional']} is not a decimal number`),
-    reference: values.reference ?? [],
+    reference,
     referenceLatencyMs: integerFlag('reference-latency-ms', values['reference-latency-ms'], BACKTEST_DEFAULTS.referenceLatencyMs, 0, 60_000),
   };
 }
@@ -169,25 +216,27 @@ export const runBacktestCommand: CommandRunner = async (args, io) => {
   }
   const { values, positionals } = parseFlags(args, BACKTEST_OPTIONS, HELP);
   // `--data a b c`: parseArgs gives the extra files as positionals.
-  const data = [...(values.data ?? []), ...positionals];
-  if (data.length === 0) throw new UsageError(`--data FILE is required\nusage: ${USAGE}`);
+  if ((values.data ?? []).length + positionals.length === 0) throw new UsageError(`--data FILE is required\nusage: ${USAGE}`);
   const envs = values.env ?? [];
   if (envs.length === 0) throw new UsageError(`--env FILE is required\nusage: ${USAGE}`);
-  if (envs.length > 1) return (await import('./backtest-account.ts')).runAccountBacktestCommand(args, io, values, BACKTEST_OPTIONS, (flags, files, env) => planFromFlags(flags, files, env));
-  if (values['initial-quote'] !== undefined) throw new UsageError('--initial-quote is the account\'s quote balance of a backtest of several pairs (one --env each); one pair holds --initial-base and its value in quote');
-  const env = envs[0] as string;
-  if (values['reference-latency-ms'] !== undefined && values.reference === undefined) throw new UsageError('--reference-latency-ms goes with --reference FILE');
+  if (envs.length === 1 && values['initial-quote'] !== undefined) {
+    throw new UsageError('--initial-quote is the account\'s quote balance of a backtest of several pairs (one --env each); one pair holds --initial-base and its value in quote');
+  }
+  const groups = pairGroups(args, BACKTEST_OPTIONS);
+  if (values['reference-latency-ms'] !== undefined && groups.every((group) => group.reference.length === 0)) throw new UsageError('--reference-latency-ms goes with --reference FILE');
   // Binance's own .gz files are imported once into a temporary recording that lives as long as the command.
   const { referenceRecordings } = await import('./backtest-reference.ts');
-  const reference = await referenceRecordings(values.reference ?? [], (message) => io.stderr.write(`--reference: ${message}\n`));
+  const references: ReferenceRecordings[] = [];
   try {
-    return await runPlan(io, values, { ...planFromFlags(values, data, env), reference: reference.paths });
+    for (const group of groups) references.push(await referenceRecordings(group.reference, (message) => io.stderr.write(`--reference: ${message}\n`)));
+    const plan: AccountPlan = { pairs: groups.map((group, i) => planFromFlags(values, group, references[i]?.paths ?? [])), initialQuote: values['initial-quote'] };
+    return await runPlan(io, values, plan);
   } finally {
-    reference.dispose();
+    for (const reference of references) reference.dispose();
   }
 };
 
-async function runPlan(io: CliIo, values: Values, plan: BacktestPlan): Promise<number> {
+async function runPlan(io: CliIo, values: Values, plan: AccountPlan): Promise<number> {
   if (values.sweep !== undefined && values.sweep.length > 0) {
     const { parseShard, runSweep } = await import('./backtest-sweep.ts');
     return runSweep(io, plan, values.sweep, {
@@ -203,26 +252,27 @@ async function runPlan(io: CliIo, values: Values, plan: BacktestPlan): Promise<n
   }
 
   // Loaded only now: `--help` and a usage error cost no engine, strategies or data layer.
-  const { executeRun, prepareRun } = await import('./backtest-plan.ts');
+  const { executeAccount, prepareAccount } = await import('./backtest-plan.ts');
   const progress = startProgress(io, 'replay', 'records');
-  const prepared = prepareRun(plan, progress === undefined ? undefined : (done, total) => progress.update(done, total));
-  let result: BacktestResult;
+  const prepared = prepareAccount(plan, progress === undefined ? undefined : (done, total) => progress.update(done, total));
+  let result;
   try {
-    result = await executeRun(prepared);
+    result = await executeAccount(prepared);
   } finally {
     progress?.stop();
   }
-  const { describeRun } = await import('./backtest-output.ts');
-  const output = describeRun(prepared, result);
+  const { describeAccountRun } = await import('./backtest-output.ts');
+  const output = describeAccountRun(prepared.runs, result);
   io.stdout.write(output.text);
   if (values.report !== undefined) {
+    const reports = output.reports(values.report);
     try {
-      writeFileSync(values.report, output.html());
+      for (const report of reports.files) writeFileSync(report.path, report.html());
     } catch (error) {
       throw new UsageError(`--report ${values.report}: cannot write it (${error instanceof Error ? error.message : String(error)})`);
     }
-    io.stdout.write(`report: ${values.report}\n`);
+    io.stdout.write(`${reports.line}\n`);
   }
-  if (values.json === true) io.stdout.write(`${JSON.stringify(result.summary)}\n`);
+  if (values.json === true) io.stdout.write(`${output.json}\n`);
   return 0;
 }

@@ -1,28 +1,44 @@
 /**
- * The daemon around one engine: config → strategy → venue → engine, the metrics server, the
- * crash journal, the live status line on a TTY (pino JSON otherwise), and signals: SIGINT or
- * SIGTERM cancel every order and wait (at most SHUTDOWN_TIMEOUT_MS) for the venue to confirm
- * before exiting 0, or EXIT_ORDERS_MAY_REST naming the orders that may still rest.
- * `run` and `paper` both end here; only the venue they hand in differs.
+ * The daemon of one trading account quoting N ≥ 1 pairs (`run`, `paper`; one pair is an account of
+ * one): an engine per pair (its own strategy, parameters, inventory, caps and scorecard) and one
+ * `Account` they share — the outbound request budget, each pair's budget of the account's funds
+ * (a pair alone counts the whole balance), the ledger whose drift check runs on the account
+ * (another pair's fill is never drift), the account-wide notional cap and drawdown kill (several
+ * pairs). One lock and one journal for the account (a view per pair), one metrics endpoint (every
+ * metric labelled by pair, plus `akira_mm_account_*`), `/health` naming each pair's state and the
+ * account's, and the status line (a row per pair, and the account's row when there are several).
+ *
+ * Start: every hedger settles, then the engines start the one way (`startEngines`). SIGINT or
+ * SIGTERM stop every engine at once (each cancels its pair's orders and waits, at most
+ * SHUTDOWN_TIMEOUT_MS, for the venue to confirm) before exiting 0, or EXIT_ORDERS_MAY_REST.
  */
-import type { Registry } from 'prom-client';
+import { AggregatorRegistry, Registry } from 'prom-client';
 import type { PairConfig } from '../config/index.ts';
-import { LiveClock, formatConfigIssues, type Logger, type ReferenceFeed, type Strategy, type Venue } from '../core/index.ts';
+import { LiveClock, formatConfigIssues, getChain, getToken, type Logger, type ReferenceFeed, type Strategy, type Venue } from '../core/index.ts';
 import {
-  MarketMaker,
+  Account,
+  STARTING_HEALTH,
+  accountHealth,
+  combineObservers,
+  createEngineMetrics,
+  startEngines,
   startMetricsServer,
+  type AccountVenue,
+  type EngineMetrics,
   type EngineObserver,
   type EngineSettings,
+  type MarketMaker,
   type MetricsServer,
 } from '../engine/index.ts';
 import { getStrategyDefinition } from '../../strategies/index.ts';
-import { EXIT_ORDERS_MAY_REST, UsageError, type CliIo } from './io.ts';
+import { accountLimitsOf, accountPairsOf } from './account-files.ts';
+import { registerAccountMetrics } from './account-metrics.ts';
 import { openAccountState } from './account-state.ts';
+import type { HedgeWiring } from './hedge-wiring.ts';
+import { EXIT_ORDERS_MAY_REST, UsageError, type CliIo } from './io.ts';
 import { registerProcessMetrics } from './process-metrics.ts';
 import { resolveStateDir } from './state-dir.ts';
-import { buildPairEngine } from './pair-engine.ts';
-import { renderStatusLine } from './status-line.ts';
-import type { HedgeWiring } from './hedge-wiring.ts';
+import { StatusRows, renderStatusRows } from './status-line.ts';
 
 /** Builds the configured strategy, or a usage error listing every bad strategy key. */
 export function buildStrategy(config: PairConfig): Strategy {
@@ -33,14 +49,27 @@ export function buildStrategy(config: PairConfig): Strategy {
   return definition.create(params.params);
 }
 
-/** What a daemon run needs. */
-export interface DaemonOptions {
+/** One pair of the account: its file, venue, settings, hedger and reference. */
+export interface DaemonPair {
   readonly config: PairConfig;
   readonly venue: Venue;
   readonly settings: EngineSettings;
+  /** The pair's hedger (HEDGE): started before the engines, stopped after them. */
+  readonly hedge?: HedgeWiring;
+  /** The pair's reference market (REFERENCE=…); the engine start starts it, the engine stops it. */
+  readonly reference?: ReferenceFeed;
+  /** Registers the pair's venue metrics (labelled by its pair) beside its engine's. */
+  readonly registerMetrics?: (registry: Registry) => void;
+}
+
+/** What a daemon run needs. */
+export interface DaemonOptions {
+  readonly pairs: readonly DaemonPair[];
+  /** The account-wide reads (balances; the account's orders on every pair, to name a foreign trade). */
+  readonly accountVenue: AccountVenue;
   readonly logger: Logger;
   readonly io: CliIo;
-  /** Bind the metrics server here instead of the env file's METRICS_HOST. */
+  /** Bind the metrics server here instead of the env files' METRICS_HOST. */
   readonly metricsHost?: string;
   /** Journal file; default the account's journal in the state directory (`state-dir.ts`). */
   readonly journalPath?: string;
@@ -48,25 +77,27 @@ export interface DaemonOptions {
   readonly stateDir?: string;
   /** Lock the account in the state directory (default true; paper mode's private exchange needs none). */
   readonly lockAccount?: boolean;
-  /** Show the one-line status on a TTY (default: when stdout is a TTY). */
+  /** Show the status on a TTY (default: when stdout is a TTY). */
   readonly showStatus?: boolean;
-  /** Extra observer (paper mode counts fills for its banner). */
-  readonly observer?: EngineObserver;
   /** Resolves when the daemon should stop (default: SIGINT or SIGTERM). */
   readonly stopSignal?: Promise<string>;
-  /** Registers venue-specific metrics (pre-signing, stream counters) beside the engine's. */
+  /** An extra observer for each pair, by `BASE/QUOTE` (tests and paper mode count its fills). */
+  readonly observerOf?: (pair: string) => EngineObserver;
+  /** Registers the account's venue metrics (signing refusals, wire anomalies) once. */
   readonly registerMetrics?: (registry: Registry) => void;
-  /** The pair's hedger (HEDGE): started before the engine quotes, stopped after it. */
-  readonly hedge?: HedgeWiring;
-  /** The pair's reference market (REFERENCE): handed to the engine, which starts and stops it. */
-  readonly reference?: ReferenceFeed;
+  /** Closes what the pairs share (the account session), after every engine stopped. */
+  readonly closeShared?: () => Promise<void>;
 }
 
 /** A running daemon. */
 export interface RunningDaemon {
+  /** The first pair's engine (the pair, when there is one). */
   readonly engine: MarketMaker;
+  /** Each pair's engine, by `BASE/QUOTE`. */
+  readonly engines: ReadonlyMap<string, MarketMaker>;
+  readonly account: Account;
   readonly metrics: MetricsServer | undefined;
-  /** Resolves with the exit code once the daemon has stopped. */
+  /** Resolves with the exit code once every pair has stopped. */
   readonly done: Promise<number>;
 }
 
@@ -83,70 +114,141 @@ export function waitForStopSignal(): Promise<string> {
   });
 }
 
-/** Starts the engine and everything around it. */
+/** A pair as the daemon holds it: its name, strategy, metrics and journal view; its engine once started. */
+interface PairSlot {
+  readonly name: string;
+  readonly run: DaemonPair;
+  readonly strategy: Strategy;
+  readonly metrics: EngineMetrics;
+  engine: MarketMaker | undefined;
+}
+
+/** Starts every pair of the account and everything around them; resolves once all of them quote. */
 export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon> {
-  const { config, logger, io } = options;
-  const pair = `${config.base}/${config.quote}`;
+  const { logger, io } = options;
+  const first = options.pairs[0];
+  if (first === undefined) throw new UsageError('no pair to run');
+  const configs = options.pairs.map((pair) => pair.config);
   const clock = new LiveClock();
-  const strategy = buildStrategy(config);
-  const account = openAccountState({
-    venueUrl: config.exchangeHttpUrl,
-    account: config.tradingAccount,
-    stateDir: options.stateDir ?? resolveStateDir({ configured: config.stateDir, env: io.env, cwd: io.cwd }),
+  const slots: PairSlot[] = options.pairs.map((run) => {
+    const { config } = run;
+    const name = `${config.base}/${config.quote}`;
+    const chain = getChain(config.chain);
+    const metrics = createEngineMetrics({ pair: name, baseDecimals: getToken(chain, config.base).decimals, quoteDecimals: getToken(chain, config.quote).decimals });
+    return { name, run, strategy: buildStrategy(config), metrics, engine: undefined };
+  });
+  const state = openAccountState({
+    venueUrl: first.config.exchangeHttpUrl,
+    account: first.config.tradingAccount,
+    stateDir: options.stateDir ?? resolveStateDir({ configured: first.config.stateDir, env: io.env, cwd: io.cwd }),
     journalPath: options.journalPath,
     lock: options.lockAccount !== false,
     schedule: (callback, delayMs) => clock.setTimeout(callback, delayMs),
   });
-  logger.info({ journal: account.journal.path, lock: account.lock?.path }, 'crash journal and account lock');
-  const journal = account.journal.forPair(pair);
-  const { engine, metrics: metricsRegistry } = buildPairEngine({
-    config,
-    venue: options.venue,
-    strategy,
+  logger.info({ journal: state.journal.path, lock: state.lock?.path, pairs: slots.map((slot) => slot.name) }, 'crash journal and account lock');
+  const journals = slots.map((slot) => state.journal.forPair(slot.name));
+  // Every order of ours that filled, for as long as the process runs (fills are few; an engine's
+  // table forgets finished orders after minutes): the account names only the others as foreign.
+  const filledByUs = new Set<string>();
+  const readOrders = options.accountVenue.fetchAccountOrders;
+  const accountVenue: AccountVenue = {
+    fetchAccount: () => options.accountVenue.fetchAccount(),
+    ...(readOrders === undefined ? {} : { fetchAccountOrders: async () => (await readOrders.call(options.accountVenue)).filter((order) => !filledByUs.has(order.orderId)) }),
+  };
+  const account = new Account({
     clock,
-    logger,
-    settings: options.settings,
-    journal,
-    ...(options.observer === undefined ? {} : { observer: options.observer }),
-    ...(options.hedge === undefined ? {} : { hedge: options.hedge }),
-    ...(options.reference === undefined ? {} : { reference: options.reference }),
-    ...(options.registerMetrics === undefined ? {} : { registerMetrics: options.registerMetrics }),
+    logger: logger.child({ component: 'account' }),
+    venue: accountVenue,
+    pairs: accountPairsOf(configs),
+    outbound: first.settings.outbound,
+    // The account-wide limits count in the first pair's quote token, from its balance once leftovers settled.
+    limits: (balances) => accountLimitsOf(configs, balances),
+    driftToleranceUnits: first.settings.driftToleranceUnits,
   });
-  registerProcessMetrics(metricsRegistry.registry);
-  const metrics =
-    config.metricsPort === 0
-      ? undefined
-      : await startMetricsServer({ host: options.metricsHost ?? config.metricsHost, port: config.metricsPort, registry: metricsRegistry.registry, status: () => engine.status() });
-  if (metrics !== undefined) logger.info({ url: `${metrics.url}/metrics`, health: `${metrics.url}/health` }, 'metrics listening');
-
-  const showStatus = options.showStatus ?? io.stdout.isTTY === true;
-  const statusTimer = showStatus ? clock.setInterval(() => io.stdout.write(`\r\x1b[2K${renderStatusLine(engine.status(), pair)}`), 1_000) : undefined;
-
-  // Listen before starting: a SIGTERM while the engine boots (it may already have orders out)
-  // must still end in a cancel-all, right after start completes, not in a bare exit.
-  const stopSignal = options.stopSignal ?? waitForStopSignal();
+  const stopShared = async (): Promise<void> => {
+    for (const slot of slots) await slot.run.hedge?.hedger.stop();
+    await options.closeShared?.();
+    for (const journal of journals) journal.close();
+    state.release();
+  };
+  let metrics: MetricsServer | undefined;
   try {
-    // The hedger settles what the journal left uncovered before the engine quotes.
-    await options.hedge?.hedger.start();
-    await engine.start();
+    // An account of one pair labels its account-wide series with its pair, as a one-pair daemon always has.
+    const accountRegistry = new Registry();
+    if (slots.length === 1) accountRegistry.setDefaultLabels({ pair: first.config.base + '/' + first.config.quote });
+    for (const slot of slots) {
+      slot.run.registerMetrics?.(slot.metrics.registry);
+      slot.run.hedge?.metrics.register(slot.metrics.registry, () => slot.engine?.status().hedge, () => slot.engine?.status().position);
+    }
+    registerAccountMetrics(accountRegistry, account, slots);
+    options.registerMetrics?.(accountRegistry);
+    registerProcessMetrics(accountRegistry);
+    const registries = [...slots.map((slot) => slot.metrics.registry), accountRegistry];
+    const engines = (): PairSlot[] | undefined => (slots.every((slot) => slot.engine !== undefined) ? slots : undefined);
+    const metricsPort = first.config.metricsPort;
+    metrics =
+      metricsPort === 0
+        ? undefined
+        : await startMetricsServer({
+            host: options.metricsHost ?? first.config.metricsHost,
+            port: metricsPort,
+            contentType: accountRegistry.contentType,
+            metrics: async () => AggregatorRegistry.aggregate(await Promise.all(registries.map((registry) => registry.getMetricsAsJSON()))).metrics(),
+            health: () => {
+              const started = engines();
+              return started === undefined ? STARTING_HEALTH : accountHealth(started.map((slot) => ({ name: slot.name, status: (slot.engine as MarketMaker).status() })), account.snapshot());
+            },
+          });
+    if (metrics !== undefined) logger.info({ url: `${metrics.url}/metrics`, health: `${metrics.url}/health` }, 'metrics listening');
+
+    // Listen before starting: a SIGTERM while the engines boot (they may already have orders out)
+    // must still end in a cancel-all, right after the start completes, not in a bare exit.
+    const stopSignal = options.stopSignal ?? waitForStopSignal();
+    // The hedgers settle what the journal left uncovered before the engines quote.
+    for (const slot of slots) await slot.run.hedge?.hedger.start();
+    const started = await startEngines(
+      account,
+      slots.map((slot, i) => {
+        const extra = options.observerOf?.(slot.name);
+        const recordFill: EngineObserver = { fill: (fill) => void filledByUs.add(fill.orderId) };
+        return {
+          pairName: slot.name,
+          venue: slot.run.venue,
+          strategy: slot.strategy,
+          clock,
+          logger: logger.child({ pair: slot.name }),
+          settings: slot.run.settings,
+          journal: journals[i] as (typeof journals)[number],
+          observer: combineObservers([slot.metrics.observer, recordFill, ...(extra === undefined ? [] : [extra])]),
+          ...(slot.run.hedge === undefined ? {} : { hedge: slot.run.hedge.hedger }),
+          ...(slot.run.reference === undefined ? {} : { reference: slot.run.reference }),
+        };
+      }),
+    );
+    started.forEach((engine, i) => {
+      const slot = slots[i] as PairSlot;
+      slot.engine = engine;
+      slot.metrics.bindStatus(() => engine.status());
+    });
+    const showStatus = options.showStatus ?? io.stdout.isTTY === true;
+    const rows = () => renderStatusRows(started.map((engine, i) => ({ pair: (slots[i] as PairSlot).name, status: engine.status() })), account.snapshot());
+    const status = showStatus ? new StatusRows(io, rows) : undefined;
+    const statusTimer = status === undefined ? undefined : clock.setInterval(() => status.draw(), 1_000);
+    const running = metrics;
+    const done = stopSignal.then(async (signal) => {
+      logger.info({ signal, pairs: started.length }, 'stopping: cancelling every order');
+      statusTimer?.cancel();
+      const outcomes = await Promise.all(started.map((engine) => engine.stop()));
+      await stopShared();
+      await running?.stop();
+      status?.finish();
+      return outcomes.every((outcome) => outcome.confirmed) ? 0 : EXIT_ORDERS_MAY_REST;
+    });
+    return { engine: started[0] as MarketMaker, engines: new Map(started.map((engine, i) => [(slots[i] as PairSlot).name, engine])), account, metrics, done };
   } catch (error) {
-    await options.hedge?.hedger.stop();
-    journal.close();
-    account.release();
     // A listening metrics server would keep the process alive after a failed start.
+    await stopShared();
     await metrics?.stop();
     throw error;
   }
-  const done = stopSignal.then(async (signal) => {
-    logger.info({ signal }, 'stopping: cancelling every order');
-    statusTimer?.cancel();
-    if (showStatus) io.stdout.write('\n');
-    const stopped = await engine.stop();
-    await options.hedge?.hedger.stop();
-    account.release();
-    await metrics?.stop();
-    if (showStatus) io.stdout.write(`${renderStatusLine(engine.status(), pair)}\n`);
-    return stopped.confirmed ? 0 : EXIT_ORDERS_MAY_REST;
-  });
-  return { engine, metrics, done };
 }

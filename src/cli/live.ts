@@ -1,30 +1,26 @@
 /**
- * What `run` and `paper` share: a validated pair file becomes a live venue (REST + WS + signer)
- * and a daemon around the engine. Only the URLs differ: `run` uses the file's, `paper` points
- * them at the embedded exchange it started.
+ * The one composition root of `run` and `paper`, for N ≥ 1 pair files of one account (one pair is
+ * an account of one): one signer (opened once, under a policy that covers every pair), one
+ * account session (one login, one WebSocket connection for every pair's streams and the
+ * account's fills), a venue per pair on it, each pair's hedger and reference market, and the
+ * daemon around an engine per pair. Only the URLs differ between the two: `run` uses the files',
+ * `paper` points them at the embedded exchange it started.
  */
 import { randomBytes } from 'node:crypto';
 import type { PairConfig, PermissionOptions } from '../config/index.ts';
 import { ENGINE_KEYS, LiveClock, createLogger, createRng, getChain, getToken, settingsOf, type Logger } from '../core/index.ts';
-import { WIRE_ANOMALY_KINDS, createLiveVenue, type LiveVenue, type LiveVenueConfig, type LiveVenueFactoryDeps } from '../exchange/index.ts';
+import { AccountSession, WIRE_ANOMALY_KINDS, type LiveVenue, type LiveVenueConfig, type LiveVenueFactoryDeps } from '../exchange/index.ts';
 import { REFUSAL_KINDS, SigningAudit } from '../exchange/signer/index.ts';
-import { engineSettingsOf } from '../engine/index.ts';
-import { startDaemon, type RunningDaemon } from './daemon.ts';
+import { engineSettingsOf, type EngineObserver } from '../engine/index.ts';
+import { checkAccountFiles } from './account-files.ts';
+import { startDaemon, type DaemonPair, type RunningDaemon } from './daemon.ts';
 import { hedgeJournalPath, orderJournalPath } from './state-dir.ts';
 import { createHedger } from './hedge-wiring.ts';
 import type { CliIo } from './io.ts';
 import { openSigner, signingPolicyOf, type OpenedSigner } from './signer-setup.ts';
+import { mergePolicies } from './signer.ts';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import { createReferenceFeed, registerReferenceMetrics } from '../markets/index.ts';
-
-/**
- * Pre-signing effectiveness (a miss means a requote signed in the hot path), and what the venue
- * sent that the client read past (issue 11 item 3), by kind.
- */
-function registerVenueMetrics(registry: Registry, venue: LiveVenue): void {
-  registerWireAnomalyMetrics(registry, venue);
-  registerPresignMetrics(registry, venue);
-}
 
 /** What the venue sent that the client read past, by kind (one count per connection: several pairs on one account register it once). */
 export function registerWireAnomalyMetrics(registry: Registry, venue: LiveVenue): void {
@@ -62,8 +58,14 @@ export function registerSigningMetrics(registry: Registry, audit: SigningAudit):
   audit.onRefused((kind) => refused.inc({ kind }));
 }
 
+/** What a live run needs: the pair files (the first one's at the top) and the daemon's placement. */
 export interface LiveRunOptions {
+  /** The first pair's file (one pair: the pair's). */
   readonly config: PairConfig;
+  /** The account's other pairs' files (`run --env A --env B`); they must agree on the account (`checkAccountFiles`). */
+  readonly otherConfigs?: readonly PairConfig[];
+  /** Where each file came from, the first's first, for messages; default each pair's name. */
+  readonly paths?: readonly string[];
   readonly io: CliIo;
   readonly logger?: Logger;
   readonly metricsHost?: string;
@@ -74,16 +76,20 @@ export interface LiveRunOptions {
   readonly lockAccount?: boolean;
   readonly stopSignal?: Promise<string>;
   readonly showStatus?: boolean;
-  /** Signing worker threads (default SIGNING_WORKERS, 0: pre-signing runs on the event loop in idle slices). */
+  /** Signing worker threads (default the first file's SIGNING_WORKERS; 0: pre-signing runs on the event loop in idle slices). */
   readonly signingWorkers?: number;
   /** How strictly a keystore's permissions are checked (`--insecure-permissions`). */
   readonly permissions?: PermissionOptions;
-  /** The signer, already opened (default: opened from `config.signer`). */
+  /** The signer, already opened (default: opened from the first file's signer keys). */
   readonly signer?: OpenedSigner;
+  /** An extra observer for each pair, by `BASE/QUOTE`. */
+  readonly observerOf?: (pair: string) => EngineObserver;
 }
 
+/** A running account. */
 export interface LiveRun {
-  readonly venue: LiveVenue;
+  /** The account's connection: one venue per pair. */
+  readonly session: AccountSession;
   readonly daemon: RunningDaemon;
   readonly logger: Logger;
 }
@@ -110,45 +116,80 @@ export function liveVenueConfig(config: PairConfig, signer: OpenedSigner, signin
   };
 }
 
-/** Starts the engine against the venue the config names; resolves once it is quoting. */
+/**
+ * Starts every pair of the account against the venue the files name; resolves once all of them
+ * quote.
+ * @throws UsageError for files that cannot share one process (`checkAccountFiles`), a signer that
+ *   cannot be opened, a strategy's bad keys, an account already served from this state directory.
+ */
 export async function startLiveRun(options: LiveRunOptions): Promise<LiveRun> {
-  const { config, io } = options;
-  const logger = options.logger ?? createLogger({ level: config.logLevel, base: { pair: `${config.base}/${config.quote}` } });
+  const { io } = options;
+  const first = options.config;
+  const configs = [first, ...(options.otherConfigs ?? [])];
+  const paths = options.paths ?? configs.map((config) => `${config.base}/${config.quote}`);
+  checkAccountFiles(configs, paths);
+  const logger = options.logger ?? createLogger({ level: first.logLevel, base: { account: first.tradingAccount } });
   const clock = new LiveClock();
   // Salts must be unpredictable on a real venue: the live RNG is seeded from the OS, once.
   const rng = createRng(randomBytes(4).readUInt32LE(0));
-  const chain = getChain(config.chain);
-  if (config.starknetRpcUrl === undefined) {
-    logger.warn({ chain: config.chain }, 'STARKNET_RPC_URL is not set: the fee recipient and contract addresses signed into every order are not checked against the chain (`akira-mm preflight` says which are verified)');
+  if (first.starknetRpcUrl === undefined) {
+    logger.warn({ chain: first.chain }, 'STARKNET_RPC_URL is not set: the fee recipient and contract addresses signed into every order are not checked against the chain (`akira-mm preflight` says which are verified)');
   }
   const audit = new SigningAudit(logger);
-  const signer = options.signer ?? (await openSigner(config, { io, logger, clock, audit, ...(options.permissions === undefined ? {} : { permissions: options.permissions }) }));
-  const venue = createLiveVenue(liveVenueConfig(config, signer, options.signingWorkers ?? config.signingWorkers), { clock, rng, logger, audit, ...remoteSignerDeps(signer) });
-  const settings = engineSettingsOf(config.keys, { baseDecimals: getToken(chain, config.base).decimals, quoteDecimals: getToken(chain, config.quote).decimals });
-  // REFERENCE=…: the deep market the fair price (FAIR_PRICE=reference|blend) and its pauses read; the engine starts and stops it.
-  const reference = createReferenceFeed(config.reference, { clock, rng, logger });
-  const hedge = createHedger(config, { clock, rng, logger, journalPath: hedgeJournalPath(orderJournalPath(config, { journalPath: options.journalPath, stateDir: options.stateDir, env: io.env, cwd: io.cwd }), config.base, config.quote) });
-  const daemon = await startDaemon({
-    config,
-    venue,
-    settings,
-    logger,
-    io,
-    ...(hedge === undefined ? {} : { hedge }),
-    ...(reference === undefined ? {} : { reference }),
-    ...(options.metricsHost === undefined ? {} : { metricsHost: options.metricsHost }),
-    ...(options.journalPath === undefined ? {} : { journalPath: options.journalPath }),
-    ...(options.stateDir === undefined ? {} : { stateDir: options.stateDir }),
-    ...(options.lockAccount === undefined ? {} : { lockAccount: options.lockAccount }),
-    ...(options.stopSignal === undefined ? {} : { stopSignal: options.stopSignal }),
-    ...(options.showStatus === undefined ? {} : { showStatus: options.showStatus }),
-    registerMetrics: (registry) => {
-      registerVenueMetrics(registry, venue);
-      registerSigningMetrics(registry, audit);
-      if (reference !== undefined) registerReferenceMetrics(registry, reference, clock);
-    },
-  });
-  return { venue, daemon, logger };
+  const signer = options.signer ?? (await openSigner(first, { io, logger, clock, audit, ...(options.permissions === undefined ? {} : { permissions: options.permissions }) }));
+  // One signer for the account: it signs for every pair of these files and nothing else.
+  const policy = mergePolicies(configs, paths);
+  const session = new AccountSession(
+    configs.map((config) => ({ ...liveVenueConfig(config, signer, options.signingWorkers ?? first.signingWorkers), signingPolicy: policy })),
+    { clock, rng, logger, audit, ...remoteSignerDeps(signer) },
+  );
+  const journalOptions = { journalPath: options.journalPath, stateDir: options.stateDir, env: io.env, cwd: io.cwd };
+  try {
+    const pairs = configs.map((config, index): DaemonPair => {
+      const venue = session.venues[index] as LiveVenue;
+      const chain = getChain(config.chain);
+      const pairLogger = logger.child({ pair: `${config.base}/${config.quote}` });
+      const hedge = createHedger(config, { clock, rng, logger: pairLogger, journalPath: hedgeJournalPath(orderJournalPath(config, journalOptions), config.base, config.quote) });
+      // REFERENCE=…: the deep market the fair price (FAIR_PRICE=reference|blend) and its pauses read; the engine start starts it, the engine stops it.
+      const reference = createReferenceFeed(config.reference, { clock, rng, logger: pairLogger });
+      return {
+        config,
+        venue,
+        settings: engineSettingsOf(config.keys, { baseDecimals: getToken(chain, config.base).decimals, quoteDecimals: getToken(chain, config.quote).decimals }),
+        ...(hedge === undefined ? {} : { hedge }),
+        ...(reference === undefined ? {} : { reference }),
+        registerMetrics: (registry) => {
+          registerPresignMetrics(registry, venue);
+          if (reference !== undefined) registerReferenceMetrics(registry, reference, clock);
+        },
+      };
+    });
+    const firstVenue = session.venues[0] as LiveVenue;
+    const startedAtMs = clock.nowMs();
+    const daemon = await startDaemon({
+      pairs,
+      // Orders of earlier runs are not someone else's: only this run's count (to the second, a little before).
+      accountVenue: { fetchAccount: () => firstVenue.fetchAccount(), fetchAccountOrders: () => session.fetchAccountOrders(startedAtMs - 1_000) },
+      logger,
+      io,
+      closeShared: () => session.stop(),
+      registerMetrics: (registry) => {
+        registerWireAnomalyMetrics(registry, firstVenue);
+        registerSigningMetrics(registry, audit);
+      },
+      ...(options.metricsHost === undefined ? {} : { metricsHost: options.metricsHost }),
+      ...(options.journalPath === undefined ? {} : { journalPath: options.journalPath }),
+      ...(options.stateDir === undefined ? {} : { stateDir: options.stateDir }),
+      ...(options.lockAccount === undefined ? {} : { lockAccount: options.lockAccount }),
+      ...(options.stopSignal === undefined ? {} : { stopSignal: options.stopSignal }),
+      ...(options.showStatus === undefined ? {} : { showStatus: options.showStatus }),
+      ...(options.observerOf === undefined ? {} : { observerOf: options.observerOf }),
+    });
+    return { session, daemon, logger };
+  } catch (error) {
+    await session.stop();
+    throw error;
+  }
 }
 
 /**

@@ -13,7 +13,7 @@ import { LiveClock, createLogger, createRng, getChain, type Logger } from '../co
 import { feltToHex } from '../exchange/wire/fields.ts';
 import { startSim, type SimHandle } from '../sim/index.ts';
 import { integerFlag, parseFlags, type CommandHelp } from './args.ts';
-import { waitForStopSignal } from './daemon.ts';
+import { waitForStopSignal, type RunningDaemon } from './daemon.ts';
 import { UsageError, type CliIo, type CommandRunner } from './io.ts';
 import { startLiveRun } from './live.ts';
 import { INSECURE_PERMISSIONS_FLAG } from './file-permissions.ts';
@@ -139,7 +139,6 @@ export const runPaper: CommandRunner = async (args, io) => {
   const duration = values.duration === undefined ? undefined : integerFlag('duration', values.duration, 0, 1, 10 * 365 * 86_400);
   if (values['hedge-data'] !== undefined && values.hedge !== true) throw new UsageError('--hedge-data goes with --hedge');
   if (values.pairs !== undefined && (values.env !== undefined || values.hedge === true || values.reference === true)) throw new UsageError('--pairs paper-trades the default pair files: it goes without --env, --hedge and --reference');
-  if (values.pairs !== undefined) return runPaperPairs(values.pairs, { port, seed, metricsPort, duration, logLevel: values['log-level'], io });
   if (values['reference-data'] !== undefined && values.reference !== true) throw new UsageError('--reference-data goes with --reference');
   if (values['reference-data'] !== undefined && values.hedge === true) throw new UsageError('--reference-data: with --hedge the hedge market (--hedge-data) is the reference');
   // With --hedge a recorded Binance market is the hedge venue, and the flow follows its mid; with
@@ -152,16 +151,26 @@ export const runPaper: CommandRunner = async (args, io) => {
   // The chain only matters for the token table; a pair file's CHAIN wins over the default.
   const sim = await startSim({ port, seed, chain: 'mainnet', flow: true, logger: simLogger(values['log-level']), ...(follower === undefined ? {} : { follow: follower }) });
   try {
-    const config = await paperConfig(values.env, sim, io, metricsPort, values['log-level'], values['insecure-permissions'], hedge?.env, reference);
+    const { names, configs } =
+      values.pairs !== undefined
+        ? paperPairConfigs(values.pairs, sim, metricsPort, values['log-level'])
+        : await paperConfig(values.env, sim, io, metricsPort, values['log-level'], values['insecure-permissions'], hedge?.env, reference).then((config) => ({ names: [`${config.base}/${config.quote}`], configs: [config] }));
+    const [config, ...otherConfigs] = configs;
+    if (config === undefined) throw new UsageError('--pairs needs at least one pair');
     if (getChain(config.chain).name !== sim.chain.name) throw new UsageError(`paper mode runs the embedded exchange on mainnet; CHAIN=${config.chain}`);
     io.stderr.write(
-      `paper trading ${config.base}/${config.quote} (${config.strategy}) on the embedded exchange at ${sim.httpUrl}\n` +
-        `account ${config.tradingAccount} · synthetic flow on · Ctrl-C cancels every order and stops\n` +
-        (hedge === undefined ? '' : `hedging every fill on ${hedge.env['HEDGE']} served at ${hedge.env['HEDGE_REST_URL']} (the flow follows it)\n`) +
-        (reference === undefined ? '' : `reference ${reference['REFERENCE']} served at ${reference['REFERENCE_WS_URL']} (recorded, looping; the flow follows it) · FAIR_PRICE=${config.engine.FAIR_PRICE}\n`),
+      configs.length === 1
+        ? `paper trading ${config.base}/${config.quote} (${config.strategy}) on the embedded exchange at ${sim.httpUrl}\n` +
+            `account ${config.tradingAccount} · synthetic flow on · Ctrl-C cancels every order and stops\n` +
+            (hedge === undefined ? '' : `hedging every fill on ${hedge.env['HEDGE']} served at ${hedge.env['HEDGE_REST_URL']} (the flow follows it)\n`) +
+            (reference === undefined ? '' : `reference ${reference['REFERENCE']} served at ${reference['REFERENCE_WS_URL']} (recorded, looping; the flow follows it) · FAIR_PRICE=${config.engine.FAIR_PRICE}\n`)
+        : `paper trading ${names.join(', ')} (ladder) on ONE account of the embedded exchange at ${sim.httpUrl}\n` +
+            `account ${config.tradingAccount} · one process, one WebSocket, budgets split the free balance · synthetic flow on · Ctrl-C cancels every order and stops\n`,
     );
     const run = await startLiveRun({
       config,
+      otherConfigs,
+      paths: names,
       io,
       journalPath: join(mkdtempSync(join(tmpdir(), 'akira-paper-')), 'paper.journal'),
       // The embedded exchange lives and dies with this process: no other process can serve its account.
@@ -171,9 +180,7 @@ export const runPaper: CommandRunner = async (args, io) => {
     const code = await run.daemon.done;
     await sim.idle();
     const left = sim.openOrdersOf(BigInt(config.tradingAccount)).length;
-    const status = run.daemon.engine.status();
-    const hedged = status.hedge === undefined ? '' : `, ${status.hedge.hedgesSent} hedges (${status.hedge.uncoveredBase.toFixed(6)} ${config.base} unhedged, hedges' PnL ${status.hedge.pnlQuote.toFixed(2)})`;
-    io.stderr.write(`stopped: ${status.pnl.fills} fills${hedged}, PnL ${(status.pnl.total + (status.hedge?.pnlQuote ?? 0)).toFixed(2)} ${config.quote}, ${left} open orders left on the exchange\n`);
+    io.stderr.write(stoppedLines(run.daemon, config, left));
     run.logger.flush();
     return left === 0 ? code : 1;
   } finally {
@@ -182,6 +189,20 @@ export const runPaper: CommandRunner = async (args, io) => {
     await served?.stop();
   }
 };
+
+/** What a stopped paper run says: a pair's fills (and hedges) and PnL, or each pair's and the account's halt; the orders left open. */
+function stoppedLines(daemon: RunningDaemon, pair: { readonly base: string; readonly quote: string }, left: number): string {
+  if (daemon.engines.size === 1) {
+    const status = daemon.engine.status();
+    const hedged = status.hedge === undefined ? '' : `, ${status.hedge.hedgesSent} hedges (${status.hedge.uncoveredBase.toFixed(6)} ${pair.base} unhedged, hedges' PnL ${status.hedge.pnlQuote.toFixed(2)})`;
+    return `stopped: ${status.pnl.fills} fills${hedged}, PnL ${(status.pnl.total + (status.hedge?.pnlQuote ?? 0)).toFixed(2)} ${pair.quote}, ${left} open orders left on the exchange\n`;
+  }
+  const pairs = [...daemon.engines].map(([name, engine]) => {
+    const status = engine.status();
+    return `${name}: ${status.pnl.fills} fills, PnL ${status.pnl.total.toFixed(2)} ${name.split('/')[1] ?? ''}\n`;
+  });
+  return `${pairs.join('')}stopped: ${left} open orders left on the exchange${daemon.account.haltReason === undefined ? '' : ` (account halted: ${daemon.account.haltReason})`}\n`;
+}
 
 /** The REFERENCE_* keys of a paper run: the served recording, or with --hedge the hedge market's own server. */
 function paperReference(served: RecordedReference | undefined, hedge: PaperHedge | undefined): Record<string, string> {
@@ -197,46 +218,6 @@ function fileSetsKey(path: string, key: string): boolean {
   } catch {
     // loadPairFile reports an unreadable file with its own clear error.
     return false;
-  }
-}
-
-/** `paper --pairs`: several pairs on the embedded exchange's one dev account, from one process. */
-async function runPaperPairs(
-  pairs: string,
-  options: { readonly port: number; readonly seed: number; readonly metricsPort: number; readonly duration: number | undefined; readonly logLevel: string | undefined; readonly io: CliIo },
-): Promise<number> {
-  const { io } = options;
-  const sim = await startSim({ port: options.port, seed: options.seed, chain: 'mainnet', flow: true, logger: simLogger(options.logLevel) });
-  try {
-    const { names, configs } = paperPairConfigs(pairs, sim, options.metricsPort, options.logLevel);
-    const [first] = configs;
-    if (first === undefined) throw new UsageError('--pairs needs at least one pair');
-    io.stderr.write(
-      `paper trading ${names.join(', ')} (ladder) on ONE account of the embedded exchange at ${sim.httpUrl}\n` +
-        `account ${first.tradingAccount} · one process, one WebSocket, budgets split the free balance · synthetic flow on · Ctrl-C cancels every order and stops\n`,
-    );
-    const [{ startAccountRun }, { checkAccountFiles }] = await Promise.all([import('./account-run.ts'), import('./account-files.ts')]);
-    checkAccountFiles(configs, names);
-    const run = await startAccountRun({
-      configs,
-      paths: names,
-      io,
-      journalPath: join(mkdtempSync(join(tmpdir(), 'akira-paper-')), 'paper.journal'),
-      lockAccount: false,
-      stopSignal: stopAfter(options.duration),
-    });
-    const code = await run.daemon.done;
-    await sim.idle();
-    const left = sim.openOrdersOf(BigInt(first.tradingAccount)).length;
-    for (const [name, engine] of run.daemon.engines) {
-      const status = engine.status();
-      io.stderr.write(`${name}: ${status.pnl.fills} fills, PnL ${status.pnl.total.toFixed(2)} ${name.split('/')[1] ?? ''}\n`);
-    }
-    io.stderr.write(`stopped: ${left} open orders left on the exchange${run.daemon.account.haltReason === undefined ? '' : ` (account halted: ${run.daemon.account.haltReason})`}\n`);
-    run.logger.flush();
-    return left === 0 ? code : 1;
-  } finally {
-    await sim.stop();
   }
 }
 

@@ -1,8 +1,8 @@
 /**
  * `akira-mm run --env FILE [--env FILE]… | --env-dir DIR [--metrics-host H] [--journal FILE] [--state-dir DIR]`:
- * live, against the venue the files name (LayerAkira, or a running `akira-mm sim`). One file: one
- * pair. Several (or a directory of them): several pairs of ONE account in one process (one login,
- * one WebSocket, one signer, one journal; budgets and the drift check on the account); files that
+ * live, against the venue the files name (LayerAkira, or a running `akira-mm sim`). Each file is a
+ * pair of ONE account served by one process (one login, one WebSocket, one signer, one journal;
+ * budgets and the drift check on the account); one file is an account of one pair. Files that
  * disagree on the account are refused, naming the keys. SIGINT/SIGTERM cancel every order and
  * wait for the venue to confirm before exiting 0.
  */
@@ -43,28 +43,21 @@ export const runRun: CommandRunner = async (args, io) => {
   const { values, positionals } = parseFlags(args, RUN_OPTIONS, HELP);
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${USAGE}`);
   // Loaded after the flags: `--help` and usage errors do not pay for the engine and the client.
-  const [{ startLiveRun }, { loadPairFile }, { checkAccountFiles, envFilesIn }] = await Promise.all([import('./live.ts'), import('./pair-config.ts'), import('./account-files.ts')]);
+  const [{ startLiveRun }, { loadPairFile }, { envFilesIn }] = await Promise.all([import('./live.ts'), import('./pair-config.ts'), import('./account-files.ts')]);
   const paths = [...(values.env ?? []).map((path) => resolve(io.cwd, path)), ...(values['env-dir'] === undefined ? [] : envFilesIn(resolve(io.cwd, values['env-dir'])))];
-  if (paths.length === 0) throw new UsageError(`--env FILE (or --env-dir DIR) is required\nusage: ${USAGE}`);
   const fileOptions = pairFileOptions(io, values);
-  const configs = paths.map((path) => loadPairFile(path, {}, fileOptions));
-  const common = {
+  const [config, ...otherConfigs] = paths.map((path) => loadPairFile(path, {}, fileOptions));
+  if (config === undefined) throw new UsageError(`--env FILE (or --env-dir DIR) is required\nusage: ${USAGE}`);
+  const run = await startLiveRun({
+    config,
+    otherConfigs,
+    paths,
     io,
     permissions: fileOptions,
     ...(values['metrics-host'] === undefined ? {} : { metricsHost: values['metrics-host'] }),
     ...(values.journal === undefined ? {} : { journalPath: resolve(io.cwd, values.journal) }),
     ...(values['state-dir'] === undefined ? {} : { stateDir: resolve(io.cwd, values['state-dir']) }),
-  };
-  const [config] = configs;
-  if (configs.length === 1 && config !== undefined) {
-    const run = await startLiveRun({ config, ...common });
-    const code = await run.daemon.done;
-    run.logger.flush();
-    return code;
-  }
-  checkAccountFiles(configs, paths);
-  const { startAccountRun } = await import('./account-run.ts');
-  const run = await startAccountRun({ configs, paths, ...common });
+  });
   const code = await run.daemon.done;
   run.logger.flush();
   return code;

@@ -1,6 +1,7 @@
 /**
- * The compact live status a TTY shows while the bot runs: one line, rewritten in place —
- * state, mid, our best quotes, inventory, PnL, fills and the 10 s markout.
+ * The compact live status a TTY shows while the bot runs: one line per pair, rewritten in place —
+ * state, mid, our best quotes, inventory, PnL, fills and the 10 s markout (several pairs: and the
+ * account's row).
  */
 import type { AccountSnapshot, EngineStatus } from '../engine/index.ts';
 
@@ -49,15 +50,37 @@ function referencePart(reference: NonNullable<EngineStatus['reference']>, decima
 }
 
 /**
- * Several pairs on one account: a row per pair (as {@link renderStatusLine}), then the account's
- * row (its pairs' PnL together, what could still fill, and its halt when it halted them).
+ * The status of an account: a row per pair (as {@link renderStatusLine}), then, with several
+ * pairs, the account's row (its pairs' PnL together, what could still fill, and its halt when it
+ * halted them). A pair alone shows its own line, as it always has.
  */
 export function renderStatusRows(pairs: readonly { readonly pair: string; readonly status: EngineStatus }[], account: AccountSnapshot): string[] {
+  const rows = pairs.map(({ pair, status }) => renderStatusLine(status, pair));
+  if (pairs.length === 1) return rows;
   const token = account.limitsToken ?? '';
   const halted = account.haltReason === undefined ? 'ok' : `HALTED (${account.haltReason})`;
   const quoting = pairs.filter(({ status }) => status.state === 'quoting').length;
-  return [
-    ...pairs.map(({ pair, status }) => renderStatusLine(status, pair)),
-    `account ${halted}  pairs quoting ${quoting}/${pairs.length}  pnl ${show(account.pnlQuote, 4)} ${token}  fills ${pairs.reduce((sum, { status }) => sum + status.pnl.fills, 0)}`,
-  ];
+  return [...rows, `account ${halted}  pairs quoting ${quoting}/${pairs.length}  pnl ${show(account.pnlQuote, 4)} ${token}  fills ${pairs.reduce((sum, { status }) => sum + status.pnl.fills, 0)}`];
+}
+
+/** The status rows on a TTY, redrawn in place. */
+export class StatusRows {
+  #drawn = 0;
+  constructor(
+    private readonly io: { readonly stdout: { write(text: string): unknown } },
+    private readonly rows: () => readonly string[],
+  ) {}
+
+  draw(): void {
+    const rows = this.rows();
+    const up = this.#drawn > 1 ? `\x1b[${this.#drawn - 1}F` : '\r';
+    this.io.stdout.write(up + rows.map((row) => `\x1b[2K${row}`).join('\n'));
+    this.#drawn = rows.length;
+  }
+
+  /** The last rows, left on screen. */
+  finish(): void {
+    this.draw();
+    this.io.stdout.write('\n');
+  }
 }

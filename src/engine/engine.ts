@@ -3,7 +3,8 @@
  * LayerAkira, the embedded exchange or a replayed recording). It wires three owners and a pure
  * pipeline, and reads like the data flow of one tick:
  *
- *   venue event → market view + fair price (MarketTracker) → strategy → pipeline (ticks → caps →
+ *   venue event → market view + fair price (MarketTracker; a reference market's price and pauses
+ *   beside it, ReferenceStage) → strategy → pipeline (ticks → caps →
  *   edge → tolerances, pure, memoised) → diff against live orders (asymmetric band) → order
  *   manager (budget, priorities, caps gate, journal) → venue → reports → books (ledger,
  *   markouts, scorecard) → safety (dead-man, drawdown) may pause or halt.
@@ -11,6 +12,9 @@
  * - `OrderManager` (orders/) owns our orders and every request that changes them;
  * - `Safety` (safety/) is the only one that pauses or halts;
  * - `Reconciler` heals from the venue's records; fills reach the books only through `applyReport`.
+ *
+ * It is built connected, from what the venue said at start and the pair's place on its account,
+ * so nothing in it waits to be known; `start.ts` is the one way it starts, for N ≥ 1 pairs.
  */
 import {
   notionalUnits,
@@ -24,8 +28,6 @@ import {
   type OrderReport,
   type ReferenceFeed,
   type ReferenceListener,
-  type ReferenceStatus,
-  type ReferenceTop,
   type ResyncReason,
   type Strategy,
   type TickerRules,
@@ -47,7 +49,7 @@ import type { RoundedQuote } from './pipeline/diff.ts';
 import { QuotePipeline } from './pipeline/quote-pipeline.ts';
 import { tickSizeNumber, type Touch } from './pipeline/ticks.ts';
 import { Position } from './position.ts';
-import { ReferencePricer } from './reference-pricer.ts';
+import { ReferenceStage } from './reference-stage.ts';
 import { Reconciler } from './reconciler.ts';
 import { Safety, type HaltReason } from './safety/safety.ts';
 import { VenueAlertHandler } from './safety/venue-alerts.ts';
@@ -56,7 +58,7 @@ import type { EngineHedge } from './hedge/link.ts';
 import { Scorecard } from './scorecard.ts';
 import type { EngineSettings } from './settings.ts';
 import { SidePlanner } from './side-planner.ts';
-import { scorecardSnapshot, workingQuotes, type EngineStatus, type PathStatus, type ReferenceView } from './status.ts';
+import { scorecardSnapshot, workingQuotes, type EngineStatus, type PathStatus } from './status.ts';
 
 /** Collaborators and settings of an engine. */
 export interface EngineOptions {
@@ -68,27 +70,29 @@ export interface EngineOptions {
   readonly observer?: EngineObserver;
   /** Crash journal; default none (backtests). The daemon passes its pair's view of an `AccountJournal`. */
   readonly journal?: Journal;
-  /**
-   * The account this pair shares with other pairs (one process per account): its outbound
-   * budget, funds, ledger check and account-wide limits. Without it the pair has the account to
-   * itself. With it, start the engines with `prepare()`, `Account.allocate()`, then `begin()`.
-   */
-  readonly account?: { readonly account: Account; readonly pairName: string };
   /** The hedger (HEDGE): told every fill; its position joins ours; it gates the sides it is hedging. */
   readonly hedge?: EngineHedge;
   /**
    * A deep market we only read (REFERENCE=…): with FAIR_PRICE=reference|blend the fair price
-   * comes from it, and quoting pauses while it is unusable or diverges from the venue. The
-   * engine starts it (before the venue) and stops it.
+   * comes from it, and quoting pauses while it is unusable or diverges from the venue. The start
+   * protocol starts it (before the venue); the engine stops it.
    */
   readonly reference?: ReferenceFeed;
 }
 
+/**
+ * What the start protocol (`start.ts`) learned before it builds the engine: the pair's rules,
+ * fees and gas steps as the venue gave them at start, and the pair's place on its account (one
+ * pair alone is an account of one).
+ */
+export interface EnginePlacement {
+  readonly info: VenueInfo;
+  readonly account: Account;
+  /** `BASE/QUOTE`: the pair's name on the account. */
+  readonly pairName: string;
+}
+
 const NO_QUOTES: RoundedQuote[] = [];
-/** Pause reason while venue and reference disagree by more than REFERENCE_MAX_DIVERGENCE_BPS. */
-const REFERENCE_DIVERGENT = 'reference divergent';
-/** How long quotes stay pulled after a reference jump (cancel first, requote after). */
-const REFERENCE_JUMP_PAUSE_MS = 250;
 
 /** How `stop()` ended. */
 export interface StopOutcome {
@@ -110,7 +114,10 @@ function withinMs<T>(clock: Clock, work: Promise<T>, ms: number, fallback: T): P
   return Promise.race([work, expired]).finally(() => timer?.cancel());
 }
 
-/** The daemon's brain. `start()` once, `stop()` to cancel everything and leave. */
+/**
+ * The daemon's brain for one pair, built connected (`start.ts` starts it: settle, then begin),
+ * `stop()` to cancel everything and leave.
+ */
 export class MarketMaker {
   private readonly venue: Venue;
   private readonly strategy: Strategy;
@@ -119,6 +126,15 @@ export class MarketMaker {
   private readonly settings: EngineSettings;
   private readonly observer: EngineObserver;
   private readonly journal: GuardedJournal;
+  private readonly rules: TickerRules;
+  private readonly tickSize: number;
+  private readonly costs: Costs;
+  private readonly account: Account;
+  private readonly pairName: string;
+  private readonly market: MarketTracker;
+  private readonly reference: ReferenceStage | undefined;
+  private readonly ledger: Ledger;
+  private readonly position: Position;
   private readonly orders: OrderManager;
   private readonly safety: Safety;
   private readonly reconciler: Reconciler;
@@ -126,24 +142,18 @@ export class MarketMaker {
   private readonly scorecard = new Scorecard();
   private readonly pipeline = new QuotePipeline();
   private readonly planner: SidePlanner;
-  private readonly accountLink: { readonly account: Account; readonly pairName: string } | undefined;
   private readonly alerts: VenueAlertHandler;
   private readonly hedge: EngineHedge | undefined;
-  private readonly referenceFeed: ReferenceFeed | undefined;
-  private readonly referencePricer: ReferencePricer | undefined;
-  /** The pause reason the reference's own state holds now (one at a time). */
-  private referenceStatePause: string | undefined;
-  /** What start-up learns: the pair's rules and costs, the market, the books. */
-  private pair: { readonly info: VenueInfo; readonly rules: TickerRules; readonly tickSize: number; readonly costs: Costs } | undefined;
-  private market: MarketTracker | undefined;
-  private ledger: Ledger | undefined;
-  private position: Position | undefined;
+  /** The risk limits, once `auto` could be resolved at the first fair price. */
   private limits: RiskLimits | undefined;
+  /** Quoting began (`begin`): the ledger holds the pair's funds from here on. */
+  private hasBegun = false;
   private timers: Timer[] = [];
   private requoteTriggerMs: number | undefined;
   private stopping: Promise<StopOutcome> | undefined;
 
-  constructor(options: EngineOptions) {
+  /** @throws Error when FAIR_PRICE=reference|blend has no reference feed and settings. */
+  constructor(options: EngineOptions, placement: EnginePlacement) {
     this.venue = options.venue;
     this.strategy = options.strategy;
     this.clock = options.clock;
@@ -151,24 +161,14 @@ export class MarketMaker {
     this.settings = options.settings;
     this.observer = options.observer ?? {};
     this.journal = new GuardedJournal(options.journal ?? new NullJournal(), (error) => this.onJournalFailure(error));
+    const { info, account, pairName } = placement;
+    this.rules = info.rules;
+    this.tickSize = tickSizeNumber(info.rules);
+    this.costs = new Costs(info, this.venue, this.settings.conversionMargin);
+    this.account = account;
+    this.pairName = pairName;
+    this.hedge = options.hedge;
     const applyReport = (report: OrderReport): void => this.applyReport(report);
-    this.orders = new OrderManager({
-      venue: this.venue,
-      clock: this.clock,
-      logger: this.logger,
-      journal: this.journal,
-      observer: this.observer,
-      budget: this.settings.outbound,
-      ...(options.account === undefined ? {} : { bucket: options.account.account.bucket }),
-      hooks: {
-        isQuoting: () => this.safety.isQuoting(),
-        onSideSettled: () => this.requote(),
-        onWake: () => this.requote(),
-        onUnknownOutcome: () => void this.reconciler.heal(),
-        onSignerRefused: (reason) => void this.halt('SIGNER_REFUSED', `the signing policy refused an order the strategy wanted (${reason}): the pair file and the signer's policy disagree; halting rather than asking again`),
-        onOrdersChanged: () => this.sampleScorecard(),
-      },
-    });
     this.safety = new Safety({
       clock: this.clock,
       logger: this.logger,
@@ -182,23 +182,42 @@ export class MarketMaker {
         onHalt: (reason) => this.cancelOnHalt(reason),
       },
     });
-    this.reconciler = new Reconciler({
+    const fairPrice = this.settings.fairPrice;
+    this.reference = this.referenceStage(options.reference);
+    if ((fairPrice === 'reference' || fairPrice === 'blend') && this.reference === undefined) throw new Error(`FAIR_PRICE=${fairPrice} needs a reference feed and its settings`);
+    this.market = new MarketTracker(info, fairPrice, this.settings.fairHoldMs, () => this.clock.nowMs(), this.reference?.externalFair());
+    this.ledger = new Ledger({ baseDecimals: this.rules.baseDecimals, quoteDecimals: this.rules.quoteDecimals, makerFeePbips: info.makerFeePbips, takerFeePbips: info.takerFeePbips });
+    const hedge = this.hedge;
+    this.position = new Position(this.ledger, this.rules, this.settings.inventoryTarget, hedge === undefined ? undefined : () => hedge.positionOffsetUnits());
+    this.orders = new OrderManager({
       venue: this.venue,
       clock: this.clock,
       logger: this.logger,
       journal: this.journal,
       observer: this.observer,
+      rules: this.rules,
+      bucket: account.bucket,
+      hooks: {
+        isQuoting: () => this.safety.isQuoting(),
+        onSideSettled: () => this.requote(),
+        onWake: () => this.requote(),
+        onUnknownOutcome: () => void this.reconciler.heal(),
+        onSignerRefused: (reason) => void this.halt('SIGNER_REFUSED', `the signing policy refused an order the strategy wanted (${reason}): the pair file and the signer's policy disagree; halting rather than asking again`),
+        onOrdersChanged: () => this.sampleScorecard(),
+      },
+    });
+    this.reconciler = new Reconciler({
+      venue: this.venue,
+      clock: this.clock,
+      logger: this.logger,
+      journal: this.journal,
       orders: this.orders,
       settings: this.settings,
-      rules: () => this.pair?.rules,
-      ledger: () => this.ledger,
       applyReport,
       isStarting: () => this.safety.state === 'starting',
-      onDrift: (message) => void this.halt('ENGINE_INVARIANT', message),
       afterHeal: () => this.requote(),
-      ...(options.account === undefined ? {} : { account: { checkBalances: () => (options.account as { account: Account }).account.checkBalances() } }),
+      account,
     });
-    this.accountLink = options.account;
     this.alerts = new VenueAlertHandler(this.clock, this.logger, {
       heal: () => void this.reconciler.heal(),
       sideOf: (orderId) => this.orders.table.get(orderId)?.side,
@@ -209,77 +228,72 @@ export class MarketMaker {
       escalate: (message) => this.safety.escalate(message),
     });
     this.planner = new SidePlanner(this.orders, this.settings);
-    this.hedge = options.hedge;
-    this.hedge?.attach({ requote: () => this.requote(), halt: (message) => void this.halt('HEDGE_FAILED', message) });
-    this.referenceFeed = options.reference;
-    if (options.reference !== undefined && this.settings.reference !== undefined) this.referencePricer = new ReferencePricer(this.settings.reference, options.reference);
-    if (this.usesReference() && this.referencePricer === undefined) throw new Error(`FAIR_PRICE=${this.settings.fairPrice} needs a reference feed and its settings`);
+    hedge?.attach({ requote: () => this.requote(), halt: (message) => void this.halt('HEDGE_FAILED', message) });
+    // The hedger starts before the engine is built: a halt it reached while starting halts quoting still.
+    const hedgeStatus = hedge?.status();
+    if (hedgeStatus?.state === 'halted') void this.halt('HEDGE_FAILED', hedgeStatus.reason ?? 'hedging halted while starting');
   }
 
-  /** True when the fair price comes (in part) from the reference market. */
-  private usesReference(): boolean {
-    return this.settings.fairPrice === 'reference' || this.settings.fairPrice === 'blend';
+  /**
+   * The reference stage over the pair's reference feed (REFERENCE=…), asking safety for its own pauses.
+   * @throws Error for a feed without its REFERENCE_* settings.
+   */
+  private referenceStage(feed: ReferenceFeed | undefined): ReferenceStage | undefined {
+    if (feed === undefined) return undefined;
+    const settings = this.settings.reference;
+    if (settings === undefined) throw new Error(`the reference ${feed.market} needs its REFERENCE_* settings`);
+    return new ReferenceStage({ feed, settings, fairPrice: this.settings.fairPrice, clock: this.clock, logger: this.logger, safety: this.safety, pauseFor: (reason, forMs) => this.pauseFor(reason, forMs) });
   }
 
-  /** Connects, applies the startup-order policy, takes the starting balances and begins quoting. */
-  async start(): Promise<void> {
-    await this.prepare();
-    if (this.accountLink !== undefined) throw new Error('an engine that shares its account starts with prepare(), Account.allocate(), begin()');
-    const rules = (this.pair as { rules: TickerRules }).rules;
-    const account = await this.venue.fetchAccount();
-    this.begin({ baseUnits: account.balances.get(rules.base)?.total ?? 0n, quoteUnits: account.balances.get(rules.quote)?.total ?? 0n });
+  /** The venue's listener (`start.ts` hands it to the venue the engine was built from). */
+  venueListener(): VenueListener {
+    return {
+      onTopOfBook: (top) => this.onTopOfBook(top),
+      onTrade: (trade) => {
+        this.safety.marketDataSeen();
+        this.market.onTrade(trade);
+      },
+      onOrderReport: (report) => this.applyReport(report),
+      onGasQuote: (quote) => this.costs.onGasQuote(quote),
+      onResync: (reason) => this.onResync(reason),
+      onFeedStatus: (isUp) => (isUp ? this.safety.clear('feed down') : this.safety.pause('feed down')),
+      onVenueAlert: (alert) => this.alerts.onAlert(alert),
+    };
   }
 
-  /** Connects, learns the pair, recovers from the journal and settles leftovers (adopt or cancel): everything before quoting. */
-  async prepare(): Promise<void> {
-    await this.referenceFeed?.start(this.referenceListener());
-    const info = await this.venue.start(this.listener());
-    const rules = info.rules;
-    this.pair = { info, rules, tickSize: tickSizeNumber(rules), costs: new Costs(info, this.venue, this.settings.conversionMargin) };
-    const pricer = this.referencePricer;
-    const externalFair =
-      pricer === undefined || !this.usesReference()
-        ? undefined
-        : this.settings.fairPrice === 'reference'
-          ? () => pricer.referenceFair()
-          : (venueMid: number | undefined, venueSize: number) => pricer.blend(venueMid, venueSize);
-    this.market = new MarketTracker(info, this.settings.fairPrice, this.settings.fairHoldMs, () => this.clock.nowMs(), externalFair);
-    this.ledger = new Ledger({ baseDecimals: rules.baseDecimals, quoteDecimals: rules.quoteDecimals, makerFeePbips: info.makerFeePbips, takerFeePbips: info.takerFeePbips });
-    this.orders.setRules(rules);
+  /** The reference feed's listener, when the pair reads one. */
+  referenceListener(): ReferenceListener | undefined {
+    return this.reference?.listener(this.market, () => this.onPriceMoved());
+  }
+
+  /** Recovers from the journal and settles leftovers (adopt or cancel): everything before quoting. */
+  async settle(): Promise<void> {
     await this.reconciler.recoverFromJournal();
     await this.reconciler.applyStartupPolicy();
     this.journal.append({ t: 'start', timeMs: this.clock.nowMs() });
   }
 
   /**
-   * Begins quoting with these funds (base units the pair may use: the account's balances when it
-   * has the account to itself, its budget when it shares it).
+   * Begins quoting with the funds the account gave the pair (the account's balances when the
+   * pair is alone on it, its budget when it shares it).
    */
-  begin(funds?: { readonly baseUnits: bigint; readonly quoteUnits: bigint }): void {
-    const pair = this.pair;
-    const ledger = this.ledger;
-    if (pair === undefined || ledger === undefined) throw new Error('begin() before prepare()');
-    const link = this.accountLink;
-    const start = funds ?? (link === undefined ? undefined : link.account.fundsOf(link.pairName));
-    if (start === undefined) throw new Error('begin() needs the funds when the engine has its account to itself (start() passes them)');
-    ledger.reset(start.baseUnits, start.quoteUnits);
-    const hedge = this.hedge;
-    this.position = new Position(ledger, pair.rules, this.settings.inventoryTarget, start.baseUnits, hedge === undefined ? undefined : () => hedge.positionOffsetUnits());
-    link?.account.join(this.member(link.pairName));
+  begin(): void {
+    const funds = this.account.fundsOf(this.pairName);
+    this.ledger.reset(funds.baseUnits, funds.quoteUnits);
+    this.hasBegun = true;
+    this.account.join(this.member());
     this.safety.begin();
     this.sampleScorecard();
     this.startTimers();
-    this.logger.info({ pair: `${pair.rules.base}/${pair.rules.quote}`, strategy: this.strategy.name, state: this.safety.state }, 'engine started');
+    this.logger.info({ pair: `${this.rules.base}/${this.rules.quote}`, strategy: this.strategy.name, state: this.safety.state }, 'engine started');
     this.requote();
   }
 
-  /** What this pair offers the account it shares. */
-  private member(pairName: string): AccountMember {
-    const pair = this.pair as { rules: TickerRules };
-    const ledger = this.ledger as Ledger;
-    const rules = pair.rules;
+  /** What this pair offers the account it belongs to. */
+  private member(): AccountMember {
+    const { rules, ledger } = this;
     return {
-      pair: { name: pairName, base: rules.base, quote: rules.quote, budgetBaseUnits: undefined, budgetQuoteUnits: undefined },
+      pair: { name: this.pairName, base: rules.base, quote: rules.quote, budgetBaseUnits: undefined, budgetQuoteUnits: undefined },
       deltas: () => {
         const now = ledger.balances();
         const start = ledger.startBalances();
@@ -289,6 +303,11 @@ export class MarketMaker {
         ]);
       },
       healOrders: () => this.reconciler.healOrders(),
+      healDrift: (baseDriftUnits, quoteDriftUnits) => {
+        this.observer.drift?.(baseDriftUnits, quoteDriftUnits);
+        const balances = ledger.balances();
+        ledger.heal(balances.baseUnits + baseDriftUnits, balances.quoteUnits + quoteDriftUnits);
+      },
       knowsOrder: (orderId) => this.orders.table.get(orderId) !== undefined,
       exposedNotionalUnits: () => {
         let total = 0n;
@@ -296,7 +315,7 @@ export class MarketMaker {
         return total;
       },
       pnlTotal: () => {
-        const mark = this.market?.fair() ?? this.market?.mid();
+        const mark = this.market.fair() ?? this.market.mid();
         return mark === undefined ? undefined : ledger.pnl(mark).total;
       },
       halt: (code, message) => this.halt(code, message),
@@ -329,7 +348,7 @@ export class MarketMaker {
       this.logger.error({ orders: ordersThatMayRest, count: ordersThatMayRest.length }, 'shutdown: the venue did not confirm that nothing of ours rests; these orders may still rest');
     }
     await withinMs(this.clock, this.venue.stop(), startedMs + budgetMs - this.clock.nowMs(), undefined);
-    await withinMs(this.clock, this.referenceFeed?.stop() ?? Promise.resolve(), startedMs + budgetMs - this.clock.nowMs(), undefined);
+    await withinMs(this.clock, this.reference?.stop() ?? Promise.resolve(), startedMs + budgetMs - this.clock.nowMs(), undefined);
     this.journal.append({ t: 'stop', timeMs: this.clock.nowMs() });
     if (confirmed) this.journal.compact();
     this.journal.close();
@@ -346,9 +365,8 @@ export class MarketMaker {
   /** What the engine is doing now. */
   status(): EngineStatus {
     const { mid, baseBalance, pnl, hedge, reference } = this.pathStatus();
-    const fair = this.market?.fair();
-    const rules = this.pair?.rules;
-    const balances = this.ledger?.balances();
+    const fair = this.market.fair();
+    const rules = this.rules;
     const scorecard = scorecardSnapshot(this.scorecard, this.orders.stats(), pnl, rules);
     return {
       state: this.safety.state,
@@ -359,9 +377,9 @@ export class MarketMaker {
       bids: workingQuotes(this.orders.table, 'buy', rules),
       asks: workingQuotes(this.orders.table, 'sell', rules),
       baseBalance,
-      quoteBalance: balances === undefined || rules === undefined ? 0 : unitsToNumber(balances.quoteUnits, rules.quoteDecimals),
-      position: this.position?.positionBase(fair) ?? 0,
-      inventoryCap: this.limits === undefined || rules === undefined ? 0 : unitsToNumber(this.limits.maxInventoryDeviationUnits, rules.baseDecimals),
+      quoteBalance: unitsToNumber(this.ledger.balances().quoteUnits, rules.quoteDecimals),
+      position: this.hasBegun ? this.position.positionBase(fair) : 0,
+      inventoryCap: this.limits === undefined ? 0 : unitsToNumber(this.limits.maxInventoryDeviationUnits, rules.baseDecimals),
       pnl,
       markouts: this.markouts.summary(),
       twoSidedUptime: scorecard.twoSidedUptime,
@@ -376,38 +394,16 @@ export class MarketMaker {
    * without its order lists and scorecard copy: a replay samples once per simulated second.
    */
   pathStatus(): PathStatus {
-    const mid = this.market?.mid();
-    const fair = this.market?.fair();
-    const rules = this.pair?.rules;
-    const balances = this.ledger?.balances();
+    const mid = this.market.mid();
+    const fair = this.market.fair();
     this.sampleScorecard();
-    const baseBalance = balances === undefined || rules === undefined ? 0 : unitsToNumber(balances.baseUnits, rules.baseDecimals);
-    const pnl = this.ledger?.pnl(fair ?? mid) ?? new Ledger({ baseDecimals: 0, quoteDecimals: 0, makerFeePbips: 0, takerFeePbips: 0 }).pnl(undefined);
     return {
       mid,
-      baseBalance,
-      pnl,
+      baseBalance: unitsToNumber(this.ledger.balances().baseUnits, this.rules.baseDecimals),
+      pnl: this.ledger.pnl(fair ?? mid),
       scorecard: { pnl: this.scorecard.pnl() },
       ...(this.hedge === undefined ? {} : { hedge: { ...this.hedge.status(), pnlQuote: this.hedge.pnlQuote(fair ?? mid) } }),
-      reference: this.referenceView(mid),
-    };
-  }
-
-  private referenceView(venueMid: number | undefined): ReferenceView | undefined {
-    const feed = this.referenceFeed;
-    const pricer = this.referencePricer;
-    if (feed === undefined) return undefined;
-    const status = feed.status();
-    const basis = pricer?.basisFraction();
-    return {
-      market: status.market,
-      state: status.state,
-      reason: status.reason,
-      mid: status.mid,
-      fair: pricer?.referenceFair(),
-      basisBps: basis === undefined ? undefined : basis * 10_000,
-      divergenceBps: pricer?.divergenceBps(venueMid),
-      ageMs: status.lastUpdateMs === undefined ? undefined : this.clock.nowMs() - status.lastUpdateMs,
+      reference: this.reference?.view(mid),
     };
   }
 
@@ -423,35 +419,24 @@ export class MarketMaker {
 
   // ── venue events ──────────────────────────────────────────────────────────────────────────
 
-  private listener(): VenueListener {
-    return {
-      onTopOfBook: (top) => this.onTopOfBook(top),
-      onTrade: (trade) => {
-        this.safety.marketDataSeen();
-        this.market?.onTrade(trade);
-      },
-      onOrderReport: (report) => this.applyReport(report),
-      onGasQuote: (quote) => this.pair?.costs.onGasQuote(quote),
-      onResync: (reason) => this.onResync(reason),
-      onFeedStatus: (isUp) => (isUp ? this.safety.clear('feed down') : this.safety.pause('feed down')),
-      onVenueAlert: (alert) => this.alerts.onAlert(alert),
-    };
-  }
-
   private onTopOfBook(top: BestBidOffer): void {
     const market = this.market;
-    if (market === undefined) return;
     // A top recomputed from our own orders proves nothing about the feed (the dead-man ignores it).
     if (top.fromOwnOrders !== true) this.safety.marketDataSeen();
     if (!market.onTopOfBook(top)) return;
-    const venueMid = market.mid();
-    if (venueMid !== undefined) this.referencePricer?.observeVenueMid(venueMid, this.clock.nowMs());
-    this.checkDivergence();
-    const fair = market.fair();
+    this.reference?.onVenueMid(market.mid());
     this.markouts.observeMid(market.mid(), top.timeMs);
-    this.scorecard.markTo(fair);
+    this.onPriceMoved();
+  }
+
+  /**
+   * The fair price may have moved (the venue's book, or the reference): mark the scorecard,
+   * resolve the limits, watch the drawdown, requote. The kill switch watches marked-to-market
+   * PnL: a position loses as the price moves, not at fills.
+   */
+  private onPriceMoved(): void {
+    this.scorecard.markTo(this.market.fair());
     this.resolveLimits();
-    // The kill switch watches marked-to-market PnL: a position loses as the price moves, not at fills.
     this.checkDrawdown();
     if (this.safety.isFinished()) return;
     this.requoteTriggerMs ??= this.clock.nowMs();
@@ -468,17 +453,16 @@ export class MarketMaker {
       this.onResync('missed-fills');
       return;
     }
-    const ledger = this.ledger;
-    const rules = this.pair?.rules;
-    if (effect.fill === undefined && effect.trade !== undefined && ledger !== undefined && rules !== undefined) {
+    const { ledger, rules } = this;
+    if (effect.fill === undefined && effect.trade !== undefined) {
       // An older report brought a trade we had not seen: the fee it adds, charged per trade as the venue does.
       const correction = ledger.applyLateTrade(effect.trade);
       if (correction !== undefined) {
-        this.scorecard.addFill(correction, unitsToNumber(correction.baseDeltaUnits, rules.baseDecimals), unitsToNumber(correction.quoteDeltaUnits, rules.quoteDecimals), this.market?.fair() ?? 0);
+        this.scorecard.addFill(correction, unitsToNumber(correction.baseDeltaUnits, rules.baseDecimals), unitsToNumber(correction.quoteDeltaUnits, rules.quoteDecimals), this.market.fair() ?? 0);
         this.observer.feeCorrected?.(correction);
       }
     }
-    if (effect.fill !== undefined && ledger !== undefined && rules !== undefined) {
+    if (effect.fill !== undefined) {
       const fillEffect = ledger.applyFill(effect.fill, effect.trade);
       const price = unitsToNumber(effect.fill.priceUnits, rules.quoteDecimals);
       this.markouts.addFill(effect.fill.side, price, effect.fill.timeMs);
@@ -486,75 +470,15 @@ export class MarketMaker {
       if (!effect.fill.isMaker) this.chargeTakerGas();
       this.observer.fill?.(effect.fill, fillEffect);
       this.hedge?.onFill(effect.fill, fillEffect, this.orders.table.get(report.orderId)?.filledQtyUnits ?? effect.fill.qtyUnits);
-      if (this.limits !== undefined && this.position !== undefined) {
-        this.scorecard.checkCap(isOverInventoryCap(ledger.balances().baseUnits, this.position.targetUnits(this.market?.fair()), this.limits));
+      // Before quoting began the ledger holds no funds yet: there is no position to hold to the cap.
+      if (this.limits !== undefined && this.hasBegun) {
+        this.scorecard.checkCap(isOverInventoryCap(ledger.balances().baseUnits, this.position.targetUnits(this.market.fair()), this.limits));
       }
       this.checkDrawdown();
     }
     if (effect.becameDone) this.journal.append({ t: 'done', orderId: report.orderId, status: report.status, timeMs: this.clock.nowMs() });
     if (report.status === 'NOT_PROCESSED') this.observer.orderRejected?.(report.side, report.matcherResult ?? 'NOT_PROCESSED');
     if (effect.becameDone || effect.fill !== undefined) this.requote();
-  }
-
-  private referenceListener(): ReferenceListener {
-    return {
-      onTop: (top) => this.onReferenceTop(top),
-      onTrade: (trade) => {
-        const basis = this.referencePricer?.basisFraction() ?? 0;
-        this.market?.onReferenceTrade(this.clock.nowMs(), trade.price * (1 + basis), trade.aggressor);
-      },
-      onStatus: (status) => this.onReferenceStatus(status),
-    };
-  }
-
-  private onReferenceTop(top: ReferenceTop): void {
-    const pricer = this.referencePricer;
-    const market = this.market;
-    if (pricer === undefined || market === undefined) return;
-    const jumpBps = pricer.onTop(top, this.clock.nowMs());
-    market.onReferencePrice(this.clock.nowMs(), pricer.referenceFair());
-    if (!this.usesReference()) return;
-    // A reference jump: pull our quotes first (they may be far off the new price), requote after.
-    if (jumpBps !== undefined) {
-      this.logger.warn({ jumpBps: Number(jumpBps.toFixed(2)), windowMs: this.settings.reference?.jumpWindowMs }, 'reference jumped: cancelling first, requoting after');
-      this.pauseFor('reference jump', REFERENCE_JUMP_PAUSE_MS);
-    }
-    this.checkDivergence();
-    const fair = market.fair();
-    this.scorecard.markTo(fair);
-    this.resolveLimits();
-    this.checkDrawdown();
-    if (this.safety.isFinished()) return;
-    this.requoteTriggerMs ??= this.clock.nowMs();
-    this.requote();
-  }
-
-  /** Quoting from a reference that is not synchronised (resyncing, stale, stopped) pauses, with its state as the reason. */
-  private onReferenceStatus(status: ReferenceStatus): void {
-    // Stopping closes the feed too: its `stopped` is no reason to warn about then.
-    if (!this.usesReference() || (status.state === 'stopped' && this.safety.isFinished())) return;
-    const reason = status.state === 'synchronised' ? undefined : `reference ${status.state}`;
-    if (reason === this.referenceStatePause) return;
-    if (this.referenceStatePause !== undefined) this.safety.clear(this.referenceStatePause);
-    this.referenceStatePause = reason;
-    if (reason !== undefined) {
-      this.logger.warn({ market: status.market, state: status.state, reason: status.reason }, 'reference unusable: quoting from it pauses');
-      this.safety.pause(reason);
-    }
-  }
-
-  /** Venue mid too far from the reference fair: pause until they agree again. */
-  private checkDivergence(): void {
-    const pricer = this.referencePricer;
-    const limit = this.settings.reference?.maxDivergenceBps ?? 0;
-    if (pricer === undefined || !this.usesReference() || limit <= 0) return;
-    const divergence = pricer.divergenceBps(this.market?.mid());
-    if (divergence !== undefined && divergence > limit) {
-      if (this.safety.pauseReason?.includes(REFERENCE_DIVERGENT) !== true) this.logger.warn({ divergenceBps: Number(divergence.toFixed(2)), limitBps: limit }, 'venue and reference diverge');
-      this.safety.pause(REFERENCE_DIVERGENT);
-    } else {
-      this.safety.clear(REFERENCE_DIVERGENT);
-    }
   }
 
   /** Pause for `forMs` (cancelling everything), then resume unless another reason holds. */
@@ -573,17 +497,16 @@ export class MarketMaker {
 
   /** Computes desired quotes and sends the difference, side by side, within the budget. */
   private requote(): void {
+    if (!this.safety.isQuoting()) return;
     const market = this.market;
-    const pair = this.pair;
-    if (!this.safety.isQuoting() || pair === undefined || market === undefined) return;
+    const costs = this.costs;
     const desired = this.desiredQuotes();
     const nowMs = this.clock.nowMs();
-    const planned = this.planner.plan(desired, nowMs, market.fair(), () => pair.costs.edgeContext());
+    const planned = this.planner.plan(desired, nowMs, market.fair(), () => costs.edgeContext());
     const plans = this.hedge === undefined ? planned : gatePlans(planned, this.hedge);
-    if (plans.length > 0 && this.limits !== undefined && this.position !== undefined) {
+    if (plans.length > 0 && this.limits !== undefined) {
       const triggeredAtMs = this.requoteTriggerMs ?? nowMs;
-      const link = this.accountLink;
-      const accountRoomUnits = link?.account.notionalRoomUnits(link.pairName);
+      const accountRoomUnits = this.account.notionalRoomUnits(this.pairName);
       this.orders.execute(plans, { holdings: this.position.holdings(market.fair()), limits: this.limits, touch: this.touch(), ...(accountRoomUnits === undefined ? {} : { accountRoomUnits }) });
       this.observer.requoteLatency?.(this.clock.nowMs() - triggeredAtMs);
     }
@@ -594,11 +517,8 @@ export class MarketMaker {
 
   /** View → fair → strategy → pipeline: the quotes that should rest now. */
   private desiredQuotes(): RoundedQuote[] {
-    const market = this.market;
-    const pair = this.pair;
-    const position = this.position;
-    if (pair === undefined || market === undefined || position === undefined) return NO_QUOTES;
-    const marketView = market.view(this.clock.nowMs(), pair.costs.gasPerFill());
+    const { market, position, costs } = this;
+    const marketView = market.view(this.clock.nowMs(), costs.gasPerFill());
     const hedgeView = this.hedge?.marketView();
     const view = hedgeView === undefined ? marketView : { ...marketView, hedge: hedgeView };
     const fair = view.fair;
@@ -625,20 +545,20 @@ export class MarketMaker {
       fair,
       fairUnits,
       touch: this.touch(),
-      rules: pair.rules,
-      tickSize: pair.tickSize,
+      rules: this.rules,
+      tickSize: this.tickSize,
       holdings: position.holdings(fair),
       limits,
       minEdgeBps: this.settings.minEdgeBps,
-      edge: pair.costs.edgeContext(),
+      edge: costs.edgeContext(),
       tolerance: this.settings.requoteTolerance,
     });
   }
 
   /** Asks the venue to pre-sign the orders a requote is likely to need next. */
   private prepareNeighbours(desired: readonly RoundedQuote[]): void {
-    const rules = this.pair?.rules;
-    if (rules === undefined || this.settings.presignTicks <= 0 || desired.length === 0) return;
+    const rules = this.rules;
+    if (this.settings.presignTicks <= 0 || desired.length === 0) return;
     const intents: OrderIntent[] = [];
     for (const quote of desired) {
       for (let offset = -this.settings.presignTicks; offset <= this.settings.presignTicks; offset++) {
@@ -652,15 +572,15 @@ export class MarketMaker {
   // ── inputs of the pipeline ────────────────────────────────────────────────────────────────
 
   private touch(): Touch {
-    return { bestBidUnits: this.market?.bestBidUnits(), bestAskUnits: this.market?.bestAskUnits() };
+    return { bestBidUnits: this.market.bestBidUnits(), bestAskUnits: this.market.bestAskUnits() };
   }
 
   /** The risk limits with `auto` resolved once the first fair price is known. */
   private resolveLimits(): RiskLimits | undefined {
     if (this.limits !== undefined) return this.limits;
-    const rules = this.pair?.rules;
-    const fairUnits = this.market?.fairUnits();
-    if (rules === undefined || fairUnits === undefined) return undefined;
+    const rules = this.rules;
+    const fairUnits = this.market.fairUnits();
+    if (fairUnits === undefined) return undefined;
     const size = this.strategy.orderSize;
     const orderSizeUnits = size !== undefined && size > 0 && Number.isFinite(size) ? numberToUnits(size, rules.baseDecimals, 'down') : undefined;
     this.limits = resolveRiskLimits(this.settings.risk, { orderSizeUnits, fairUnits, rules });
@@ -703,18 +623,15 @@ export class MarketMaker {
   }
 
   private checkDrawdown(): void {
-    const market = this.market;
-    const mark = market?.fair() ?? market?.mid();
-    const pnl = this.ledger?.pnl(mark);
+    const mark = this.market.fair() ?? this.market.mid();
     // Hedged, a position's loss here is the hedge's gain there: the kill switch watches both.
-    if (pnl !== undefined) this.safety.observePnl(pnl.total + (this.hedge?.pnlQuote(mark) ?? 0));
-    this.accountLink?.account.observePnl();
+    this.safety.observePnl(this.ledger.pnl(mark).total + (this.hedge?.pnlQuote(mark) ?? 0));
+    this.account.observePnl();
   }
 
   private chargeTakerGas(): void {
-    if (this.pair === undefined) return;
-    const cost = this.pair.costs.takerGas();
-    this.ledger?.applyGas(cost);
+    const cost = this.costs.takerGas();
+    this.ledger.applyGas(cost);
     this.scorecard.addGas(cost);
     this.observer.gasSpent?.(cost);
   }
@@ -725,8 +642,8 @@ export class MarketMaker {
     const table = this.orders.table;
     const ourBid = table.bestWorkingPrice('buy');
     const ourAsk = table.bestWorkingPrice('sell');
-    const marketBid = market?.bestBidUnits();
-    const marketAsk = market?.bestAskUnits();
+    const marketBid = market.bestBidUnits();
+    const marketAsk = market.bestAskUnits();
     this.scorecard.sample(this.clock.nowMs(), {
       quoting: this.safety.isQuoting(),
       hasBid: ourBid !== undefined,

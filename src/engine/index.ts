@@ -1,6 +1,7 @@
 /** Public surface of `src/engine`: the market-making engine over the Venue port. */
-export { MarketMaker, type EngineOptions, type StopOutcome } from './engine.ts';
-export { Account, BudgetError, type AccountMember, type AccountOptions, type AccountOrder, type AccountPair, type AccountSnapshot, type AccountVenue, type PairFunds } from './account.ts';
+export { MarketMaker, type EngineOptions, type EnginePlacement, type StopOutcome } from './engine.ts';
+export { startEngines, type PairStart } from './start.ts';
+export { Account, BudgetError, NO_ACCOUNT_LIMITS, type AccountLimits, type AccountMember, type AccountOptions, type AccountOrder, type AccountPair, type AccountSnapshot, type AccountVenue, type PairFunds } from './account.ts';
 export type { EngineStatus, PathStatus, ScorecardSnapshot } from './status.ts';
 export {
   DEFAULT_ENGINE_SETTINGS,
@@ -42,6 +43,7 @@ export { OrderTable, toLiveQuote, type FillIncrement, type TrackedOrder } from '
 export { combineObservers, type EngineObserver } from './observer.ts';
 export { createEngineMetrics, type EngineMetrics, type MetricsContext } from './metrics.ts';
 export { startMetricsServer, type MetricsServer } from './metrics-server.ts';
+export { STARTING_HEALTH, accountHealth, type Health, type PairHealth } from './health.ts';
 export { GuardedJournal, NullJournal, parseJournal, unresolvedFromRecords, type Journal, type JournalRecord, type JournaledOrder } from './orders/journal.ts';
 export { AccountJournal, JournalOwnerError, isSameOwner, type AccountJournalOptions, type JournalOwner } from './orders/account-journal.ts';
 export * from './hedge/index.ts';

@@ -63,7 +63,7 @@ export function fillEffect(fill: FillIncrement, options: LedgerOptions, feeUnits
 
 /** Expected balances and PnL of one pair. */
 export class Ledger {
-  private startBaseUnits = 0n;
+  private startBase = 0n;
   private startQuoteUnits = 0n;
   private baseUnits = 0n;
   private quoteUnits = 0n;
@@ -84,7 +84,7 @@ export class Ledger {
 
   /** Sets the starting balances (from the venue at start). */
   reset(baseUnits: bigint, quoteUnits: bigint): void {
-    this.startBaseUnits = baseUnits;
+    this.startBase = baseUnits;
     this.startQuoteUnits = quoteUnits;
     this.baseUnits = baseUnits;
     this.quoteUnits = quoteUnits;
@@ -149,7 +149,12 @@ export class Ledger {
   }
 
   startBalances(): { baseUnits: bigint; quoteUnits: bigint } {
-    return { baseUnits: this.startBaseUnits, quoteUnits: this.startQuoteUnits };
+    return { baseUnits: this.startBase, quoteUnits: this.startQuoteUnits };
+  }
+
+  /** The base balance at start, base units (asked on every requote: no object). */
+  startBaseUnits(): bigint {
+    return this.startBase;
   }
 
   /** Side, price and time of our latest fill (ping-pong needs it). */

@@ -15,7 +15,7 @@ export class Position {
   private readonly numbers = { baseUnits: -1n, base: 0, quoteUnits: -1n, quote: 0, targetUnits: -1n, target: 0 };
 
   /**
-   * @param startBaseUnits the base balance at start (the `start` target).
+   * The `start` target is the ledger's base balance at start (its `reset`, when quoting begins).
    * @param offsetUnits base held elsewhere that counts in the position (a hedger's position on the
    *   hedge venue): the target moves by it, so skew and caps see the net position across venues
    *   while funds stay this venue's own.
@@ -24,7 +24,6 @@ export class Position {
     private readonly ledger: Ledger,
     private readonly rules: TickerRules,
     private readonly target: InventoryTarget,
-    private readonly startBaseUnits: bigint,
     private readonly offsetUnits?: () => bigint,
   ) {}
 
@@ -36,9 +35,9 @@ export class Position {
 
   private ownTargetUnits(fair: number | undefined): bigint {
     const target = this.target;
-    if (target.kind === 'start') return this.startBaseUnits;
+    if (target.kind === 'start') return this.ledger.startBaseUnits();
     if (target.kind === 'base') return target.units;
-    if (fair === undefined || !(fair > 0)) return this.startBaseUnits;
+    if (fair === undefined || !(fair > 0)) return this.ledger.startBaseUnits();
     const { base, quote } = this.asNumbers();
     const targetBase = ((base * fair + quote) * target.fraction) / fair;
     return targetBase > 0 && Number.isFinite(targetBase) ? numberToUnits(targetBase, this.rules.baseDecimals, 'down') : 0n;

@@ -1,12 +1,11 @@
 /**
  * Reconciliation with the venue's own records: the heal (fills we missed applied from cumulative
- * amounts, orders we do not know cancelled, orders the venue no longer lists settled, balances
- * compared with what the fills imply), the start-up policy for leftovers, and recovery from the
- * crash journal. Fills reach the books only through the engine's report handler.
+ * amounts, orders we do not know cancelled, orders the venue no longer lists settled; then the
+ * account compares its balances with what every pair's fills imply), the start-up policy for
+ * leftovers, and recovery from the crash journal. Fills reach the books only through the
+ * engine's report handler.
  */
-import { isTerminalStatus, type Clock, type Logger, type OrderReport, type TickerRules, type Timer, type TokenBalance, type Venue } from '../core/index.ts';
-import type { Ledger } from './ledger.ts';
-import type { EngineObserver } from './observer.ts';
+import { isTerminalStatus, type Clock, type Logger, type OrderReport, type Timer, type Venue } from '../core/index.ts';
 import type { Journal } from './orders/journal.ts';
 import type { OrderManager } from './orders/order-manager.ts';
 import type { EngineSettings } from './settings.ts';
@@ -16,12 +15,6 @@ const DONE_ORDER_RETENTION_MS = 600_000;
 const UNKNOWN_ORDER_GRACE_MS = 30_000;
 /** A cancel the venue still shows as resting this long after we sent it did not take: send it again. */
 const CANCEL_RETRY_MS = 1_000;
-/**
- * A drift beyond the tolerance is judged again this long later before it halts: a fill the
- * balances already show may still be on its way over the stream, or missing from the orders one
- * heal read (chaos seeds 1236881644, 613487964: 0.006 and 0.003 ETH "drifts" that were fills).
- */
-const DRIFT_CONFIRM_MS = 2_000;
 
 /** What the reconciler needs from the engine. */
 export interface ReconcilerOptions {
@@ -29,26 +22,19 @@ export interface ReconcilerOptions {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly journal: Journal;
-  readonly observer: EngineObserver;
   readonly orders: OrderManager;
   readonly settings: EngineSettings;
-  /** The pair's rules, once connected. */
-  readonly rules: () => TickerRules | undefined;
-  readonly ledger: () => Ledger | undefined;
   /** The engine's report handler: the one way fills reach the books. */
   applyReport(report: OrderReport): void;
   /** True before start-up took the starting balances (a heal then would see the whole balance as drift). */
   isStarting(): boolean;
-  /** Balances drifted past the tolerance: halt. */
-  onDrift(message: string): void;
   /** A heal finished: requote. */
   afterHeal(): void;
   /**
-   * When the pair shares its account with other pairs: the account checks balances (it heals every
-   * pair's orders first, then compares the account's balances with start + every pair's fills).
-   * Without it the pair compares its own two tokens.
+   * The pair's account checks balances: it heals every pair's orders first (this one's through
+   * `healOrders`), then compares the account's balances with start + every pair's fills.
    */
-  readonly account?: { checkBalances(): Promise<void> };
+  readonly account: { checkBalances(): Promise<void> };
 }
 
 /** Heals the engine's view from the venue's records. */
@@ -56,8 +42,6 @@ export class Reconciler {
   private healing: Promise<void> | undefined;
   private healAgain = false;
   private laterTimer: Timer | undefined;
-  /** A drift seen once and not yet confirmed by a later heal. */
-  private suspectedDrift: { readonly baseUnits: bigint; readonly quoteUnits: bigint } | undefined;
 
   constructor(private readonly options: ReconcilerOptions) {}
 
@@ -102,23 +86,8 @@ export class Reconciler {
     return this.healing;
   }
 
-  private async runHeal(): Promise<void> {
-    const { venue, logger } = this.options;
-    const pair = this.options.rules();
-    if (this.options.ledger() === undefined || pair === undefined) return;
-    if (this.options.account !== undefined) {
-      await this.options.account.checkBalances();
-      return;
-    }
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const before = await venue.fetchAccount();
-      await this.healOrders();
-      const after = await venue.fetchAccount();
-      if (!sameBalances(before.balances, after.balances, pair.base, pair.quote)) continue;
-      this.compareBalances(after.balances.get(pair.base)?.total ?? 0n, after.balances.get(pair.quote)?.total ?? 0n);
-      return;
-    }
-    logger.info('balances kept moving during the heal; comparing on the next one');
+  private runHeal(): Promise<void> {
+    return this.options.account.checkBalances();
   }
 
   /**
@@ -162,37 +131,6 @@ export class Reconciler {
     orders.table.prune(clock.nowMs(), DONE_ORDER_RETENTION_MS);
   }
 
-  private compareBalances(baseUnits: bigint, quoteUnits: bigint): void {
-    const ledger = this.options.ledger();
-    if (ledger === undefined) return;
-    const expected = ledger.balances();
-    const baseDrift = baseUnits - expected.baseUnits;
-    const quoteDrift = quoteUnits - expected.quoteUnits;
-    if (baseDrift === 0n && quoteDrift === 0n) {
-      if (this.suspectedDrift !== undefined) this.options.logger.info('the balance difference was fills on their way; no drift');
-      this.suspectedDrift = undefined;
-      return;
-    }
-    const tolerance = this.options.settings.driftToleranceUnits;
-    const large = abs(baseDrift) > tolerance || abs(quoteDrift) > tolerance;
-    if (large && this.suspectedDrift === undefined) {
-      // Seen once: the fills may still be on their way. Judge it again on a later heal, with the
-      // ledger untouched (healing it now would count a late fill twice).
-      this.suspectedDrift = { baseUnits: baseDrift, quoteUnits: quoteDrift };
-      this.options.logger.warn({ baseDrift: String(baseDrift), quoteDrift: String(quoteDrift), recheckInMs: DRIFT_CONFIRM_MS }, 'balances differ from start + fills; checking again before halting');
-      this.healLater(DRIFT_CONFIRM_MS);
-      return;
-    }
-    this.suspectedDrift = undefined;
-    this.options.observer.drift?.(baseDrift, quoteDrift);
-    ledger.heal(baseUnits, quoteUnits);
-    if (large) {
-      this.options.onDrift(`inventory drift: venue balances differ from start + fills by ${baseDrift} base units and ${quoteDrift} quote units`);
-    } else {
-      this.options.logger.info({ baseDrift: String(baseDrift), quoteDrift: String(quoteDrift) }, 'small balance drift healed (fee rounding)');
-    }
-  }
-
   /**
    * After a crash the journal lists orders we sent and never saw finish. Each is looked up on
    * the venue: finished ones are settled, live ones are adopted (or cancelled by the startup
@@ -225,12 +163,4 @@ export class Reconciler {
     await venue.cancelAll();
     await orders.waitUntilNoOpenOrders(settings.shutdownTimeoutMs, (report) => this.options.applyReport(report));
   }
-}
-
-function sameBalances(a: ReadonlyMap<string, TokenBalance>, b: ReadonlyMap<string, TokenBalance>, base: string, quote: string): boolean {
-  return a.get(base)?.total === b.get(base)?.total && a.get(quote)?.total === b.get(quote)?.total;
-}
-
-function abs(value: bigint): bigint {
-  return value < 0n ? -value : value;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock, createSilentLogger, type AccountState, type OrderReport, type Venue, type VenueListener } from '../../src/core/index.ts';
-import { DEFAULT_ENGINE_SETTINGS, MarketMaker } from '../../src/engine/index.ts';
-import { ETH_USDC, eth, usdc } from '../engine/fixtures.ts';
+import { DEFAULT_ENGINE_SETTINGS } from '../../src/engine/index.ts';
+import { ETH_USDC, eth, startAlone, usdc } from '../engine/fixtures.ts';
 
 /**
  * Found by the chaos harness (SIGKILL, restart): a leftover order's report during the startup
@@ -60,14 +60,13 @@ describe('engine start with leftover orders', () => {
   it('does not heal against an empty ledger while the startup cancel is in progress', async () => {
     const { venue, cancelled } = leftoverVenue();
     const clock = new ManualClock(1_000_000);
-    const engine = new MarketMaker({
+    const engine = await startAlone({
       venue,
       strategy: { name: 'none', quote: () => [] },
       clock,
       logger: createSilentLogger(),
       settings: { ...DEFAULT_ENGINE_SETTINGS, startupOrders: 'cancel', reconcileIntervalMs: 0, maxOrderAgeMs: 0, presignTicks: 0 },
     });
-    await engine.start();
     for (let i = 0; i < 50; i++) await Promise.resolve();
     expect(cancelled()).toBe(true);
     expect(engine.status().state).toBe('quoting');
@@ -128,14 +127,13 @@ describe('engine shutdown while the exchange is unreachable', () => {
       fetchAccount: async () => ({ balances: new Map([['ETH', { total: eth(1), locked: 0n }], ['USDC', { total: usdc(2_000), locked: 0n }]]), nonce: 0 }),
       gasQuote: () => undefined,
     };
-    const engine = new MarketMaker({
+    const engine = await startAlone({
       venue,
       strategy: { name: 'none', quote: () => [] },
       clock,
       logger: createSilentLogger(),
       settings: { ...DEFAULT_ENGINE_SETTINGS, startupOrders: 'adopt', reconcileIntervalMs: 0, maxOrderAgeMs: 0, presignTicks: 0, shutdownTimeoutMs: 10_000 },
     });
-    await engine.start();
     let stopped = false;
     const stopping = engine.stop().then(() => (stopped = true));
     for (let i = 0; i < 200 && !stopped; i++) {

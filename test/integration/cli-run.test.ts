@@ -69,7 +69,12 @@ describe('akira-mm run and paper as processes', () => {
     }, 20_000, 'orders counted in /metrics');
     expect(metrics).toContain('akira_mm_fills_total');
     expect(metrics).toContain('akira_mm_presign_hits_total');
-    expect((await fetch(`http://127.0.0.1:${metricsPort}/health`)).status).toBe(200);
+    // One pair is an account of one: its account-wide series keep the pair's label, the account's are added.
+    expect(metrics).toMatch(/akira_mm_process_resident_memory_bytes\{pair="ETH\/USDC"\} \d+/);
+    expect(metrics).toMatch(/akira_mm_account_pairs\{state="quoting",pair="ETH\/USDC"\} 1/);
+    const health = await fetch(`http://127.0.0.1:${metricsPort}/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ state: 'quoting', reason: null, account: { state: 'ok', reason: null }, pairs: { 'ETH/USDC': { state: 'quoting', reason: null } } });
     // A second process for the same account and state directory fails at once, naming the first.
     const second = launch(['run', '--env', env, '--state-dir', stateDir], dir);
     expect(await second.exit).toBe(2);

@@ -149,7 +149,7 @@ describe('key custody end to end', () => {
     expect(loadPairFile(files.pairFile).signer).toEqual({ kind: 'remote', socketPath: socket });
     await quotesBothSides(sim);
     // Pre-signing batches went over the socket to the signer's worker thread.
-    await eventually(() => bot.run.venue.presignStats().stored > 0, 30_000, 'pre-signed orders');
+    await eventually(() => bot.run.session.venues[0]!.presignStats().stored > 0, 30_000, 'pre-signed orders');
     expect(await bot.stop()).toBe(0);
     await sim.idle();
     expect(sim.openOrdersOf(sim.accounts[0]!.address)).toHaveLength(0);

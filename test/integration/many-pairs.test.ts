@@ -18,8 +18,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock, createRng, createSilentLogger } from '../../src/core/index.ts';
 import { createLiveVenue, orderIdOf } from '../../src/exchange/index.ts';
-import { startAccountRun, type AccountRun } from '../../src/cli/account-run.ts';
-import { checkAccountFiles } from '../../src/cli/account-files.ts';
+import { startLiveRun, type LiveRun } from '../../src/cli/live.ts';
 import { loadPairFile } from '../../src/cli/pair-config.ts';
 import type { EngineObserver } from '../../src/engine/index.ts';
 import { feltToHex } from '../../src/exchange/wire/fields.ts';
@@ -30,7 +29,7 @@ import { QUIET_LISTENER, counterparty, devVenueConfig, eventually, place, silent
 
 const BIN = new URL('../../bin/akira-mm.js', import.meta.url).pathname;
 let sim: SimHandle | undefined;
-let running: { run: AccountRun; stop: () => Promise<number> } | undefined;
+let running: { run: LiveRun; stop: () => Promise<number> } | undefined;
 
 afterEach(async () => {
   await running?.stop();
@@ -79,12 +78,11 @@ class Booked {
   }
 }
 
-async function startPairs(s: SimHandle, paths: readonly string[], stateDir: string, booked: Booked): Promise<{ run: AccountRun; stop: () => Promise<number> }> {
-  const configs = paths.map((path) => loadPairFile(path));
-  checkAccountFiles(configs, paths);
+async function startPairs(s: SimHandle, paths: readonly string[], stateDir: string, booked: Booked): Promise<{ run: LiveRun; stop: () => Promise<number> }> {
+  const [config, ...otherConfigs] = paths.map((path) => loadPairFile(path));
   let stop: (signal: string) => void = () => undefined;
   const stopSignal = new Promise<string>((resolve) => (stop = resolve));
-  const run = await startAccountRun({ configs, paths, io: silentIo(), logger: createSilentLogger(), stateDir, stopSignal, showStatus: false, observerOf: (pair) => booked.observerOf(pair) });
+  const run = await startLiveRun({ config: config!, otherConfigs, paths, io: silentIo(), logger: createSilentLogger(), stateDir, stopSignal, showStatus: false, observerOf: (pair) => booked.observerOf(pair) });
   let done: Promise<number> | undefined;
   return {
     run,

@@ -5,7 +5,7 @@
  * merged stream is in time order, the same on every run whatever the disk does: a source may move
  * on only once every other source has said when its next event is (or has ended).
  */
-import type { RecordedEventHandler, RecordedEventSource } from '../run.ts';
+import type { RecordedEventHandler, RecordedEventSource } from '../data/index.ts';
 
 /** A source and the handler of its events. */
 export interface TimedSource {

@@ -11,8 +11,7 @@ import type { Clock, Logger, OrderIntent, OrderReport, Side, SignedOrder, Ticker
 import type { EngineObserver } from '../observer.ts';
 import { admissibleQuantity, type ExposedOrder } from '../pipeline/caps.ts';
 import type { LiveQuote, RoundedQuote } from '../pipeline/diff.ts';
-import type { OutboundBudget } from '../settings.ts';
-import { TokenBucket, type ActionKind } from './budget.ts';
+import type { ActionKind, TokenBucket } from './budget.ts';
 import type { GuardedJournal } from './journal.ts';
 import { OrderTable } from './order-table.ts';
 import { rankActions, type Action, type ExecutionContext, type SidePlan } from './priorities.ts';
@@ -61,9 +60,10 @@ export interface OrderManagerOptions {
   /** The engine's guarded journal: an intent that could not be written is never sent. */
   readonly journal: GuardedJournal;
   readonly observer: EngineObserver;
-  readonly budget: OutboundBudget;
-  /** The account's bucket, shared by every pair on it (the venue limits per trader); default one of our own. */
-  readonly bucket?: TokenBucket;
+  /** The pair's rules: sizes and prices the caps gate rounds to. */
+  readonly rules: TickerRules;
+  /** The account's outbound budget, shared by every pair on it (the venue limits per trader). */
+  readonly bucket: TokenBucket;
   readonly hooks: OrderManagerHooks;
 }
 
@@ -97,16 +97,10 @@ export class OrderManager {
   private pulling: Promise<boolean> | undefined;
   /** The requests held back since the budget last let everything through: each is counted once. */
   private readonly heldKeys = new Set<string>();
-  private rules: TickerRules | undefined;
   private counts = { ordersSent: 0, cancelsSent: 0, placedQtyUnits: 0n, throttled: 0, gated: 0, rejected: 0 };
 
   constructor(private readonly options: OrderManagerOptions) {
-    this.budget = options.bucket ?? new TokenBucket(options.budget, options.clock);
-  }
-
-  /** The pair's rules (known once the venue is connected). */
-  setRules(rules: TickerRules): void {
-    this.rules = rules;
+    this.budget = options.bucket;
   }
 
   /** True while this side has requests without an answer. */
@@ -293,9 +287,7 @@ export class OrderManager {
    * undefined when the caps leave nothing to place or quoting stopped meanwhile.
    */
   private async prepare(quote: RoundedQuote, context: ExecutionContext): Promise<SignedOrder | undefined> {
-    const { clock, journal, venue, hooks } = this.options;
-    const rules = this.rules;
-    if (rules === undefined) return undefined;
+    const { clock, journal, venue, hooks, rules } = this.options;
     if (clock.nowMs() < this.rejectBackoff[quote.side].untilMs) return undefined;
     // The hard caps: if this and every order that could still fill (the cancels just sent
     // included: they may not take) filled at once, position, notional and funds stay inside.

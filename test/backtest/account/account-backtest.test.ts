@@ -4,8 +4,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runAccountBacktest, type AccountBacktestOptions, type AccountBacktestResult } from '../../../src/backtest/account/account-run.ts';
-import type { AccountBacktestSession } from '../../../src/backtest/account/account-session.ts';
+import { runBacktest, type BacktestOptions, type BacktestResult, type PairBacktest } from '../../../src/backtest/run.ts';
+import type { BacktestSession } from '../../../src/backtest/session.ts';
 import { accountLimitsOf } from '../../../src/cli/account-files.ts';
 import { BACKTEST_DEFAULTS, prepareRun, type BacktestPlan } from '../../../src/cli/backtest-plan.ts';
 import type { EngineObserver } from '../../../src/engine/index.ts';
@@ -53,27 +53,29 @@ describe.skipIf(dataDir === undefined)('backtest of ETH/USDT and BTC/USDT on one
     await importEthBtc(files);
   }, 60_000);
 
-  const run = async (extra: Partial<AccountBacktestOptions> = {}, overrides: Record<string, string> = {}): Promise<{ result: AccountBacktestResult; moves: Moves; rejections: string[] }> => {
+  const run = async (extra: Partial<BacktestOptions> = {}, overrides: Record<string, string> = {}): Promise<{ result: BacktestResult; moves: Moves; rejections: string[] }> => {
     const moves: Moves = new Map();
     const rejections: string[] = [];
     const prepared = [prepareRun(plan(eth, ethEnv, overrides)), prepareRun(plan(btc, btcEnv, overrides))];
-    const result = await runAccountBacktest({
-      pairs: prepared.map((run) => {
-        const { market, options } = run;
-        const name = `${market.base}/${market.quote}`;
-        const mine = new Map<string, bigint>([
-          [market.base, 0n],
-          [market.quote, 0n],
-        ]);
-        moves.set(name, mine);
-        const add = (effect: { baseDeltaUnits: bigint; quoteDeltaUnits: bigint }): void => {
-          mine.set(market.base, (mine.get(market.base) as bigint) + effect.baseDeltaUnits);
-          mine.set(market.quote, (mine.get(market.quote) as bigint) + effect.quoteDeltaUnits);
-        };
-        const observer: EngineObserver = { fill: (_fill, effect) => add(effect), feeCorrected: add, orderRejected: (side, reason) => rejections.push(`${name} ${side} ${reason}`) };
-        return { pair: { name, base: market.base, quote: market.quote, budgetBaseUnits: undefined, budgetQuoteUnits: undefined }, source: options.source, strategy: options.strategy, settings: options.settings, venue: options.venue, initialBase: options.initialBase, observer };
-      }),
-      limits: (balances) => accountLimitsOf(prepared.map((run) => run.config), new Map([...balances].map(([token, total]) => [token, { total, locked: 0n }])), { symbol: 'USDT', decimals: 8 }),
+    const [first, second] = prepared.map((run): PairBacktest => {
+      const { market, options } = run;
+      const name = `${market.base}/${market.quote}`;
+      const mine = new Map<string, bigint>([
+        [market.base, 0n],
+        [market.quote, 0n],
+      ]);
+      moves.set(name, mine);
+      const add = (effect: { baseDeltaUnits: bigint; quoteDeltaUnits: bigint }): void => {
+        mine.set(market.base, (mine.get(market.base) as bigint) + effect.baseDeltaUnits);
+        mine.set(market.quote, (mine.get(market.quote) as bigint) + effect.quoteDeltaUnits);
+      };
+      const observer: EngineObserver = { fill: (_fill, effect) => add(effect), feeCorrected: add, orderRejected: (side, reason) => rejections.push(`${name} ${side} ${reason}`) };
+      return { source: options.source, strategy: options.strategy, settings: options.settings, venue: options.venue, initialBase: options.initialBase, observer };
+    }) as [PairBacktest, PairBacktest];
+    const result = await runBacktest({
+      ...first,
+      otherPairs: [second],
+      limits: (balances) => accountLimitsOf(prepared.map((run) => run.config), balances, { symbol: 'USDT', decimals: 8 }),
       ...extra,
     });
     return { result, moves, rejections };
@@ -102,7 +104,7 @@ describe.skipIf(dataDir === undefined)('backtest of ETH/USDT and BTC/USDT on one
 
   it('halts on a balance change no pair made: the drift check runs on the account in a backtest', async () => {
     const { result } = await run({
-      onStart: (session: AccountBacktestSession) => session.balances.settle('BTC', 0n, 'USDT', -1_000_000_000n),
+      onStart: (session: BacktestSession) => session.balances.settle('BTC', 0n, 'USDT', -1_000_000_000n),
     });
     expect(result.account.halted).toBe(true);
     expect(result.account.halt_reason).toMatch(/inventory drift: account balances differ from start \+ every pair's fills by -1000000000 USDT/);
