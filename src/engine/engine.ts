@@ -14,7 +14,6 @@
  */
 import {
   notionalUnits,
-  numberToUnits,
   unitsToNumber,
   type BestBidOffer,
   type Clock,
@@ -42,7 +41,7 @@ import { MarkoutTracker } from './markouts.ts';
 import type { EngineObserver } from './observer.ts';
 import { GuardedJournal, NullJournal, type Journal } from './orders/journal.ts';
 import { OrderManager } from './orders/order-manager.ts';
-import { isOverInventoryCap, resolveRiskLimits, type RiskLimits } from './pipeline/caps.ts';
+import { isOverInventoryCap, orderSizeUnitsOf, resolveRiskLimits, type RiskLimits } from './pipeline/caps.ts';
 import type { RoundedQuote } from './pipeline/diff.ts';
 import { QuotePipeline } from './pipeline/quote-pipeline.ts';
 import { tickSizeNumber, type Touch } from './pipeline/ticks.ts';
@@ -243,7 +242,8 @@ export class MarketMaker {
         : this.settings.fairPrice === 'reference'
           ? () => pricer.referenceFair()
           : (venueMid: number | undefined, venueSize: number) => pricer.blend(venueMid, venueSize);
-    this.market = new MarketTracker(info, this.settings.fairPrice, this.settings.fairHoldMs, () => this.clock.nowMs(), externalFair);
+    const arrivalGrid = { stepBps: this.settings.arrivalGridStepBps, points: this.settings.arrivalGridPoints };
+    this.market = new MarketTracker(info, this.settings.fairPrice, this.settings.fairHoldMs, () => this.clock.nowMs(), externalFair, arrivalGrid);
     this.ledger = new Ledger({ baseDecimals: rules.baseDecimals, quoteDecimals: rules.quoteDecimals, makerFeePbips: info.makerFeePbips, takerFeePbips: info.takerFeePbips });
     this.orders.setRules(rules);
     await this.reconciler.recoverFromJournal();
@@ -661,9 +661,7 @@ export class MarketMaker {
     const rules = this.pair?.rules;
     const fairUnits = this.market?.fairUnits();
     if (rules === undefined || fairUnits === undefined) return undefined;
-    const size = this.strategy.orderSize;
-    const orderSizeUnits = size !== undefined && size > 0 && Number.isFinite(size) ? numberToUnits(size, rules.baseDecimals, 'down') : undefined;
-    this.limits = resolveRiskLimits(this.settings.risk, { orderSizeUnits, fairUnits, rules });
+    this.limits = resolveRiskLimits(this.settings.risk, { orderSizeUnits: orderSizeUnitsOf(this.strategy, fairUnits, rules), fairUnits, rules });
     this.safety.drawdown.setLimit(this.limits.maxDrawdownQuote);
     this.logger.info(
       {

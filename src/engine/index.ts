@@ -20,6 +20,7 @@ export {
   admissibleQuantity,
   clipQuotes,
   isOverInventoryCap,
+  orderSizeUnitsOf,
   resolveRiskLimits,
   type ConfiguredRiskLimits,
   type ExposedOrder,
