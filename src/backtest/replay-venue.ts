@@ -6,6 +6,7 @@
  * runs on one `ManualClock`; the runner (`runner.ts`) feeds recorded events and drains what is due.
  */
 import {
+  MmError,
   pow10,
   unitsToNumber,
   type AccountState,
@@ -35,7 +36,9 @@ import type { EventScheduler } from './scheduler.ts';
 export interface ReplayVenueOptions {
   readonly rules: TickerRules;
   readonly clock: ManualClock;
+  /** Parts per million of the received amount; negative = a maker rebate, at most the taker fee. */
   readonly makerFeePbips: number;
+  /** Parts per million of the received amount, ≥ 0. */
   readonly takerFeePbips: number;
   readonly steps: GasSteps;
   /** Gas price (STRK base units per step) until the recording says otherwise. */
@@ -120,7 +123,9 @@ export class ReplayVenue implements Venue {
   readonly fills: VenueFill[] = [];
   private readonly requests = { ordersSent: 0, cancelsSent: 0 };
 
+  /** @throws MmError `BACKTEST_INVALID_FEES` for a negative taker fee, or a maker rebate beyond the taker fee. */
   constructor(private readonly options: ReplayVenueOptions) {
+    checkFees(options.makerFeePbips, options.takerFeePbips);
     this.clock = options.clock;
     this.scheduler = options.scheduler;
     this.gasPriceUnits = options.gasPriceUnits;
@@ -423,5 +428,16 @@ export class ReplayVenue implements Venue {
         ? {}
         : { lastTrade: { qtyUnits: BigInt(lastFill.lots) * rules.qtyStep, quoteUnits: lastFill.quoteUnits, cumulativeQtyUnits: filledQtyUnits, cumulativeQuoteUnits: order.filledQuoteUnits } }),
     };
+  }
+}
+
+/**
+ * Fees a venue can have: a taker fee ≥ 0 and a maker fee ≥ −taker. A rebate larger than the taker
+ * fee would pay a trader for trading with himself; no venue offers one.
+ */
+function checkFees(makerPbips: number, takerPbips: number): void {
+  if (!Number.isInteger(takerPbips) || takerPbips < 0) throw new MmError('BACKTEST_INVALID_FEES', `taker fee ${takerPbips} pbips: allowed a whole number ≥ 0`);
+  if (!Number.isInteger(makerPbips) || makerPbips < -takerPbips) {
+    throw new MmError('BACKTEST_INVALID_FEES', `maker fee ${makerPbips} pbips: allowed a whole number ≥ −taker fee (−${takerPbips}); negative = a rebate`);
   }
 }

@@ -4,6 +4,7 @@ export * from './types.ts';
 export * from './chains.ts';
 export * from './money.ts';
 export * from './rules.ts';
+export * from './order-size.ts';
 export * from './clock.ts';
 export * from './rng.ts';
 export * from './book.ts';

@@ -20,7 +20,7 @@ export {
   type ValuesReadBy,
 } from './keys.ts';
 export { defaultValues, settingsOf, type PairDecimals } from './build.ts';
-export { readKeys, type CrossCheck } from './read.ts';
+export { notBoth, readKeys, type CrossCheck } from './read.ts';
 export { ENGINE_KEYS, ENGINE_KEY_LIST, type EngineConfig } from './engine-keys.ts';
 export {
   FAIR_PRICES,
