@@ -18,3 +18,4 @@ export * from './reference-feed.ts';
 export * from './hedge-venue.ts';
 export * from './hedge-rules.ts';
 export * from './settings/index.ts';
+export * from './takers/index.ts';
