@@ -6,7 +6,7 @@
  * Alerts raised in the same turn of the event loop with the same merge key go out as one (an
  * account halt reaches every pair's engine with one reason: one message naming every pair).
  */
-import type { AlertPolicy, AlertSettings, Clock, Logger } from '../core/index.ts';
+import type { AlertChannels, AlertPolicy, AlertSettings, Clock, Logger } from '../core/index.ts';
 import { renderAlert, type Alert } from './alert.ts';
 import type { Channel, ChannelName } from './channels/channel.ts';
 import { discordChannel } from './channels/discord.ts';
@@ -40,8 +40,8 @@ export interface NotifierOptions {
 export const DEFAULT_FLUSH_MS = 3_000;
 
 /** The channels the settings name, in a fixed order. */
-export function channelsOf(settings: AlertSettings): Channel[] {
-  const { webhook, telegram, slack, discord } = settings.channels;
+export function channelsOf(channels: AlertChannels): Channel[] {
+  const { webhook, telegram, slack, discord } = channels;
   return [
     ...(webhook === undefined ? [] : [webhookChannel(webhook.url)]),
     ...(telegram === undefined ? [] : [telegramChannel(telegram.apiUrl, telegram.botToken, telegram.chatId)]),
@@ -67,12 +67,12 @@ export class Notifier implements OpsSink {
    * Builds nothing that connects until the first alert.
    */
   static create(options: NotifierOptions): Notifier | undefined {
-    const channels = channelsOf(options.settings);
+    const channels = channelsOf(options.settings.channels);
     return channels.length === 0 ? undefined : new Notifier(options, channels);
   }
 
   /** Prefer {@link Notifier.create}; `channels` replace the settings' (tests). */
-  constructor(options: NotifierOptions, channels: readonly Channel[] = channelsOf(options.settings)) {
+  constructor(options: NotifierOptions, channels: readonly Channel[] = channelsOf(options.settings.channels)) {
     this.#options = options;
     this.policy = options.settings.policy;
     this.#logger = options.logger.child({ component: 'notifier' });
