@@ -33,6 +33,9 @@ export interface Alert {
   readonly mergeKey?: string;
 }
 
+/** An alert before who and when are added (the rules' part). */
+export type AlertBody = Omit<Alert, 'account' | 'pairs' | 'atMs'>;
+
 /** Alerts a channel's rate limit held back since its last message, by kind. */
 export interface Suppressed {
   readonly count: number;

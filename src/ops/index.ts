@@ -1,6 +1,6 @@
 /** Public surface of `src/ops`: operations beside the engine (issue 25): the notifier and its adapters. */
 export { Notifier, DEFAULT_FLUSH_MS, channelsOf, mergeAlerts, type NotifierOptions, type OpsSink } from './notifier.ts';
-export { OpsMonitor, DEFAULT_POLL_MS, nextDailyMs, type AccountSource, type MonitorOptions, type PairSource } from './monitor.ts';
+export { OpsMonitor, DEFAULT_POLL_MS, nextDailyMs, type AccountSource, type MonitorOptions, type OpsErrorCode, type PairSource } from './monitor.ts';
 export type { OpsEvent, OpsScope, PairDay, TokenAmount } from './events.ts';
 export { renderAlert, type Alert, type AlertKind, type Severity, type Suppressed } from './alert.ts';
 export { AlertRules, LOW_BALANCE_HYSTERESIS, type RulesOptions } from './rules.ts';

@@ -10,8 +10,7 @@
  * Only changes are published (a counter's increase, a state that moved), except balance
  * readings, which the rules hold against their thresholds.
  */
-import type { Clock, ReferenceState, ReferenceStatus, Timer } from '../core/index.ts';
-import { unitsToNumber } from '../core/index.ts';
+import { MmError, unitsToNumber, type Clock, type ReferenceState, type ReferenceStatus, type Timer } from '../core/index.ts';
 import type { EngineObserver, EngineStatus, HedgeStatus } from '../engine/index.ts';
 import type { OpsScope, PairDay } from './events.ts';
 import type { OpsSink } from './notifier.ts';
@@ -59,6 +58,9 @@ export interface MonitorOptions {
   readonly pollMs?: number;
 }
 
+/** Codes raised by `src/ops`. */
+export type OpsErrorCode = 'OPS_UNKNOWN_PAIR';
+
 /** Default of {@link MonitorOptions.pollMs}. */
 export const DEFAULT_POLL_MS = 1_000;
 
@@ -100,7 +102,10 @@ export class OpsMonitor {
     }
   }
 
-  /** The observer to give `pair`'s engine (beside its metrics, through `combineObservers`). */
+  /**
+   * The observer to give `pair`'s engine (beside its metrics, through `combineObservers`).
+   * @throws MmError `OPS_UNKNOWN_PAIR` for a pair the source does not list (a wiring mistake).
+   */
   observerFor(pair: string): EngineObserver {
     const source = this.#pair(pair);
     const scope = this.#scope(pair);
@@ -277,13 +282,13 @@ export class OpsMonitor {
 
   #pair(name: string): PairSource {
     const pair = this.#options.source.pairs.find((candidate) => candidate.pair === name);
-    if (pair === undefined) throw new Error(`ops monitor: no pair ${name} (pairs: ${this.#options.source.pairs.map((candidate) => candidate.pair).join(', ')})`);
+    if (pair === undefined) throw new MmError<OpsErrorCode>('OPS_UNKNOWN_PAIR', `ops monitor: no pair ${name} (pairs: ${this.#options.source.pairs.map((candidate) => candidate.pair).join(', ')})`);
     return pair;
   }
 
   #seenOf(pair: string): PairSeen {
     const seen = this.#seen.get(pair);
-    if (seen === undefined) throw new Error(`ops monitor: no pair ${pair}`);
+    if (seen === undefined) throw new MmError<OpsErrorCode>('OPS_UNKNOWN_PAIR', `ops monitor: no pair ${pair}`);
     return seen;
   }
 

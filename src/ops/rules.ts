@@ -5,11 +5,12 @@
  * once the window holds the threshold, and when it calms; a balance under its threshold and back
  * above it; the daily summary. Every condition is one alert while it lasts (`conditions.ts`).
  */
-import type { AlertEventKind, AlertPolicy, Clock, Timer } from '../core/index.ts';
-import { formatAmount, formatDuration, type Alert } from './alert.ts';
+import type { AlertEventKind, AlertPolicy, Clock } from '../core/index.ts';
+import { formatAmount, formatDuration, type Alert, type AlertBody } from './alert.ts';
+import { dailySummary } from './day-summary.ts';
 import { Conditions } from './conditions.ts';
-import type { OpsEvent, OpsScope, PairDay } from './events.ts';
-import { WindowCount } from './window-count.ts';
+import type { OpsEvent, OpsScope } from './events.ts';
+import { Storms } from './storms.ts';
 
 /** Which `ALERT_EVENTS` word governs each event. */
 const KIND_OF: Readonly<Record<OpsEvent['kind'], AlertEventKind>> = {
@@ -42,17 +43,12 @@ export interface RulesOptions {
 
 type EventOf<K extends OpsEvent['kind']> = Extract<OpsEvent, { kind: K }>;
 
-interface Storm {
-  readonly count: WindowCount;
-  timer: Timer | undefined;
-}
-
 /** The policy applied to a stream of events. */
 export class AlertRules {
   readonly #options: RulesOptions;
   readonly #conditions: Conditions;
   readonly #enabled: ReadonlySet<AlertEventKind>;
-  readonly #storms = new Map<string, Storm>();
+  readonly #storms: Storms;
   /** Why each pair paused, for the message when it resumes. */
   readonly #pauseReasons = new Map<string, string>();
   /** Alerts raised since the last daily summary, by kind. */
@@ -62,6 +58,7 @@ export class AlertRules {
   constructor(options: RulesOptions) {
     this.#options = options;
     this.#conditions = new Conditions(options.clock);
+    this.#storms = new Storms(options.clock, this.#conditions, options.policy.stormWindowMs);
     this.#enabled = new Set(options.policy.events);
   }
 
@@ -101,8 +98,7 @@ export class AlertRules {
   stop(): void {
     this.#isStopped = true;
     this.#conditions.clear();
-    for (const storm of this.#storms.values()) storm.timer?.cancel();
-    this.#storms.clear();
+    this.#storms.stop();
   }
 
   // ── halts and pauses ─────────────────────────────────────────────────────────────────────
@@ -260,13 +256,14 @@ export class AlertRules {
   #reconnect(event: EventOf<'reconnect'>): void {
     const threshold = this.#options.policy.reconnectStorm;
     const window = formatDuration(this.#options.policy.stormWindowMs);
-    this.#storm(`reconnects ${event.feed} ${placeOf(event.scope)}`, threshold, event, (total) => ({
+    const key = `reconnects ${event.feed} ${placeOf(event.scope)}`;
+    this.#storms.add(key, threshold, event.atMs, event.count, (total) => this.#emit(event.scope, {
       kind: 'reconnect-storm',
       severity: 'warning',
       headline: 'RECONNECT STORM',
       lines: [`The ${event.feed} feed reconnected ${total} times in the last ${window} (ALERT_RECONNECT_STORM=${threshold}); quotes pause while it is down`],
       facts: { feed: event.feed, reconnects: total, windowMs: this.#options.policy.stormWindowMs },
-    }), (heldMs, total) => ({
+    }), (heldMs, total) => this.#emit(event.scope, {
       kind: 'reconnect-storm',
       severity: 'resolved',
       headline: 'RECONNECTS CALM',
@@ -278,7 +275,8 @@ export class AlertRules {
   #rateLimited(event: EventOf<'rate-limited'>): void {
     const threshold = this.#options.policy.rateLimitStorm;
     const window = formatDuration(this.#options.policy.stormWindowMs);
-    this.#storm(`429 ${event.venue} ${placeOf(event.scope)}`, threshold, event, (total) => ({
+    const key = `429 ${event.venue} ${placeOf(event.scope)}`;
+    this.#storms.add(key, threshold, event.atMs, event.count, (total) => this.#emit(event.scope, {
       kind: '429-storm',
       severity: 'warning',
       headline: '429 STORM',
@@ -287,39 +285,13 @@ export class AlertRules {
         'Each one delays a request; the outbound budget (ORDER_RATE_LIMIT_PER_S) may be above the venue\'s limit, or another client uses the account',
       ],
       facts: { venue: event.venue, answers: total, windowMs: this.#options.policy.stormWindowMs },
-    }), (heldMs, total) => ({
+    }), (heldMs, total) => this.#emit(event.scope, {
       kind: '429-storm',
       severity: 'resolved',
       headline: '429s CALM',
       lines: [`${event.venue}: ${total} 429 answer(s) in the last ${window}, under ${threshold}; the storm lasted ${formatDuration(heldMs)}`],
       facts: { venue: event.venue, answers: total, stormMs: heldMs },
     }));
-  }
-
-  /** Counts `event.count` occurrences; at `threshold` within the window a storm opens, and closes once the window holds fewer. */
-  #storm(key: string, threshold: number, event: OpsEvent & { readonly count: number }, raise: (total: number) => AlertBody, calm: (heldMs: number, total: number) => AlertBody): void {
-    if (threshold <= 0) return;
-    let storm = this.#storms.get(key);
-    if (storm === undefined) {
-      storm = { count: new WindowCount(this.#options.policy.stormWindowMs), timer: undefined };
-      this.#storms.set(key, storm);
-    }
-    storm.count.add(event.atMs, event.count);
-    const total = storm.count.total(this.#options.clock.nowMs());
-    if (total < threshold || this.#conditions.isOpen(key)) return;
-    this.#conditions.open(key, 0, () => this.#emit(event.scope, raise(total)));
-    const recheck = (current: Storm): void => {
-      const now = this.#options.clock.nowMs();
-      const left = current.count.total(now);
-      const dropMs = current.count.nextDropMs(now);
-      if (left >= threshold && dropMs !== undefined) {
-        current.timer = this.#options.clock.setTimeout(() => recheck(current), Math.max(1, dropMs - now), { unref: true });
-        return;
-      }
-      current.timer = undefined;
-      this.#conditions.close(key, (heldMs) => this.#emit(event.scope, calm(heldMs, left)));
-    };
-    recheck(storm);
   }
 
   // ── balances and the day ─────────────────────────────────────────────────────────────────
@@ -353,22 +325,9 @@ export class AlertRules {
   }
 
   #summary(event: EventOf<'daily-summary'>): void {
-    const raised = [...this.#raisedToday.entries()].map(([kind, count]) => `${kind} ×${count}`).join(', ');
+    const raised = new Map(this.#raisedToday);
     this.#raisedToday = new Map();
-    const total = event.pairs.reduce((sum, pair) => sum + pair.pnlChangeQuote, 0);
-    const quotes = new Set(event.pairs.map((pair) => pair.quote));
-    this.#emit(event.scope, {
-      kind: 'daily-summary',
-      severity: 'info',
-      headline: 'DAILY SUMMARY',
-      lines: [
-        `Over the last ${formatDuration(event.atMs - event.sinceMs)}:`,
-        ...event.pairs.map(dayLine),
-        ...(event.pairs.length > 1 && quotes.size === 1 ? [`All pairs: PnL ${formatAmount(total, 2, true)} ${[...quotes][0] ?? ''}`] : []),
-        `Alerts raised: ${raised === '' ? 'none' : raised}`,
-      ],
-      facts: { sinceMs: event.sinceMs, pnlChangeQuote: total, alertsRaised: raised },
-    });
+    this.#emit(event.scope, dailySummary(event, raised));
   }
 
   #emit(scope: OpsScope, body: AlertBody): void {
@@ -377,17 +336,8 @@ export class AlertRules {
   }
 }
 
-/** An alert before the notifier adds who and when. */
-type AlertBody = Omit<Alert, 'account' | 'pairs' | 'atMs'>;
 
 /** The pair, or `account`: the place a condition is about. */
 function placeOf(scope: OpsScope): string {
   return scope.pair ?? 'account';
-}
-
-function dayLine(day: PairDay): string {
-  return (
-    `${day.pair} (${day.state}): PnL ${formatAmount(day.pnlChangeQuote, 2, true)} ${day.quote} (${formatAmount(day.pnlQuote, 2, true)} since start), ` +
-    `${day.fills} fill(s), ${formatAmount(day.volumeBase)} ${day.base} traded, fees ${formatAmount(day.feesQuote, 2)} ${day.quote}, position ${formatAmount(day.position, 6, true)} ${day.base}`
-  );
 }

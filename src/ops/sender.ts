@@ -91,6 +91,7 @@ export class ChannelSender {
     this.#bucket = new TokenBucket({ ratePerS: options.ratePerMin / 60, burst: options.burst, reservedForCancels: 0 }, options.clock);
   }
 
+  /** What this channel did so far (a copy). */
   get stats(): ChannelStats {
     return { ...this.#stats };
   }

@@ -69,6 +69,10 @@ describe('ops monitor', () => {
     ]);
   });
 
+  it('refuses an observer for a pair it does not watch, naming the ones it does', () => {
+    expect(() => rig().monitor.observerFor('BTC/USDC')).toThrow(expect.objectContaining({ code: 'OPS_UNKNOWN_PAIR', message: 'ops monitor: no pair BTC/USDC (pairs: ETH/USDC)' }));
+  });
+
   it('gives a drift in tokens, beyond the tolerance or not', () => {
     const r = rig();
     const observer = r.monitor.observerFor('ETH/USDC');
