@@ -134,9 +134,9 @@ export class ChannelSender {
     this.#isAborted = true;
     this.#inFlight?.abort();
     this.#wake?.();
-    if (this.#queue.length > 0) {
+    if (this.#queue.length > 0 || this.#held.count > 0) {
       this.#stats.failed += this.#queue.length;
-      this.#options.logger.warn({ channel: this.name, dropped: this.#queue.length }, 'alerts not delivered before shutdown');
+      this.#options.logger.warn({ channel: this.name, dropped: this.#queue.length, heldBack: this.#held.count }, 'alerts not delivered before shutdown');
       this.#queue.length = 0;
     }
   }
@@ -183,7 +183,11 @@ export class ChannelSender {
       () => {
         this.#summaryTimer = undefined;
         if (this.#held.count === 0 || this.#isStopping) return;
-        if (this.#isBusy || this.#queue.length > 0) return; // the next message carries it
+        // A message on its way may have taken the counts before the last ones: look again later.
+        if (this.#isBusy || this.#queue.length > 0) {
+          this.#scheduleSummary(this.#quietMs());
+          return;
+        }
         const quietForMs = this.#options.clock.nowMs() - this.#lastHeldMs;
         if (quietForMs < this.#quietMs() || !this.#bucket.tryTake('risk')) {
           this.#scheduleSummary(Math.max(1, this.#quietMs() - quietForMs, this.#bucket.msUntilAvailable('risk')));
@@ -259,6 +263,7 @@ export class ChannelSender {
   #lost(held: Suppressed | undefined): void {
     this.#stats.failed++;
     this.#restoreHeld(held);
+    if (this.#held.count > 0) this.#scheduleSummary();
   }
 
   async #try(url: string, body: string): Promise<Outcome> {
