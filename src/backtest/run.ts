@@ -15,6 +15,7 @@ import type { PairReplay, SessionPair } from './pair-replay.ts';
 import type { ReplayVenue, ReplayVenueOptions } from './replay-venue.ts';
 import { BacktestSession, type SessionOptions } from './session.ts';
 import { summarize } from './summary.ts';
+import { ThinExchange, summarizeThinFills } from './thin/index.ts';
 import type { PairResult } from './pair-result.ts';
 
 /** The port a recording replays through: declared with the recordings, named here for the runs' callers. */
@@ -296,6 +297,7 @@ function accountBalances(pairs: readonly SessionPair[]): Map<string, bigint> {
 /** One pair's result. */
 function pairResult(pair: PairReplay, events: number, run: { readonly sampleMs: number; readonly wallSeconds: number; readonly startMs: number; readonly endMs: number }): PairResult {
   const status = pair.engine.status();
+  const exchange = pair.venue.exchange;
   const summary = summarize({
     events,
     status,
@@ -306,6 +308,7 @@ function pairResult(pair: PairReplay, events: number, run: { readonly sampleMs: 
     startMs: run.startMs,
     endMs: run.endMs,
     referencePauses: pair.referenceFeed === undefined ? undefined : pair.referencePauses,
+    thin: exchange instanceof ThinExchange ? { fills: summarizeThinFills(pair.fills), referenceMarkouts: exchange.referenceMarkouts() } : undefined,
   });
   return { summary, samples: pair.samples, fills: pair.fills, status, activity: pair.venue.orderActivity(), sampleMs: run.sampleMs };
 }

@@ -69,4 +69,20 @@ export interface BacktestSummary {
   readonly reference_pauses: number;
   /** Mean basis of the reference (venue / reference − 1) over the run's samples, bps; null without `--reference`. */
   readonly basis_bps_mean: number | null;
+  /**
+   * What markout_1s/10s/60s_bps are measured against: `venue` (the replayed book's mid, a replay of
+   * the recorded book) or `reference` (`--venue thin`: the recorded reference market's mid, never
+   * the thin venue's own, which our quotes and the background maker set).
+   */
+  readonly markout_against: 'venue' | 'reference';
+  /** Quote notional of our fills (Σ price × size), quote tokens: PnL per notional is pnl_quote / volume_quote. */
+  readonly volume_quote: number;
+  /** `--venue thin`: our fills taken by uninformed takers (the reference's trades thinned); null on a replay of the recorded book. */
+  readonly uninformed_fills: number | null;
+  /** `--venue thin`: our fills taken by arbitrageurs (stale quotes picked off); null on a replay. */
+  readonly arb_fills: number | null;
+  /** `--venue thin`: our orders that took the background maker's level; uninformed + arb + background-maker fills = fills. Null on a replay. */
+  readonly background_maker_fills: number | null;
+  /** `--venue thin`: what the arbitrage fills lost against the reference mid at each fill, summed, quote tokens; null on a replay. */
+  readonly pickoff_cost_quote: number | null;
 }

@@ -49,9 +49,18 @@ export function summaryRows(summary: BacktestSummary, units: SummaryUnits): Summ
     ...(summary.basis_bps_mean === null || summary.basis_bps_mean === undefined
       ? []
       : [{ label: 'reference', text: `basis mean ${formatBps(summary.basis_bps_mean)}, ${formatNumber(summary.reference_pauses)} pauses` }]),
+    ...(summary.uninformed_fills === null || summary.uninformed_fills === undefined
+      ? []
+      : [
+          {
+            label: 'thin venue fills',
+            text: `${formatNumber(summary.uninformed_fills)} uninformed, ${formatNumber(summary.arb_fills ?? 0)} arbitrage, ${formatNumber(summary.background_maker_fills ?? 0)} taking the background maker`,
+          },
+          { label: 'pick-off cost', text: formatAmount(summary.pickoff_cost_quote ?? 0, units.quote) },
+        ]),
     { label: 'inventory std', text: formatAmount(summary.inventory_std_base, units.base) },
     { label: 'two-sided uptime', text: formatPercent(summary.quote_uptime) },
-    { label: 'markout 1 s / 10 s / 60 s', text: `${markouts.join(' / ')} bps` },
+    { label: 'markout 1 s / 10 s / 60 s', text: `${markouts.join(' / ')} bps${summary.markout_against === 'reference' ? ' (against the reference mid)' : ''}` },
     { label: 'speed', text: `${formatNumber(summary.events_per_sec)} events/s${wallSeconds === undefined ? '' : ` (${formatDuration(wallSeconds * 1_000)} wall)`}` },
   ];
 }

@@ -3,9 +3,10 @@
  * (`--json` prints it as the last line). Every field but `events_per_sec` is a pure function of
  * data, config and seed, so two runs print identical numbers.
  */
-import type { EngineStatus } from '../engine/index.ts';
+import type { EngineStatus, MarkoutSummary } from '../engine/index.ts';
 import type { FillRecord } from './session.ts';
 import type { BacktestSummary } from './summary-contract.ts';
+import type { ThinSummary } from './thin/thin-summary.ts';
 import { summaryRows, type SummaryUnits } from './summary-rows.ts';
 import { HOUR_MS, DAY_MS, maxAbsInventory, maxAbsNetInventory, maxDrawdown, sharpeHorizon, sharpeRatio, standardDeviation, type PathSample } from './stats.ts';
 
@@ -24,6 +25,11 @@ export interface SummaryInput {
   readonly endMs: number;
   /** Reference pauses counted by the session; undefined without a reference market. */
   readonly referencePauses?: number | undefined;
+  /**
+   * A thin venue's run (`--venue thin`): who took our fills, and their markouts against the
+   * reference mid, which replace the engine's (measured against the venue's own mid).
+   */
+  readonly thin?: { readonly fills: ThinSummary; readonly referenceMarkouts: MarkoutSummary } | undefined;
 }
 
 /** Rounds to 10 significant digits so float noise never reaches the printed summary. */
@@ -47,6 +53,8 @@ export function summarize(input: SummaryInput): BacktestSummary {
   const pnl = status.pnl;
   const horizon = sharpeHorizon(input.endMs - input.startMs);
   const card = status.scorecard;
+  const thin = input.thin;
+  const markouts = thin === undefined ? status.markouts : thin.referenceMarkouts;
   return {
     events: input.events,
     fills: pnl.fills,
@@ -61,9 +69,9 @@ export function summarize(input: SummaryInput): BacktestSummary {
     sharpe: tidy(sharpeRatio(samples, input.sampleMs, horizon === 'day' ? DAY_MS : HOUR_MS)),
     max_drawdown_quote: tidy(maxDrawdown(samples)),
     quote_uptime: tidy(status.twoSidedUptime),
-    markout_1s_bps: tidyOrNull(status.markouts.meanBps[0]),
-    markout_10s_bps: tidyOrNull(status.markouts.meanBps[1]),
-    markout_60s_bps: tidyOrNull(status.markouts.meanBps[2]),
+    markout_1s_bps: tidyOrNull(markouts.meanBps[0]),
+    markout_10s_bps: tidyOrNull(markouts.meanBps[1]),
+    markout_60s_bps: tidyOrNull(markouts.meanBps[2]),
     events_per_sec: Math.round(input.events / Math.max(input.wallSeconds, 1e-9)),
     duration_s: tidy((input.endMs - input.startMs) / 1000),
     start_ms: input.startMs,
@@ -90,6 +98,12 @@ export function summarize(input: SummaryInput): BacktestSummary {
     hedge_fees_quote: tidy(status.hedge?.feesQuote ?? 0),
     reference_pauses: input.referencePauses ?? 0,
     basis_bps_mean: input.referencePauses === undefined ? null : tidyOrNull(meanOf(samples.map((sample) => sample.basisBps))),
+    markout_against: thin === undefined ? 'venue' : 'reference',
+    volume_quote: tidy(input.fills.reduce((sum, fill) => sum + fill.price * fill.size, 0)),
+    uninformed_fills: thin?.fills.uninformed_fills ?? null,
+    arb_fills: thin?.fills.arb_fills ?? null,
+    background_maker_fills: thin?.fills.background_maker_fills ?? null,
+    pickoff_cost_quote: thin === undefined ? null : tidy(thin.fills.pickoff_cost_quote),
   };
 }
 

@@ -9,7 +9,8 @@ import { readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { createHash } from 'node:crypto';
 import { parse as parseDotenv } from 'dotenv';
-import { ENGINE_KEYS, HEDGE_KEYS, MmError, createRng, getChain, isChainName, parseUnits, settingsOf, unitsToNumber, type TickerRules } from '../core/index.ts';
+import { ENGINE_KEYS, HEDGE_KEYS, MmError, createRng, getChain, isChainName, parseUnits, settingsOf, unitsToNumber, type Rng, type TickerRules } from '../core/index.ts';
+import type { ExchangeFactory } from '../backtest/venue-exchange.ts';
 import { constantLatency } from '../backtest/latency.ts';
 import { jitteredLatency } from '../backtest/latency-jitter.ts';
 import { parseQueueModel } from '../backtest/queue-model.ts';
@@ -28,6 +29,8 @@ import { UsageError } from './io.ts';
 import { validatePairEnv } from './pair-config.ts';
 import { secretKeys, type PairConfig } from '../config/index.ts';
 import { BACKTEST_DEFAULTS } from './backtest-defaults.ts';
+import { describeThinPlan, type ThinPlan, type VenueKind } from './backtest-thin.ts';
+import { thinExchangeFactory } from '../backtest/thin/index.ts';
 
 export { BACKTEST_DEFAULTS } from './backtest-defaults.ts';
 
@@ -66,6 +69,10 @@ export interface BacktestPlan {
   readonly reference?: readonly string[];
   /** From the reference's exchange time to the engine, ms (`--reference-latency-ms`). */
   readonly referenceLatencyMs?: number;
+  /** `--venue`: undefined or `replay` quotes on the recorded book; `thin` on a thin venue priced off it (with `thin`). */
+  readonly venue?: VenueKind;
+  /** The thin venue's taker models (`--thin-…` flags); present with `venue: 'thin'`. */
+  readonly thin?: ThinPlan;
 }
 
 /** The market a run trades, as resolved from the recording and the flags. */
@@ -248,6 +255,7 @@ export function prepareRun(plan: BacktestPlan, onProgress?: (done: number, total
       latency: jitteredLatency(constantLatency(plan.latencyMs), plan.latencyJitterMs, rng.fork('latency')),
       feedLatencyMs: plan.feedLatencyMs,
       queue,
+      ...(plan.thin === undefined ? {} : { exchange: thinExchangeOf(plan.thin, rules, plan.takerPbips, rng) }),
     },
   };
   const context = [
@@ -266,6 +274,7 @@ export function prepareRun(plan: BacktestPlan, onProgress?: (done: number, total
       : [
           `reference: ${referencePaths.join(', ')} (${referenceHeader.symbol}); latency ${referenceLatencyMs} ms; FAIR_PRICE=${config.engine.FAIR_PRICE}, basis ${config.reference.basisBps === 'auto' ? 'estimated online' : `${config.reference.basisBps} bps`}, stale after ${config.reference.staleMs} ms, divergence limit ${config.reference.maxDivergenceBps} bps`,
         ]),
+    ...(plan.thin === undefined ? [] : [describeThinPlan(plan.thin, plan.takerPbips)]),
     ...Object.entries(plan.overrides)
       .filter(([key]) => key !== 'STRATEGY')
       .map(([key, value]) => `set: ${key}=${value}`),
@@ -278,6 +287,20 @@ export function prepareRun(plan: BacktestPlan, onProgress?: (done: number, total
     units: { base: market.base, quote: market.quote },
     config,
   };
+}
+
+/**
+ * The thin venue's exchange: the recording replays as its reference; the uninformed takers draw
+ * from the run's RNG (fork `thin`), so a seed and the data fix who comes.
+ * @throws UsageError for a value the models refuse (the flags checked each one already).
+ */
+function thinExchangeOf(thin: ThinPlan, rules: TickerRules, takerPbips: number, rng: Rng): ExchangeFactory {
+  try {
+    return thinExchangeFactory({ rules, takerFeePbips: takerPbips, uninformed: thin.uninformed, background: thin.background, arbitrage: thin.arbitrage, rng: rng.fork('thin') });
+  } catch (error) {
+    if (error instanceof MmError && error.code === 'CORE_INVALID_OPTION') throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 /** BUDGET_BASE / BUDGET_QUOTE in the market's units (a pair alone on its account ignores them), as the keys declare them. */

@@ -12,6 +12,7 @@ import { SweepMergeError, formatResultLines, mergeSweepResults } from '../backte
 import { SweepJobError, defaultWorkers, formatSweepTable, runOnWorkers, shardCells, sweepGrid, type Shard, type SweepAxis, type SweepSummary } from '../backtest/sweep.ts';
 import { integerFlag, parseFlags, type CommandHelp } from './args.ts';
 import { planFingerprint, prepareAccount, type AccountPlan, type BacktestPlan } from './backtest-plan.ts';
+import { isThinFlag, THIN_FLAG_NAMES, withThinFlag } from './backtest-thin.ts';
 import { startProgress } from './progress.ts';
 import { UsageError, type CliIo } from './io.ts';
 
@@ -23,11 +24,11 @@ const SWEEPABLE_FLAGS = ['queue', 'latency-ms', 'latency-jitter-ms', 'feed-laten
 type SweepableFlag = (typeof SWEEPABLE_FLAGS)[number];
 const isSweepableFlag = (key: string): key is SweepableFlag => (SWEEPABLE_FLAGS as readonly string[]).includes(key);
 
-/** Parses `KEY=v1,v2,…`: an env key (upper case) or one of {@link SWEEPABLE_FLAGS}. */
+/** Parses `KEY=v1,v2,…`: an env key (upper case), one of {@link SWEEPABLE_FLAGS} or a thin-venue flag. */
 export function parseSweep(text: string): SweepAxis {
   const match = /^([A-Z][A-Z0-9_]*|[a-z][a-z-]*)=(.+)$/.exec(text);
-  if (match === null || (/^[a-z]/.test(match[1] as string) && !isSweepableFlag(match[1] as string))) {
-    throw new UsageError(`--sweep ${text}: expected KEY=v1,v2,… with an env key (e.g. LADDER_BID_SPREAD_BPS=5,10,20) or one of ${SWEEPABLE_FLAGS.join(', ')}`);
+  if (match === null || (/^[a-z]/.test(match[1] as string) && !isSweepableFlag(match[1] as string) && !isThinFlag(match[1] as string))) {
+    throw new UsageError(`--sweep ${text}: expected KEY=v1,v2,… with an env key (e.g. LADDER_BID_SPREAD_BPS=5,10,20) or one of ${[...SWEEPABLE_FLAGS, ...THIN_FLAG_NAMES].join(', ')}`);
   }
   const values = (match[2] as string).split(',').map((value) => value.trim());
   if (values.some((value) => value === '')) throw new UsageError(`--sweep ${text}: empty value in the list`);
@@ -55,6 +56,11 @@ function accountPlanForCell(plan: AccountPlan, cell: Readonly<Record<string, str
 function planForCell(plan: BacktestPlan, cell: Readonly<Record<string, string>>): BacktestPlan {
   let result: BacktestPlan = { ...plan, overrides: { ...plan.overrides } };
   for (const [key, value] of Object.entries(cell)) {
+    if (isThinFlag(key)) {
+      if (result.thin === undefined) throw new UsageError(`--${key} applies to --venue thin only`);
+      result = { ...result, thin: withThinFlag(result.thin, key, value) };
+      continue;
+    }
     if (!isSweepableFlag(key)) {
       result = { ...result, overrides: { ...result.overrides, [key]: value } };
       continue;

@@ -15,13 +15,14 @@ import { parseArgs } from 'node:util';
 import { integerFlag, parseFlags, type CommandHelp, type FlagSpecs } from './args.ts';
 import { BACKTEST_DEFAULTS } from './backtest-defaults.ts';
 import type { AccountPlan, BacktestPlan } from './backtest-plan.ts';
+import { THIN_OPTIONS, thinPlanFromFlags, type ThinPlan, type VenueKind } from './backtest-thin.ts';
 import type { ReferenceRecordings } from './backtest-reference.ts';
 import { UnknownNameError, UsageError, type CliIo, type CommandRunner } from './io.ts';
 import { startProgress } from './progress.ts';
 
 const USAGE =
   'akira-mm backtest --data FILE… --env FILE [--data FILE… --env FILE]… [--initial-quote X] [--strategy NAME] [--set KEY=VALUE]… [--base B --quote Q] [--tick T --lot L] ' +
-  '[--queue risk-averse|power:N|log] [--latency-ms N] … [--hedge FILE [--hedge-latency-ms N]] [--reference FILE… [--reference-latency-ms N]] [--report out.html] [--json] [--sweep KEY=v1,v2,…]… [--shard K/N] [--jsonl FILE]';
+  '[--queue risk-averse|power:N|log] [--latency-ms N] … [--hedge FILE [--hedge-latency-ms N]] [--reference FILE… [--reference-latency-ms N]] [--venue replay|thin [--thin-… X]…] [--report out.html] [--json] [--sweep KEY=v1,v2,…]… [--shard K/N] [--jsonl FILE]';
 
 const HELP: CommandHelp = {
   usage: USAGE,
@@ -29,7 +30,10 @@ const HELP: CommandHelp = {
     'Replays a recording (`akira-mm data import`) through the same engine and strategy as live, with queue-position and latency models, ' +
     'and prints a summary. The market (base, quote, decimals, tick, lot) comes from the recording; the env file gives the strategy and engine keys.',
   notes: [
-    'Sweeps: --sweep KEY=v1,v2 (repeatable; KEY is an env key or one of queue, latency-ms, latency-jitter-ms, feed-latency-ms, seed, maker-pbips, taker-pbips, reference-latency-ms) ' +
+    'A thin venue: --venue thin replays the recording as the reference (a deep market, e.g. Binance) and quotes on a simulated thin venue priced off it: ' +
+      "uninformed takers thinned from the reference's trades, arbitrageurs who take stale quotes, a background maker (the --thin-… flags; docs/thin-venue.md). " +
+      "Fees default to LayerAkira's (maker 200, taker 1000 pbips); the summary adds uninformed_fills, arb_fills, background_maker_fills and pickoff_cost_quote, and its markouts are against the reference mid (markout_against).",
+    'Sweeps: --sweep KEY=v1,v2 (repeatable; KEY is an env key or one of queue, latency-ms, latency-jitter-ms, feed-latency-ms, seed, maker-pbips, taker-pbips, reference-latency-ms, or a --thin-… flag with --venue thin) ' +
       'runs the grid on worker threads and prints it best PnL first. --shard K/N runs the K-th of N slices; `akira-mm backtest merge FILES…` joins the --jsonl files of every shard.',
     'Everything in the summary but events_per_sec is a function of the data, the flags and the seed. More: docs/data-format.md.',
     'Several pairs on one account: akira-mm backtest --data A.data [--hedge HA.data] [--reference RA.data] --env A.env --data B.data … --env B.env [--initial-quote X] [--json] [--report out.html]. ' +
@@ -69,8 +73,8 @@ export const BACKTEST_OPTIONS = {
     default: "every pair's --initial-base valued at its first mid, together",
     doc: 'several pairs (one --env each): the account\'s quote balance at the start, which the pairs\' budgets split',
   },
-  'maker-pbips': { type: 'string', value: 'N', unit: 'pbips (1000 = 10 bps)', default: BACKTEST_DEFAULTS.makerPbips, doc: 'maker fee; negative = a rebate, credited (at least −taker-pbips; write --maker-pbips=-50)' },
-  'taker-pbips': { type: 'string', value: 'N', unit: 'pbips (1000 = 10 bps)', default: BACKTEST_DEFAULTS.takerPbips, doc: 'taker fee' },
+  'maker-pbips': { type: 'string', value: 'N', unit: 'pbips (1000 = 10 bps)', default: `${BACKTEST_DEFAULTS.makerPbips}; LayerAkira's with --venue thin`, doc: 'maker fee; negative = a rebate, credited (at least −taker-pbips; write --maker-pbips=-50)' },
+  'taker-pbips': { type: 'string', value: 'N', unit: 'pbips (1000 = 10 bps)', default: `${BACKTEST_DEFAULTS.takerPbips}; LayerAkira's with --venue thin`, doc: 'taker fee (with --venue thin also what an arbitrageur pays)' },
   'gas-price-fri': { type: 'string', value: 'N', unit: 'fri per gas step', default: BACKTEST_DEFAULTS.gasPriceFri, doc: 'gas price until the recording has its own' },
   'strk-price': { type: 'string', value: 'X', unit: 'quote tokens per STRK', default: BACKTEST_DEFAULTS.strkPrice, doc: 'to charge gas in quote' },
   report: { type: 'string', value: 'FILE', default: 'none', doc: 'write the self-contained HTML report (a sweep: ranked table and heatmaps)' },
@@ -96,7 +100,19 @@ export const BACKTEST_OPTIONS = {
     doc: "read this recorded deep market as REFERENCE beside the venue recording, on the same clock (replay format from record --reference or data import --format binance, or Binance's .gz collector files): FAIR_PRICE=reference|blend, the basis and the reference pauses backtest as live",
   },
   'reference-latency-ms': { type: 'string', value: 'N', unit: 'ms', default: BACKTEST_DEFAULTS.referenceLatencyMs, doc: "from the reference's exchange time to the engine (its own, apart from --feed-latency-ms)" },
+  venue: {
+    type: 'string',
+    value: 'replay|thin',
+    default: 'replay',
+    doc: 'replay: quote on the recorded book itself; thin: replay the recording as the reference and quote on a simulated thin venue priced off it (docs/thin-venue.md)',
+  },
 } as const;
+
+/**
+ * Every flag the command parses: {@link BACKTEST_OPTIONS} and the thin venue's, one per parameter
+ * of the taker models, declared with them (backtest-thin.ts).
+ */
+export const BACKTEST_FLAGS = { ...BACKTEST_OPTIONS, ...THIN_OPTIONS };
 
 const DECIMAL = /^\d+(\.\d+)?$/;
 
@@ -167,7 +183,14 @@ export function pairGroups(args: readonly string[], options: FlagSpecs): PairArg
   return groups;
 }
 
-function planFromFlags(values: Values, pair: PairArgs, reference: readonly string[]): BacktestPlan {
+/** The venue of every pair, its thin models, and the fees LayerAkira charges (the thin venue's default fees). */
+interface VenueChoice {
+  readonly venue: VenueKind;
+  readonly thin: ThinPlan | undefined;
+  readonly defaultFees: { readonly makerPbips: number; readonly takerPbips: number };
+}
+
+function planFromFlags(values: Values, pair: PairArgs, reference: readonly string[], venue: VenueChoice): BacktestPlan {
   const { data, env } = pair;
   const overrides = parseSets(values.set ?? []);
   if (values.strategy !== undefined) overrides['STRATEGY'] = values.strategy;
@@ -190,7 +213,7 @@ function planFromFlags(values: Values, pair: PairArgs, reference: readonly strin
     feedLatencyMs: integerFlag('feed-latency-ms', values['feed-latency-ms'], BACKTEST_DEFAULTS.feedLatencyMs, 0, 60_000),
     seed: integerFlag('seed', values.seed, BACKTEST_DEFAULTS.seed, 0, 2 ** 31 - 1),
     initialBase: decimalFlag('initial-base', values['initial-base'] ?? BACKTEST_DEFAULTS.initialBase),
-    ...fees(values),
+    ...fees(values, venue.defaultFees),
     gasPriceFri,
     strkPrice: decimalFlag('strk-price', values['strk-price'] ?? BACKTEST_DEFAULTS.strkPrice),
     hedge: pair.hedge,
@@ -198,13 +221,14 @@ function planFromFlags(values: Values, pair: PairArgs, reference: readonly strin
     hedgeMinNotional: values['hedge-min-notional'] === undefined ? undefined : /^\d+(\.\d+)?$/.test(values['hedge-min-notional']) ? values['hedge-min-notional'] : usageError(`--hedge-min-notional=${values['hedge-min-notional']} is not a decimal number`),
     reference,
     referenceLatencyMs: integerFlag('reference-latency-ms', values['reference-latency-ms'], BACKTEST_DEFAULTS.referenceLatencyMs, 0, 60_000),
+    ...(venue.thin === undefined ? {} : { venue: venue.venue, thin: venue.thin }),
   };
 }
 
-/** The fee flags: a maker rebate (negative) may not exceed the taker fee. */
-function fees(values: Values): { makerPbips: number; takerPbips: number } {
-  const takerPbips = integerFlag('taker-pbips', values['taker-pbips'], BACKTEST_DEFAULTS.takerPbips, 0, 1_000_000);
-  return { makerPbips: integerFlag('maker-pbips', values['maker-pbips'], BACKTEST_DEFAULTS.makerPbips, -takerPbips, 1_000_000), takerPbips };
+/** The fee flags over the venue's defaults: a maker rebate (negative) may not exceed the taker fee. */
+function fees(values: Values, defaults: VenueChoice['defaultFees']): { makerPbips: number; takerPbips: number } {
+  const takerPbips = integerFlag('taker-pbips', values['taker-pbips'], defaults.takerPbips, 0, 1_000_000);
+  return { makerPbips: integerFlag('maker-pbips', values['maker-pbips'], defaults.makerPbips, -takerPbips, 1_000_000), takerPbips };
 }
 
 function usageError(message: string): never {
@@ -219,7 +243,7 @@ export const runBacktestCommand: CommandRunner = async (args, io) => {
   if (first !== undefined && /^[a-z]+$/.test(first) && !existsSync(resolve(io.cwd, first))) {
     throw new UnknownNameError('sub-command', first, ['merge'], 'backtest takes --data FILE… --env FILE, or merge FILES…');
   }
-  const { values, positionals } = parseFlags(args, BACKTEST_OPTIONS, HELP);
+  const { values, positionals } = parseFlags(args, BACKTEST_FLAGS, HELP);
   // `--data a b c`: parseArgs gives the extra files as positionals.
   if ((values.data ?? []).length + positionals.length === 0) throw new UsageError(`--data FILE is required\nusage: ${USAGE}`);
   const envs = values.env ?? [];
@@ -227,14 +251,17 @@ export const runBacktestCommand: CommandRunner = async (args, io) => {
   if (envs.length === 1 && values['initial-quote'] !== undefined) {
     throw new UsageError('--initial-quote is the account\'s quote balance of a backtest of several pairs (one --env each); one pair holds --initial-base and its value in quote');
   }
-  const groups = pairGroups(args, BACKTEST_OPTIONS);
+  const groups = pairGroups(args, BACKTEST_FLAGS);
+  const { venue, thin } = thinPlanFromFlags(values);
+  // Loaded only for a thin run: the thin venue's fees are declared with it.
+  const defaultFees = thin === undefined ? BACKTEST_DEFAULTS : (await import('../backtest/thin/index.ts')).LAYERAKIRA_FEES;
   if (values['reference-latency-ms'] !== undefined && groups.every((group) => group.reference.length === 0)) throw new UsageError('--reference-latency-ms goes with --reference FILE');
   // Binance's own .gz files are imported once into a temporary recording that lives as long as the command.
   const { referenceRecordings } = await import('./backtest-reference.ts');
   const references: ReferenceRecordings[] = [];
   try {
     for (const group of groups) references.push(await referenceRecordings(group.reference, (message) => io.stderr.write(`--reference: ${message}\n`)));
-    const plan: AccountPlan = { pairs: groups.map((group, i) => planFromFlags(values, group, references[i]?.paths ?? [])), initialQuote: values['initial-quote'] };
+    const plan: AccountPlan = { pairs: groups.map((group, i) => planFromFlags(values, group, references[i]?.paths ?? [], { venue, thin, defaultFees })), initialQuote: values['initial-quote'] };
     return await runPlan(io, values, plan);
   } finally {
     for (const reference of references) reference.dispose();

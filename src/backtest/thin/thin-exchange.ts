@@ -25,6 +25,7 @@ import {
   unitsToNumber,
   type Side,
 } from '../../core/index.ts';
+import { MarkoutTracker, type MarkoutSummary } from '../../engine/index.ts';
 import { OrderTable } from '../order-table.ts';
 import { ReplayBook } from '../replay-book.ts';
 import { fillQuoteUnits, type ExchangeFactory, type ExchangeHost, type FillTag, type ReplayOrder, type VenueExchange } from '../venue-exchange.ts';
@@ -66,8 +67,15 @@ export class ThinExchange implements VenueExchange {
   private hasPushedMid = false;
   private readonly agenda: VenueAgenda;
   private nextRank = 1;
-  /** Quote tokens one price tick is worth on one lot. */
+  /** Quote tokens one price tick is worth on one lot, and per base token. */
   private readonly quotePerTickLot: number;
+  private readonly quotePerTick: number;
+  /**
+   * Our fills' markouts against the reference mid (the venue's own mid is what our quotes and the
+   * background maker set, so it says nothing about adverse selection): the engine's computation,
+   * fed the reference's mid after each complete message instead of the venue's.
+   */
+  private readonly markouts = new MarkoutTracker();
   private readonly counts = { referenceTrades: 0, referenceLots: 0, uninformedTakers: 0, uninformedLots: 0, uninformedTradedLots: 0, arbitrageOrders: 0, arbitrageTakenLots: 0 };
   /** @throws MmError `CORE_INVALID_OPTION` / `CORE_INVALID_RULES` for bad options. */
   constructor(
@@ -76,7 +84,8 @@ export class ThinExchange implements VenueExchange {
   ) {
     this.options = checkThinExchangeOptions(options);
     const rules = options.rules;
-    this.quotePerTickLot = unitsToNumber(rules.priceTick, rules.quoteDecimals) * unitsToNumber(rules.qtyStep, rules.baseDecimals);
+    this.quotePerTick = unitsToNumber(rules.priceTick, rules.quoteDecimals);
+    this.quotePerTickLot = this.quotePerTick * unitsToNumber(rules.qtyStep, rules.baseDecimals);
     this.agenda = new VenueAgenda(host, {
       requote: (midTwice, nowMs) => this.requote(midTwice, nowMs),
       arbitrage: (bid, ask) => this.arbitrage(bid, ask),
@@ -86,6 +95,11 @@ export class ThinExchange implements VenueExchange {
   /** What the takers did so far. */
   stats(): ThinExchangeStats {
     return { ...this.counts };
+  }
+
+  /** Mean markouts of our fills so far against the reference mid, per horizon (MARKOUT_HORIZONS_MS). */
+  referenceMarkouts(): MarkoutSummary {
+    return this.markouts.summary();
   }
 
   // ── the reference market (recorded events) ───────────────────────────────────────────────
@@ -109,6 +123,7 @@ export class ThinExchange implements VenueExchange {
     this.referenceAsk = ask;
     const now = this.host.clock.nowMs();
     const midTwice = bid + ask;
+    this.markouts.observeMid((midTwice / 2) * this.quotePerTick, now);
     if (!this.hasPushedMid || midTwice !== this.pushedMidTwice) {
       this.hasPushedMid = true;
       this.pushedMidTwice = midTwice;
@@ -323,6 +338,7 @@ export class ThinExchange implements VenueExchange {
     const quoteUnits = fillQuoteUnits(this.options.rules, priceTicks, lots);
     this.table.recordFill(order, lots, quoteUnits, isMaker);
     this.host.fill(order, lots, priceTicks, quoteUnits, isMaker, this.tag(order.side, priceTicks, lots, counterparty));
+    this.markouts.addFill(order.side, priceTicks * this.quotePerTick, this.host.clock.nowMs());
     this.host.report({ order, lastFillPriceTicks: priceTicks, lastFillIsMaker: isMaker, matcherResult: 'OK', lastFill: { lots, quoteUnits } });
   }
 

@@ -25,6 +25,8 @@ export interface ThinSummary {
   readonly uninformed_fills: number;
   /** Our fills taken by arbitrageurs. */
   readonly arb_fills: number;
+  /** Our orders that took the background maker's level (we were the taker). */
+  readonly background_maker_fills: number;
   /** What the arbitrage fills lost against the reference mid at each fill, summed, quote tokens. */
   readonly pickoff_cost_quote: number;
 }
@@ -33,13 +35,15 @@ export interface ThinSummary {
 export function summarizeThinFills(fills: readonly VenueFill[]): ThinSummary {
   let uninformed = 0;
   let arbitrage = 0;
+  let background = 0;
   let pickoffQuote = 0;
   for (const fill of fills) {
     if (fill.tag?.counterparty === 'uninformed') uninformed++;
+    else if (fill.tag?.counterparty === 'background-maker') background++;
     else if (fill.tag?.counterparty === 'arbitrage') {
       arbitrage++;
       pickoffQuote += fill.tag.referenceLossQuote;
     }
   }
-  return { uninformed_fills: uninformed, arb_fills: arbitrage, pickoff_cost_quote: pickoffQuote };
+  return { uninformed_fills: uninformed, arb_fills: arbitrage, background_maker_fills: background, pickoff_cost_quote: pickoffQuote };
 }

@@ -130,7 +130,7 @@ describe('a replay venue over a thin exchange', () => {
     expect(fill).toMatchObject({ orderId, side: 'sell', isMaker: true, timeMs: START_MS + 2_050 });
     expect(fill?.tag?.counterparty).toBe('arbitrage');
     expect(fill?.tag?.referenceLossQuote).toBeCloseTo((300_930 - 300_020) * 10 * 1e-6, 9);
-    expect(summarizeThinFills(v.venue.fills)).toEqual({ uninformed_fills: 0, arb_fills: 1, pickoff_cost_quote: fill?.tag?.referenceLossQuote });
+    expect(summarizeThinFills(v.venue.fills)).toEqual({ uninformed_fills: 0, arb_fills: 1, background_maker_fills: 0, pickoff_cost_quote: fill?.tag?.referenceLossQuote });
     expect(v.heard.trades.at(0)).toMatchObject({ priceUnits: 300_020n * ETH_USDC.priceTick, qtyUnits: 10n * ETH_USDC.qtyStep, aggressor: 'buy', timeMs: START_MS + 2_050 });
     v.at(START_MS + 2_100);
     expect(v.heard.reports.at(-1)).toMatchObject({ orderId, status: 'FILLED' });
