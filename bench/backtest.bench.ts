@@ -1,8 +1,10 @@
 /**
  * How many recorded events per second a backtest replays with the engine and the ladder strategy
  * in the loop (`backtest.events_per_sec`: the Binance ETHUSDT recording, looped until at least 5M
- * events, after one unmeasured warm-up pass; the median of three measured runs), and how fast the
- * recording format alone streams (`data.read_events_per_sec`). The recording is imported once into
+ * events, after one unmeasured warm-up pass; the median of three measured runs), the same with the
+ * recording as the reference of a thin venue (`backtest.thin.events_per_sec`, `--venue thin` with
+ * its default taker models and LayerAkira's fees), and how fast the recording format alone
+ * streams (`data.read_events_per_sec`). The recording is imported once into
  * the OS temp directory; the repository never holds data.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,6 +14,8 @@ import { KIND, createRecordedEventSource, readRecording, readRecordingHeader } f
 import { constantLatency } from '../src/backtest/latency.ts';
 import { riskAverseQueue } from '../src/backtest/queue-model.ts';
 import { runBacktest } from '../src/backtest/run.ts';
+import { DEFAULT_THIN_VENUE, LAYERAKIRA_FEES, thinExchangeFactory } from '../src/backtest/thin/index.ts';
+import { createRng } from '../src/core/index.ts';
 import { DEFAULT_ENGINE_SETTINGS } from '../src/engine/index.ts';
 import { LADDER } from '../strategies/index.ts';
 import { percentile, type BenchContext, type BenchResult, type BenchSuite } from './harness.ts';
@@ -68,13 +72,19 @@ const suite: BenchSuite = {
         feedLatencyMs: 10,
         queue: riskAverseQueue,
       };
-      const run = async (passes: number): Promise<{ events: number; seconds: number }> => {
+      // The CLI's `--venue thin`: the recording is the reference; the seeded takers come from the run's RNG.
+      const thinVenue = (): typeof venue & { readonly exchange: ReturnType<typeof thinExchangeFactory> } => ({
+        ...venue,
+        ...LAYERAKIRA_FEES,
+        exchange: thinExchangeFactory({ ...DEFAULT_THIN_VENUE, rules: RULES, takerFeePbips: LAYERAKIRA_FEES.takerPbips, rng: createRng(1).fork('thin') }),
+      });
+      const run = async (passes: number, isThin = false): Promise<{ events: number; seconds: number }> => {
         const start = performance.now();
         const result = await runBacktest({
           source: createRecordedEventSource([recording], RULES, { passes }),
           strategy: LADDER.create(params.params),
           settings: { ...DEFAULT_ENGINE_SETTINGS, presignTicks: 0 },
-          venue,
+          venue: isThin ? thinVenue() : venue,
           initialBase: 1,
         });
         return { events: result.summary.events, seconds: (performance.now() - start) / 1000 };
@@ -87,14 +97,21 @@ const suite: BenchSuite = {
       // One pass first, not measured: the figure is the replay's steady rate, not V8's warm-up
       // (a CLI run's whole cost, start-up and warm-up included, is published beside it).
       if (plan.warmup) await run(1);
-      const rates: number[] = [];
-      for (let i = 0; i < plan.measuredRuns; i++) {
-        const measured = await run(Math.ceil(plan.targetEvents / perPass));
-        if (measured.events < plan.targetEvents) throw new Error(`replayed only ${measured.events} events`);
-        rates.push(measured.events / measured.seconds);
-      }
+      const measure = async (isThin: boolean): Promise<number> => {
+        const rates: number[] = [];
+        for (let i = 0; i < plan.measuredRuns; i++) {
+          const measured = await run(Math.ceil(plan.targetEvents / perPass), isThin);
+          if (measured.events < plan.targetEvents) throw new Error(`replayed only ${measured.events} events`);
+          rates.push(measured.events / measured.seconds);
+        }
+        return percentile(rates, 50);
+      };
+      const replayRate = await measure(false);
+      if (plan.warmup) await run(1, true);
+      const thinRate = await measure(true);
       return [
-        { bench: 'backtest.events_per_sec', value: percentile(rates, 50), unit: 'events/s', baseline: null },
+        { bench: 'backtest.events_per_sec', value: replayRate, unit: 'events/s', baseline: null },
+        { bench: 'backtest.thin.events_per_sec', value: thinRate, unit: 'events/s', baseline: null },
         { bench: 'data.read_events_per_sec', value: readRate, unit: 'records/s', baseline: null },
       ];
     } finally {

@@ -61,7 +61,7 @@ export const THIN_OPTIONS: Readonly<Record<string, FlagSpec>> = Object.fromEntri
     {
       type: 'string',
       value: 'X',
-      unit: `${flag.declaration.unit}; ${describeRange(flag.declaration)}`,
+      unit: `${flag.declaration.unit.replace(/^\((.*)\)$/, '$1')}; ${describeRange(flag.declaration)}`,
       default: flag.defaultValue,
       doc: `--venue thin: ${flag.declaration.doc}`,
     },
