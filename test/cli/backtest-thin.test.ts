@@ -1,0 +1,137 @@
+/**
+ * `akira-mm backtest --venue thin`: the first five minutes of the Binance ETHUSDT recording replay
+ * as the reference and the ladder quotes on a thin venue priced off it (docs/thin-venue.md). The
+ * summary says who took each fill and measures markouts against the reference mid; the taker
+ * models' flags set, sweep and refuse values as declared.
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../backtest/data/fixtures.ts';
+import { runCli } from './run-cli.ts';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const dataDir = [resolve(repoRoot, '../shared/data'), resolve(repoRoot, '../../shared/data')].find((dir) => existsSync(join(dir, 'binance-spot-hftbacktest')));
+const THIN_KEYS = ['markout_against', 'uninformed_fills', 'arb_fills', 'background_maker_fills', 'pickoff_cost_quote', 'volume_quote'];
+/** Arbitrageurs with no fee and no edge against a background maker that lags 5 s: our quotes are picked off often. */
+const EAGER_ARBITRAGE = ['--taker-pbips', '0', '--thin-arb-edge-bps', '0', '--thin-background-lag-ms', '5000'];
+
+type Summary = Record<string, number | string | null>;
+
+function lastJson(stdout: string): Summary {
+  const lines = stdout.trimEnd().split('\n');
+  const summary = JSON.parse(lines[lines.length - 1] as string) as Summary;
+  delete summary['events_per_sec'];
+  return summary;
+}
+
+describe.skipIf(dataDir === undefined)('backtest --venue thin on the ETHUSDT recording as the reference', () => {
+  const dir = tempDir('cli-thin');
+  const recording = join(dir, 'eth.data');
+  const env = join(dir, 'ladder.env');
+  const thin = ['backtest', '--data', recording, '--env', env, '--venue', 'thin'];
+
+  beforeAll(async () => {
+    writeFileSync(env, ['BASE=ETH', 'QUOTE=USDC', 'STRATEGY=ladder', 'LADDER_ORDER_SIZE=0.05'].join('\n'));
+    // One file of the two: 5 min 45 s of the reference is enough and keeps each run short.
+    const { code } = await runCli(['data', 'import', '--format', 'binance', join(dataDir as string, 'binance-spot-hftbacktest', 'ethusdt_20240808.gz'), '--out', recording]);
+    expect(code).toBe(0);
+  }, 60_000);
+
+  it("quotes on the thin venue with LayerAkira's fees: every fill is uninformed, arbitrage or ours taking the background maker, and markouts are against the reference mid", async () => {
+    const { code, stdout, stderr } = await runCli([...thin, '--json']);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toContain('  fees: maker 200 / taker 1000 pbips');
+    expect(stdout).toMatch(/ {2}venue: thin, priced off the recording as the reference .*uninformed takers 0\.01 of the reference's trades/);
+    expect(stdout).toMatch(/\nthin venue fills +\d+ uninformed, \d+ arbitrage, \d+ taking the background maker\n/);
+    expect(stdout).toMatch(/\nmarkout 1 s \/ 10 s \/ 60 s .* bps \(against the reference mid\)\n/);
+    const s = lastJson(stdout);
+    for (const key of THIN_KEYS) expect(s).toHaveProperty(key);
+    expect(s['markout_against']).toBe('reference');
+    expect(s['fills']).toBeGreaterThan(10);
+    expect((s['uninformed_fills'] as number) + (s['arb_fills'] as number) + (s['background_maker_fills'] as number)).toBe(s['fills']);
+    expect(typeof s['markout_10s_bps']).toBe('number');
+    expect(s['volume_quote']).toBeGreaterThan((s['volume_base'] as number) * 2_600);
+  });
+
+  it('counts picked-off quotes as arb_fills with their cost, and none with --thin-arbitrage off', async () => {
+    const eager = lastJson((await runCli([...thin, ...EAGER_ARBITRAGE, '--json'])).stdout);
+    expect(eager['arb_fills']).toBeGreaterThan(10);
+    // Picked off: the arbitrageur only takes a quote the reference has moved through.
+    expect(eager['pickoff_cost_quote']).toBeGreaterThan(0);
+    const off = await runCli([...thin, ...EAGER_ARBITRAGE, '--thin-arbitrage', 'off', '--json']);
+    expect(off.code).toBe(0);
+    const calm = lastJson(off.stdout);
+    expect(calm).toMatchObject({ arb_fills: 0, pickoff_cost_quote: 0 });
+    expect(calm['uninformed_fills']).toBeGreaterThan(0);
+    expect((calm['uninformed_fills'] as number) + (calm['background_maker_fills'] as number)).toBe(calm['fills']);
+  });
+
+  it('gives the same summary for the same seed, and other takers for another seed', async () => {
+    const args = [...thin, '--thin-taker-share', '0.03', '--json'];
+    const first = lastJson((await runCli([...args, '--seed', '7'])).stdout);
+    const second = lastJson((await runCli([...args, '--seed', '7'])).stdout);
+    expect(second).toEqual(first);
+    const other = lastJson((await runCli([...args, '--seed', '8'])).stdout);
+    expect(other['uninformed_fills']).not.toBe(first['uninformed_fills']);
+  });
+
+  it('sweeps a thin-venue flag on worker threads: more takers bring more uninformed fills, and a cell equals a plain run', async () => {
+    const { code, stdout, stderr } = await runCli([...thin, '--sweep', 'thin-taker-share=0.005,0.04', '--workers', '1', '--json']);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout.split('\n')[0]).toMatch(/^#\s+thin-taker-share\s+pnl_quote/);
+    const cells = (JSON.parse(stdout.trimEnd().split('\n').pop() as string) as { sweep: (Summary & { params: Record<string, string> })[] }).sweep;
+    const byShare = new Map(cells.map((cell) => [cell.params['thin-taker-share'], cell]));
+    expect(byShare.get('0.04')?.['uninformed_fills']).toBeGreaterThan(byShare.get('0.005')?.['uninformed_fills'] as number);
+    const { params: _params, ...cell } = byShare.get('0.005') as Summary & { params: Record<string, string> };
+    expect(cell).toEqual(lastJson((await runCli([...thin, '--thin-taker-share', '0.005', '--json'])).stdout));
+  });
+
+  it('keeps a replay of the recorded book as it was: markouts against the venue, no thin keys filled', async () => {
+    const replay = lastJson((await runCli(['backtest', '--data', recording, '--env', env, '--json'])).stdout);
+    expect(replay).toMatchObject({ markout_against: 'venue', uninformed_fills: null, arb_fills: null, background_maker_fills: null, pickoff_cost_quote: null });
+    expect(await runCli(['backtest', '--data', recording, '--env', env, '--venue', 'replay', '--json']).then((run) => lastJson(run.stdout))).toEqual(replay);
+  });
+
+  it.each([
+    [['--thin-taker-share', '1.5'], '--thin-taker-share=1.5: allowed a number ≥ 0 and ≤ 1 (share of the reference volume)'],
+    [['--thin-size-scale', '0'], '--thin-size-scale=0: allowed a number > 0'],
+    [['--thin-background-lag-ms', 'soon'], '--thin-background-lag-ms=soon: allowed a number ≥ 0 and ≤ 3600000 ms'],
+    [['--thin-arb-latency-ms=-1'], '--thin-arb-latency-ms=-1: allowed a number ≥ 0 and ≤ 3600000 ms'],
+    [['--thin-arbitrage', 'maybe'], '--thin-arbitrage=maybe: allowed on or off'],
+    [['--sweep', 'thin-arb-edge-bps=5,20000'], '--sweep thin-arb-edge-bps=20000: --thin-arb-edge-bps=20000: allowed a number ≥ 0 and ≤ 10000 bps'],
+  ])('exits 2 naming the flag, its value and what is allowed: %j', async (extra, named) => {
+    const { code, stderr } = await runCli([...thin, ...extra]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(named);
+  });
+
+  it('refuses a thin-venue flag without --venue thin, and an unknown venue', async () => {
+    const plain = ['backtest', '--data', recording, '--env', env];
+    expect((await runCli([...plain, '--thin-taker-share', '0.1'])).stderr).toContain('--thin-taker-share applies to --venue thin only');
+    expect((await runCli([...plain, '--sweep', 'thin-taker-share=0.1,0.2'])).stderr).toContain('--thin-taker-share applies to --venue thin only');
+    expect((await runCli([...plain, '--venue', 'deep'])).stderr).toContain('--venue=deep: allowed replay or thin');
+  });
+
+  it('--help lists every thin-venue flag with its unit, range and default', async () => {
+    const { code, stdout } = await runCli(['backtest', '--help']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/--venue replay\|thin +.*\(default replay\)/);
+    expect(stdout).toMatch(/--thin-taker-share X +.*\(share of the reference volume; a number ≥ 0 and ≤ 1, default 0\.01\)/);
+    for (const [flag, fact] of [
+      ['thin-size-scale', 'default 1)'],
+      ['thin-taker-limit-bps', 'default 10)'],
+      ['thin-background-spread-bps', 'default 10)'],
+      ['thin-background-lag-ms', 'default 1000)'],
+      ['thin-background-depth', 'default 10000)'],
+      ['thin-arb-latency-ms', 'default 50)'],
+      ['thin-arb-edge-bps', 'default 5)'],
+      ['thin-arbitrage', 'default on)'],
+    ]) {
+      expect(stdout).toMatch(new RegExp(`--${flag} .*${fact.replace(')', '\\)')}`));
+    }
+  });
+});
