@@ -73,8 +73,8 @@ export const BACKTEST_OPTIONS = {
     default: "every pair's --initial-base valued at its first mid, together",
     doc: 'several pairs (one --env each): the account\'s quote balance at the start, which the pairs\' budgets split',
   },
-  'maker-pbips': { type: 'string', value: 'N', unit: 'pbips (1000 = 10 bps)', default: `${BACKTEST_DEFAULTS.makerPbips}; LayerAkira's with --venue thin`, doc: 'maker fee; negative = a rebate, credited (at least −taker-pbips; write --maker-pbips=-50)' },
-  'taker-pbips': { type: 'string', value: 'N', unit: 'pbips (1000 = 10 bps)', default: `${BACKTEST_DEFAULTS.takerPbips}; LayerAkira's with --venue thin`, doc: 'taker fee (with --venue thin also what an arbitrageur pays)' },
+  'maker-pbips': { type: 'string', value: 'N', unit: 'pbips (1000 = 10 bps)', default: BACKTEST_DEFAULTS.makerPbips, doc: 'maker fee; negative = a rebate, credited (at least −taker-pbips; write --maker-pbips=-50)' },
+  'taker-pbips': { type: 'string', value: 'N', unit: 'pbips (1000 = 10 bps)', default: BACKTEST_DEFAULTS.takerPbips, doc: 'taker fee' },
   'gas-price-fri': { type: 'string', value: 'N', unit: 'fri per gas step', default: BACKTEST_DEFAULTS.gasPriceFri, doc: 'gas price until the recording has its own' },
   'strk-price': { type: 'string', value: 'X', unit: 'quote tokens per STRK', default: BACKTEST_DEFAULTS.strkPrice, doc: 'to charge gas in quote' },
   report: { type: 'string', value: 'FILE', default: 'none', doc: 'write the self-contained HTML report (a sweep: ranked table and heatmaps)' },
@@ -104,7 +104,8 @@ export const BACKTEST_OPTIONS = {
     type: 'string',
     value: 'replay|thin',
     default: 'replay',
-    doc: 'replay: quote on the recorded book itself; thin: replay the recording as the reference and quote on a simulated thin venue priced off it (docs/thin-venue.md)',
+    doc:
+      "replay: quote on the recorded book itself; thin: replay the recording as the reference and quote on a simulated thin venue priced off it (docs/thin-venue.md), with LayerAkira's fees unless --maker-pbips/--taker-pbips say otherwise (the taker fee is also the arbitrageurs')",
   },
 } as const;
 

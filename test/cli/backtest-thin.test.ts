@@ -121,17 +121,16 @@ describe.skipIf(dataDir === undefined)('backtest --venue thin on the ETHUSDT rec
     expect(code).toBe(0);
     expect(stdout).toMatch(/--venue replay\|thin +.*\(default replay\)/);
     expect(stdout).toMatch(/--thin-taker-share X +.*\(share of the reference volume; a number ≥ 0 and ≤ 1, default 0\.01\)/);
-    for (const [flag, fact] of [
-      ['thin-size-scale', 'default 1)'],
-      ['thin-taker-limit-bps', 'default 10)'],
-      ['thin-background-spread-bps', 'default 10)'],
-      ['thin-background-lag-ms', 'default 1000)'],
-      ['thin-background-depth', 'default 10000)'],
-      ['thin-arb-latency-ms', 'default 50)'],
-      ['thin-arb-edge-bps', 'default 5)'],
-      ['thin-arbitrage', 'default on)'],
-    ]) {
-      expect(stdout).toMatch(new RegExp(`--${flag} .*${fact.replace(')', '\\)')}`));
-    }
+    const defaults: readonly (readonly [string, string])[] = [
+      ['thin-size-scale', '1'],
+      ['thin-taker-limit-bps', '10'],
+      ['thin-background-spread-bps', '10'],
+      ['thin-background-lag-ms', '1000'],
+      ['thin-background-depth', '10000'],
+      ['thin-arb-latency-ms', '50'],
+      ['thin-arb-edge-bps', '5'],
+      ['thin-arbitrage', 'on'],
+    ];
+    for (const [flag, value] of defaults) expect(stdout).toMatch(new RegExp(`--${flag} .*default ${value}\\)`));
   });
 });
