@@ -75,7 +75,8 @@ const suite: BenchSuite = {
       // The CLI's `--venue thin`: the recording is the reference; the seeded takers come from the run's RNG.
       const thinVenue = (): typeof venue & { readonly exchange: ReturnType<typeof thinExchangeFactory> } => ({
         ...venue,
-        ...LAYERAKIRA_FEES,
+        makerFeePbips: LAYERAKIRA_FEES.makerPbips,
+        takerFeePbips: LAYERAKIRA_FEES.takerPbips,
         exchange: thinExchangeFactory({ ...DEFAULT_THIN_VENUE, rules: RULES, takerFeePbips: LAYERAKIRA_FEES.takerPbips, rng: createRng(1).fork('thin') }),
       });
       const run = async (passes: number, isThin = false): Promise<{ events: number; seconds: number }> => {
