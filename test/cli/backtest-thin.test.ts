@@ -96,6 +96,23 @@ describe.skipIf(dataDir === undefined)('backtest --venue thin on the ETHUSDT rec
     expect(await runCli(['backtest', '--data', recording, '--env', env, '--venue', 'replay', '--json']).then((run) => lastJson(run.stdout))).toEqual(replay);
   });
 
+  it('quotes two pairs of one account each on its own thin venue, its recording its reference', async () => {
+    const btc = join(dir, 'btc.data');
+    const btcEnv = join(dir, 'btc.env');
+    writeFileSync(btcEnv, ['BASE=ETH', 'QUOTE=USDC', 'STRATEGY=ladder', 'LADDER_ORDER_SIZE=0.001'].join('\n'));
+    expect((await runCli(['data', 'import', '--format', 'binance', join(dataDir as string, 'binance-spot-hftbacktest', 'btcusdt_20240808.gz'), '--out', btc])).code).toBe(0);
+    const { code, stdout, stderr } = await runCli(['backtest', '--venue', 'thin', '--data', recording, '--env', env, '--data', btc, '--env', btcEnv, '--json']);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const { pairs } = JSON.parse(stdout.trimEnd().split('\n').pop() as string) as { pairs: Record<string, Summary> };
+    expect(Object.keys(pairs).sort()).toEqual(['BTC/USDT', 'ETH/USDT']);
+    for (const pair of Object.values(pairs)) {
+      expect(pair['markout_against']).toBe('reference');
+      expect(pair['uninformed_fills']).toBeGreaterThan(0);
+      expect((pair['uninformed_fills'] as number) + (pair['arb_fills'] as number) + (pair['background_maker_fills'] as number)).toBe(pair['fills']);
+    }
+  }, 60_000);
+
   it.each([
     [['--thin-taker-share', '1.5'], '--thin-taker-share=1.5: allowed a number ≥ 0 and ≤ 1 (share of the reference volume)'],
     [['--thin-size-scale', '0'], '--thin-size-scale=0: allowed a number > 0'],
