@@ -4,6 +4,8 @@
  * data, config and seed, so two runs print identical numbers.
  */
 import type { EngineStatus } from '../engine/index.ts';
+import { BOOTSTRAP_DEFAULTS, errorBars, type BootstrapOptions } from './error-bars.ts';
+import { markoutsFromSamples, type FillMarkouts } from './fill-markouts.ts';
 import type { FillRecord } from './session.ts';
 import type { BacktestSummary } from './summary-contract.ts';
 import { summaryRows, type SummaryUnits } from './summary-rows.ts';
@@ -24,6 +26,10 @@ export interface SummaryInput {
   readonly endMs: number;
   /** Reference pauses counted by the session; undefined without a reference market. */
   readonly referencePauses?: number | undefined;
+  /** Every fill's markout on the curve's horizons (the replay's recorder); default: from the sampled mid. */
+  readonly markouts?: FillMarkouts | undefined;
+  /** How the error bars are drawn; default {@link BOOTSTRAP_DEFAULTS}. */
+  readonly bootstrap?: BootstrapOptions | undefined;
 }
 
 /** Rounds to 10 significant digits so float noise never reaches the printed summary. */
@@ -47,6 +53,8 @@ export function summarize(input: SummaryInput): BacktestSummary {
   const pnl = status.pnl;
   const horizon = sharpeHorizon(input.endMs - input.startMs);
   const card = status.scorecard;
+  const pnlQuote = pnl.total + (status.hedge?.pnlQuote ?? 0);
+  const intervals = errorBarKeys(input, pnlQuote);
   return {
     events: input.events,
     fills: pnl.fills,
@@ -55,15 +63,16 @@ export function summarize(input: SummaryInput): BacktestSummary {
     volume_base: tidy(pnl.volumeBase),
     fees_quote: tidy(pnl.feesPaid),
     gas_quote: tidy(pnl.gasPaid),
-    pnl_quote: tidy(pnl.total + (status.hedge?.pnlQuote ?? 0)),
+    pnl_quote: tidy(pnlQuote),
     max_abs_inventory_base: tidy(maxAbsInventory(samples)),
     inventory_std_base: tidy(standardDeviation(samples.map((sample) => sample.inventory))),
     sharpe: tidy(sharpeRatio(samples, input.sampleMs, horizon === 'day' ? DAY_MS : HOUR_MS)),
     max_drawdown_quote: tidy(maxDrawdown(samples)),
     quote_uptime: tidy(status.twoSidedUptime),
-    markout_1s_bps: tidyOrNull(status.markouts.meanBps[0]),
-    markout_10s_bps: tidyOrNull(status.markouts.meanBps[1]),
-    markout_60s_bps: tidyOrNull(status.markouts.meanBps[2]),
+    // The curve's points, not the engine's running means: one definition with the intervals and the report's fills table.
+    markout_1s_bps: intervals.markoutAt(1_000),
+    markout_10s_bps: intervals.markoutAt(10_000),
+    markout_60s_bps: intervals.markoutAt(60_000),
     events_per_sec: Math.round(input.events / Math.max(input.wallSeconds, 1e-9)),
     duration_s: tidy((input.endMs - input.startMs) / 1000),
     start_ms: input.startMs,
@@ -90,8 +99,59 @@ export function summarize(input: SummaryInput): BacktestSummary {
     hedge_fees_quote: tidy(status.hedge?.feesQuote ?? 0),
     reference_pauses: input.referencePauses ?? 0,
     basis_bps_mean: input.referencePauses === undefined ? null : tidyOrNull(meanOf(samples.map((sample) => sample.basisBps))),
+    ...intervals.keys,
   };
 }
+
+type Interval = readonly [number, number];
+
+function tidyInterval(interval: Interval | null | undefined): Interval | null {
+  return interval === null || interval === undefined ? null : [tidy(interval[0]), tidy(interval[1])];
+}
+
+/** The error-bar keys of the summary, and the curve's mean markout at a horizon. */
+function errorBarKeys(input: SummaryInput, pnlQuote: number): { readonly keys: Pick<BacktestSummary, ErrorBarKey>; markoutAt(horizonMs: number): number | null } {
+  const options = input.bootstrap ?? BOOTSTRAP_DEFAULTS;
+  const markouts = input.markouts ?? markoutsFromSamples(input.fills, input.samples);
+  const bars = errorBars({ samples: input.samples, fills: input.fills, markouts, sampleMs: input.sampleMs, startMs: input.startMs, pnlQuote }, options);
+  const at = (horizonMs: number): number => markouts.horizonsMs.indexOf(horizonMs);
+  return {
+    keys: {
+      volume_quote: tidy(bars.volumeQuote),
+      pnl_per_notional_bps: tidyOrNull(bars.pnlPerNotionalBps ?? undefined),
+      pnl_quote_ci95: tidyInterval(bars.pnlQuoteCi95),
+      pnl_per_notional_bps_ci95: tidyInterval(bars.pnlPerNotionalBpsCi95),
+      markout_1s_bps_ci95: tidyInterval(bars.markoutBpsCi95[at(1_000)]),
+      markout_10s_bps_ci95: tidyInterval(bars.markoutBpsCi95[at(10_000)]),
+      markout_60s_bps_ci95: tidyInterval(bars.markoutBpsCi95[at(60_000)]),
+      markout_curve_ms: [...markouts.horizonsMs],
+      markout_curve_bps: bars.markoutBps.map((bps) => tidyOrNull(bps ?? undefined)),
+      markout_curve_bps_ci95: bars.markoutBpsCi95.map(tidyInterval),
+      markout_curve_fills: [...bars.markoutFills],
+      bootstrap_block_ms: options.blockMs,
+      bootstrap_samples: options.samples,
+      bootstrap_seed: options.seed,
+    },
+    markoutAt: (horizonMs) => tidyOrNull(bars.markoutBps[at(horizonMs)] ?? undefined),
+  };
+}
+
+/** The keys the error bars add to the summary. */
+type ErrorBarKey =
+  | 'volume_quote'
+  | 'pnl_per_notional_bps'
+  | 'pnl_quote_ci95'
+  | 'pnl_per_notional_bps_ci95'
+  | 'markout_1s_bps_ci95'
+  | 'markout_10s_bps_ci95'
+  | 'markout_60s_bps_ci95'
+  | 'markout_curve_ms'
+  | 'markout_curve_bps'
+  | 'markout_curve_bps_ci95'
+  | 'markout_curve_fills'
+  | 'bootstrap_block_ms'
+  | 'bootstrap_samples'
+  | 'bootstrap_seed';
 
 /** The summary without the wall-clock speed: what determinism checks compare. */
 export function deterministicPart(summary: BacktestSummary): Omit<BacktestSummary, 'events_per_sec'> {
