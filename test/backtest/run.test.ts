@@ -4,6 +4,8 @@ import { constantLatency } from '../../src/backtest/latency.ts';
 import { powerQueue } from '../../src/backtest/queue-model.ts';
 import { runBacktest, type RecordedEventHandler, type RecordedEventSource } from '../../src/backtest/run.ts';
 import { deterministicPart } from '../../src/backtest/summary.ts';
+import { BOOTSTRAP_DEFAULTS } from '../../src/backtest/error-bars.ts';
+import { BACKTEST_DEFAULTS } from '../../src/cli/backtest-defaults.ts';
 import { DEFAULT_ENGINE_SETTINGS } from '../../src/engine/index.ts';
 import { ETH_USDC } from '../engine/fixtures.ts';
 
@@ -193,6 +195,10 @@ describe('runBacktest error bars', () => {
     expect(deterministicPart(again.summary)).toEqual(deterministicPart(first.summary));
     expect(other.summary.pnl_quote_ci95).not.toEqual(first.summary.pnl_quote_ci95);
     expect(other.summary.pnl_quote).toBe(first.summary.pnl_quote);
+  });
+
+  it('takes the same defaults from the command line as the library (60 s blocks, 1,000 samples, seed 1)', () => {
+    expect({ blockMs: BACKTEST_DEFAULTS.bootstrapBlockMs, samples: BACKTEST_DEFAULTS.bootstrapSamples, seed: BACKTEST_DEFAULTS.seed }).toEqual(BOOTSTRAP_DEFAULTS);
   });
 
   it('gives no per-notional or markout interval without fills', async () => {
