@@ -33,7 +33,7 @@ export function withInterval(value: number | null | undefined, interval: readonl
 /** How the intervals were drawn, for a person; undefined for summaries written before they existed. */
 function errorBarNote(summary: BacktestSummary): string | undefined {
   if (summary.bootstrap_block_ms === undefined) return undefined;
-  return `95 % intervals [low, high]: block bootstrap over time, ${formatDuration(summary.bootstrap_block_ms)} blocks, ${formatNumber(summary.bootstrap_samples)} samples, seed ${summary.bootstrap_seed}`;
+  return `95 % intervals [low, high]: block bootstrap over time, ${formatNumber(summary.bootstrap_block_ms / 1000, 3)} s blocks, ${formatNumber(summary.bootstrap_samples)} samples, seed ${summary.bootstrap_seed}`;
 }
 
 /** Markout rows: one per headline horizon with its interval, or the three in one row for older summaries. */
