@@ -8,6 +8,7 @@ import type { Logger, ManualClock, Side, Strategy } from '../core/index.ts';
 import { Hedger, MemoryHedgeJournal, combineObservers, type EngineObserver, type EngineSettings, type HedgerSettings, type Journal, type MarketMaker, type PairStart } from '../engine/index.ts';
 import type { HedgeRecording } from './hedge/hedge-recording.ts';
 import { ReplayHedgeVenue } from './hedge/replay-hedge-venue.ts';
+import { FillMarkoutRecorder, type FillMarkouts } from './fill-markouts.ts';
 import { PathSampler } from './path-sampler.ts';
 import { ReplayReferenceFeed } from './reference/replay-reference-feed.ts';
 import { ReplayVenue, type ReplayVenueOptions, type SharedReplayFunds, type VenueFill } from './replay-venue.ts';
@@ -79,7 +80,8 @@ export class PairReplay {
   readonly referenceFeed: ReplayReferenceFeed | undefined;
   /** Times quoting paused with a reference reason (stale, resyncing, divergent, jump) as the first. */
   referencePauses = 0;
-  private started: { readonly engine: MarketMaker; readonly sampler: PathSampler } | undefined;
+  private started: { readonly engine: MarketMaker; readonly sampler: PathSampler; readonly markouts: FillMarkoutRecorder } | undefined;
+  private closedMarkouts: FillMarkouts | undefined;
 
   constructor(
     readonly spec: SessionPair,
@@ -182,7 +184,29 @@ export class PairReplay {
   began(engine: MarketMaker, startMs: number, sampleMs: number): void {
     const sampler = new PathSampler(startMs, sampleMs, this.spec.venue.rules, this.venue.exchange, () => engine.pathStatus());
     sampler.startBase = engine.status().baseBalance;
-    this.started = { engine, sampler };
+    this.started = { engine, sampler, markouts: new FillMarkoutRecorder(this.venue.fills) };
+  }
+
+  /** Resolves the fills' markouts whose horizon ended before `timeMs` (cheap when none did). */
+  markOutUpTo(timeMs: number): void {
+    const started = this.started;
+    if (started !== undefined && started.markouts.isDue(timeMs)) started.markouts.observe(timeMs, () => this.markoutMid(started.engine));
+  }
+
+  /** The run's last event was at `endMs`: markouts whose horizon ended by then resolve, later ones stay out. */
+  closeMarkouts(endMs: number): void {
+    const started = this.started;
+    if (started !== undefined && this.closedMarkouts === undefined) this.closedMarkouts = started.markouts.finish(endMs, () => this.markoutMid(started.engine));
+  }
+
+  /** The mid fills are marked out against: the exchange's own choice (a thin venue's reference mid), else the engine's. */
+  private markoutMid(engine: MarketMaker): number | undefined {
+    return this.venue.exchange.markoutMid?.() ?? engine.pathStatus().mid;
+  }
+
+  /** Every fill's markout on the curve's horizons (once the run closed them). */
+  get fillMarkouts(): FillMarkouts | undefined {
+    return this.closedMarkouts;
   }
 
   /** Schedules the hedge and reference markets' recorded messages up to `timeMs`. */
@@ -216,7 +240,7 @@ export class PairReplay {
     this.venue.onGasPrice(gasPriceUnits);
   }
 
-  private afterStart(): { readonly engine: MarketMaker; readonly sampler: PathSampler } {
+  private afterStart(): { readonly engine: MarketMaker; readonly sampler: PathSampler; readonly markouts: FillMarkoutRecorder } {
     if (this.started === undefined) throw new Error(`backtest pair ${this.name}: its engine exists once the session started`);
     return this.started;
   }

@@ -3,6 +3,7 @@
  * run that produces it and the account summary that reads it.
  */
 import type { EngineStatus } from '../engine/index.ts';
+import type { FillMarkouts } from './fill-markouts.ts';
 import type { VenueActivity } from './replay-venue.ts';
 import type { FillRecord } from './session.ts';
 import type { PathSample } from './stats.ts';
@@ -18,4 +19,6 @@ export interface PairResult {
   readonly activity: VenueActivity;
   /** Path sampling period, ms of simulated time. */
   readonly sampleMs: number;
+  /** Every fill's markout on the curve's horizons, as the summary's markout keys count them (absent in results built without the replay). */
+  readonly markouts?: FillMarkouts;
 }

@@ -14,6 +14,7 @@ import { loadHedgeRecording, type HedgeRecording } from './hedge/hedge-recording
 import type { PairReplay, SessionPair } from './pair-replay.ts';
 import type { ReplayVenue, ReplayVenueOptions } from './replay-venue.ts';
 import { BacktestSession, type SessionOptions } from './session.ts';
+import type { BootstrapOptions } from './error-bars.ts';
 import { summarize } from './summary.ts';
 import { ThinExchange, summarizeThinFills } from './thin/index.ts';
 import type { PairResult } from './pair-result.ts';
@@ -52,6 +53,8 @@ export interface BacktestOptions extends PairBacktest {
   readonly initialQuote?: number;
   /** The account-wide limits, from the balances at start (`auto` values depend on them); default off. */
   readonly limits?: SessionOptions['limits'];
+  /** How the summary's error bars are drawn (`--bootstrap-block-ms`, `--bootstrap-samples`, `--seed`); default BOOTSTRAP_DEFAULTS. */
+  readonly bootstrap?: BootstrapOptions;
   /** Called once the account started (every engine quotes): tests move balances behind the pairs' backs here. */
   readonly onStart?: (session: BacktestSession) => void;
 }
@@ -161,7 +164,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   await finished.finish();
   const wallSeconds = (monotonicMs() - wallStart) / 1000;
   const pairs = new Map<string, PairResult>();
-  finished.pairs.forEach((pair, i) => pairs.set(pair.name, pairResult(pair, events[i] as number, { sampleMs, wallSeconds, startMs: span.startMs, endMs: span.lastMs })));
+  finished.pairs.forEach((pair, i) => pairs.set(pair.name, pairResult(pair, events[i] as number, { sampleMs, wallSeconds, startMs: span.startMs, endMs: span.lastMs, bootstrap: options.bootstrap })));
   const first = pairs.values().next().value as PairResult;
   const endBalances = new Map([...finished.balancesNow()].map(([token, balance]) => [token, balance.total]));
   const account = summarizeAccount({ session: finished, pairs, events, decimals, startBalances, endBalances, wallSeconds, startMs: span.startMs, endMs: span.lastMs });
@@ -295,7 +298,7 @@ function accountBalances(pairs: readonly SessionPair[]): Map<string, bigint> {
 }
 
 /** One pair's result. */
-function pairResult(pair: PairReplay, events: number, run: { readonly sampleMs: number; readonly wallSeconds: number; readonly startMs: number; readonly endMs: number }): PairResult {
+function pairResult(pair: PairReplay, events: number, run: { readonly sampleMs: number; readonly wallSeconds: number; readonly startMs: number; readonly endMs: number; readonly bootstrap: BootstrapOptions | undefined }): PairResult {
   const status = pair.engine.status();
   const exchange = pair.venue.exchange;
   const summary = summarize({
@@ -308,7 +311,9 @@ function pairResult(pair: PairReplay, events: number, run: { readonly sampleMs: 
     startMs: run.startMs,
     endMs: run.endMs,
     referencePauses: pair.referenceFeed === undefined ? undefined : pair.referencePauses,
-    thin: exchange instanceof ThinExchange ? { fills: summarizeThinFills(pair.fills), referenceMarkouts: exchange.referenceMarkouts() } : undefined,
+    thin: exchange instanceof ThinExchange ? { fills: summarizeThinFills(pair.fills) } : undefined,
+    markouts: pair.fillMarkouts,
+    bootstrap: run.bootstrap,
   });
-  return { summary, samples: pair.samples, fills: pair.fills, status, activity: pair.venue.orderActivity(), sampleMs: run.sampleMs };
+  return { summary, samples: pair.samples, fills: pair.fills, status, activity: pair.venue.orderActivity(), sampleMs: run.sampleMs, ...(pair.fillMarkouts === undefined ? {} : { markouts: pair.fillMarkouts }) };
 }

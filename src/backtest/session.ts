@@ -167,7 +167,10 @@ export class BacktestSession {
    */
   advanceTo(timeMs: number): Promise<void> | undefined {
     const pairs = this.pairs;
-    for (const pair of pairs) pair.scheduleMarketsUpTo(timeMs);
+    for (const pair of pairs) {
+      pair.scheduleMarketsUpTo(timeMs);
+      pair.markOutUpTo(timeMs);
+    }
     if (timeMs > this.clock.nowMs()) for (const pair of pairs) pair.venue.endOfMessage();
     if (timeMs >= this.first.nextSampleMs) this.sampleUpTo(timeMs);
     if (!this.scheduler.hasDueBy(timeMs) && !this.needsFlush()) {
@@ -212,6 +215,7 @@ export class BacktestSession {
     for (const pair of this.pairs) pair.venue.endOfMessage();
     if (this.needsFlush()) await this.flush();
     this.sampleUpTo(this.clock.nowMs());
+    for (const pair of this.pairs) pair.closeMarkouts(this.clock.nowMs());
     // Drive time forward until the engines' shutdown (cancels, confirmations) completes.
     const stopping = Promise.all(this.pairs.map((pair) => pair.engine.stop()));
     await driveUntilSettled(stopping, this.scheduler, () => this.clock.nowMs(), () => this.flush(), this.flushIfActive);

@@ -75,8 +75,6 @@ export interface BacktestSummary {
    * the thin venue's own, which our quotes and the background maker set).
    */
   readonly markout_against: 'venue' | 'reference';
-  /** Quote notional of our fills (Σ price × size), quote tokens: PnL per notional is pnl_quote / volume_quote. */
-  readonly volume_quote: number;
   /** `--venue thin`: our fills taken by uninformed takers (the reference's trades thinned); null on a replay of the recorded book. */
   readonly uninformed_fills: number | null;
   /** `--venue thin`: our fills taken by arbitrageurs (stale quotes picked off); null on a replay. */
@@ -85,4 +83,25 @@ export interface BacktestSummary {
   readonly background_maker_fills: number | null;
   /** `--venue thin`: what the arbitrage fills lost against the reference mid at each fill, summed, quote tokens; null on a replay. */
   readonly pickoff_cost_quote: number | null;
+  // Error bars (docs/strategies.md, "Error bars"): 95 % intervals `[low, high]` from a seeded
+  // block bootstrap over time, null where the data cannot bound the figure (no fills for the
+  // per-notional and markout figures; a run shorter than two blocks for all).
+  /** Notional traded, quote tokens (Σ price × size over our fills). */
+  readonly volume_quote: number;
+  /** PnL per notional traded, bps: pnl_quote / volume_quote × 10 000; null without fills. */
+  readonly pnl_per_notional_bps: number | null;
+  readonly pnl_quote_ci95: readonly [number, number] | null;
+  readonly pnl_per_notional_bps_ci95: readonly [number, number] | null;
+  readonly markout_1s_bps_ci95: readonly [number, number] | null;
+  readonly markout_10s_bps_ci95: readonly [number, number] | null;
+  readonly markout_60s_bps_ci95: readonly [number, number] | null;
+  /** The markout curve: horizons (ms, 100 ms to 60 s), the mean markout at each (bps; the same fills and mid as markout_*_bps), its interval, and the fills it is over. */
+  readonly markout_curve_ms: readonly number[];
+  readonly markout_curve_bps: readonly (number | null)[];
+  readonly markout_curve_bps_ci95: readonly (readonly [number, number] | null)[];
+  readonly markout_curve_fills: readonly number[];
+  /** How the intervals were drawn: block length (ms of simulated time), replicates, seed. */
+  readonly bootstrap_block_ms: number;
+  readonly bootstrap_samples: number;
+  readonly bootstrap_seed: number;
 }

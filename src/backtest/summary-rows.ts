@@ -24,16 +24,47 @@ export function sharpeLabel(summary: Pick<BacktestSummary, 'sharpe_horizon'>): s
   return `Sharpe (per ${summary.sharpe_horizon ?? 'hour'})`;
 }
 
+/** `value [low, high]`: a figure and its 95 % interval (formatted alike), or the figure alone without one. */
+export function withInterval(value: number | null | undefined, interval: readonly [number, number] | null | undefined, format: (value: number) => string): string {
+  if (value === null || value === undefined) return '–';
+  return interval === null || interval === undefined ? format(value) : `${format(value)} [${format(interval[0])}, ${format(interval[1])}]`;
+}
+
+/** How the intervals were drawn, for a person; undefined for summaries written before they existed. */
+function errorBarNote(summary: BacktestSummary): string | undefined {
+  if (summary.bootstrap_block_ms === undefined) return undefined;
+  return `95 % intervals [low, high]: block bootstrap over time, ${formatNumber(summary.bootstrap_block_ms / 1000, 3)} s blocks, ${formatNumber(summary.bootstrap_samples)} samples, seed ${summary.bootstrap_seed}`;
+}
+
+/** Markout rows: one per headline horizon with its interval, or the three in one row for older summaries. */
+function markoutRows(summary: BacktestSummary): SummaryRow[] {
+  const bps = (value: number): string => formatBps(value).replace(' bps', '');
+  const against = summary.markout_against === 'reference' ? ' (against the reference mid)' : '';
+  if (summary.markout_10s_bps_ci95 === undefined) {
+    const markouts = [summary.markout_1s_bps, summary.markout_10s_bps, summary.markout_60s_bps].map((value) => formatBps(value).replace(' bps', ''));
+    return [{ label: 'markout 1 s / 10 s / 60 s', text: `${markouts.join(' / ')} bps${against}` }];
+  }
+  return ([
+    ['1 s', summary.markout_1s_bps, summary.markout_1s_bps_ci95],
+    ['10 s', summary.markout_10s_bps, summary.markout_10s_bps_ci95],
+    ['60 s', summary.markout_60s_bps, summary.markout_60s_bps_ci95],
+  ] as const).map(([horizon, value, interval]) => ({ label: `markout ${horizon}`, text: value === null ? '–' : `${withInterval(value, interval, bps)} bps${against}` }));
+}
+
 /** The main figures of a run. */
 export function summaryRows(summary: BacktestSummary, units: SummaryUnits): SummaryRow[] {
   const wallSeconds = summary.events_per_sec > 0 ? summary.events / summary.events_per_sec : undefined;
-  const markouts = [summary.markout_1s_bps, summary.markout_10s_bps, summary.markout_60s_bps].map((bps) => formatBps(bps).replace(' bps', ''));
+  const note = errorBarNote(summary);
+  const amount = (value: number): string => formatAmount(value, '').trim();
   return [
     { label: 'simulated time', text: `${formatDuration(summary.duration_s * 1_000)} (${formatUtc(summary.start_ms)} → ${formatUtc(summary.end_ms)})` },
     { label: 'events', text: formatNumber(summary.events) },
     { label: 'fills', text: `${formatNumber(summary.fills)} (${formatNumber(summary.maker_fills)} maker, ${formatNumber(summary.taker_fills)} taker)` },
     { label: 'volume', text: formatAmount(summary.volume_base, units.base) },
-    { label: 'PnL', text: formatAmount(summary.pnl_quote, units.quote) },
+    { label: 'PnL', text: summary.pnl_quote_ci95 === undefined ? formatAmount(summary.pnl_quote, units.quote) : `${withInterval(summary.pnl_quote, summary.pnl_quote_ci95, amount)} ${units.quote}` },
+    ...(summary.pnl_per_notional_bps === undefined
+      ? []
+      : [{ label: 'PnL per notional', text: summary.pnl_per_notional_bps === null ? '– (no fills)' : `${withInterval(summary.pnl_per_notional_bps, summary.pnl_per_notional_bps_ci95, (value) => formatBps(value).replace(' bps', ''))} bps of ${formatAmount(summary.volume_quote, units.quote)} traded` }]),
     { label: 'fees / gas paid', text: `${formatAmount(summary.fees_quote, units.quote)} / ${formatAmount(summary.gas_quote, units.quote)}` },
     { label: 'max drawdown', text: formatAmount(summary.max_drawdown_quote, units.quote) },
     { label: sharpeLabel(summary), text: formatRatio(summary.sharpe) },
@@ -60,7 +91,8 @@ export function summaryRows(summary: BacktestSummary, units: SummaryUnits): Summ
         ]),
     { label: 'inventory std', text: formatAmount(summary.inventory_std_base, units.base) },
     { label: 'two-sided uptime', text: formatPercent(summary.quote_uptime) },
-    { label: 'markout 1 s / 10 s / 60 s', text: `${markouts.join(' / ')} bps${summary.markout_against === 'reference' ? ' (against the reference mid)' : ''}` },
+    ...markoutRows(summary),
+    ...(note === undefined ? [] : [{ label: 'error bars', text: note }]),
     { label: 'speed', text: `${formatNumber(summary.events_per_sec)} events/s${wallSeconds === undefined ? '' : ` (${formatDuration(wallSeconds * 1_000)} wall)`}` },
   ];
 }

@@ -3,7 +3,9 @@
  * (`--json` prints it as the last line). Every field but `events_per_sec` is a pure function of
  * data, config and seed, so two runs print identical numbers.
  */
-import type { EngineStatus, MarkoutSummary } from '../engine/index.ts';
+import type { EngineStatus } from '../engine/index.ts';
+import { BOOTSTRAP_DEFAULTS, errorBars, type BootstrapOptions } from './error-bars.ts';
+import { markoutsFromSamples, type FillMarkouts } from './fill-markouts.ts';
 import type { FillRecord } from './session.ts';
 import type { BacktestSummary } from './summary-contract.ts';
 import type { ThinSummary } from './thin/thin-summary.ts';
@@ -25,11 +27,12 @@ export interface SummaryInput {
   readonly endMs: number;
   /** Reference pauses counted by the session; undefined without a reference market. */
   readonly referencePauses?: number | undefined;
-  /**
-   * A thin venue's run (`--venue thin`): who took our fills, and their markouts against the
-   * reference mid, which replace the engine's (measured against the venue's own mid).
-   */
-  readonly thin?: { readonly fills: ThinSummary; readonly referenceMarkouts: MarkoutSummary } | undefined;
+  /** A thin venue's run (`--venue thin`): who took our fills (its markouts are against the reference mid: `markouts`). */
+  readonly thin?: { readonly fills: ThinSummary } | undefined;
+  /** Every fill's markout on the curve's horizons (the replay's recorder); default: from the sampled mid. */
+  readonly markouts?: FillMarkouts | undefined;
+  /** How the error bars are drawn; default {@link BOOTSTRAP_DEFAULTS}. */
+  readonly bootstrap?: BootstrapOptions | undefined;
 }
 
 /** Rounds to 10 significant digits so float noise never reaches the printed summary. */
@@ -54,7 +57,8 @@ export function summarize(input: SummaryInput): BacktestSummary {
   const horizon = sharpeHorizon(input.endMs - input.startMs);
   const card = status.scorecard;
   const thin = input.thin;
-  const markouts = thin === undefined ? status.markouts : thin.referenceMarkouts;
+  const pnlQuote = pnl.total + (status.hedge?.pnlQuote ?? 0);
+  const intervals = errorBarKeys(input, pnlQuote);
   return {
     events: input.events,
     fills: pnl.fills,
@@ -63,15 +67,16 @@ export function summarize(input: SummaryInput): BacktestSummary {
     volume_base: tidy(pnl.volumeBase),
     fees_quote: tidy(pnl.feesPaid),
     gas_quote: tidy(pnl.gasPaid),
-    pnl_quote: tidy(pnl.total + (status.hedge?.pnlQuote ?? 0)),
+    pnl_quote: tidy(pnlQuote),
     max_abs_inventory_base: tidy(maxAbsInventory(samples)),
     inventory_std_base: tidy(standardDeviation(samples.map((sample) => sample.inventory))),
     sharpe: tidy(sharpeRatio(samples, input.sampleMs, horizon === 'day' ? DAY_MS : HOUR_MS)),
     max_drawdown_quote: tidy(maxDrawdown(samples)),
     quote_uptime: tidy(status.twoSidedUptime),
-    markout_1s_bps: tidyOrNull(markouts.meanBps[0]),
-    markout_10s_bps: tidyOrNull(markouts.meanBps[1]),
-    markout_60s_bps: tidyOrNull(markouts.meanBps[2]),
+    // The curve's points, not the engine's running means: one definition with the intervals and the report's fills table.
+    markout_1s_bps: intervals.markoutAt(1_000),
+    markout_10s_bps: intervals.markoutAt(10_000),
+    markout_60s_bps: intervals.markoutAt(60_000),
     events_per_sec: Math.round(input.events / Math.max(input.wallSeconds, 1e-9)),
     duration_s: tidy((input.endMs - input.startMs) / 1000),
     start_ms: input.startMs,
@@ -99,13 +104,63 @@ export function summarize(input: SummaryInput): BacktestSummary {
     reference_pauses: input.referencePauses ?? 0,
     basis_bps_mean: input.referencePauses === undefined ? null : tidyOrNull(meanOf(samples.map((sample) => sample.basisBps))),
     markout_against: thin === undefined ? 'venue' : 'reference',
-    volume_quote: tidy(input.fills.reduce((sum, fill) => sum + fill.price * fill.size, 0)),
     uninformed_fills: thin?.fills.uninformed_fills ?? null,
     arb_fills: thin?.fills.arb_fills ?? null,
     background_maker_fills: thin?.fills.background_maker_fills ?? null,
     pickoff_cost_quote: thin === undefined ? null : tidy(thin.fills.pickoff_cost_quote),
+    ...intervals.keys,
   };
 }
+
+type Interval = readonly [number, number];
+
+function tidyInterval(interval: Interval | null | undefined): Interval | null {
+  return interval === null || interval === undefined ? null : [tidy(interval[0]), tidy(interval[1])];
+}
+
+/** The error-bar keys of the summary, and the curve's mean markout at a horizon. */
+function errorBarKeys(input: SummaryInput, pnlQuote: number): { readonly keys: Pick<BacktestSummary, ErrorBarKey>; markoutAt(horizonMs: number): number | null } {
+  const options = input.bootstrap ?? BOOTSTRAP_DEFAULTS;
+  const markouts = input.markouts ?? markoutsFromSamples(input.fills, input.samples);
+  const bars = errorBars({ samples: input.samples, fills: input.fills, markouts, sampleMs: input.sampleMs, startMs: input.startMs, pnlQuote }, options);
+  const at = (horizonMs: number): number => markouts.horizonsMs.indexOf(horizonMs);
+  return {
+    keys: {
+      volume_quote: tidy(bars.volumeQuote),
+      pnl_per_notional_bps: tidyOrNull(bars.pnlPerNotionalBps ?? undefined),
+      pnl_quote_ci95: tidyInterval(bars.pnlQuoteCi95),
+      pnl_per_notional_bps_ci95: tidyInterval(bars.pnlPerNotionalBpsCi95),
+      markout_1s_bps_ci95: tidyInterval(bars.markoutBpsCi95[at(1_000)]),
+      markout_10s_bps_ci95: tidyInterval(bars.markoutBpsCi95[at(10_000)]),
+      markout_60s_bps_ci95: tidyInterval(bars.markoutBpsCi95[at(60_000)]),
+      markout_curve_ms: [...markouts.horizonsMs],
+      markout_curve_bps: bars.markoutBps.map((bps) => tidyOrNull(bps ?? undefined)),
+      markout_curve_bps_ci95: bars.markoutBpsCi95.map(tidyInterval),
+      markout_curve_fills: [...bars.markoutFills],
+      bootstrap_block_ms: options.blockMs,
+      bootstrap_samples: options.samples,
+      bootstrap_seed: options.seed,
+    },
+    markoutAt: (horizonMs) => tidyOrNull(bars.markoutBps[at(horizonMs)] ?? undefined),
+  };
+}
+
+/** The keys the error bars add to the summary. */
+type ErrorBarKey =
+  | 'volume_quote'
+  | 'pnl_per_notional_bps'
+  | 'pnl_quote_ci95'
+  | 'pnl_per_notional_bps_ci95'
+  | 'markout_1s_bps_ci95'
+  | 'markout_10s_bps_ci95'
+  | 'markout_60s_bps_ci95'
+  | 'markout_curve_ms'
+  | 'markout_curve_bps'
+  | 'markout_curve_bps_ci95'
+  | 'markout_curve_fills'
+  | 'bootstrap_block_ms'
+  | 'bootstrap_samples'
+  | 'bootstrap_seed';
 
 /** The summary without the wall-clock speed: what determinism checks compare. */
 export function deterministicPart(summary: BacktestSummary): Omit<BacktestSummary, 'events_per_sec'> {

@@ -123,6 +123,9 @@ export const SWEEP_COLUMNS = ['pnl_quote', 'fills', 'maker_fills', 'taker_fills'
 /** Scorecard columns shown after {@link SWEEP_COLUMNS} when the summaries carry them (issue 9). */
 const SCORECARD_COLUMNS = ['orders_per_fill', 'time_at_touch', 'cap_breaches', 'pnl_spread_quote', 'pnl_inventory_quote'] as const;
 
+/** Columns shown last when the summaries carry them (issue 23, error bars). */
+const ERROR_BAR_COLUMNS = ['volume_quote', 'pnl_per_notional_bps'] as const;
+
 /** Columns of an account sweep's table (several pairs): the account's figures. */
 const ACCOUNT_COLUMNS = ['pnl_quote', 'fills', 'maker_fills', 'taker_fills', 'fees_quote', 'gas_quote', 'max_drawdown_quote', 'max_open_notional_quote', 'halted'] as const;
 
@@ -130,23 +133,111 @@ const ACCOUNT_COLUMNS = ['pnl_quote', 'fills', 'maker_fills', 'taker_fills', 'fe
 export function sweepColumns(summaries: readonly SweepSummary[]): string[] {
   const first = (summaries[0] ?? {}) as Readonly<Record<string, unknown>>;
   if ('budgets' in first) return [...ACCOUNT_COLUMNS];
-  return [...SWEEP_COLUMNS, ...SCORECARD_COLUMNS.filter((key) => key in first)];
-}
-
-/** Cell indexes best `pnl_quote` first; ties keep grid order, so the ranking depends only on the inputs. */
-export function rankCells(summaries: readonly SweepSummary[]): number[] {
-  return summaries.map((summary, i) => ({ pnl: summary.pnl_quote, i })).sort((a, b) => b.pnl - a.pnl || a.i - b.i).map(({ i }) => i);
+  return [...SWEEP_COLUMNS, ...SCORECARD_COLUMNS.filter((key) => key in first), ...ERROR_BAR_COLUMNS.filter((key) => key in first)];
 }
 
 /**
- * The table, best `pnl_quote` first; ties keep grid order, so the same inputs print the same table.
- * Returns the text and the order (indexes into `cells`).
+ * Figures a sweep may rank by (`--rank-by KEY`), each with the direction that is better; those of
+ * a pair's summary with error bars have `KEY_ci95` beside them. An account sweep ranks by its own
+ * figures ({@link ACCOUNT_RANK_FIGURES}).
  */
-export function formatSweepTable(keys: readonly string[], cells: readonly Readonly<Record<string, string>>[], summaries: readonly SweepSummary[]): { text: string; order: number[] } {
-  const order = rankCells(summaries);
+export const RANK_FIGURES: Readonly<Record<string, 'higher' | 'lower'>> = {
+  pnl_quote: 'higher',
+  pnl_per_notional_bps: 'higher',
+  markout_1s_bps: 'higher',
+  markout_10s_bps: 'higher',
+  markout_60s_bps: 'higher',
+  sharpe: 'higher',
+  sharpe_hourly: 'higher',
+  fills: 'higher',
+  volume_base: 'higher',
+  volume_quote: 'higher',
+  time_at_touch: 'higher',
+  two_sided_uptime: 'higher',
+  max_drawdown_quote: 'lower',
+  max_abs_inventory_base: 'lower',
+  inventory_std_base: 'lower',
+  fees_quote: 'lower',
+  orders_per_fill: 'lower',
+};
+
+/** Figures an account sweep (several pairs) may rank by. */
+export const ACCOUNT_RANK_FIGURES: readonly string[] = ['pnl_quote', 'fills', 'maker_fills', 'taker_fills', 'fees_quote', 'gas_quote', 'max_drawdown_quote', 'max_open_notional_quote'];
+
+/** What a sweep ranks by by default: PnL, as sweeps always ranked (a per-notional figure favours settings that barely trade). */
+export const DEFAULT_RANK_BY = 'pnl_quote';
+
+/**
+ * Checks a `--rank-by` key for a sweep of one pair or of an account.
+ * @throws RangeError naming the key and the keys allowed.
+ */
+export function checkRankBy(key: string, isAccount: boolean): string {
+  const allowed = isAccount ? ACCOUNT_RANK_FIGURES : Object.keys(RANK_FIGURES);
+  if (!allowed.includes(key)) throw new RangeError(`--rank-by ${key} is not a figure ${isAccount ? 'an account sweep' : 'a sweep'} ranks by (allowed: ${allowed.join(', ')})`);
+  return key;
+}
+
+function figureOf(summary: SweepSummary | undefined, key: string): number | null {
+  const value = (summary as Readonly<Record<string, unknown>> | undefined)?.[key];
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+/** A cell's 95 % interval of `key` (`KEY_ci95`), when its summary has one. */
+export function intervalOf(summary: SweepSummary | undefined, key: string): readonly [number, number] | null {
+  const value = (summary as Readonly<Record<string, unknown>> | undefined)?.[`${key}_ci95`];
+  return Array.isArray(value) && value.length === 2 && value.every((bound) => typeof bound === 'number') ? (value as [number, number]) : null;
+}
+
+/**
+ * Cell indexes best first by `rankBy` (higher or lower as {@link RANK_FIGURES} says; cells without
+ * the figure last); ties keep grid order, so the ranking depends only on the inputs.
+ */
+export function rankCells(summaries: readonly SweepSummary[], rankBy = DEFAULT_RANK_BY): number[] {
+  const sign = RANK_FIGURES[rankBy] === 'lower' ? -1 : 1;
+  return summaries
+    .map((summary, i) => ({ value: figureOf(summary, rankBy), i }))
+    .sort((a, b) => (a.value === null ? (b.value === null ? 0 : 1) : b.value === null ? -1 : sign * (b.value - a.value)) || a.i - b.i)
+    .map(({ i }) => i);
+}
+
+/**
+ * How a cell's figure stands against the best cell's: `overlaps` when their intervals overlap
+ * (the run cannot tell the two apart), `apart` when they do not, '' without intervals.
+ */
+export function againstBest(best: readonly [number, number] | null, interval: readonly [number, number] | null): 'overlaps' | 'apart' | '' {
+  if (best === null || interval === null) return '';
+  return interval[0] <= best[1] && best[0] <= interval[1] ? 'overlaps' : 'apart';
+}
+
+/** The ranking columns: the figure with its interval, and how it stands against the best cell. */
+function rankColumns(summaries: readonly SweepSummary[], order: readonly number[], rankBy: string): { header: string[]; cells: (i: number, rank: number) => string[] } {
+  const best = intervalOf(summaries[order[0] as number], rankBy);
+  const hasIntervals = summaries.some((summary) => intervalOf(summary, rankBy) !== null);
+  if (!hasIntervals) return { header: [], cells: () => [] };
+  const text = (i: number): string => {
+    const value = figureOf(summaries[i], rankBy);
+    const interval = intervalOf(summaries[i], rankBy);
+    if (value === null) return '–';
+    return interval === null ? String(value) : `${value} [${Number(interval[0].toPrecision(4))}, ${Number(interval[1].toPrecision(4))}]`;
+  };
+  return {
+    header: [`${rankBy} [95 % interval]`, 'vs #1'],
+    cells: (i, rank) => [text(i), rank === 0 ? '' : againstBest(best, intervalOf(summaries[i], rankBy))],
+  };
+}
+
+/**
+ * The table, best first by `rankBy` (default `pnl_quote`), the figure's 95 % interval beside it
+ * when the summaries carry one, and whether each cell's interval overlaps the best cell's; ties
+ * keep grid order, so the same inputs print the same table. Returns the text and the order
+ * (indexes into `cells`).
+ */
+export function formatSweepTable(keys: readonly string[], cells: readonly Readonly<Record<string, string>>[], summaries: readonly SweepSummary[], rankBy = DEFAULT_RANK_BY): { text: string; order: number[] } {
+  const order = rankCells(summaries, rankBy);
   const columns = sweepColumns(summaries);
+  const ranking = rankColumns(summaries, order, rankBy);
   const value = (i: number, column: string): string => String((summaries[i] as Readonly<Record<string, unknown>> | undefined)?.[column] ?? '–');
-  const rows = [['#', ...keys, ...columns], ...order.map((i, rank) => [String(rank + 1), ...keys.map((key) => cells[i]?.[key] ?? ''), ...columns.map((column) => value(i, column))])];
+  const rows = [['#', ...keys, ...ranking.header, ...columns], ...order.map((i, rank) => [String(rank + 1), ...keys.map((key) => cells[i]?.[key] ?? ''), ...ranking.cells(i, rank), ...columns.map((column) => value(i, column))])];
   const widths = (rows[0] ?? []).map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
   return { text: rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd()).join('\n'), order };
 }

@@ -95,6 +95,12 @@ export interface VenueExchange {
   restingOrders(): ReplayOrder[];
   /** Our best resting price on a side (highest bid, lowest ask), ticks; undefined when none rests. */
   bestRestingPrice(side: Side): number | undefined;
+  /**
+   * The mid our fills' markouts are taken against, quote tokens per base token, when it is not the
+   * engine's view of this venue's book (a thin venue: the reference market's mid, since the venue's
+   * own mid is set by our quotes); undefined: the engine's mid.
+   */
+  markoutMid?(): number | undefined;
 }
 
 /** Builds the exchange of a replay venue once the venue exists (`ReplayVenueOptions.exchange`). */

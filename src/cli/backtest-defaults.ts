@@ -31,5 +31,8 @@ export const BACKTEST_DEFAULTS = {
   hedgeLatencyMs: 5,
   /** From the reference market's exchange time to the engine (`--reference`), ms: Binance's data crossing to where the bot runs. */
   referenceLatencyMs: 50,
+  /** Error bars: block length (ms of simulated time) and replicates of the bootstrap, as BOOTSTRAP_DEFAULTS (a test holds them equal; this module stays light for --help). */
+  bootstrapBlockMs: 60_000,
+  bootstrapSamples: 1_000,
 } as const;
 

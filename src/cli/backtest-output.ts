@@ -47,7 +47,7 @@ export function describeRun(prepared: PreparedRun, result: PairResult): RunOutpu
   ].join('\n');
   return {
     text,
-    html: () => renderReportHtml({ title: prepared.title, summary, samples, fills: result.fills, context: prepared.context, units, tick: market.tick, lot: market.lot }),
+    html: () => renderReportHtml({ title: prepared.title, summary, samples, fills: result.fills, context: prepared.context, units, tick: market.tick, lot: market.lot, markouts: result.markouts }),
   };
 }
 

@@ -55,6 +55,9 @@ export interface BacktestPlan {
   readonly latencyJitterMs: number;
   readonly feedLatencyMs: number;
   readonly seed: number;
+  /** Error bars: block length (ms) and replicates of the bootstrap; undefined (plans written before them) = the defaults. */
+  readonly bootstrapBlockMs?: number;
+  readonly bootstrapSamples?: number;
   readonly initialBase: string;
   readonly makerPbips: number;
   readonly takerPbips: number;
@@ -244,6 +247,7 @@ export function prepareRun(plan: BacktestPlan, onProgress?: (done: number, total
     strategy,
     settings,
     initialBase: Number(plan.initialBase),
+    bootstrap: { blockMs: plan.bootstrapBlockMs ?? BACKTEST_DEFAULTS.bootstrapBlockMs, samples: plan.bootstrapSamples ?? BACKTEST_DEFAULTS.bootstrapSamples, seed: plan.seed },
     ...budgetsOf(config, market),
     venue: {
       rules,

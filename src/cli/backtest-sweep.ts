@@ -9,7 +9,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { renderSweepReportHtml } from '../backtest/report/sweep-html.ts';
 import { SweepMergeError, formatResultLines, mergeSweepResults } from '../backtest/sweep-results.ts';
-import { SweepJobError, defaultWorkers, formatSweepTable, runOnWorkers, shardCells, sweepGrid, type Shard, type SweepAxis, type SweepSummary } from '../backtest/sweep.ts';
+import { DEFAULT_RANK_BY, SweepJobError, checkRankBy, defaultWorkers, formatSweepTable, runOnWorkers, shardCells, sweepGrid, type Shard, type SweepAxis, type SweepSummary } from '../backtest/sweep.ts';
 import { integerFlag, parseFlags, type CommandHelp } from './args.ts';
 import { planFingerprint, prepareAccount, type AccountPlan, type BacktestPlan } from './backtest-plan.ts';
 import { isThinFlag, THIN_FLAG_NAMES, withThinFlag } from './backtest-thin.ts';
@@ -84,6 +84,8 @@ function planForCell(plan: BacktestPlan, cell: Readonly<Record<string, string>>)
 /** Where a sweep's results go besides the table on stdout. */
 export interface SweepOutputs {
   readonly json: boolean;
+  /** The figure cells rank by (`--rank-by`); default `pnl_quote`. */
+  readonly rankBy?: string | undefined;
   readonly jsonl: string | undefined;
   readonly report: string | undefined;
 }
@@ -108,22 +110,24 @@ function emitSweep(
 ): void {
   const cells = sweep.indexes.map((i) => sweep.cells[i] as Readonly<Record<string, string>>);
   const keys = sweep.axes.map((axis) => axis.key);
-  const table = formatSweepTable(keys, cells, sweep.summaries);
+  const rankBy = outputs.rankBy ?? DEFAULT_RANK_BY;
+  const table = formatSweepTable(keys, cells, sweep.summaries, rankBy);
   io.stdout.write(`${table.text}\n`);
   if (outputs.jsonl !== undefined) {
     writeOutput('jsonl', outputs.jsonl, formatResultLines(sweep.sweepId, sweep.total, sweep.indexes, sweep.cells, sweep.summaries));
     io.stdout.write(`results: ${outputs.jsonl} (${sweep.indexes.length} of ${sweep.total} cells)\n`);
   }
   if (outputs.report !== undefined) {
-    writeOutput('report', outputs.report, renderSweepReportHtml({ title: describe.title, context: describe.context, axes: sweep.axes, cells, summaries: sweep.summaries }));
+    writeOutput('report', outputs.report, renderSweepReportHtml({ title: describe.title, context: describe.context, axes: sweep.axes, cells, summaries: sweep.summaries, rankBy }));
     io.stdout.write(`report: ${outputs.report}\n`);
   }
-  if (outputs.json) io.stdout.write(`${JSON.stringify({ sweep: table.order.map((i) => ({ params: cells[i], ...sweep.summaries[i] })) })}\n`);
+  if (outputs.json) io.stdout.write(`${JSON.stringify({ sweep: table.order.map((i) => ({ params: cells[i], ...sweep.summaries[i] })), rank_by: rankBy })}\n`);
 }
 
 /** Runs a sweep (or one shard of it) on worker threads and prints it. */
 export async function runSweep(io: CliIo, plan: AccountPlan, sweepTexts: readonly string[], options: SweepOutputs & { readonly shard: Shard | undefined; readonly workers: number | undefined }): Promise<number> {
   const axes = sweepTexts.map(parseSweep);
+  if (options.rankBy !== undefined) rankByFlag(options.rankBy, plan.pairs.length > 1);
   const seen = new Set<string>();
   for (const axis of axes) {
     if (seen.has(axis.key)) throw new UsageError(`--sweep ${axis.key} is given twice`);
@@ -173,6 +177,15 @@ function describeAccount(runs: readonly { readonly title: string; readonly conte
   return { title: `akira-mm backtest: ${names.length} pairs on one account (${names.join(', ')})`, context: runs.flatMap((run, i) => run.context.map((line) => `${names[i] ?? ''}: ${line}`)) };
 }
 
+/** Checks `--rank-by` as a usage error. */
+function rankByFlag(key: string, isAccount: boolean): string {
+  try {
+    return checkRankBy(key, isAccount);
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
 const MERGE_HELP: CommandHelp = {
   usage: 'akira-mm backtest merge FILES… [--json] [--jsonl FILE] [--report out.html]',
   summary:
@@ -181,6 +194,7 @@ const MERGE_HELP: CommandHelp = {
 
 export const MERGE_OPTIONS = {
   json: { type: 'boolean', doc: 'print {"sweep":[…]} as the last line, best PnL first' },
+  'rank-by': { type: 'string', value: 'KEY', default: DEFAULT_RANK_BY, doc: 'rank the cells by this figure (best first), with its 95 % interval beside it' },
   jsonl: { type: 'string', value: 'FILE', doc: 'write the merged JSON lines (one per cell, grid order)' },
   report: { type: 'string', value: 'FILE', doc: 'write the HTML report: ranked table and heatmaps' },
 } as const;
@@ -204,10 +218,11 @@ export async function runMerge(args: readonly string[], io: CliIo): Promise<numb
     throw error;
   }
   const indexes = merged.cells.map((_, i) => i);
+  const rankBy = values['rank-by'] === undefined ? undefined : rankByFlag(values['rank-by'], merged.summaries.some((summary) => 'budgets' in summary));
   emitSweep(
     io,
     { sweepId: merged.sweepId, axes: merged.axes, cells: merged.cells, total: merged.cells.length, indexes, summaries: merged.summaries },
-    { json: values.json === true, jsonl: values.jsonl, report: values.report },
+    { json: values.json === true, jsonl: values.jsonl, report: values.report, rankBy },
     { title: `akira-mm backtest sweep ${merged.sweepId}: ${merged.cells.length} cells merged from ${files.length} files`, context: [...files.map((file) => `results: ${file.name}`), ...merged.axes.map((axis) => `sweep: ${axis.key} = ${axis.values.join(', ')}`)] },
   );
   return 0;

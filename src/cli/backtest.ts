@@ -64,7 +64,15 @@ export const BACKTEST_OPTIONS = {
   'latency-ms': { type: 'string', value: 'N', unit: 'ms', default: BACKTEST_DEFAULTS.latencyMs, doc: 'order entry latency, and the same again for the answer' },
   'latency-jitter-ms': { type: 'string', value: 'N', unit: 'ms', default: BACKTEST_DEFAULTS.latencyJitterMs, doc: 'adds a seeded random whole number of ms in [0, N] to each latency' },
   'feed-latency-ms': { type: 'string', value: 'N', unit: 'ms', default: BACKTEST_DEFAULTS.feedLatencyMs, doc: 'delay from the exchange to the engine for market data' },
-  seed: { type: 'string', value: 'N', default: BACKTEST_DEFAULTS.seed, doc: 'RNG seed (latency jitter)' },
+  seed: { type: 'string', value: 'N', default: BACKTEST_DEFAULTS.seed, doc: 'RNG seed (latency jitter, and the error bars\' bootstrap)' },
+  'bootstrap-block-ms': {
+    type: 'string',
+    value: 'N',
+    unit: 'ms of simulated time',
+    default: BACKTEST_DEFAULTS.bootstrapBlockMs,
+    doc: 'error bars: block length of the block bootstrap over time that gives the 95 % intervals (rounded to whole 1 s samples; the longest markout horizon by default). docs/strategies.md, "Error bars"',
+  },
+  'bootstrap-samples': { type: 'string', value: 'N', default: BACKTEST_DEFAULTS.bootstrapSamples, doc: 'error bars: bootstrap replicates drawn (100 to 100000)' },
   'initial-base': { type: 'string', value: 'X', unit: 'base tokens', default: BACKTEST_DEFAULTS.initialBase, doc: 'held at the start; the same value is held in quote' },
   'initial-quote': {
     type: 'string',
@@ -80,6 +88,12 @@ export const BACKTEST_OPTIONS = {
   report: { type: 'string', value: 'FILE', default: 'none', doc: 'write the self-contained HTML report (a sweep: ranked table and heatmaps)' },
   json: { type: 'boolean', doc: 'print the summary as one JSON object on the last line (a sweep: {"sweep":[…]})' },
   sweep: { type: 'string', multiple: true, value: 'KEY=v1,v2,…', default: 'none', doc: 'run the grid of these values on worker threads' },
+  'rank-by': {
+    type: 'string',
+    value: 'KEY',
+    default: 'pnl_quote',
+    doc: 'sweep: rank the cells by this summary figure, best first (pnl_quote, pnl_per_notional_bps, markout_10s_bps, sharpe, max_drawdown_quote, …), its 95 % interval beside it and whether it overlaps the best cell\'s',
+  },
   shard: { type: 'string', value: 'K/N', default: 'the whole grid', doc: 'sweep: run only the K-th of N slices of the grid' },
   jsonl: { type: 'string', value: 'FILE', default: 'none', doc: 'sweep: write one JSON line per cell (params and summary), for scripts and `backtest merge`' },
   workers: { type: 'string', value: 'N', unit: 'threads', default: 'one per core', doc: 'sweep: worker threads' },
@@ -213,6 +227,8 @@ function planFromFlags(values: Values, pair: PairArgs, reference: readonly strin
     latencyJitterMs: integerFlag('latency-jitter-ms', values['latency-jitter-ms'], BACKTEST_DEFAULTS.latencyJitterMs, 0, 60_000),
     feedLatencyMs: integerFlag('feed-latency-ms', values['feed-latency-ms'], BACKTEST_DEFAULTS.feedLatencyMs, 0, 60_000),
     seed: integerFlag('seed', values.seed, BACKTEST_DEFAULTS.seed, 0, 2 ** 31 - 1),
+    bootstrapBlockMs: integerFlag('bootstrap-block-ms', values['bootstrap-block-ms'], BACKTEST_DEFAULTS.bootstrapBlockMs, 1_000, 86_400_000),
+    bootstrapSamples: integerFlag('bootstrap-samples', values['bootstrap-samples'], BACKTEST_DEFAULTS.bootstrapSamples, 100, 100_000),
     initialBase: decimalFlag('initial-base', values['initial-base'] ?? BACKTEST_DEFAULTS.initialBase),
     ...fees(values, venue.defaultFees),
     gasPriceFri,
@@ -276,11 +292,12 @@ async function runPlan(io: CliIo, values: Values, plan: AccountPlan): Promise<nu
       json: values.json === true,
       jsonl: values.jsonl,
       report: values.report,
+      rankBy: values['rank-by'],
       shard: values.shard === undefined ? undefined : parseShard(values.shard),
       workers: values.workers === undefined ? undefined : integerFlag('workers', values.workers, 1, 1, 1024),
     });
   }
-  for (const flag of ['shard', 'jsonl', 'workers'] as const) {
+  for (const flag of ['shard', 'jsonl', 'workers', 'rank-by'] as const) {
     if (values[flag] !== undefined) throw new UsageError(`--${flag} applies to sweeps only: add --sweep KEY=v1,v2`);
   }
 

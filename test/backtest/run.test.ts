@@ -4,6 +4,8 @@ import { constantLatency } from '../../src/backtest/latency.ts';
 import { powerQueue } from '../../src/backtest/queue-model.ts';
 import { runBacktest, type RecordedEventHandler, type RecordedEventSource } from '../../src/backtest/run.ts';
 import { deterministicPart } from '../../src/backtest/summary.ts';
+import { BOOTSTRAP_DEFAULTS } from '../../src/backtest/error-bars.ts';
+import { BACKTEST_DEFAULTS } from '../../src/cli/backtest-defaults.ts';
 import { DEFAULT_ENGINE_SETTINGS } from '../../src/engine/index.ts';
 import { ETH_USDC } from '../engine/fixtures.ts';
 
@@ -152,5 +154,59 @@ describe('runBacktest', () => {
     const once = async (): Promise<string> =>
       JSON.stringify(deterministicPart((await runBacktest({ source: syntheticSource(7, 800), strategy: spread, settings, venue, initialBase: 2 })).summary));
     expect(await once()).toBe(await once());
+  });
+});
+
+describe('runBacktest error bars', () => {
+  const bootstrap = { blockMs: 20_000, samples: 300, seed: 5 };
+  const run = (seed: number, strategy: Strategy = spread) => runBacktest({ source: syntheticSource(3, 3_000), strategy, settings, venue, initialBase: 2, bootstrap: { ...bootstrap, seed } });
+
+  it('gives PnL, PnL per notional and each markout horizon a 95 % interval around the figure, the markouts counted over the same fills as the fills\' own markouts', async () => {
+    const result = await run(5);
+    const s = result.summary;
+    expect(s.fills).toBeGreaterThan(10);
+    const inside = (value: number | null, interval: readonly [number, number] | null): void => {
+      expect(value).not.toBeNull();
+      expect(interval).not.toBeNull();
+      expect(interval?.[0]).toBeLessThanOrEqual(value as number);
+      expect(interval?.[1]).toBeGreaterThanOrEqual(value as number);
+      expect((interval?.[1] ?? 0) - (interval?.[0] ?? 0)).toBeGreaterThan(0);
+    };
+    inside(s.pnl_quote, s.pnl_quote_ci95);
+    inside(s.pnl_per_notional_bps, s.pnl_per_notional_bps_ci95);
+    inside(s.markout_1s_bps, s.markout_1s_bps_ci95);
+    inside(s.markout_10s_bps, s.markout_10s_bps_ci95);
+    expect(s.volume_quote).toBeCloseTo(result.fills.reduce((sum, fill) => sum + fill.price * fill.size, 0), 6);
+    expect(s.pnl_per_notional_bps).toBeCloseTo((s.pnl_quote / s.volume_quote) * 10_000, 4);
+    expect(s.markout_curve_ms).toEqual([100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 30_000, 60_000]);
+    expect(s.markout_curve_bps_ci95).toHaveLength(10);
+    // The headline is the plain mean of the per-fill markouts the report's table lists.
+    const tenSeconds = (result.markouts?.bps[6] ?? []).filter((bps): bps is number => bps !== null);
+    expect(s.markout_10s_bps).toBeCloseTo(tenSeconds.reduce((sum, bps) => sum + bps, 0) / tenSeconds.length, 6);
+    expect(s.markout_curve_fills[6]).toBe(tenSeconds.length);
+    expect(s.markout_curve_bps[6]).toBe(s.markout_10s_bps);
+    // Fills whose 60 s ended after the run are left out, never guessed.
+    expect(s.markout_curve_fills[9]).toBeLessThan(s.fills);
+    expect([s.bootstrap_block_ms, s.bootstrap_samples, s.bootstrap_seed]).toEqual([20_000, 300, 5]);
+  });
+
+  it('draws the same intervals from the same seed, and others from another seed with every other figure unchanged', async () => {
+    const [first, again, other] = [await run(5), await run(5), await run(6)];
+    expect(deterministicPart(again.summary)).toEqual(deterministicPart(first.summary));
+    expect(other.summary.pnl_quote_ci95).not.toEqual(first.summary.pnl_quote_ci95);
+    expect(other.summary.pnl_quote).toBe(first.summary.pnl_quote);
+  });
+
+  it('takes the same defaults from the command line as the library (60 s blocks, 1,000 samples, seed 1)', () => {
+    expect({ blockMs: BACKTEST_DEFAULTS.bootstrapBlockMs, samples: BACKTEST_DEFAULTS.bootstrapSamples, seed: BACKTEST_DEFAULTS.seed }).toEqual(BOOTSTRAP_DEFAULTS);
+  });
+
+  it('gives no per-notional or markout interval without fills', async () => {
+    const idle: Strategy = { name: 'idle', quote: () => [] };
+    const s = (await run(5, idle)).summary;
+    expect(s.fills).toBe(0);
+    expect([s.pnl_per_notional_bps, s.pnl_per_notional_bps_ci95, s.markout_10s_bps, s.markout_10s_bps_ci95]).toEqual([null, null, null, null]);
+    expect(s.markout_curve_bps_ci95.every((interval) => interval === null)).toBe(true);
+    expect(s.pnl_quote_ci95).toEqual([0, 0]);
   });
 });

@@ -54,6 +54,11 @@ describe.skipIf(dataDir === undefined)('akira-mm data and backtest on the ETHUSD
     for (const key of CONTRACT_KEYS) expect(summary).toHaveProperty(key);
     expect(summary['events']).toBeGreaterThan(280_000);
     expect(summary['fills']).toBeGreaterThan(0);
+    // Error bars: the PnL, per notional and each markout horizon with its 95 % interval, in text and JSON.
+    for (const key of ['pnl_quote_ci95', 'pnl_per_notional_bps_ci95', 'markout_1s_bps_ci95', 'markout_10s_bps_ci95', 'markout_60s_bps_ci95']) expect(summary[key], key).toHaveLength(2);
+    expect([summary['bootstrap_block_ms'], summary['bootstrap_samples'], summary['bootstrap_seed']]).toEqual([60_000, 1_000, 1]);
+    expect(stdout).toMatch(/\nPnL +−?[\d.]+ \[−?[\d.]+, −?[\d.]+\] USDT\n/);
+    expect(stdout).toMatch(/\nmarkout 10 s +−?[\d.]+ \[−?[\d.]+, −?[\d.]+\] bps\n/);
   });
 
   it('credits a maker rebate given as a negative --maker-pbips: fees_quote is negative and the PnL still adds up', async () => {
@@ -174,6 +179,10 @@ describe.skipIf(dataDir === undefined)('akira-mm data and backtest on the ETHUSD
     // A negative value needs the = form; node's parser says so.
     [['--maker-pbips', '-50'], "use '--maker-pbips=-XYZ'"],
     [['--sweep', 'maker-pbips=-100,-300'], '--sweep maker-pbips=-300: a rebate is at most the taker fee (allowed ≥ −200)'],
+    [['--bootstrap-samples', '5'], '--bootstrap-samples=5 is out of range (allowed 100..100000)'],
+    [['--bootstrap-block-ms', 'long'], '--bootstrap-block-ms=long'],
+    [['--rank-by', 'pnl_quote'], '--rank-by applies to sweeps only'],
+    [['--sweep', 'LADDER_LEVELS=2', '--rank-by', 'pnl'], '--rank-by pnl is not a figure a sweep ranks by'],
   ])('exits 2 naming the bad flag: %j', async (extra, named) => {
     const { code, stderr } = await runCli([...base, ...extra]);
     expect(code).toBe(2);

@@ -13,7 +13,9 @@ import type { PathSample } from '../stats.ts';
 import type { BacktestSummary } from '../summary.ts';
 import { formatScorecardValue, summaryRows, type SummaryUnits } from '../summary-rows.ts';
 import { escapeHtml, pageHtml, tableHtml } from './page.ts';
-import { MARKOUT_HORIZONS_MS, fewFillsContext, fewFillsNote, fillMarkouts, histogram, touchDistanceBps } from './series.ts';
+import { markoutsFromSamples, meanPresent, type FillMarkouts } from '../fill-markouts.ts';
+import { withInterval } from '../summary-rows.ts';
+import { MARKOUT_HORIZONS_MS, fewFillsContext, fewFillsNote, histogram, touchDistanceBps } from './series.ts';
 
 export { fillMarkouts } from './series.ts';
 
@@ -30,6 +32,8 @@ export interface ReportInput {
   /** Price tick (quote tokens) and lot (base tokens) of the run, for the note. */
   readonly tick?: number;
   readonly lot?: number;
+  /** Every fill's markout on the curve's horizons (the run's `PairResult.markouts`, what the summary's markouts count); default: from the sampled mid. */
+  readonly markouts?: FillMarkouts | undefined;
 }
 
 /** Most fills listed in the table; the charts and figures use every fill. */
@@ -43,8 +47,14 @@ function timeOfDay(ms: number): string {
   return formatUtc(ms).replace(' UTC', '').slice(11);
 }
 
-function fillsTable(input: ReportInput, markouts: readonly (number | null)[][], units: SummaryUnits): string {
+function fillsTable(input: ReportInput, markouts: readonly (readonly (number | null)[])[], units: SummaryUnits): string {
   if (input.fills.length === 0) return '<p>No fills.</p>';
+  // Over every fill, not the rows shown: the summary's markout_*_bps, which this row restates.
+  const means = markouts.map((series) => {
+    const mean = meanPresent(series);
+    const count = series.filter((bps) => bps !== null).length;
+    return mean === undefined ? '–' : `${formatBps(mean)} (${count} fills)`;
+  });
   const shown = input.fills.slice(0, FILL_TABLE_ROWS);
   const header = ['time (UTC)', 'side', `price (${units.quote})`, `size (${units.base})`, 'maker/taker', `fee (${units.quote})`, ...MARKOUT_HORIZONS_MS.map((ms) => `markout ${ms / 1000} s`)];
   const rows = shown.map((fill, i) => [
@@ -56,8 +66,9 @@ function fillsTable(input: ReportInput, markouts: readonly (number | null)[][], 
     escapeHtml(formatAmount(fill.feeQuote, '').trim()),
     ...markouts.map((series) => escapeHtml(formatBps(series[i]))),
   ]);
-  const more = input.fills.length > shown.length ? `<p class="muted">The first ${FILL_TABLE_ROWS} of ${input.fills.length} fills.</p>` : '';
-  return tableHtml([header.map(escapeHtml), ...rows], { header: true, className: 'grid' }) + more;
+  const meanRow = ['<b>mean, every fill</b>', '', '', '', '', '', ...means.map((text, i) => `<b id="markout-mean-${MARKOUT_HORIZONS_MS[i] ?? ''}">${escapeHtml(text)}</b>`)];
+  const more = input.fills.length > shown.length ? `<p class="muted">The first ${FILL_TABLE_ROWS} of ${input.fills.length} fills; the mean row is over every fill.</p>` : '';
+  return tableHtml([header.map(escapeHtml), ...rows, meanRow], { header: true, className: 'grid' }) + more;
 }
 
 function scorecardTable(input: ReportInput, units: SummaryUnits): string {
@@ -82,11 +93,41 @@ function chartSamples(samples: readonly PathSample[]): readonly PathSample[] {
   return stride <= 1 ? samples : samples.filter((_, i) => i % stride === 0 || i === samples.length - 1);
 }
 
+/** The markout curve's points from the summary (horizons in seconds, mean, interval bounds); null for summaries without it. */
+function markoutCurve(summary: BacktestSummary): { seconds: number[]; bps: (number | null)[]; low: (number | null)[]; high: (number | null)[] } | null {
+  const horizons = summary.markout_curve_ms;
+  if (horizons === undefined || horizons.length === 0) return null;
+  return {
+    seconds: horizons.map((ms) => ms / 1000),
+    bps: [...summary.markout_curve_bps],
+    low: summary.markout_curve_bps_ci95.map((interval) => interval?.[0] ?? null),
+    high: summary.markout_curve_bps_ci95.map((interval) => interval?.[1] ?? null),
+  };
+}
+
+/** What a markout is, the headline figures with their intervals, and how the table's mean row relates to them. */
+function markoutNote(summary: BacktestSummary): string {
+  const bps = (value: number): string => formatBps(value).replace(' bps', '');
+  const headline = summary.markout_10s_bps_ci95 === undefined ? '' : ` Mean at 1 s / 10 s / 60 s: ${[
+    withInterval(summary.markout_1s_bps, summary.markout_1s_bps_ci95, bps),
+    withInterval(summary.markout_10s_bps, summary.markout_10s_bps_ci95, bps),
+    withInterval(summary.markout_60s_bps, summary.markout_60s_bps_ci95, bps),
+  ].join(' / ')} bps.`;
+  const method = summary.bootstrap_block_ms === undefined ? '' : ` Intervals: 95 %, block bootstrap over time (${summary.bootstrap_block_ms / 1000} s blocks, ${summary.bootstrap_samples} samples, seed ${summary.bootstrap_seed}); two settings whose intervals overlap cannot be told apart on this data.`;
+  return `<p class="muted" id="markout-definition">${escapeHtml(
+    `A fill's markout at horizon h: the mid in force h after the fill (exchange time) against the fill price, in bps of the price, positive when the fill earned. ` +
+      `The summary's markouts are the plain mean over every fill whose horizon ended inside the run (later ones are left out); the fills table's mean row is the same figure.${headline}${method}`,
+  )}</p>`;
+}
+
 /** Renders the report. */
 export function renderReportHtml(input: ReportInput): string {
   const units = input.units ?? { base: 'base', quote: 'quote' };
   const seconds = (ms: number): number => ms / 1000;
-  const markouts = MARKOUT_HORIZONS_MS.map((horizon) => fillMarkouts(input.fills, input.samples, horizon));
+  // One set of per-fill markouts for the table, its mean row, the dots and the histogram: the
+  // summary's (the run's recorder), so the headline and the table cannot disagree.
+  const perFill = input.markouts ?? markoutsFromSamples(input.fills, input.samples);
+  const markouts = MARKOUT_HORIZONS_MS.map((horizon) => perFill.bps[perFill.horizonsMs.indexOf(horizon)] ?? input.fills.map(() => null));
   const drawn = chartSamples(input.samples);
   const hasComponents = drawn.length > 0 && drawn.every((sample) => sample.components !== undefined);
   const component = (name: 'spread' | 'inventory' | 'fees' | 'gas'): number[] => drawn.map((sample) => sample.components?.[name] ?? 0);
@@ -118,6 +159,7 @@ export function renderReportHtml(input: ReportInput): string {
     },
     histogram: histogram(markouts[1] ?? []),
     reference,
+    markoutCurve: markoutCurve(input.summary),
   };
   const note = fewFillsNote(input.samples, fewFillsContext(input.summary, { tick: input.tick ?? 0, lot: input.lot ?? 0, base: units.base }));
   const summaryTable = tableHtml(summaryRows(input.summary, units).map((row) => [escapeHtml(row.label), escapeHtml(row.text)]));
@@ -133,7 +175,7 @@ ${reference === null ? '' : '<h2>Reference basis</h2><div class="chart" id="basi
 <p class="muted">Spread: each fill's edge against the mid at the fill. Inventory: the position carried, marked to market. Fees and gas count against PnL; the parts add up to the total.</p>
 <h2>Inventory</h2><div class="chart" id="inventory"></div>${capNote === '' ? '' : `<p class="muted">${escapeHtml(capNote.trim())}</p>`}
 <h2>Distance from the touch</h2><div class="chart" id="distance"></div>
-<h2>Markouts</h2>${input.fills.length === 0 ? '<p>No fills: nothing to mark out.</p>' : '<div class="chart" id="markouts"></div><div class="chart" id="histogram"></div>'}
+<h2>Markouts</h2>${input.fills.length === 0 ? '<p>No fills: nothing to mark out.</p>' : `${markoutNote(input.summary)}<div class="chart" id="markout-curve"></div><div class="chart" id="markouts"></div><div class="chart" id="histogram"></div>`}
 <h2>Fills</h2>${fillsTable(input, markouts, units)}
 <details><summary>The summary as JSON (the keys <code>--json</code> prints)</summary><pre>${escapeHtml(JSON.stringify(input.summary, null, 2))}</pre></details>`;
   return pageHtml({ title: input.title, body, charts: { data, script: readFileSync(CHARTS_SCRIPT, 'utf8') } });

@@ -4,6 +4,7 @@
  * fills" note. Pure functions over the run's samples and fills, so they are tested without a
  * browser.
  */
+import { markoutsFromSamples } from '../fill-markouts.ts';
 import type { FillRecord } from '../session.ts';
 import { isQuoting } from '../scorecard.ts';
 import type { PathSample } from '../stats.ts';
@@ -13,20 +14,7 @@ export const MARKOUT_HORIZONS_MS = [1_000, 10_000, 60_000] as const;
 
 /** Markout (bps, positive = the fill earned) of each fill at `horizonMs`, from the sampled mid. */
 export function fillMarkouts(fills: readonly FillRecord[], samples: readonly PathSample[], horizonMs: number): (number | null)[] {
-  return fills.map((fill) => {
-    const target = fill.timeMs + horizonMs;
-    let low = 0;
-    let high = samples.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if ((samples[mid] as PathSample).timeMs < target) low = mid + 1;
-      else high = mid;
-    }
-    const mid = samples[low]?.mid;
-    if (mid === undefined) return null;
-    const sign = fill.side === 'buy' ? 1 : -1;
-    return (sign * (mid - fill.price) * 10_000) / fill.price;
-  });
+  return markoutsFromSamples(fills, samples, [horizonMs]).bps[0] as (number | null)[];
 }
 
 /** Distance of our quote from the touch in bps of the mid: 0 at the touch, > 0 behind it, < 0 inside the spread. */

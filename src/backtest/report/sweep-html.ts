@@ -4,7 +4,7 @@
  * One self-contained file, like the run report.
  */
 import type { SweepAxis, SweepSummary } from '../sweep.ts';
-import { rankCells, sweepColumns } from '../sweep.ts';
+import { DEFAULT_RANK_BY, againstBest, intervalOf, rankCells, sweepColumns } from '../sweep.ts';
 import { escapeHtml, pageHtml, tableHtml } from './page.ts';
 
 /** What a sweep report shows. */
@@ -14,6 +14,8 @@ export interface SweepReportInput {
   readonly axes: readonly SweepAxis[];
   readonly cells: readonly Readonly<Record<string, string>>[];
   readonly summaries: readonly SweepSummary[];
+  /** The figure the cells rank by; default `pnl_quote`. */
+  readonly rankBy?: string;
 }
 
 /** Rows of the ranked table shown (the JSON lines keep every cell). */
@@ -68,13 +70,22 @@ function heatmapHtml(input: SweepReportInput, rows: SweepAxis, columns: SweepAxi
 
 /** Renders the sweep report. */
 export function renderSweepReportHtml(input: SweepReportInput): string {
-  const order = rankCells(input.summaries);
+  const rankBy = input.rankBy ?? DEFAULT_RANK_BY;
+  const order = rankCells(input.summaries, rankBy);
   const keys = input.axes.map((axis) => axis.key);
   const columns = sweepColumns(input.summaries);
-  const header = ['#', ...keys, ...columns].map(escapeHtml);
+  const best = intervalOf(input.summaries[order[0] as number], rankBy);
+  const hasIntervals = input.summaries.some((summary) => intervalOf(summary, rankBy) !== null);
+  const intervalCells = (i: number, rank: number): string[] => {
+    if (!hasIntervals) return [];
+    const interval = intervalOf(input.summaries[i], rankBy);
+    return [interval === null ? '–' : escapeHtml(`[${Number(interval[0].toPrecision(4))}, ${Number(interval[1].toPrecision(4))}]`), rank === 0 ? '' : againstBest(best, interval)];
+  };
+  const header = ['#', ...keys, ...(hasIntervals ? [`${rankBy} 95 % interval`, 'vs #1'] : []), ...columns].map(escapeHtml);
   const rows = order.slice(0, RANKED_ROWS).map((i, rank) => [
     String(rank + 1),
     ...keys.map((key) => escapeHtml(input.cells[i]?.[key] ?? '')),
+    ...intervalCells(i, rank),
     ...columns.map((column) => escapeHtml(String((input.summaries[i] as Readonly<Record<string, unknown>> | undefined)?.[column] ?? '–'))),
   ]);
   const pair = heatmapAxes(input.axes);
@@ -89,6 +100,6 @@ export function renderSweepReportHtml(input: SweepReportInput): string {
   const body = `<h1>${escapeHtml(input.title)}</h1>
 <ul class="context">${input.context.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>
 ${heatmaps}
-<h2>Every cell, best PnL first (${order.length} cells)</h2>${tableHtml([header, ...rows], { header: true, className: 'grid' })}${more}`;
+<h2>Every cell, best ${escapeHtml(rankBy)} first (${order.length} cells)</h2>${hasIntervals ? `<p class="muted">Cells whose 95 % interval of ${escapeHtml(rankBy)} overlaps the best cell's (vs #1: overlaps) cannot be told apart from it on this data.</p>` : ''}${tableHtml([header, ...rows], { header: true, className: 'grid' })}${more}`;
   return pageHtml({ title: input.title, body });
 }

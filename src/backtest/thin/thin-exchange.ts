@@ -25,7 +25,6 @@ import {
   unitsToNumber,
   type Side,
 } from '../../core/index.ts';
-import { MarkoutTracker, type MarkoutSummary } from '../../engine/index.ts';
 import { OrderTable } from '../order-table.ts';
 import { ReplayBook } from '../replay-book.ts';
 import { fillQuoteUnits, type ExchangeFactory, type ExchangeHost, type FillTag, type ReplayOrder, type VenueExchange } from '../venue-exchange.ts';
@@ -70,12 +69,6 @@ export class ThinExchange implements VenueExchange {
   /** Quote tokens one price tick is worth on one lot, and per base token. */
   private readonly quotePerTickLot: number;
   private readonly quotePerTick: number;
-  /**
-   * Our fills' markouts against the reference mid (the venue's own mid is what our quotes and the
-   * background maker set, so it says nothing about adverse selection): the engine's computation,
-   * fed the reference's mid after each complete message instead of the venue's.
-   */
-  private readonly markouts = new MarkoutTracker();
   private readonly counts = { referenceTrades: 0, referenceLots: 0, uninformedTakers: 0, uninformedLots: 0, uninformedTradedLots: 0, arbitrageOrders: 0, arbitrageTakenLots: 0 };
   /** @throws MmError `CORE_INVALID_OPTION` / `CORE_INVALID_RULES` for bad options. */
   constructor(
@@ -97,9 +90,12 @@ export class ThinExchange implements VenueExchange {
     return { ...this.counts };
   }
 
-  /** Mean markouts of our fills so far against the reference mid, per horizon (MARKOUT_HORIZONS_MS). */
-  referenceMarkouts(): MarkoutSummary {
-    return this.markouts.summary();
+  /**
+   * Markouts on a thin venue are taken against the reference mid (the last complete reference
+   * touch), never the venue's own, which our quotes and the lagging background maker set.
+   */
+  markoutMid(): number | undefined {
+    return this.hasPushedMid ? ((this.referenceBid + this.referenceAsk) / 2) * this.quotePerTick : undefined;
   }
 
   // ── the reference market (recorded events) ───────────────────────────────────────────────
@@ -123,7 +119,6 @@ export class ThinExchange implements VenueExchange {
     this.referenceAsk = ask;
     const now = this.host.clock.nowMs();
     const midTwice = bid + ask;
-    this.markouts.observeMid((midTwice / 2) * this.quotePerTick, now);
     if (!this.hasPushedMid || midTwice !== this.pushedMidTwice) {
       this.hasPushedMid = true;
       this.pushedMidTwice = midTwice;
@@ -338,7 +333,6 @@ export class ThinExchange implements VenueExchange {
     const quoteUnits = fillQuoteUnits(this.options.rules, priceTicks, lots);
     this.table.recordFill(order, lots, quoteUnits, isMaker);
     this.host.fill(order, lots, priceTicks, quoteUnits, isMaker, this.tag(order.side, priceTicks, lots, counterparty));
-    this.markouts.addFill(order.side, priceTicks * this.quotePerTick, this.host.clock.nowMs());
     this.host.report({ order, lastFillPriceTicks: priceTicks, lastFillIsMaker: isMaker, matcherResult: 'OK', lastFill: { lots, quoteUnits } });
   }
 

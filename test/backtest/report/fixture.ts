@@ -1,4 +1,5 @@
 /** A small synthetic run (two minutes, two fills) for the report tests. */
+import type { BootstrapOptions } from '../../../src/backtest/error-bars.ts';
 import type { FillRecord } from '../../../src/backtest/session.ts';
 import type { PathSample } from '../../../src/backtest/stats.ts';
 import { summarize, type BacktestSummary } from '../../../src/backtest/summary.ts';
@@ -26,8 +27,16 @@ export const fills: FillRecord[] = [
   { timeMs: START_MS + 40_500, orderId: 'replay-2', side: 'sell', price: 2_001.2, size: 0.1, isMaker: false, feeQuote: 0.04 },
 ];
 
-/** The summary of the run; `scorecard` replaces parts of the engine's scorecard. */
-export function summary(scorecard: { ordersSent?: number; timeAtTouch?: number } = {}): BacktestSummary {
+/** Forty fills, one every 3 s, sides alternating: enough for the markout curve's intervals. */
+export const manyFills: FillRecord[] = Array.from({ length: 40 }, (_, i) => {
+  const timeMs = START_MS + 1_500 + i * 3_000;
+  const mid = 2_000 + Math.sin((timeMs - START_MS) / 10_000) * 2;
+  const side = i % 2 === 0 ? 'buy' : 'sell';
+  return { timeMs, orderId: `replay-${i}`, side, price: side === 'buy' ? mid - 0.3 : mid + 0.3, size: 0.1, isMaker: true, feeQuote: 0.02 };
+});
+
+/** The summary of the run; `scorecard` replaces parts of the engine's scorecard; `run` other fills and bootstrap settings. */
+export function summary(scorecard: { ordersSent?: number; timeAtTouch?: number } = {}, run: { fills?: FillRecord[]; bootstrap?: BootstrapOptions } = {}): BacktestSummary {
   const status = {
     state: 'stopped' as const,
     haltReason: undefined,
@@ -61,5 +70,5 @@ export function summary(scorecard: { ordersSent?: number; timeAtTouch?: number }
       pnl: { spread: 9.6, inventory: 3.6, fees: 0.96, gas: 0.24, total: 12 },
     },
   };
-  return summarize({ events: 1_000, status, samples, fills, sampleMs: 1_000, wallSeconds: 0.01, startMs: START_MS, endMs: START_MS + 120_000 });
+  return summarize({ events: 1_000, status, samples, fills: run.fills ?? fills, sampleMs: 1_000, wallSeconds: 0.01, startMs: START_MS, endMs: START_MS + 120_000, bootstrap: run.bootstrap });
 }

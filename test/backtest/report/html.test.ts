@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { renderReportHtml } from '../../../src/backtest/report/html.ts';
 import { attributesOf, hasBrowser, openInChromium } from './chromium.ts';
-import { START_MS, fills, samples, summary } from './fixture.ts';
+import { START_MS, fills, manyFills, samples, summary } from './fixture.ts';
+import { histogram } from '../../../src/backtest/report/series.ts';
 
 const units = { base: 'ETH', quote: 'USDT' };
 
@@ -24,7 +25,7 @@ describe('the backtest report', () => {
   it('formats the summary for people: UTC times, durations, token units, percentages, the Sharpe horizon', () => {
     const html = report();
     expect(html).toContain('<th>simulated time</th><td>2 min 0 s (2024-08-09 00:00:00.000 UTC → 2024-08-09 00:02:00.000 UTC)</td>');
-    expect(html).toContain('<th>PnL</th><td>1 USDT</td>');
+    expect(html).toMatch(/<th>PnL<\/th><td>1 \[[−\d.]+, [−\d.]+\] USDT<\/td>/);
     expect(html).toContain('<th>volume</th><td>0.2 ETH</td>');
     expect(html).toContain('<th>two-sided uptime</th><td>90.0 %</td>');
     expect(html).toContain('<th>Sharpe (per hour)</th>');
@@ -60,8 +61,8 @@ describe('the backtest report', () => {
     expect(view.screenshot.subarray(1, 4).toString()).toBe('PNG');
     expect(view.screenshot.length).toBeGreaterThan(50_000);
     const body = attributesOf(`${view.dom.replace('<body', '<body id="body"')}`, 'body');
-    expect(body['data-charts-expected']).toBe('6');
-    expect(body['data-charts-drawn']).toBe('6');
+    expect(body['data-charts-expected']).toBe('7');
+    expect(body['data-charts-drawn']).toBe('7');
     const startSeconds = START_MS / 1000;
     for (const id of TIME_CHARTS) {
       const chart = attributesOf(view.dom, id);
@@ -85,6 +86,61 @@ describe('the backtest report', () => {
   });
 });
 
+describe('the backtest report\'s markouts and error bars', () => {
+  const bootstrap = { blockMs: 10_000, samples: 300, seed: 1 };
+  const runSummary = summary({}, { fills: manyFills, bootstrap });
+  const html = renderReportHtml({ title: 'ETH/USDT ladder', summary: runSummary, samples, fills: manyFills, context: ['data: test'], units, tick: 0.01, lot: 0.0001 });
+
+  it('shows the PnL and each markout horizon with its 95 % interval, and how the intervals were drawn', () => {
+    expect(html).toMatch(/<th>PnL<\/th><td>1 \[[−\d.]+, [−\d.]+\] USDT<\/td>/);
+    expect(html).toMatch(/<th>markout 10 s<\/th><td>[−\d.]+ \[[−\d.]+, [−\d.]+\] bps<\/td>/);
+    expect(html).toContain('<th>error bars</th><td>95 % intervals [low, high]: block bootstrap over time, 10 s blocks, 300 samples, seed 1</td>');
+  });
+
+  it('gives the fills table a mean row equal to the headline markout, both over every fill whose horizon ended in the run, and says so', () => {
+    const mean = /<b id="markout-mean-10000">([−\d.]+) bps \((\d+) fills\)<\/b>/.exec(html);
+    expect(mean?.[1]).toBe(String(Number((runSummary.markout_10s_bps as number).toFixed(2))).replace('-', '−'));
+    // Fills within 10 s of the end have no 10 s markout: left out of both.
+    expect(Number(mean?.[2])).toBe(runSummary.markout_curve_fills[6]);
+    expect(Number(mean?.[2])).toBeLessThan(manyFills.length);
+    expect(html).toContain('the fills table&#39;s mean row is the same figure');
+  });
+
+  it('bins the 10 s histogram with the largest markout inside the last bin', () => {
+    const values = [-7.2, -3, 0.4, 2.5, 9.99, 10];
+    const bars = histogram(values);
+    const last = (bars.centers[bars.centers.length - 1] as number) + bars.binWidth / 2;
+    expect(last).toBeGreaterThan(10);
+    expect(bars.counts.reduce((sum, count) => sum + count, 0)).toBe(values.length);
+  });
+
+  (hasBrowser ? it : it.skip)('draws the markout curve from 100 ms to 60 s with its band, legends with values before any hover, and whole histogram bars', () => {
+    const view = openInChromium(html, { width: 1300, height: 4200 });
+    const curve = attributesOf(view.dom, 'markout-curve');
+    expect(Number(curve['data-x-min'])).toBe(0.1);
+    expect(Number(curve['data-x-max'])).toBe(60);
+    // The mean and both bounds of the band have points (the 60 s bounds need fills 60 s before the end).
+    const legend = JSON.parse(curve['data-legend'] ?? '[]') as (string | null)[];
+    expect(legend).toHaveLength(3);
+    for (const value of legend) expect(value).toMatch(/^−?-?\d/);
+    expect(Number(curve['data-points'])).toBeGreaterThanOrEqual(3 * 8);
+    expect(curve['data-bands']).toBe('1');
+    // Every chart's legend shows values without the mouse: no "--" placeholder anywhere.
+    for (const id of ['price', 'pnl', 'inventory', 'distance', 'markouts', 'histogram', 'markout-curve']) {
+      const values = JSON.parse(attributesOf(view.dom, id)['data-legend'] ?? '[]') as (string | null)[];
+      expect(values.length, id).toBeGreaterThan(0);
+      expect(values.some((value) => value !== null && value !== '--' && value !== ''), id).toBe(true);
+    }
+    expect(view.dom).not.toMatch(/<td class="u-value">--<\/td>/);
+    // The histogram's x axis runs from the first bin's low edge to the last bin's high edge: no bar is cut.
+    const bars = attributesOf(view.dom, 'histogram');
+    const drawn = JSON.parse(html.slice(html.indexOf('window.REPORT = ') + 16, html.indexOf(';</script>', html.indexOf('window.REPORT = ')))) as { histogram: { centers: number[]; binWidth: number } };
+    const { centers, binWidth } = drawn.histogram;
+    expect(Number(bars['data-scale-x-min'])).toBeCloseTo((centers[0] as number) - binWidth / 2, 9);
+    expect(Number(bars['data-scale-x-max'])).toBeCloseTo((centers[centers.length - 1] as number) + binWidth / 2, 9);
+  });
+});
+
 describe('the backtest report with a reference market', () => {
   const withReference = samples.map((sample) => ({ ...sample, referenceFair: sample.mid === undefined ? undefined : sample.mid * 1.0001, basisBps: 1 }));
   const html = renderReportHtml({ title: 'ETH/USDT glft', summary: { ...summary(), reference_pauses: 2, basis_bps_mean: 1 }, samples: withReference, fills, context: ['data: test'], units, tick: 0.01, lot: 0.0001 });
@@ -98,8 +154,8 @@ describe('the backtest report with a reference market', () => {
   (hasBrowser ? it : it.skip)('draws the reference fair price on the price chart and the basis against time in headless Chromium', () => {
     const view = openInChromium(html, { width: 1300, height: 3800 });
     const body = attributesOf(`${view.dom.replace('<body', '<body id="body"')}`, 'body');
-    expect(body['data-charts-expected']).toBe('7');
-    expect(body['data-charts-drawn']).toBe('7');
+    expect(body['data-charts-expected']).toBe('8');
+    expect(body['data-charts-drawn']).toBe('8');
     const basis = attributesOf(view.dom, 'basis');
     expect(basis['data-x-kind']).toBe('time');
     expect(Number(basis['data-points'])).toBe(withReference.length);
