@@ -8,7 +8,7 @@
  * change it causes) and the strategy sees the view `buildMarketView` builds. It leaves out the
  * wire (signing, latency, settlement): what it tests is how a model's quotes evolve on thin flow.
  */
-import { createRng, type DesiredQuote, type Side, type Strategy } from '../../src/core/index.ts';
+import { createRng, type DesiredQuote, type ModelInternals, type Side, type Strategy } from '../../src/core/index.ts';
 import { DEFAULT_FLOW } from '../../src/sim/flow.ts';
 import { MarketEstimators, buildMarketView } from '../../strategies/index.ts';
 
@@ -33,7 +33,7 @@ export interface ThinFlowSample {
   readonly askBps: number | undefined;
   /** Our fills so far. */
   readonly fills: number;
-  readonly internals: Readonly<Record<string, number>> | undefined;
+  readonly internals: ModelInternals | undefined;
 }
 
 /** What a run gives back. */
