@@ -19,7 +19,7 @@ export function buildArrivalPriorKeys(names: ArrivalPriorKeyNames, what: string)
       key: names.priorArrivals,
       default: '20',
       unit: 'arrivals',
-      doc: `How many arrivals the configured ${what} is worth against the online fit: the fit weighs n/(n + this), n its arrivals inside the grid, each halved every ARRIVAL_EVIDENCE_HALF_LIFE_S; 0 = the fit alone`,
+      doc: `Weight of the configured ${what} against the online fit, in arrivals: the fit weighs n/(n + this), n its arrivals inside the grid, each halved every ARRIVAL_EVIDENCE_HALF_LIFE_S; 0 = the fit alone`,
       parse: v.numberIn({ min: 0, max: 1e9 }),
     }),
     kMinPerBps: envKey({

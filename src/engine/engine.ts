@@ -184,7 +184,11 @@ export class MarketMaker {
     const fairPrice = this.settings.fairPrice;
     this.reference = this.referenceStage(options.reference);
     if ((fairPrice === 'reference' || fairPrice === 'blend') && this.reference === undefined) throw new Error(`FAIR_PRICE=${fairPrice} needs a reference feed and its settings`);
-    this.market = new MarketTracker(info, fairPrice, this.settings.fairHoldMs, () => this.clock.nowMs(), this.reference?.externalFair(), { stepBps: this.settings.arrivalGridStepBps, points: this.settings.arrivalGridPoints });
+    this.market = new MarketTracker(info, fairPrice, this.settings.fairHoldMs, () => this.clock.nowMs(), this.reference?.externalFair(), {
+      stepBps: this.settings.arrivalGridStepBps,
+      points: this.settings.arrivalGridPoints,
+      evidenceHalfLifeMs: this.settings.arrivalEvidenceHalfLifeMs,
+    });
     this.ledger = new Ledger({ baseDecimals: this.rules.baseDecimals, quoteDecimals: this.rules.quoteDecimals, makerFeePbips: info.makerFeePbips, takerFeePbips: info.takerFeePbips });
     const hedge = this.hedge;
     this.position = new Position(this.ledger, this.rules, this.settings.inventoryTarget, hedge === undefined ? undefined : () => hedge.positionOffsetUnits());
