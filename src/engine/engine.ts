@@ -371,7 +371,7 @@ export class MarketMaker {
 
   /** What the engine is doing now. */
   status(): EngineStatus {
-    const { mid, baseBalance, pnl, hedge, reference } = this.pathStatus();
+    const { mid, baseBalance, pnl, hedge, reference, model } = this.pathStatus();
     const fair = this.market.fair();
     const rules = this.rules;
     const scorecard = scorecardSnapshot(this.scorecard, this.orders.stats(), pnl, rules);
@@ -393,7 +393,7 @@ export class MarketMaker {
       scorecard,
       ...(hedge === undefined ? {} : { hedge }),
       reference,
-      ...this.modelStatus(),
+      ...(model === undefined ? {} : { model }),
     };
   }
 
@@ -425,6 +425,7 @@ export class MarketMaker {
       scorecard: { pnl: this.scorecard.pnl() },
       ...(this.hedge === undefined ? {} : { hedge: { ...this.hedge.status(), pnlQuote: this.hedge.pnlQuote(fair ?? mid) } }),
       reference: this.reference?.view(mid),
+      ...this.modelStatus(),
     };
   }
 

@@ -57,7 +57,7 @@ export interface ModelStatus {
 }
 
 /** What a backtest samples along its path: these fields of `EngineStatus`, same values. */
-export type PathStatus = Pick<EngineStatus, 'mid' | 'baseBalance' | 'pnl' | 'hedge' | 'reference'> & { readonly scorecard: Pick<ScorecardSnapshot, 'pnl'> };
+export type PathStatus = Pick<EngineStatus, 'mid' | 'baseBalance' | 'pnl' | 'hedge' | 'reference' | 'model'> & { readonly scorecard: Pick<ScorecardSnapshot, 'pnl'> };
 
 /** The reference market as the status shows it. */
 export interface ReferenceView {
