@@ -17,7 +17,9 @@
  * position in tokens rather than a fraction of the portfolio.
  */
 import { describeKeys, envKey, notBoth, readKeys, values as v, type InventoryView, type MarketView, type ParamsOf, type StrategyDefinition } from '../src/core/index.ts';
-import type { ExplainedStrategy, QuoteExplanation } from './explained.ts';
+import { buildArrivalPriorKeys, checkArrivalBounds } from './arrival-keys.ts';
+import { shrinkArrival } from './estimators/arrival-prior.ts';
+import { bpsOf, modelInternals, type ExplainedStrategy, type QuoteExplanation } from './explained.ts';
 import { buildModelKeys, checkSpreadBounds } from './model-keys.ts';
 import { checkSizeKeys, modelSizeOf, strategySizeOf } from './order-sizing.ts';
 import {
@@ -27,7 +29,6 @@ import {
   expandLevels,
   fillCostPerUnit,
   finalizeQuotes,
-  isPositiveFinite,
   nonNegativeOrZero,
   perBpsToPerPrice,
   referencePrice,
@@ -80,6 +81,8 @@ export function computeTimeLeftS(timeMs: number, horizonS: number | 'inf'): numb
   return (horizonMs - intoSessionMs) / 1000;
 }
 
+const AS_PRIOR_NAMES = { priorArrivals: 'AS_KAPPA_PRIOR_ARRIVALS', kMin: 'AS_KAPPA_MIN_PER_BPS', kMax: 'AS_KAPPA_MAX_PER_BPS' };
+
 /** The strategy's env keys. Defaults suit ETH/USDC (γ per USDC); k is per bp of the reference price. */
 export const AVELLANEDA_STOIKOV_KEYS = {
   gamma: envKey({
@@ -124,6 +127,7 @@ export const AVELLANEDA_STOIKOV_KEYS = {
     doc: 'k used while AS_KAPPA=auto has no fit yet (quoting never waits for data), per bp of distance from the reference price (0.25 ≈ 1 per USDC at ETH 2500)',
     parse: v.numberIn({ min: 0, minExclusive: true, max: 1e9 }),
   }),
+  ...buildArrivalPriorKeys(AS_PRIOR_NAMES, 'AS_KAPPA_FALLBACK_PER_BPS'),
   ...buildModelKeys('AS', { orderSize: '0.01', minSpreadBps: '0', maxSpreadBps: '200', maxSkewBps: '20' }),
 };
 
@@ -144,6 +148,8 @@ export interface AvellanedaStoikovExplanation extends QuoteExplanation {
   /** The same k per bp of the reference price. */
   readonly kappaPerBps: number;
   readonly kappaSource: KappaSource;
+  /** Share of the fit in k (0 = the fallback alone; the rest is the fallback as a prior, `shrinkArrival`). */
+  readonly fitWeight: number;
   /** Δ, one order's size in base tokens. */
   readonly orderSize: number;
   /** Why nothing is quoted although the model ran: the notional buys less than the minimum size, or has no price. */
@@ -167,7 +173,7 @@ export function explainAvellanedaStoikov(
 ): AvellanedaStoikovExplanation | undefined {
   const reference = referencePrice(view, params.priceSource);
   if (reference === undefined) return undefined;
-  const [kappa, kappaSource] = resolveKappa(params, view, reference);
+  const [kappa, kappaSource, fitWeight] = resolveKappa(params, view, reference);
 
   const position = Number.isFinite(inventory.base - inventory.targetBase) ? inventory.base - inventory.targetBase : 0;
   // A notional too small for the venue's minimum quotes nothing (no more than asked); the model
@@ -202,6 +208,7 @@ export function explainAvellanedaStoikov(
     kappa,
     kappaPerBps: (kappa * reference) / 10_000,
     kappaSource,
+    fitWeight,
     orderSize: size,
     sizeSkipped: skipped,
     reservationPrice,
@@ -213,15 +220,27 @@ export function explainAvellanedaStoikov(
 }
 
 /**
- * k per quote price unit at `reference`, and where it came from: a fixed k (per bp, or the
- * deprecated per price unit), the fit (per bp), or the fallback (per bp, or deprecated per price unit).
+ * k per quote price unit at `reference`, where it came from and the fit's weight in it: a fixed k
+ * (per bp, or the deprecated per price unit), the fit shrunk towards the fallback as its prior and
+ * bounded, or the fallback alone (per bp, or deprecated per price unit).
  */
-function resolveKappa(params: AvellanedaStoikovParams, view: MarketView, reference: number): [number, KappaSource] {
-  if (params.kappaPerBps !== 'off') return [perBpsToPerPrice(params.kappaPerBps, reference), 'fixed'];
-  if (params.kappa !== 'auto') return [params.kappa, 'fixed'];
-  const fitted = view.arrival?.kPerBps;
-  if (fitted !== undefined && isPositiveFinite(fitted)) return [perBpsToPerPrice(fitted, reference), 'fit'];
-  return [params.kappaFallback === 'off' ? perBpsToPerPrice(params.kappaFallbackPerBps, reference) : params.kappaFallback, 'fallback'];
+function resolveKappa(params: AvellanedaStoikovParams, view: MarketView, reference: number): [number, KappaSource, number] {
+  if (params.kappaPerBps !== 'off') return [perBpsToPerPrice(params.kappaPerBps, reference), 'fixed', 0];
+  if (params.kappa !== 'auto') return [params.kappa, 'fixed', 0];
+  const fallback = params.kappaFallback === 'off' ? perBpsToPerPrice(params.kappaFallbackPerBps, reference) : params.kappaFallback;
+  const fitted = view.arrival;
+  // A–S takes no A: only k is shrunk and bounded (A's bounds are open).
+  const shrunk = shrinkArrival(fitted, {
+    a: fitted?.a ?? 1,
+    kPerBps: (fallback * reference) / 10_000,
+    strength: params.priorArrivals,
+    kMinPerBps: params.kMinPerBps,
+    kMaxPerBps: params.kMaxPerBps,
+    aMin: 0,
+    aMax: Number.POSITIVE_INFINITY,
+  });
+  if (shrunk.fitWeight > 0) return [perBpsToPerPrice(shrunk.kPerBps, reference), 'fit', shrunk.fitWeight];
+  return [fallback, 'fallback', 0];
 }
 
 /** The `avellaneda-stoikov` strategy. */
@@ -235,6 +254,7 @@ export const AVELLANEDA_STOIKOV: StrategyDefinition<AvellanedaStoikovParams> = {
       checkSizeKeys('AS'),
       notBoth('AS_KAPPA', 'AS_KAPPA_PER_BPS', 'k'),
       notBoth('AS_KAPPA_FALLBACK', 'AS_KAPPA_FALLBACK_PER_BPS', 'the fallback k'),
+      checkArrivalBounds(AS_PRIOR_NAMES),
     ]),
   create: (params) => createAvellanedaStoikov(params),
 };
@@ -246,5 +266,14 @@ export function createAvellanedaStoikov(params: AvellanedaStoikovParams): Explai
     ...strategySizeOf(params),
     explain: (view, inventory) => explainAvellanedaStoikov(params, view, inventory),
     quote: (view, inventory) => explainAvellanedaStoikov(params, view, inventory)?.quotes ?? [],
+    internals: (view, inventory) => {
+      const e = explainAvellanedaStoikov(params, view, inventory);
+      if (e === undefined) return undefined;
+      return modelInternals(view, e.reference, e, {
+        arrivalKPerBps: e.kappaPerBps,
+        arrivalFitWeight: e.fitWeight,
+        signals: { modelSpreadBps: bpsOf(e.modelSpread, e.reference), timeLeftS: e.timeLeftS, inventoryBase: e.inventory, costBps: bpsOf(e.cost, e.reference) },
+      });
+    },
   };
 }

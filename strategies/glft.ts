@@ -18,7 +18,9 @@
  * γ × tick × Δ here.
  */
 import { describeKeys, envKey, notBoth, readKeys, values as v, type InventoryView, type MarketView, type ParamsOf, type StrategyDefinition } from '../src/core/index.ts';
-import type { ExplainedStrategy, QuoteExplanation } from './explained.ts';
+import { buildArrivalPriorKeys, checkArrivalBounds } from './arrival-keys.ts';
+import { shrinkArrival } from './estimators/arrival-prior.ts';
+import { bpsOf, modelInternals, type ExplainedStrategy, type QuoteExplanation } from './explained.ts';
 import { buildModelKeys, checkSpreadBounds } from './model-keys.ts';
 import { checkSizeKeys, modelSizeOf, strategySizeOf } from './order-sizing.ts';
 import {
@@ -28,7 +30,6 @@ import {
   expandLevels,
   fillCostPerUnit,
   finalizeQuotes,
-  isPositiveFinite,
   levelsWithinPosition,
   nonNegativeOrZero,
   perBpsToPerPrice,
@@ -103,6 +104,8 @@ export function computeGlftQuote(input: GlftQuoteInput): GlftQuote {
   };
 }
 
+const GLFT_PRIOR_NAMES = { priorArrivals: 'GLFT_PRIOR_ARRIVALS', kMin: 'GLFT_K_MIN_PER_BPS', kMax: 'GLFT_K_MAX_PER_BPS' };
+
 /** The strategy's env keys. Defaults suit ETH/USDC-like books (γ per USDC); k is per bp of the fair price. */
 export const GLFT_KEYS = {
   gamma: envKey({
@@ -161,6 +164,21 @@ export const GLFT_KEYS = {
     doc: 'Arrival decay k per bp of distance from the fair price, used until the fit is ready (or always with GLFT_FIT_ARRIVAL=off); 0.25 ≈ 1 per USDC at ETH 2500',
     parse: v.numberIn({ min: 0, minExclusive: true, max: 1e9 }),
   }),
+  ...buildArrivalPriorKeys(GLFT_PRIOR_NAMES, 'GLFT_A and GLFT_K_PER_BPS'),
+  aMin: envKey({
+    key: 'GLFT_A_MIN',
+    default: '0.05',
+    unit: 'trades/s',
+    doc: 'Smallest A the online fit may give: a small A widens the inventory part of the spread as 1/√A',
+    parse: v.numberIn({ min: 0, minExclusive: true, max: 1e9 }),
+  }),
+  aMax: envKey({
+    key: 'GLFT_A_MAX',
+    default: '1000',
+    unit: 'trades/s',
+    doc: 'Largest A the online fit may give',
+    parse: v.numberIn({ min: 0, minExclusive: true, max: 1e9 }),
+  }),
   ...buildModelKeys('GLFT', { orderSize: '0.01', minSpreadBps: '0', maxSpreadBps: '200', maxSkewBps: '20' }),
 };
 
@@ -177,6 +195,8 @@ export interface GlftExplanation extends QuoteExplanation {
   readonly k: number;
   readonly kPerBps: number;
   readonly arrivalSource: 'fit' | 'fallback';
+  /** Share of the fit in A and k (0 = the configured values; the rest is the prior, `shrinkArrival`). */
+  readonly fitWeight: number;
   /** Δ, one order's size in base tokens. */
   readonly orderSize: number;
   /** Why nothing is quoted although the model ran: the notional buys less than the minimum size, or has no price. */
@@ -202,10 +222,19 @@ export interface GlftExplanation extends QuoteExplanation {
 export function explainGlft(params: GlftParams, view: MarketView, inventory: InventoryView): GlftExplanation | undefined {
   const fair = referencePrice(view, params.priceSource);
   if (fair === undefined) return undefined;
-  const fit = view.arrival;
-  const useFit = params.fitArrival && fit !== undefined && isPositiveFinite(fit.a) && isPositiveFinite(fit.kPerBps);
-  const a = useFit ? fit.a : params.a;
-  const k = useFit ? perBpsToPerPrice(fit.kPerBps, fair) : params.k === 'off' ? perBpsToPerPrice(params.kPerBps, fair) : params.k;
+  const priorKPerBps = params.k === 'off' ? params.kPerBps : (params.k * fair) / 10_000;
+  const shrunk = shrinkArrival(params.fitArrival ? view.arrival : undefined, {
+    a: params.a,
+    kPerBps: priorKPerBps,
+    strength: params.priorArrivals,
+    kMinPerBps: params.kMinPerBps,
+    kMaxPerBps: params.kMaxPerBps,
+    aMin: params.aMin,
+    aMax: params.aMax,
+  });
+  const useFit = shrunk.fitWeight > 0;
+  const a = shrunk.a;
+  const k = useFit ? perBpsToPerPrice(shrunk.kPerBps, fair) : params.k === 'off' ? perBpsToPerPrice(params.kPerBps, fair) : params.k;
   // A notional too small for the venue's minimum quotes nothing (no more than asked); the model
   // still runs, for the explanation.
   const { size, skipped } = modelSizeOf(params, fair, view);
@@ -243,6 +272,7 @@ export function explainGlft(params: GlftParams, view: MarketView, inventory: Inv
     k,
     kPerBps: (k * fair) / 10_000,
     arrivalSource: useFit ? 'fit' : 'fallback',
+    fitWeight: shrunk.fitWeight,
     orderSize: size,
     sizeSkipped: skipped,
     c1,
@@ -268,6 +298,8 @@ export const GLFT: StrategyDefinition<GlftParams> = {
       checkSpreadBounds('GLFT'),
       checkSizeKeys('GLFT'),
       notBoth('GLFT_K', 'GLFT_K_PER_BPS', 'k'),
+      checkArrivalBounds(GLFT_PRIOR_NAMES),
+      (values, rawOf) => (values.aMin <= values.aMax ? [] : [{ key: 'GLFT_A_MIN', value: rawOf('GLFT_A_MIN'), allowed: `at most GLFT_A_MAX (${values.aMax})` }]),
       // A notional's size is known only at quote time: the position limit is then checked by quoting.
       (values, rawOf) =>
         values.maxPosition === 'off' || values.orderNotional !== 'off' || values.maxPosition >= values.orderSize
@@ -284,5 +316,15 @@ export function createGlft(params: GlftParams): ExplainedStrategy<GlftExplanatio
     ...strategySizeOf(params),
     explain: (view, inventory) => explainGlft(params, view, inventory),
     quote: (view, inventory) => explainGlft(params, view, inventory)?.quotes ?? [],
+    internals: (view, inventory) => {
+      const e = explainGlft(params, view, inventory);
+      if (e === undefined) return undefined;
+      return modelInternals(view, e.reference, e, {
+        arrivalA: e.a,
+        arrivalKPerBps: e.kPerBps,
+        arrivalFitWeight: e.fitWeight,
+        signals: { c1Bps: bpsOf(e.c1, e.reference), skewPerBaseBps: bpsOf(e.skew, e.reference), inventoryBase: e.inventory, costBps: bpsOf(e.cost, e.reference) },
+      });
+    },
   };
 }

@@ -22,7 +22,7 @@ import {
   type ParamsOf,
   type StrategyDefinition,
 } from '../src/core/index.ts';
-import type { ExplainedStrategy, QuoteExplanation } from './explained.ts';
+import { modelInternals, type ExplainedStrategy, type QuoteExplanation } from './explained.ts';
 import { computeInventoryRatio, computeSkewRatios, computeTotalLadderSize } from './inventory-skew.ts';
 import { buildSizeKeys, checkSizeKeys, strategySizeOf } from './order-sizing.ts';
 import { PRICE_SOURCES, applySpreadFloor, bpsToPrice, fillCostPerUnit, finalizeQuotes, referencePrice } from './passive-quotes.ts';
@@ -279,6 +279,17 @@ export function createLadder(params: LadderParams): ExplainedStrategy<LadderExpl
     name: 'ladder',
     ...strategySizeOf(params),
     explain: (view, inventory) => explainLadder(params, view, inventory),
+    internals: (view, inventory) => {
+      const e = explainLadder(params, view, inventory);
+      if (e === undefined) return undefined;
+      // Level 0 of each side; a side that is off mirrors the other around the centre.
+      const bid = e.quotes.find((q) => q.side === 'buy' && q.level === 0)?.price;
+      const ask = e.quotes.find((q) => q.side === 'sell' && q.level === 0)?.price;
+      const levelZero = { bid: bid ?? 2 * e.centre - (ask ?? e.centre), ask: ask ?? 2 * e.centre - (bid ?? e.centre) };
+      return modelInternals(view, e.reference, levelZero, {
+        signals: { inventoryRatio: e.inventoryRatio, bidSizeFactor: e.bidSizeFactor, askSizeFactor: e.askSizeFactor },
+      });
+    },
     quote: (view, inventory) => {
       const lastFillSide = inventory.lastFill?.side;
       if (

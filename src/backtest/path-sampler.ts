@@ -1,6 +1,7 @@
 /**
  * The report's path: one sample of a pair's state per period of simulated time (mid, our best
- * resting prices, the market's touch, inventory, PnL by component, the reference's fair price).
+ * resting prices, the market's touch, inventory, PnL by component, the reference's fair price, the
+ * strategy's internals).
  * A gap in the recording repeats the last state up to the next event.
  */
 import { unitsToNumber, type TickerRules } from '../core/index.ts';
@@ -44,6 +45,7 @@ export class PathSampler {
       pnl: status.pnl.total + (status.hedge?.pnlQuote ?? 0),
       components: pnlComponents(status),
       ...(status.reference === undefined ? {} : { referenceFair: status.reference.fair, basisBps: status.reference.basisBps }),
+      ...(status.model === undefined ? {} : { model: status.model.internals }),
     };
     // One sample per period: a gap in the recording repeats the last state up to the next event.
     while (this.nextSampleMs <= timeMs) {

@@ -3,6 +3,7 @@
  * maximum drawdown, inventory dispersion. Pure functions over arrays, so a report and a sweep
  * compute them the same way.
  */
+import type { ModelInternals } from '../core/index.ts';
 
 /**
  * Cumulative PnL of a run split by where it came from (the engine's scorecard split), in quote
@@ -42,6 +43,8 @@ export interface PathSample {
   /** With a reference market (`--reference`): its price × (1 + basis) in the venue's units, and the basis, bps. */
   readonly referenceFair?: number | undefined;
   readonly basisBps?: number | undefined;
+  /** The strategy's internals at the sample (σ, A, k, the fit's weight, half spread, skew), when it reports them. */
+  readonly model?: ModelInternals;
 }
 
 /** Largest fall of PnL from a running peak, in quote tokens (≥ 0). */

@@ -18,6 +18,13 @@ export interface ArrivalIntensity {
   readonly a: number;
   /** Decay per bp of distance from the mid (k); per quote price unit it is kPerBps × 10⁴ / price. */
   readonly kPerBps: number;
+  /**
+   * How much the fit has seen of the grid it fits: arrivals that printed inside the grid (a trade
+   * beyond its last point says nothing of the decay along it), each weighted 2^(−age / half-life).
+   * Strategies weigh the fit against their configured A and k by it (`shrinkArrival`). Undefined:
+   * full weight (a fit given from outside).
+   */
+  readonly evidence?: number;
 }
 
 /** What the market looks like now, as the engine's estimators see it. */
@@ -90,6 +97,27 @@ export interface DesiredQuote {
   readonly reference?: number;
 }
 
+/**
+ * A model's internal values for one view (issue 24 item 5: a widening explained, not discovered),
+ * for the status, the metrics (`akira_mm_model_*`) and reports. Every field is optional: a model
+ * gives what it has. Distances are bps of the price the model quotes around.
+ */
+export interface ModelInternals {
+  /** σ of the fair price per √second, bps. */
+  readonly sigmaBps?: number;
+  /** Arrival intensity A (per second) and decay k (per bp) the model used. */
+  readonly arrivalA?: number;
+  readonly arrivalKPerBps?: number;
+  /** Share of the online fit in A and k (0 = the configured prior alone). */
+  readonly arrivalFitWeight?: number;
+  /** Half of the level-0 spread the model asks for, costs included, bps. */
+  readonly halfSpreadBps?: number;
+  /** Where the quotes are centred against the fair price (reservation − fair), bps; negative when long. */
+  readonly skewBps?: number;
+  /** Other signals the model reads, by name (e.g. `tradeImbalance`), in their own units. */
+  readonly signals?: Readonly<Record<string, number>>;
+}
+
 /** A configured strategy, ready to quote. */
 export interface Strategy {
   readonly name: string;
@@ -102,6 +130,8 @@ export interface Strategy {
   readonly orderNotional?: number;
   /** Desired quotes for this view and inventory; [] means "quote nothing". */
   quote(view: MarketView, inventory: InventoryView): DesiredQuote[];
+  /** The model's internal values for the same input (optional; undefined without a usable price). */
+  internals?(view: MarketView, inventory: InventoryView): ModelInternals | undefined;
 }
 
 /** One problem with one configuration key: the key, the bad value and what is allowed. */

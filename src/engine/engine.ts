@@ -22,7 +22,9 @@ import {
   type BestBidOffer,
   type Clock,
   type DesiredQuote,
+  type InventoryView,
   type Logger,
+  type MarketView,
   type OrderIntent,
   type OrderReport,
   type ReferenceFeed,
@@ -57,7 +59,7 @@ import type { EngineHedge } from './hedge/link.ts';
 import { Scorecard } from './scorecard.ts';
 import type { EngineSettings } from './settings.ts';
 import { SidePlanner } from './side-planner.ts';
-import { scorecardSnapshot, workingQuotes, type EngineStatus, type PathStatus } from './status.ts';
+import { scorecardSnapshot, workingQuotes, type EngineStatus, type ModelStatus, type PathStatus } from './status.ts';
 
 /** Collaborators and settings of an engine. */
 export interface EngineOptions {
@@ -120,6 +122,8 @@ function withinMs<T>(clock: Clock, work: Promise<T>, ms: number, fallback: T): P
 export class MarketMaker {
   private readonly venue: Venue;
   private readonly strategy: Strategy;
+  /** The view and inventory the strategy last quoted on: its internals are read from them when the status is asked for. */
+  private lastQuoteInput: { readonly view: MarketView; readonly inventory: InventoryView } | undefined;
   private readonly clock: Clock;
   private readonly logger: Logger;
   private readonly settings: EngineSettings;
@@ -184,7 +188,11 @@ export class MarketMaker {
     const fairPrice = this.settings.fairPrice;
     this.reference = this.referenceStage(options.reference);
     if ((fairPrice === 'reference' || fairPrice === 'blend') && this.reference === undefined) throw new Error(`FAIR_PRICE=${fairPrice} needs a reference feed and its settings`);
-    this.market = new MarketTracker(info, fairPrice, this.settings.fairHoldMs, () => this.clock.nowMs(), this.reference?.externalFair(), { stepBps: this.settings.arrivalGridStepBps, points: this.settings.arrivalGridPoints });
+    this.market = new MarketTracker(info, fairPrice, this.settings.fairHoldMs, () => this.clock.nowMs(), this.reference?.externalFair(), {
+      stepBps: this.settings.arrivalGridStepBps,
+      points: this.settings.arrivalGridPoints,
+      evidenceHalfLifeMs: this.settings.arrivalEvidenceHalfLifeMs,
+    });
     this.ledger = new Ledger({ baseDecimals: this.rules.baseDecimals, quoteDecimals: this.rules.quoteDecimals, makerFeePbips: info.makerFeePbips, takerFeePbips: info.takerFeePbips });
     const hedge = this.hedge;
     this.position = new Position(this.ledger, this.rules, this.settings.inventoryTarget, hedge === undefined ? undefined : () => hedge.positionOffsetUnits());
@@ -363,7 +371,7 @@ export class MarketMaker {
 
   /** What the engine is doing now. */
   status(): EngineStatus {
-    const { mid, baseBalance, pnl, hedge, reference } = this.pathStatus();
+    const { mid, baseBalance, pnl, hedge, reference, model } = this.pathStatus();
     const fair = this.market.fair();
     const rules = this.rules;
     const scorecard = scorecardSnapshot(this.scorecard, this.orders.stats(), pnl, rules);
@@ -385,7 +393,21 @@ export class MarketMaker {
       scorecard,
       ...(hedge === undefined ? {} : { hedge }),
       reference,
+      ...(model === undefined ? {} : { model }),
     };
+  }
+
+  /** The strategy's internals at its last quote input (computed on demand: a status is read far less often than quotes). */
+  private modelStatus(): { model?: ModelStatus } {
+    const input = this.lastQuoteInput;
+    if (input === undefined || this.strategy.internals === undefined) return {};
+    try {
+      const internals = this.strategy.internals(input.view, input.inventory);
+      return internals === undefined ? {} : { model: { name: this.strategy.name, internals } };
+    } catch {
+      // The quote path halts on a throwing strategy; the status only goes without the internals.
+      return {};
+    }
   }
 
   /**
@@ -403,6 +425,7 @@ export class MarketMaker {
       scorecard: { pnl: this.scorecard.pnl() },
       ...(this.hedge === undefined ? {} : { hedge: { ...this.hedge.status(), pnlQuote: this.hedge.pnlQuote(fair ?? mid) } }),
       reference: this.reference?.view(mid),
+      ...this.modelStatus(),
     };
   }
 
@@ -525,6 +548,7 @@ export class MarketMaker {
     const limits = this.resolveLimits();
     if (fair === undefined || fairUnits === undefined || limits === undefined) return NO_QUOTES;
     const inventory = position.inventoryView(fair);
+    this.lastQuoteInput = { view, inventory };
     let raw: DesiredQuote[];
     try {
       raw = this.strategy.quote(view, inventory);

@@ -8,10 +8,12 @@ import { numberToUnits, unitsToNumber, type BestBidOffer, type MarketView, type 
 import { MarketEstimators, buildMarketView, type TickerNumbers, type TopLevel } from '../../strategies/index.ts';
 import { DEFAULT_ENGINE_SETTINGS, type FairPriceSource } from './settings.ts';
 
-/** The order-arrival fit's grid (`ARRIVAL_GRID_STEP_BPS`, `ARRIVAL_GRID_POINTS`). */
+/** The order-arrival fit's grid (`ARRIVAL_GRID_STEP_BPS`, `ARRIVAL_GRID_POINTS`) and its evidence half-life (`ARRIVAL_EVIDENCE_HALF_LIFE_S`). */
 export interface ArrivalGrid {
   readonly stepBps: number;
   readonly points: number;
+  /** Default the key's default. */
+  readonly evidenceHalfLifeMs?: number;
 }
 
 const DEFAULT_ARRIVAL_GRID: ArrivalGrid = { stepBps: DEFAULT_ENGINE_SETTINGS.arrivalGridStepBps, points: DEFAULT_ENGINE_SETTINGS.arrivalGridPoints };
@@ -73,7 +75,9 @@ export class MarketTracker {
     };
     // Depth buckets in bps of the mid, not half a tick as hftbacktest's GLFT notebook has them:
     // the fit then means the same on every instrument.
-    this.estimators = new MarketEstimators({ arrival: { bucketWidthBps: arrivalGrid.stepBps, maxBuckets: arrivalGrid.points } });
+    this.estimators = new MarketEstimators({
+      arrival: { bucketWidthBps: arrivalGrid.stepBps, maxBuckets: arrivalGrid.points, evidenceHalfLifeMs: arrivalGrid.evidenceHalfLifeMs ?? DEFAULT_ENGINE_SETTINGS.arrivalEvidenceHalfLifeMs },
+    });
   }
 
   /** Records a new top of book; false when nothing changed. */

@@ -5,7 +5,7 @@
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { unitsToNumber, type Side } from '../core/index.ts';
-import type { EngineStatus } from './status.ts';
+import type { EngineStatus, ModelStatus } from './status.ts';
 import type { EngineObserver } from './observer.ts';
 
 /** Token decimals, to report drift in tokens. */
@@ -225,6 +225,8 @@ export function createEngineMetrics(context: MetricsContext): EngineMetrics {
     },
   });
 
+  registerModelGauges(registry, status);
+
   const observer: EngineObserver = {
     orderPlaced: (side: Side) => placed.inc({ side }),
     orderCancelled: (side: Side) => cancelled.inc({ side }),
@@ -260,4 +262,44 @@ export function createEngineMetrics(context: MetricsContext): EngineMetrics {
       reconnects.inc();
     },
   };
+}
+
+/**
+ * The strategy's internals (`EngineStatus.model`), one gauge each, labelled by the model: a
+ * widening reads off σ, A, k and the fit's weight beside the half spread it made (issue 24 item 5).
+ * A field the model does not report is absent, not 0.
+ */
+function registerModelGauges(registry: Registry, status: () => EngineStatus | undefined): void {
+  const modelGauge = (name: string, help: string, read: (model: ModelStatus) => number | undefined): void => {
+    new Gauge({
+      name,
+      help,
+      labelNames: ['model'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        const model = status()?.model;
+        const value = model === undefined ? undefined : read(model);
+        if (model !== undefined && value !== undefined && Number.isFinite(value)) this.set({ model: model.name }, value);
+      },
+    });
+  };
+  modelGauge('akira_mm_model_sigma_bps', 'σ of the fair price the model uses, bps per √second', (m) => m.internals.sigmaBps);
+  modelGauge('akira_mm_model_arrival_a', 'Arrival intensity A the model uses (fit shrunk towards the configured A), trades per second', (m) => m.internals.arrivalA);
+  modelGauge('akira_mm_model_arrival_k_per_bps', 'Arrival decay k the model uses (fit shrunk towards the configured k, bounded), per bp', (m) => m.internals.arrivalKPerBps);
+  modelGauge('akira_mm_model_arrival_fit_weight', 'Share of the online fit in A and k (0 = the configured values alone)', (m) => m.internals.arrivalFitWeight);
+  modelGauge('akira_mm_model_half_spread_bps', 'Half the level-0 spread the model asks for, costs included, bps of its reference', (m) => m.internals.halfSpreadBps);
+  modelGauge('akira_mm_model_skew_bps', 'Centre of the model\'s level-0 quotes against its reference, bps (negative when long)', (m) => m.internals.skewBps);
+  new Gauge({
+    name: 'akira_mm_model_signal',
+    help: 'Other values the model reads or derives, by name (units in docs/strategies.md)',
+    labelNames: ['model', 'signal'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      const model = status()?.model;
+      if (model === undefined) return;
+      for (const [signal, value] of Object.entries(model.internals.signals ?? {})) if (Number.isFinite(value)) this.set({ model: model.name, signal }, value);
+    },
+  });
 }

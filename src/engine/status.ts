@@ -2,7 +2,7 @@
  * What the engine reports about itself, for the status line, `/health`, metrics and reports: the
  * snapshot types and the pure pieces that assemble them.
  */
-import { unitsToNumber, type Side, type TickerRules } from '../core/index.ts';
+import { unitsToNumber, type ModelInternals, type Side, type TickerRules } from '../core/index.ts';
 import type { PnlSnapshot } from './ledger.ts';
 import type { MarkoutSummary } from './markouts.ts';
 import type { OrderStats } from './orders/order-manager.ts';
@@ -46,10 +46,18 @@ export interface EngineStatus {
   readonly hedge?: HedgeStatus;
   /** The reference market, when one is read (REFERENCE=…). */
   readonly reference: ReferenceView | undefined;
+  /** The strategy's internal values at its last quote, when it reports them (`Strategy.internals`). */
+  readonly model?: ModelStatus;
+}
+
+/** The strategy's name and its internal values at the view and inventory it last quoted on. */
+export interface ModelStatus {
+  readonly name: string;
+  readonly internals: ModelInternals;
 }
 
 /** What a backtest samples along its path: these fields of `EngineStatus`, same values. */
-export type PathStatus = Pick<EngineStatus, 'mid' | 'baseBalance' | 'pnl' | 'hedge' | 'reference'> & { readonly scorecard: Pick<ScorecardSnapshot, 'pnl'> };
+export type PathStatus = Pick<EngineStatus, 'mid' | 'baseBalance' | 'pnl' | 'hedge' | 'reference' | 'model'> & { readonly scorecard: Pick<ScorecardSnapshot, 'pnl'> };
 
 /** The reference market as the status shows it. */
 export interface ReferenceView {

@@ -18,7 +18,14 @@
  *   same effect by keeping the deepest trade per 100 ms step;
  * - the regression is weighted by each point's count: a Poisson count N has Var(ln N) ≈ 1/N, so
  *   deep, sparse points would otherwise dominate the slope;
- * - the grid stops at the first point with fewer than `minPointCount` arrivals (ln 0 is −∞).
+ * - the grid stops at the first point with fewer than `minPointCount` arrivals (ln 0 is −∞);
+ * - each fit carries its evidence: the arrivals that printed inside the grid, each weighted
+ *   2^(−age/evidenceHalfLifeMs). On a thin venue every trade prints at the background's levels,
+ *   beyond a 3 bp grid, and the few that print inside it are the ones our own stale quotes drew;
+ *   the slope of ln λ is then a ratio of a handful of near prints to many far ones, and it tells
+ *   how often we quoted near, not how intensity decays (issue 24 item 5, docs/strategies.md).
+ *   Strategies weigh the fit against their prior by this count, and when near prints stop the
+ *   weight halves every half-life back to the prior.
  * Degenerate fits (no decay across the grid, k ≤ 0, non-finite A or k, too few points or
  * arrivals) give `undefined`, and
  * strategies fall back to their configured A and k. Stateful but free of I/O: every call carries
@@ -43,6 +50,8 @@ export interface ArrivalIntensityOptions {
   readonly minPointCount?: number;
   /** A fit is reused for this long before refitting, ms. Default 5 000 (as the notebook). */
   readonly refitIntervalMs?: number;
+  /** Half-life of an arrival's weight in the fit's evidence (`ARRIVAL_EVIDENCE_HALF_LIFE_S`), ms. Default 60 000. */
+  readonly evidenceHalfLifeMs?: number;
 }
 
 /** A public trade as the estimator needs it. */
@@ -72,6 +81,11 @@ export class ArrivalIntensityEstimator {
   private readonly minPoints: number;
   private readonly minPointCount: number;
   private readonly refitIntervalMs: number;
+  private readonly evidenceHalfLifeMs: number;
+  /** Σ 2^((tᵢ − anchor)/half-life) over the arrivals held inside the grid, and how many they are. */
+  private evidenceSum = 0;
+  private evidenceHeld = 0;
+  private evidenceAnchorMs: number | undefined;
   private arrivals: Arrival[] = [];
   private head = 0;
   private firstSeenMs: number | undefined;
@@ -96,12 +110,14 @@ export class ArrivalIntensityEstimator {
     this.minPoints = options.minPoints ?? 3;
     this.minPointCount = options.minPointCount ?? 5;
     this.refitIntervalMs = options.refitIntervalMs ?? 5_000;
+    this.evidenceHalfLifeMs = options.evidenceHalfLifeMs ?? 60_000;
     if (!(this.bucketWidthBps > 0) || !Number.isFinite(this.bucketWidthBps)) throw new RangeError(`bucketWidthBps must be > 0, got ${this.bucketWidthBps}`);
     if (!(this.windowMs > 0)) throw new RangeError(`windowMs must be > 0, got ${this.windowMs}`);
     if (!(this.maxBuckets >= 2) || !Number.isInteger(this.maxBuckets)) throw new RangeError(`maxBuckets must be an integer ≥ 2, got ${this.maxBuckets}`);
     if (!(this.minPoints >= 2)) throw new RangeError(`minPoints must be ≥ 2, got ${this.minPoints}`);
     if (!(this.minArrivals >= 1) || !(this.minPointCount >= 1)) throw new RangeError('minArrivals and minPointCount must be ≥ 1');
     if (!(this.refitIntervalMs >= 0)) throw new RangeError(`refitIntervalMs must be ≥ 0, got ${this.refitIntervalMs}`);
+    if (!(this.evidenceHalfLifeMs > 0)) throw new RangeError(`evidenceHalfLifeMs must be > 0, got ${this.evidenceHalfLifeMs}`);
     this.counts = new Float64Array(this.maxBuckets + 1);
     this.held = new Float64Array(this.maxBuckets + 1);
   }
@@ -121,14 +137,53 @@ export class ArrivalIntensityEstimator {
     if (last !== undefined && this.arrivals.length > this.head && last.timeMs === trade.timeMs && last.side === trade.aggressor) {
       last.depth = Math.max(last.depth, depth);
       this.held[last.beyond]! -= 1;
+      const wasInside = last.beyond < this.maxBuckets;
       last.beyond = this.beyondOf(last.depth);
+      if (wasInside && last.beyond >= this.maxBuckets) this.countEvidence(last.timeMs, -1);
       this.held[last.beyond]! += 1;
       return;
     }
     const beyond = this.beyondOf(depth);
     this.held[beyond]! += 1;
+    if (beyond < this.maxBuckets) this.countEvidence(trade.timeMs, 1);
     if (trade.timeMs > this.latestArrivalMs) this.latestArrivalMs = trade.timeMs;
     this.arrivals.push({ timeMs: trade.timeMs, side: trade.aggressor, depth, beyond });
+  }
+
+  /** An arrival's weight relative to the anchor: 2^((t − anchor)/half-life). */
+  private evidenceWeight(timeMs: number): number {
+    return Math.pow(2, (timeMs - (this.evidenceAnchorMs ?? timeMs)) / this.evidenceHalfLifeMs);
+  }
+
+  /** An arrival at `timeMs` enters the grid's evidence (+1) or leaves it (−1: expired, or a sweep carried it past the grid). */
+  private countEvidence(timeMs: number, sign: 1 | -1): void {
+    // Weights are kept relative to an anchor time, so reading the evidence changes nothing (a fit
+    // read often gives what one read once gives); the anchor moves with the data only, before
+    // 2^(age/half-life) could overflow.
+    if (this.evidenceAnchorMs === undefined || (timeMs - this.evidenceAnchorMs) / this.evidenceHalfLifeMs > 500) {
+      if (this.evidenceAnchorMs !== undefined) this.evidenceSum *= Math.pow(2, -(timeMs - this.evidenceAnchorMs) / this.evidenceHalfLifeMs);
+      this.evidenceAnchorMs = timeMs;
+    }
+    this.evidenceHeld += sign;
+    // Exactly 0 with nothing held: adding and taking away weights leaves rounding dust otherwise.
+    this.evidenceSum = this.evidenceHeld === 0 ? 0 : Math.max(0, this.evidenceSum + sign * this.evidenceWeight(timeMs));
+  }
+
+  /**
+   * The arrivals held that printed inside the grid, each weighted 2^(−age/half-life), at `timeMs`;
+   * arrivals after `timeMs` are left out, as the fit leaves them out.
+   */
+  evidence(timeMs: number): number {
+    if (this.evidenceAnchorMs === undefined) return 0;
+    let sum = this.evidenceSum;
+    if (this.latestArrivalMs > timeMs) {
+      sum = 0;
+      for (let i = this.head; i < this.arrivals.length; i++) {
+        const arrival = this.arrivals[i] as Arrival;
+        if (arrival.timeMs <= timeMs && arrival.beyond < this.maxBuckets) sum += this.evidenceWeight(arrival.timeMs);
+      }
+    }
+    return sum * Math.pow(2, -(timeMs - this.evidenceAnchorMs) / this.evidenceHalfLifeMs);
   }
 
   /** Grid points a depth (bps) is beyond (0 when not beyond the first), capped at maxBuckets. */
@@ -149,7 +204,8 @@ export class ArrivalIntensityEstimator {
   fit(timeMs: number): ArrivalIntensity | undefined {
     if (this.lastFitMs !== undefined && timeMs >= this.lastFitMs && timeMs - this.lastFitMs < this.refitIntervalMs) return this.lastFit;
     this.lastFitMs = timeMs;
-    this.lastFit = this.computeFit(timeMs);
+    const fit = this.computeFit(timeMs);
+    this.lastFit = fit === undefined ? undefined : { ...fit, evidence: this.evidence(timeMs) };
     return this.lastFit;
   }
 
@@ -207,7 +263,9 @@ export class ArrivalIntensityEstimator {
 
   private expire(cutoffMs: number): void {
     while (this.head < this.arrivals.length && (this.arrivals[this.head] as Arrival).timeMs <= cutoffMs) {
-      this.held[(this.arrivals[this.head] as Arrival).beyond]! -= 1;
+      const gone = this.arrivals[this.head] as Arrival;
+      this.held[gone.beyond]! -= 1;
+      if (gone.beyond < this.maxBuckets) this.countEvidence(gone.timeMs, -1);
       this.head++;
     }
     if (this.head > 1024 && this.head * 2 > this.arrivals.length) {

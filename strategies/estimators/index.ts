@@ -2,6 +2,7 @@
 export { VolatilityEstimator, type VolatilityOptions } from './volatility.ts';
 export { TradeRateEstimator, type TradeRateOptions, type TradeRates } from './trade-rate.ts';
 export { ArrivalIntensityEstimator, type ArrivalIntensityOptions, type ArrivalTrade } from './arrival-intensity.ts';
+export { shrinkArrival, type ArrivalPrior, type ShrunkArrival } from './arrival-prior.ts';
 export {
   MarketEstimators,
   buildMarketView,

@@ -23,7 +23,7 @@ export const fixedQuotes: Strategy = {
 };
 
 /** A session with 1 ETH and 5 000 USDC, no timers of its own (no reconcile, no order ageing, no pre-signing). */
-export function quotingSession(settings: Partial<EngineSettings> = {}, extra: Pick<SessionOptions, 'journal'> = {}): BacktestSession {
+export function quotingSession(settings: Partial<EngineSettings> = {}, extra: Partial<Pick<SessionOptions, 'journal' | 'strategy'>> = {}): BacktestSession {
   return new BacktestSession({
     venue: {
       rules: ETH_USDC,

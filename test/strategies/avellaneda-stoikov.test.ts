@@ -79,7 +79,8 @@ describe('avellaneda-stoikov strategy', () => {
   });
 
   it('uses the fitted k when AS_KAPPA=auto and the fallback until the fit exists, both per bp of the reference', () => {
-    const strategy = createAvellanedaStoikov(parseOrThrow(AVELLANEDA_STOIKOV, { AS_KAPPA_FALLBACK_PER_BPS: '0.03' }));
+    // A fit given without its evidence carries full weight; 0.007 per bp is below the default bound.
+    const strategy = createAvellanedaStoikov(parseOrThrow(AVELLANEDA_STOIKOV, { AS_KAPPA_FALLBACK_PER_BPS: '0.03', AS_KAPPA_MIN_PER_BPS: '0.001' }));
     const before = strategy.explain(makeView(wideBook), makeInventory());
     expect(before?.kappaSource).toBe('fallback');
     expect(before?.kappa).toBeCloseTo(3, 12); // 0.03 per bp of 100 = 3 per price unit
@@ -89,6 +90,20 @@ describe('avellaneda-stoikov strategy', () => {
     expect(after?.kappaPerBps).toBeCloseTo(0.007, 12);
     const degenerate = strategy.explain(makeView({ ...wideBook, arrival: { a: 2, kPerBps: Number.NaN } }), makeInventory());
     expect(degenerate?.kappaSource).toBe('fallback');
+  });
+
+  it('shrinks the fitted k towards AS_KAPPA_FALLBACK_PER_BPS by the fit\'s evidence and bounds it by AS_KAPPA_MIN_PER_BPS and AS_KAPPA_MAX_PER_BPS', () => {
+    const strategy = createAvellanedaStoikov(parseOrThrow(AVELLANEDA_STOIKOV, { AS_KAPPA_FALLBACK_PER_BPS: '0.25', AS_KAPPA_PRIOR_ARRIVALS: '30' }));
+    // 10 arrivals against 30: w = ¼, k = 0.25^¾ · 4^¼ = 0.5^(3/2) · √2 = 0.5.
+    const quarter = strategy.explain(makeView({ ...wideBook, arrival: { a: 2, kPerBps: 4, evidence: 10 } }), makeInventory());
+    expect([quarter?.kappaSource, quarter?.fitWeight]).toEqual(['fit', 0.25]);
+    expect(quarter?.kappaPerBps).toBeCloseTo(0.5, 12);
+    const low = strategy.explain(makeView({ ...wideBook, arrival: { a: 2, kPerBps: 0.0001 } }), makeInventory());
+    expect(low?.kappaPerBps).toBeCloseTo(0.1, 12);
+    const high = strategy.explain(makeView({ ...wideBook, arrival: { a: 2, kPerBps: 500 } }), makeInventory());
+    expect(high?.kappaPerBps).toBeCloseTo(10, 12);
+    const stale = strategy.explain(makeView({ ...wideBook, arrival: { a: 2, kPerBps: 0.0001, evidence: 0 } }), makeInventory());
+    expect([stale?.kappaSource, stale?.kappaPerBps]).toEqual(['fallback', expect.closeTo(0.25, 12)]);
   });
 
   it('fixes k per bp with AS_KAPPA_PER_BPS, still reads the deprecated per-price keys, and refuses a key beside its replacement', () => {

@@ -80,13 +80,32 @@ describe('glft strategy', () => {
 
   it('switches to the fitted A and k (per bp, turned into per price unit at the fair price), unless GLFT_FIT_ARRIVAL is off', () => {
     const view = makeView({ ...wideBook, arrival: { a: 5, kPerBps: 0.02 } });
-    const fitted = createGlft(parseOrThrow(GLFT)).explain(view, makeInventory());
+    // A fit given without its evidence carries full weight; 0.02 per bp is below the default bound.
+    const fitted = createGlft(parseOrThrow(GLFT, { GLFT_K_MIN_PER_BPS: '0.01' })).explain(view, makeInventory());
     expect([fitted?.arrivalSource, fitted?.a]).toEqual(['fit', 5]);
     expect(fitted?.k).toBeCloseTo(2, 12); // 0.02 per bp of 100 = 2 per price unit
     expect(fitted?.kPerBps).toBeCloseTo(0.02, 12);
     const fixed = createGlft(parseOrThrow(GLFT, { GLFT_FIT_ARRIVAL: 'off', GLFT_A: '3', GLFT_K_PER_BPS: '0.04' })).explain(view, makeInventory());
     expect([fixed?.arrivalSource, fixed?.a]).toEqual(['fallback', 3]);
     expect(fixed?.k).toBeCloseTo(4, 12);
+  });
+
+  it('weighs the fit against GLFT_A and GLFT_K_PER_BPS by its evidence, in log space, and keeps it inside the bounds', () => {
+    const strategy = createGlft(parseOrThrow(GLFT, { GLFT_A: '1', GLFT_K_PER_BPS: '0.25', GLFT_PRIOR_ARRIVALS: '20' }));
+    // 20 arrivals of evidence against a prior worth 20: w = ½, so A = √(1·4) = 2 and k = √(0.25·1) = 0.5.
+    const half = strategy.explain(makeView({ ...wideBook, arrival: { a: 4, kPerBps: 1, evidence: 20 } }), makeInventory());
+    expect([half?.arrivalSource, half?.fitWeight]).toEqual(['fit', 0.5]);
+    expect(half?.a).toBeCloseTo(2, 12);
+    expect(half?.kPerBps).toBeCloseTo(0.5, 12);
+    // No evidence left (prints inside the grid stopped long ago): the configured values.
+    const none = strategy.explain(makeView({ ...wideBook, arrival: { a: 4, kPerBps: 1, evidence: 0 } }), makeInventory());
+    expect([none?.arrivalSource, none?.a, none?.kPerBps]).toEqual(['fallback', 1, expect.closeTo(0.25, 12)]);
+    // A runaway fit (k 0.001 per bp, A 0.01/s) with all the evidence is held at GLFT_K_MIN_PER_BPS and GLFT_A_MIN.
+    const runaway = strategy.explain(makeView({ ...wideBook, arrival: { a: 0.01, kPerBps: 0.001 } }), makeInventory());
+    expect([runaway?.a, runaway?.kPerBps]).toEqual([0.05, expect.closeTo(0.1, 12)]);
+    const crossed = GLFT.parseParams({ GLFT_K_MIN_PER_BPS: '2', GLFT_K_MAX_PER_BPS: '1' });
+    expect(crossed.ok).toBe(false);
+    if (!crossed.ok) expect(crossed.issues).toEqual([expect.objectContaining({ key: 'GLFT_K_MIN_PER_BPS', value: '2' })]);
   });
 
   it('still reads the deprecated GLFT_K per quote price unit, and refuses it beside GLFT_K_PER_BPS', () => {

@@ -113,6 +113,11 @@
     dots('sell fill', '#b3261e', 8),
     ...referenceSeries,
   ], [report.time, report.mid, report.bestBid, report.bestAsk, report.bid, report.ask, buys, sells, ...referenceData]);
+  if (report.model !== null) {
+    const m = report.model;
+    chart('model-bps', 'The model: half spread, centre against fair, σ per √s', 'time', 'time (UTC)', 'bps', [line('half spread', '#e76f51'), line('skew', '#2a9d8f'), line('σ per √s', '#444')], [report.time, m.halfSpreadBps, m.skewBps, m.sigmaBps]);
+    chart('model-arrival', 'The model\'s arrivals: k, A and the fit\'s weight', 'time', 'time (UTC)', 'k (per bp), A (per s), weight', [line('k per bp', '#6a4c93'), line('A per s', '#1b7f3b'), dashed('fit weight', '#999')], [report.time, m.kPerBps, m.a, m.fitWeight]);
+  }
   if (report.reference !== null) {
     chart('basis', 'Basis of the reference: venue / reference − 1', 'time', 'time (UTC)', 'basis (bps)', [line('basis', '#6a4c93')], [report.time, report.reference.basisBps]);
   }

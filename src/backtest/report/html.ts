@@ -134,6 +134,18 @@ export function renderReportHtml(input: ReportInput): string {
   const hedge = drawn.some((sample) => sample.components?.hedge !== undefined) ? { hedge: drawn.map((sample) => sample.components?.hedge ?? 0) } : {};
   // With --reference: the reference's fair price beside the venue mid, and the basis between them.
   const reference = drawn.some((sample) => sample.referenceFair !== undefined) ? { fair: drawn.map((s) => s.referenceFair ?? null), basisBps: drawn.map((s) => s.basisBps ?? null) } : null;
+  // The strategy's internals, when it reports them: a widening read off σ, k and the fit's weight.
+  const modelValue = (read: (model: NonNullable<PathSample['model']>) => number | undefined): (number | null)[] => drawn.map((s) => (s.model === undefined ? null : (read(s.model) ?? null)));
+  const model = drawn.some((sample) => sample.model !== undefined)
+    ? {
+        halfSpreadBps: modelValue((m) => m.halfSpreadBps),
+        skewBps: modelValue((m) => m.skewBps),
+        sigmaBps: modelValue((m) => m.sigmaBps),
+        kPerBps: modelValue((m) => m.arrivalKPerBps),
+        a: modelValue((m) => m.arrivalA),
+        fitWeight: modelValue((m) => m.arrivalFitWeight),
+      }
+    : null;
   const data = {
     units,
     startSeconds: seconds(input.summary.start_ms),
@@ -160,6 +172,7 @@ export function renderReportHtml(input: ReportInput): string {
     histogram: histogram(markouts[1] ?? []),
     reference,
     markoutCurve: markoutCurve(input.summary),
+    model,
   };
   const note = fewFillsNote(input.samples, fewFillsContext(input.summary, { tick: input.tick ?? 0, lot: input.lot ?? 0, base: units.base }));
   const summaryTable = tableHtml(summaryRows(input.summary, units).map((row) => [escapeHtml(row.label), escapeHtml(row.text)]));
@@ -171,6 +184,7 @@ ${note === undefined ? '' : `<div class="note" id="few-fills">${escapeHtml(note)
 <h2>Scorecard</h2>${scorecardTable(input, units)}
 <h2>Price</h2><div class="chart" id="price"></div>
 ${reference === null ? '' : '<h2>Reference basis</h2><div class="chart" id="basis"></div><p class="muted">The reference market\'s basis: venue price / reference price − 1 (REFERENCE_BASIS_BPS, or estimated online while the venue shows both sides). The price chart shows the reference fair price (reference × (1 + basis)) beside the venue mid.</p>'}
+${model === null ? '' : '<h2>Model internals</h2><div class="chart" id="model-bps"></div><div class="chart" id="model-arrival"></div><p class="muted">What the strategy computed at each sample: half its level-0 spread (costs included), its centre against the fair price, σ per √s (bps); the arrival decay k (per bp) and intensity A (per s) it used, and the share of the online fit in them (0 = the configured values; docs/strategies.md, estimators on thin flow).</p>'}
 <h2>PnL by component</h2><div class="chart" id="pnl"></div>
 <p class="muted">Spread: each fill's edge against the mid at the fill. Inventory: the position carried, marked to market. Fees and gas count against PnL; the parts add up to the total.</p>
 <h2>Inventory</h2><div class="chart" id="inventory"></div>${capNote === '' ? '' : `<p class="muted">${escapeHtml(capNote.trim())}</p>`}

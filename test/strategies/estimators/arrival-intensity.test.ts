@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createRng, type Side } from '../../../src/core/index.ts';
+import { createRng, type ArrivalIntensity, type Side } from '../../../src/core/index.ts';
 import { ArrivalIntensityEstimator } from '../../../strategies/index.ts';
 
 /**
@@ -115,14 +115,14 @@ describe('ArrivalIntensityEstimator', () => {
           once.onTrade(t, 100);
           always.fit(t.timeMs);
         }
-        expect(always.fit(timeMs + lastFitDelayMs)).toEqual(once.fit(timeMs + lastFitDelayMs));
+        expectSameFit(always.fit(timeMs + lastFitDelayMs), once.fit(timeMs + lastFitDelayMs));
         // A fit at an earlier time than some trades held leaves those trades out, as if unseen.
         const cutMs = (timed[cut % timed.length] as { timeMs: number }).timeMs;
         const before = new ArrivalIntensityEstimator(options);
         for (const t of timed) if (t.timeMs <= cutMs) before.onTrade(t, 100);
         const early = new ArrivalIntensityEstimator(options);
         for (const t of timed) early.onTrade(t, 100);
-        expect(early.fit(cutMs)).toEqual(before.fit(cutMs));
+        expectSameFit(early.fit(cutMs), before.fit(cutMs));
       }),
       { numRuns: 300 },
     );
@@ -146,8 +146,39 @@ describe('ArrivalIntensityEstimator', () => {
     expect((ethFit?.a ?? 0) / (btcFit?.a ?? 1)).toBeLessThan(1.05);
   });
 
+  it('weighs only the arrivals that printed inside the grid, halving each half-life, and forgets them as the window does', () => {
+    const estimator = new ArrivalIntensityEstimator({ bucketWidthBps: 1, maxBuckets: 3, evidenceHalfLifeMs: 60_000, windowMs: 600_000 });
+    // The grid reaches 3 bps: a trade 2 bps deep is evidence, one 10 bps deep (a background level) is not.
+    estimator.onTrade({ timeMs: 0, price: 100.02, aggressor: 'buy' }, 100);
+    estimator.onTrade({ timeMs: 0, price: 99.9, aggressor: 'sell' }, 100);
+    estimator.onTrade({ timeMs: 1_000, price: 100.1, aggressor: 'buy' }, 100);
+    expect(estimator.evidence(0)).toBe(1);
+    expect(estimator.evidence(60_000)).toBeCloseTo(0.5, 12);
+    expect(estimator.evidence(180_000)).toBeCloseTo(0.125, 12);
+    // A later sweep by the same taker at the same time carries the arrival past the grid: no longer evidence.
+    estimator.onTrade({ timeMs: 2_000, price: 100.01, aggressor: 'buy' }, 100);
+    expect(estimator.evidence(2_000)).toBeCloseTo(1 + Math.pow(2, -2 / 60), 12);
+    estimator.onTrade({ timeMs: 2_000, price: 100.2, aggressor: 'buy' }, 100);
+    expect(estimator.evidence(2_000)).toBeCloseTo(Math.pow(2, -2 / 60), 12);
+    // Ten minutes on, the window has dropped the trade, and the evidence with it.
+    estimator.fit(600_001);
+    expect(estimator.evidence(600_001)).toBe(0);
+  });
+
   it('rejects options that cannot work', () => {
     expect(() => new ArrivalIntensityEstimator({ bucketWidthBps: 0 })).toThrow(RangeError);
     expect(() => new ArrivalIntensityEstimator({ bucketWidthBps: 0.1, minPoints: 1 })).toThrow(RangeError);
   });
 });
+
+/**
+ * The same A and k to the bit, and the same evidence to rounding: its weights are added and taken
+ * away as trades come and expire, so the order of those steps may move the last bits.
+ */
+function expectSameFit(actual: ArrivalIntensity | undefined, expected: ArrivalIntensity | undefined): void {
+  expect(actual === undefined).toBe(expected === undefined);
+  if (actual === undefined || expected === undefined) return;
+  expect([actual.a, actual.kPerBps]).toEqual([expected.a, expected.kPerBps]);
+  const evidence = expected.evidence ?? Number.NaN;
+  expect(Math.abs((actual.evidence ?? Number.NaN) - evidence)).toBeLessThanOrEqual(1e-9 * Math.max(1, evidence));
+}
