@@ -55,8 +55,9 @@ import { VenueAlertHandler } from './safety/venue-alerts.ts';
 import { gatePlans, withoutOffSides } from './hedge/gate.ts';
 import type { EngineHedge } from './hedge/link.ts';
 import { Scorecard } from './scorecard.ts';
-import type { EngineSettings } from './settings.ts';
+import { DEFAULT_SIGNAL_SETTINGS, type EngineSettings } from './settings.ts';
 import { SidePlanner } from './side-planner.ts';
+import { SignalStage } from './signal-stage.ts';
 import { scorecardSnapshot, workingQuotes, type EngineStatus, type PathStatus } from './status.ts';
 
 /** Collaborators and settings of an engine. */
@@ -132,6 +133,7 @@ export class MarketMaker {
   private readonly pairName: string;
   private readonly market: MarketTracker;
   private readonly reference: ReferenceStage | undefined;
+  private readonly signals: SignalStage;
   private readonly ledger: Ledger;
   private readonly position: Position;
   private readonly orders: OrderManager;
@@ -185,6 +187,9 @@ export class MarketMaker {
     this.reference = this.referenceStage(options.reference);
     if ((fairPrice === 'reference' || fairPrice === 'blend') && this.reference === undefined) throw new Error(`FAIR_PRICE=${fairPrice} needs a reference feed and its settings`);
     this.market = new MarketTracker(info, fairPrice, this.settings.fairHoldMs, () => this.clock.nowMs(), this.reference?.externalFair(), { stepBps: this.settings.arrivalGridStepBps, points: this.settings.arrivalGridPoints });
+    this.signals = new SignalStage(this.settings.signals ?? DEFAULT_SIGNAL_SETTINGS, options.reference, info.rules.baseDecimals);
+    const signals = this.signals;
+    if (signals.isAlphaOn) this.market.useAlpha((nowMs) => signals.alphaBps(nowMs));
     this.ledger = new Ledger({ baseDecimals: this.rules.baseDecimals, quoteDecimals: this.rules.quoteDecimals, makerFeePbips: info.makerFeePbips, takerFeePbips: info.takerFeePbips });
     const hedge = this.hedge;
     this.position = new Position(this.ledger, this.rules, this.settings.inventoryTarget, hedge === undefined ? undefined : () => hedge.positionOffsetUnits());
@@ -251,6 +256,7 @@ export class MarketMaker {
       onTrade: (trade) => {
         this.safety.marketDataSeen();
         this.market.onTrade(trade);
+        if (this.signals.onVenueTrade(trade)) this.market.onSignalsMoved();
       },
       onOrderReport: (report) => this.applyReport(report),
       onGasQuote: (quote) => this.costs.onGasQuote(quote),
@@ -262,7 +268,20 @@ export class MarketMaker {
 
   /** The reference feed's listener, when the pair reads one. */
   referenceListener(): ReferenceListener | undefined {
-    return this.reference?.listener(this.market, () => this.onPriceMoved());
+    const inner = this.reference?.listener(this.market, () => this.onPriceMoved());
+    if (inner === undefined) return undefined;
+    // The signals see each reference event first, so the fair price the stage then asks for carries the new alpha.
+    return {
+      onTop: (top) => {
+        this.signals.onReferenceTop(this.clock.nowMs(), top);
+        inner.onTop(top);
+      },
+      onTrade: (trade) => {
+        if (this.signals.onReferenceTrade(this.clock.nowMs(), trade)) this.market.onSignalsMoved();
+        inner.onTrade(trade);
+      },
+      onStatus: (status) => inner.onStatus(status),
+    };
   }
 
   /** Recovers from the journal and settles leftovers (adopt or cancel): everything before quoting. */
@@ -385,6 +404,7 @@ export class MarketMaker {
       scorecard,
       ...(hedge === undefined ? {} : { hedge }),
       reference,
+      signals: this.signals.status(this.clock.nowMs()),
     };
   }
 
@@ -423,6 +443,9 @@ export class MarketMaker {
     // A top recomputed from our own orders proves nothing about the feed (the dead-man ignores it).
     if (top.fromOwnOrders !== true) this.safety.marketDataSeen();
     if (!market.onTopOfBook(top)) return;
+    const levels = market.topOfBook();
+    this.signals.onVenueTop(top.timeMs, levels.bid, levels.ask);
+    this.market.onSignalsMoved();
     this.reference?.onVenueMid(market.mid());
     this.markouts.observeMid(market.mid(), top.timeMs);
     this.onPriceMoved();

@@ -91,6 +91,9 @@ export type EngineKeyValues = ValuesReadBy<typeof ENGINE_KEYS, 'engine' | 'inven
 
 const DEFAULT_SIGNAL_VALUES = defaultValues(SIGNAL_KEYS);
 
+/** The signals' settings of a pair file that sets no SIGNAL_* or ALPHA_* key: the alpha term off. */
+export const DEFAULT_SIGNAL_SETTINGS: SignalSettings = settingsOf(SIGNAL_KEYS, 'signals', DEFAULT_SIGNAL_VALUES);
+
 /** The entries of `keys` that hold a value (an absent signal key keeps its default). */
 function definedOnly(keys: object): Record<string, unknown> {
   return Object.fromEntries(Object.entries(keys).filter(([, value]) => value !== undefined));
@@ -113,7 +116,7 @@ export function engineSettingsOf(keys: EngineKeyValues, decimals: Partial<PairDe
     risk: settingsOf(ENGINE_KEYS, 'risk', keys, decimals),
     ...(keys.REFERENCE === undefined ? {} : { reference: settingsOf(REFERENCE_KEYS, 'reference', keys) }),
     // Callers that build settings from engine keys alone (tests, older paths) get the defaults: alpha off.
-    signals: settingsOf(SIGNAL_KEYS, 'signals', { ...DEFAULT_SIGNAL_VALUES, ...definedOnly(keys) }),
+    signals: settingsOf(SIGNAL_KEYS, 'signals', { ...DEFAULT_SIGNAL_VALUES, ...definedOnly(keys) } as ValuesReadBy<typeof SIGNAL_KEYS, 'signals'>),
   };
 }
 

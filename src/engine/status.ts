@@ -10,6 +10,7 @@ import type { OrderTable } from './orders/order-table.ts';
 import type { HedgeStatus } from './hedge/link.ts';
 import type { EngineState, HaltReason } from './safety/safety.ts';
 import type { PnlSplit, QuotingScores, Scorecard } from './scorecard.ts';
+import type { SignalStatus } from './signal-stage.ts';
 
 /** The scorecard: what a venue's market-maker programme and a desk judge quoting by. */
 export interface ScorecardSnapshot extends QuotingScores, OrderStats {
@@ -46,6 +47,8 @@ export interface EngineStatus {
   readonly hedge?: HedgeStatus;
   /** The reference market, when one is read (REFERENCE=…). */
   readonly reference: ReferenceView | undefined;
+  /** The signals against adverse selection and the alpha term now (issue 24). */
+  readonly signals?: SignalStatus;
 }
 
 /** What a backtest samples along its path: these fields of `EngineStatus`, same values. */

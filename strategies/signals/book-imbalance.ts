@@ -9,10 +9,10 @@
  * multi-level OFI literature (Xu, Gould & Howison) finds each level adds less.
  */
 
-/** One price level as numbers (price in quote tokens, size in base tokens). */
+/** One price level as numbers (price in quote tokens, size in base tokens): a reference feed's levels as they come. */
 export interface SignalLevel {
   readonly price: number;
-  readonly size: number;
+  readonly qty: number;
 }
 
 /** The best levels of each side, best first. */
@@ -48,6 +48,6 @@ export function bookImbalance(depth: SignalDepth, options: BookImbalanceOptions)
 }
 
 function usableSize(level: SignalLevel | undefined): number {
-  const size = level?.size ?? 0;
+  const size = level?.qty ?? 0;
   return size > 0 && Number.isFinite(size) ? size : 0;
 }

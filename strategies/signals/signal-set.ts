@@ -60,7 +60,7 @@ export class SignalSet {
   private readonly flow: TradeFlow;
   private readonly volatility: VolatilityRegime;
   private lastTop: SignalTop | undefined;
-  private readonly topDepth: { bids: { price: number; size: number }[]; asks: { price: number; size: number }[] } = { bids: [], asks: [] };
+  private readonly topDepth: { bids: { price: number; qty: number }[]; asks: { price: number; qty: number }[] } = { bids: [], asks: [] };
 
   /** @throws RangeError for a window or half-life that is not positive. */
   constructor(readonly settings: SignalSettings) {
@@ -108,8 +108,8 @@ export class SignalSet {
     depth.bids.length = 0;
     depth.asks.length = 0;
     if (top !== undefined) {
-      depth.bids.push({ price: top.bidPrice, size: top.bidSize });
-      depth.asks.push({ price: top.askPrice, size: top.askSize });
+      depth.bids.push({ price: top.bidPrice, qty: top.bidSize });
+      depth.asks.push({ price: top.askPrice, qty: top.askSize });
     }
     return depth;
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bookImbalance } from '../../../strategies/index.ts';
 
-const level = (size: number, price = 100): { price: number; size: number } => ({ price, size });
+const level = (size: number, price = 100): { price: number; qty: number } => ({ price, qty: size });
 
 describe('multi-level book imbalance', () => {
   it('is (b − a)/(b + a) of the touch with one level', () => {

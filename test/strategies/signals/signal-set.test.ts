@@ -10,7 +10,7 @@ describe('the signals of one market', () => {
     const signals = new SignalSet(signalSettings({ obiLevels: 2, obiDecay: 1 }));
     signals.onTop(0, top(100, 3, 101, 1));
     expect(signals.values(0).obi).toBeCloseTo(0.5, 12);
-    const depth = { bids: [{ price: 100, size: 3 }, { price: 99, size: 0 }], asks: [{ price: 101, size: 1 }, { price: 102, size: 4 }] };
+    const depth = { bids: [{ price: 100, qty: 3 }, { price: 99, qty: 0 }], asks: [{ price: 101, qty: 1 }, { price: 102, qty: 4 }] };
     expect(signals.values(0, depth).obi).toBeCloseTo(-2 / 8, 12);
   });
 

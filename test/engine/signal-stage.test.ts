@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { createEngineMetrics } from '../../src/engine/index.ts';
+import { DEFAULT_SIGNAL_SETTINGS } from '../../src/engine/settings.ts';
+import type { BacktestSession } from '../../src/backtest/session.ts';
+import { quotingSession } from './session.ts';
+
+/** A book 1999 / 2001 with three times more bid size than ask size at the touch: a top-of-book imbalance of 0.5. */
+async function leaningBook(s: BacktestSession, t: number): Promise<void> {
+  await s.advanceTo(t);
+  s.clear();
+  s.depth('buy', 199_900, 30_000);
+  s.depth('sell', 200_100, 10_000);
+  s.endOfMessage();
+  if (s.needsFlush()) await s.flush();
+}
+
+describe('the signals stage and the alpha term in the engine', () => {
+  it('leaves the fair price exactly the mid with the shipped keys, and still shows the signals', async () => {
+    const s = quotingSession();
+    await s.start();
+    await leaningBook(s, 100);
+    const status = s.engine.status();
+    expect(status.fair).toBe(2000);
+    expect(status.signals).toMatchObject({ source: 'venue', alphaBps: 0 });
+    expect(status.signals?.obi).toBeCloseTo(0.5, 12);
+  });
+
+  it('shifts the fair price by Σ weight·signal bps, and the strategy quotes around the shifted price', async () => {
+    const s = quotingSession({ signals: { ...DEFAULT_SIGNAL_SETTINGS, obiLevels: 1, alphaObiBps: 2, alphaMaxBps: 5 } });
+    await s.start();
+    await leaningBook(s, 100);
+    const status = s.engine.status();
+    expect(status.signals?.alphaBps).toBeCloseTo(1, 12);
+    expect(status.fair).toBeCloseTo(2000 * 1.0001, 9);
+    // The fixed strategy rests 0.5 USDC either side of the fair price: the whole pair moved up 0.2.
+    expect(status.bids[0]?.price).toBeCloseTo(1999.7, 2);
+    expect(status.asks[0]?.price).toBeCloseTo(2000.7, 2);
+  });
+
+  it('clamps the shift to ALPHA_MAX_BPS however large the weight', async () => {
+    const s = quotingSession({ signals: { ...DEFAULT_SIGNAL_SETTINGS, obiLevels: 1, alphaObiBps: 100, alphaMaxBps: 2 } });
+    await s.start();
+    await leaningBook(s, 100);
+    expect(s.engine.status().signals?.alphaBps).toBe(2);
+    expect(s.engine.status().fair).toBeCloseTo(2000 * 1.0002, 9);
+  });
+
+  it('moves the fair price on a trade when the trade flow carries a weight', async () => {
+    const s = quotingSession({ signals: { ...DEFAULT_SIGNAL_SETTINGS, alphaTradeFlowBps: 0.1, alphaMaxBps: 5 } });
+    await s.start();
+    await leaningBook(s, 100);
+    expect(s.engine.status().fair).toBe(2000);
+    s.trade('sell', 199_900, 5_000);
+    s.endOfMessage();
+    if (s.needsFlush()) await s.flush();
+    // One-sided selling just now reads −10 (the short rate over a ten times longer one): −1 bp.
+    expect(s.engine.status().signals?.tradeFlow).toBeCloseTo(-10, 6);
+    expect(s.engine.status().fair).toBeCloseTo(2000 * (1 - 0.0001), 9);
+  });
+});
+
+describe('the signals as metrics', () => {
+  it('exports one akira_mm_signal series per signal and the alpha in bps, read from the status at scrape time', async () => {
+    const s = quotingSession({ signals: { ...DEFAULT_SIGNAL_SETTINGS, obiLevels: 1, alphaObiBps: 2, alphaMaxBps: 5 } });
+    await s.start();
+    await leaningBook(s, 100);
+    const metrics = createEngineMetrics({ baseDecimals: 18, quoteDecimals: 6, pair: 'ETH/USDC' });
+    metrics.bindStatus(() => s.engine.status());
+    const json = await metrics.registry.getMetricsAsJSON();
+    const signal = json.find((entry) => entry.name === 'akira_mm_signal');
+    const byName = new Map(signal?.values.map((value) => [value.labels['name'], value.value]));
+    expect([...byName.keys()]).toEqual(['obi', 'ofi', 'trade_flow', 'vol_short_bps', 'vol_long_bps', 'vol_ratio']);
+    expect(byName.get('obi')).toBeCloseTo(0.5, 12);
+    expect(json.find((entry) => entry.name === 'akira_mm_alpha_bps')?.values[0]?.value).toBeCloseTo(1, 12);
+  });
+});
