@@ -82,8 +82,8 @@ export async function collectSignalSamples(paths: readonly string[], settings: S
     await readRecording(path, (record) => {
       // Streams of one venue carry their own clocks: time never goes back (as the replay reads it).
       if (record.exchMs > nowMs) {
-        // Grid samples due before this record see the state as it was.
-        while (nextSampleMs !== undefined && nextSampleMs <= record.exchMs) {
+        // Grid samples due before this record's time see every event up to and at their own time, none after.
+        while (nextSampleMs !== undefined && nextSampleMs < record.exchMs) {
           nowMs = nextSampleMs;
           sample();
           nextSampleMs += options.sampleMs;
