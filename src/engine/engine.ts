@@ -457,6 +457,7 @@ export class MarketMaker {
    * PnL: a position loses as the price moves, not at fills.
    */
   private onPriceMoved(): void {
+    this.signals.observeFair(this.market.fair(), this.clock.nowMs());
     this.scorecard.markTo(this.market.fair());
     this.resolveLimits();
     this.checkDrawdown();
@@ -488,6 +489,7 @@ export class MarketMaker {
       const fillEffect = ledger.applyFill(effect.fill, effect.trade);
       const price = unitsToNumber(effect.fill.priceUnits, rules.quoteDecimals);
       this.markouts.addFill(effect.fill.side, price, effect.fill.timeMs);
+      this.signals.onOwnFill(effect.fill.side, price, effect.fill.timeMs);
       this.scorecard.addFill(fillEffect, unitsToNumber(fillEffect.baseDeltaUnits, rules.baseDecimals), unitsToNumber(fillEffect.quoteDeltaUnits, rules.quoteDecimals), price);
       if (!effect.fill.isMaker) this.chargeTakerGas();
       this.observer.fill?.(effect.fill, fillEffect);
@@ -550,7 +552,7 @@ export class MarketMaker {
     const inventory = position.inventoryView(fair);
     let raw: DesiredQuote[];
     try {
-      raw = this.strategy.quote(view, inventory);
+      raw = this.signals.adjustQuotes(this.strategy.quote(view, inventory), fair, view.timeMs);
       if (this.hedge !== undefined) raw = withoutOffSides(raw, this.hedge);
     } catch (error) {
       void this.halt('ENGINE_INVARIANT', `strategy ${this.strategy.name} threw: ${error instanceof Error ? error.message : String(error)}`);

@@ -7,8 +7,8 @@
  * With every ALPHA_* weight 0 (the defaults) the fair price is left exactly as it was; the
  * signals are still computed, for the metrics and the status.
  */
-import { unitsToNumber, type ReferenceFeed, type ReferenceTop, type ReferenceTrade, type Side, type SignalSettings, type VenueTrade } from '../core/index.ts';
-import { SignalSet, alphaBps, isAlphaOn, type SignalValues, type TopLevel } from '../../strategies/index.ts';
+import { unitsToNumber, type DesiredQuote, type ReferenceFeed, type ReferenceTop, type ReferenceTrade, type Side, type SignalSettings, type VenueTrade } from '../core/index.ts';
+import { SignalSet, Toxicity, alphaBps, isAlphaOn, widenToxicSides, type SignalValues, type TopLevel } from '../../strategies/index.ts';
 
 /** The signals as the status and the metrics show them. */
 export interface SignalStatus extends SignalValues {
@@ -16,11 +16,15 @@ export interface SignalStatus extends SignalValues {
   readonly source: 'reference' | 'venue';
   /** The alpha term now, bps of the fair price (0 while it is off). */
   readonly alphaBps: number;
+  /** Toxicity of our buy and sell fills, bps (positive = that side is picked off). */
+  readonly toxicityBuyBps: number;
+  readonly toxicitySellBps: number;
 }
 
 /** The signals of one pair and its alpha term. */
 export class SignalStage {
   private readonly signals: SignalSet;
+  private readonly toxicity: Toxicity;
   /** True when the alpha term can move the fair price (ALPHA_MAX_BPS > 0 and a weight ≠ 0). */
   readonly isAlphaOn: boolean;
   readonly source: 'reference' | 'venue';
@@ -36,6 +40,7 @@ export class SignalStage {
     private readonly baseDecimals: number,
   ) {
     this.signals = new SignalSet(settings);
+    this.toxicity = new Toxicity(settings.toxicityHorizonMs, settings.toxicityHalfLifeMs);
     this.isAlphaOn = isAlphaOn(settings);
     this.source = reference === undefined ? 'venue' : 'reference';
   }
@@ -62,6 +67,22 @@ export class SignalStage {
     return this.onTrade(nowMs, trade.qty, trade.aggressor);
   }
 
+  /** One of our fills (its price in quote tokens per base token). */
+  onOwnFill(side: Side, price: number, timeMs: number): void {
+    this.toxicity.onFill(side, price, timeMs);
+  }
+
+  /** The fair price now (or none): resolves the markouts due. */
+  observeFair(fair: number | undefined, nowMs: number): void {
+    this.toxicity.observe(fair, nowMs);
+  }
+
+  /** The strategy's quotes with each toxic side moved away (TOXICITY_WIDEN_RATIO; the same quotes while it is 0). */
+  adjustQuotes(quotes: DesiredQuote[], fair: number, nowMs: number): DesiredQuote[] {
+    if (this.settings.toxicityWidenRatio === 0) return quotes;
+    return widenToxicSides(quotes, fair, this.toxicity.value(nowMs), this.settings.toxicityWidenRatio, this.settings.toxicityMaxWidenBps);
+  }
+
   /** The alpha term at `nowMs`, bps of the fair price; 0 while it is off. */
   alphaBps(nowMs: number): number {
     return this.isAlphaOn ? alphaBps(this.values(nowMs), this.settings) : 0;
@@ -70,7 +91,8 @@ export class SignalStage {
   /** Every signal and the alpha term at `nowMs`. */
   status(nowMs: number): SignalStatus {
     const values = this.values(nowMs);
-    return { ...values, source: this.source, alphaBps: this.isAlphaOn ? alphaBps(values, this.settings) : 0 };
+    const toxicity = this.toxicity.value(nowMs);
+    return { ...values, source: this.source, alphaBps: this.isAlphaOn ? alphaBps(values, this.settings) : 0, toxicityBuyBps: toxicity.buyBps, toxicitySellBps: toxicity.sellBps };
   }
 
   private onTrade(timeMs: number, size: number, aggressor: Side): boolean {

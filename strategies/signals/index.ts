@@ -5,3 +5,4 @@ export { OrderFlowImbalance, orderFlowContribution, type SignalTop } from './ord
 export { TradeFlow } from './trade-flow.ts';
 export { VolatilityRegime, type VolatilityRegimeValue } from './volatility-regime.ts';
 export { ALPHA_KEY_OF, ALPHA_SIGNALS, SignalSet, alphaBps, alphaWeights, isAlphaOn, type AlphaSignal, type SignalValues } from './signal-set.ts';
+export { Toxicity, widenToxicSides, type ToxicityValue } from './toxicity.ts';

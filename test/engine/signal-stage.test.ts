@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createEngineMetrics } from '../../src/engine/index.ts';
 import { DEFAULT_SIGNAL_SETTINGS } from '../../src/engine/settings.ts';
 import type { BacktestSession } from '../../src/backtest/session.ts';
-import { quotingSession } from './session.ts';
+import { quotingSession, setBook } from './session.ts';
 
 /** A book 1999 / 2001 with three times more bid size than ask size at the touch: a top-of-book imbalance of 0.5. */
 async function leaningBook(s: BacktestSession, t: number): Promise<void> {
@@ -69,8 +69,33 @@ describe('the signals as metrics', () => {
     const json = await metrics.registry.getMetricsAsJSON();
     const signal = json.find((entry) => entry.name === 'akira_mm_signal');
     const byName = new Map(signal?.values.map((value) => [value.labels['name'], value.value]));
-    expect([...byName.keys()]).toEqual(['obi', 'ofi', 'trade_flow', 'vol_short_bps', 'vol_long_bps', 'vol_ratio']);
+    expect([...byName.keys()]).toEqual(['obi', 'ofi', 'trade_flow', 'vol_short_bps', 'vol_long_bps', 'vol_ratio', 'toxicity_buy_bps', 'toxicity_sell_bps']);
     expect(byName.get('obi')).toBeCloseTo(0.5, 12);
     expect(json.find((entry) => entry.name === 'akira_mm_alpha_bps')?.values[0]?.value).toBeCloseTo(1, 12);
+  });
+});
+
+describe('toxicity of our own fills in the engine', () => {
+  it('reads a bid filled before the fair price fell as a toxic buy side, and moves the bids away when told to', async () => {
+    const s = quotingSession({ signals: { ...DEFAULT_SIGNAL_SETTINGS, toxicityWidenRatio: 1, toxicityMaxWidenBps: 5 } });
+    await s.start();
+    await setBook(s, 100, 1999, 2001);
+    const bidBefore = s.engine.status().bids[0]?.price as number;
+    // Once our quotes rest (5 ms latency), a seller goes through our 1999.5 bid.
+    await s.advanceTo(200);
+    s.trade('sell', 199_800, 1_000);
+    s.endOfMessage();
+    if (s.needsFlush()) await s.flush();
+    expect(s.fills.length).toBeGreaterThan(0);
+    // A second later the fair price is 1999: the buy at 1999.5 was picked off by 2.5 bps.
+    await setBook(s, 1_200, 1998, 2000);
+    const status = s.engine.status();
+    expect(status.signals?.toxicityBuyBps).toBeCloseTo(((1999.5 - 1999) / 1999.5) * 10_000, 1);
+    expect(status.signals?.toxicitySellBps).toBe(0);
+    // The bid now rests 2.5 bps (ratio 1, under the 5 bps cap: ≈ 0.5 USDC) below where the plain strategy puts it (fair − 0.5); the ask stays.
+    const fair = status.fair as number;
+    expect(bidBefore).toBeCloseTo(1999.5, 2);
+    expect(status.bids[0]?.price).toBeCloseTo(fair - 0.5 - fair * 0.00025, 2);
+    expect(status.asks[0]?.price).toBeCloseTo(fair + 0.5, 2);
   });
 });

@@ -50,6 +50,30 @@ export const SIGNAL_KEYS = defineKeys({
     doc: 'Half-life of the long-horizon volatility signal; the regime ratio is short over long',
     readers: { signals: { field: 'volLongHalfLifeMs', convert: secondsToMs } },
   }),
+  SIGNAL_TOXICITY_HORIZON_MS: key(v.integer(10, 600_000), {
+    default: '1000',
+    unit: 'ms',
+    doc: 'Toxicity of each side: our fills\' markouts against the fair price this long after each fill',
+    readers: { signals: 'toxicityHorizonMs' },
+  }),
+  SIGNAL_TOXICITY_HALF_LIFE_S: key(v.integer(1, 86_400), {
+    default: '300',
+    unit: 's',
+    doc: 'Half-life of a markout\'s weight in its side\'s toxicity (recent fills count more)',
+    readers: { signals: { field: 'toxicityHalfLifeMs', convert: secondsToMs } },
+  }),
+  TOXICITY_WIDEN_RATIO: key(v.decimal(0, 100), {
+    default: '0',
+    unit: 'ratio',
+    doc: 'A side picked off by t bps (its toxicity) has its quotes moved t × this further from the fair price, at most TOXICITY_MAX_WIDEN_BPS; 0 = off',
+    readers: { signals: { field: 'toxicityWidenRatio', convert: valueOf } },
+  }),
+  TOXICITY_MAX_WIDEN_BPS: key(v.decimal(0, 1_000), {
+    default: '5',
+    unit: 'bps',
+    doc: 'Most a toxic side\'s quotes are moved away by TOXICITY_WIDEN_RATIO',
+    readers: { signals: { field: 'toxicityMaxWidenBps', convert: valueOf } },
+  }),
   ALPHA_OBI_BPS: key(v.signedDecimal(-MAX_WEIGHT_BPS, MAX_WEIGHT_BPS, 'bps'), {
     default: '0',
     unit: 'bps',
