@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEngineMetrics } from '../../src/engine/index.ts';
 import { DEFAULT_SIGNAL_SETTINGS } from '../../src/engine/settings.ts';
+import { SignalStage } from '../../src/engine/signal-stage.ts';
 import type { BacktestSession } from '../../src/backtest/session.ts';
 import { quotingSession, setBook } from './session.ts';
 
@@ -97,5 +98,42 @@ describe('toxicity of our own fills in the engine', () => {
     expect(bidBefore).toBeCloseTo(1999.5, 2);
     expect(status.bids[0]?.price).toBeCloseTo(fair - 0.5 - fair * 0.00025, 2);
     expect(status.asks[0]?.price).toBeCloseTo(fair + 0.5, 2);
+  });
+});
+
+describe('which book the signals read', () => {
+  const referenceTop = { bidPrice: 2000, bidQty: 1, askPrice: 2000.01, askQty: 1, updateId: 1, source: 'ticker' as const, receivedMs: 0, exchangeMs: undefined };
+  const depth = {
+    bids: [{ price: 2000, qty: 1 }, { price: 1999.99, qty: 9 }],
+    asks: [{ price: 2000.01, qty: 1 }, { price: 2000.02, qty: 1 }],
+    updateId: 1,
+    receivedMs: 0,
+  };
+
+  it('reads the reference book, its depth level by level, and ignores the venue while a reference is read', () => {
+    const stage = new SignalStage({ ...DEFAULT_SIGNAL_SETTINGS, obiLevels: 2, obiDecay: 1 }, { depth: (levels) => ({ ...depth, bids: depth.bids.slice(0, levels), asks: depth.asks.slice(0, levels) }) }, 18);
+    stage.onReferenceTop(0, referenceTop);
+    // A venue top leaning the other way changes nothing.
+    stage.onVenueTop(0, { price: 2000, size: 0.1 }, { price: 2000.02, size: 50 });
+    const status = stage.status(0);
+    expect(status.source).toBe('reference');
+    // (1 + 9 − 1 − 1) / (1 + 9 + 1 + 1)
+    expect(status.obi).toBeCloseTo(8 / 12, 12);
+    stage.onReferenceTrade(0, { price: 2000.01, qty: 2, aggressor: 'buy', tradeId: 1, exchangeMs: 0, receivedMs: 0 });
+    expect(stage.status(0).tradeFlow).toBeCloseTo(10, 9);
+  });
+
+  it('reads the reference top alone while its depth is not synchronised', () => {
+    const stage = new SignalStage(DEFAULT_SIGNAL_SETTINGS, { depth: () => undefined }, 18);
+    stage.onReferenceTop(0, { ...referenceTop, bidQty: 3 });
+    expect(stage.status(0).obi).toBeCloseTo(0.5, 12);
+  });
+
+  it('reads the venue top without a reference, and its trades in base units', () => {
+    const stage = new SignalStage(DEFAULT_SIGNAL_SETTINGS, undefined, 18);
+    stage.onVenueTop(0, { price: 2000, size: 3 }, { price: 2000.02, size: 1 });
+    expect(stage.status(0)).toMatchObject({ source: 'venue', obi: expect.closeTo(0.5, 12) as number });
+    expect(stage.onVenueTrade({ priceUnits: 2000n, qtyUnits: 10n ** 18n, aggressor: 'sell', timeMs: 0 })).toBe(false);
+    expect(stage.status(0).tradeFlow).toBeCloseTo(-10, 9);
   });
 });
