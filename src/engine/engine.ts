@@ -532,6 +532,7 @@ export class MarketMaker {
       const triggeredAtMs = this.requoteTriggerMs ?? nowMs;
       const accountRoomUnits = this.account.notionalRoomUnits(this.pairName);
       this.orders.execute(plans, { holdings: this.position.holdings(market.fair()), limits: this.limits, touch: this.touch(), ...(accountRoomUnits === undefined ? {} : { accountRoomUnits }) });
+      this.signals.onQuotesSet();
       this.observer.requoteLatency?.(this.clock.nowMs() - triggeredAtMs);
     }
     this.requoteTriggerMs = undefined;

@@ -8,7 +8,7 @@
  * signals are still computed, for the metrics and the status.
  */
 import { unitsToNumber, type DesiredQuote, type ReferenceFeed, type ReferenceTop, type ReferenceTrade, type Side, type SignalSettings, type VenueTrade } from '../core/index.ts';
-import { SignalSet, Toxicity, alphaBps, isAlphaOn, widenToxicSides, type SignalValues, type TopLevel } from '../../strategies/index.ts';
+import { ReferenceMove, SignalSet, Toxicity, alphaBps, isAlphaOn, widenToxicSides, type SignalValues, type TopLevel } from '../../strategies/index.ts';
 
 /** The signals as the status and the metrics show them. */
 export interface SignalStatus extends SignalValues {
@@ -16,6 +16,8 @@ export interface SignalStatus extends SignalValues {
   readonly source: 'reference' | 'venue';
   /** The alpha term now, bps of the fair price (0 while it is off). */
   readonly alphaBps: number;
+  /** The reference mid's move since our quotes were last set, bps (0 without a reference). */
+  readonly referenceMoveBps: number;
   /** Toxicity of our buy and sell fills, bps (positive = that side is picked off). */
   readonly toxicityBuyBps: number;
   readonly toxicitySellBps: number;
@@ -25,6 +27,7 @@ export interface SignalStatus extends SignalValues {
 export class SignalStage {
   private readonly signals: SignalSet;
   private readonly toxicity: Toxicity;
+  private readonly referenceMove = new ReferenceMove();
   /** True when the alpha term can move the fair price (ALPHA_MAX_BPS > 0 and a weight ≠ 0). */
   readonly isAlphaOn: boolean;
   readonly source: 'reference' | 'venue';
@@ -60,6 +63,12 @@ export class SignalStage {
   /** A new usable top of the reference. */
   onReferenceTop(nowMs: number, top: ReferenceTop): void {
     this.signals.onTop(nowMs, { bidPrice: top.bidPrice, bidSize: top.bidQty, askPrice: top.askPrice, askSize: top.askQty });
+    this.referenceMove.onReferenceMid((top.bidPrice + top.askPrice) / 2);
+  }
+
+  /** The engine just sent placements or replacements: the reference move counts from here. */
+  onQuotesSet(): void {
+    this.referenceMove.onQuotesSet();
   }
 
   /** A reference trade; true when it moved a signal the alpha term reads. */
@@ -92,7 +101,7 @@ export class SignalStage {
   status(nowMs: number): SignalStatus {
     const values = this.values(nowMs);
     const toxicity = this.toxicity.value(nowMs);
-    return { ...values, source: this.source, alphaBps: this.isAlphaOn ? alphaBps(values, this.settings) : 0, toxicityBuyBps: toxicity.buyBps, toxicitySellBps: toxicity.sellBps };
+    return { ...values, source: this.source, alphaBps: this.isAlphaOn ? alphaBps(values, this.settings) : 0, referenceMoveBps: this.referenceMove.valueBps(), toxicityBuyBps: toxicity.buyBps, toxicitySellBps: toxicity.sellBps };
   }
 
   private onTrade(timeMs: number, size: number, aggressor: Side): boolean {

@@ -6,3 +6,4 @@ export { TradeFlow } from './trade-flow.ts';
 export { VolatilityRegime, type VolatilityRegimeValue } from './volatility-regime.ts';
 export { ALPHA_KEY_OF, ALPHA_SIGNALS, SignalSet, alphaBps, alphaWeights, isAlphaOn, type AlphaSignal, type SignalValues } from './signal-set.ts';
 export { Toxicity, widenToxicSides, type ToxicityValue } from './toxicity.ts';
+export { ReferenceMove } from './reference-move.ts';

@@ -70,7 +70,7 @@ describe('the signals as metrics', () => {
     const json = await metrics.registry.getMetricsAsJSON();
     const signal = json.find((entry) => entry.name === 'akira_mm_signal');
     const byName = new Map(signal?.values.map((value) => [value.labels['name'], value.value]));
-    expect([...byName.keys()]).toEqual(['obi', 'ofi', 'trade_flow', 'vol_short_bps', 'vol_long_bps', 'vol_ratio', 'toxicity_buy_bps', 'toxicity_sell_bps']);
+    expect([...byName.keys()]).toEqual(['obi', 'ofi', 'trade_flow', 'vol_short_bps', 'vol_long_bps', 'vol_ratio', 'reference_move_bps', 'toxicity_buy_bps', 'toxicity_sell_bps']);
     expect(byName.get('obi')).toBeCloseTo(0.5, 12);
     expect(json.find((entry) => entry.name === 'akira_mm_alpha_bps')?.values[0]?.value).toBeCloseTo(1, 12);
   });
@@ -121,6 +121,10 @@ describe('which book the signals read', () => {
     expect(status.obi).toBeCloseTo(8 / 12, 12);
     stage.onReferenceTrade(0, { price: 2000.01, qty: 2, aggressor: 'buy', tradeId: 1, exchangeMs: 0, receivedMs: 0 });
     expect(stage.status(0).tradeFlow).toBeCloseTo(10, 9);
+    // Quotes set at the reference mid 2000.005; the reference then rises a cent.
+    stage.onQuotesSet();
+    stage.onReferenceTop(10, { ...referenceTop, bidPrice: 2000.01, askPrice: 2000.02 });
+    expect(stage.status(10).referenceMoveBps).toBeCloseTo(10_000 * (2000.015 / 2000.005 - 1), 9);
   });
 
   it('reads the reference top alone while its depth is not synchronised', () => {
