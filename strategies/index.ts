@@ -61,3 +61,4 @@ export { PRICE_SOURCES, finalizeQuotes, referencePrice, type PriceSource, type S
 export type { ExplainedStrategy, QuoteExplanation } from './explained.ts';
 export * from './estimators/index.ts';
 export { XEMM, XEMM_KEYS, createXemm, explainXemm, type XemmExplanation, type XemmLevel, type XemmParams } from './xemm.ts';
+export * from './signals/index.ts';

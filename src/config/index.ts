@@ -31,6 +31,8 @@ export {
   REFERENCE_KEYS,
   REFERENCE_KEY_LIST,
   REFERENCE_VENUES,
+  SIGNAL_KEYS,
+  SIGNAL_KEY_LIST,
   referenceMarketLabel,
   values,
   type AlertKeys,
@@ -41,4 +43,5 @@ export {
   type KeySpec,
   type ReferenceKeys,
   type ReferenceMarket,
+  type SignalKeys,
 } from '../core/index.ts';

@@ -17,6 +17,8 @@ import {
   MmError,
   REFERENCE_KEYS,
   REFERENCE_KEY_LIST,
+  SIGNAL_KEYS,
+  SIGNAL_KEY_LIST,
   Secret,
   closestName,
   formatConfigIssues,
@@ -67,7 +69,7 @@ export class ConfigError extends MmError<ConfigErrorCode> {
 }
 
 /** Every table of keys a pair file holds besides its strategy's. */
-type PairKeyTables = typeof CONFIG_KEYS & typeof ENGINE_KEYS & typeof REFERENCE_KEYS & typeof HEDGE_KEYS & typeof ALERT_KEYS;
+type PairKeyTables = typeof CONFIG_KEYS & typeof ENGINE_KEYS & typeof REFERENCE_KEYS & typeof SIGNAL_KEYS & typeof HEDGE_KEYS & typeof ALERT_KEYS;
 
 /** Every key of a pair file that is not a secret, as parsed: what each reader's settings are built from. */
 export type PairKeys = PublicKeyValues<PairKeyTables>;
@@ -112,7 +114,7 @@ export interface LoadOptions extends SecretSourceOptions {
 }
 
 /** Every key spec the loader reads; `_FILE` forms and environment intake apply to all of them. */
-const ALL_KEY_SPECS: readonly KeySpec[] = [...CONFIG_KEY_LIST, ...ENGINE_KEY_LIST, ...REFERENCE_KEY_LIST, ...HEDGE_KEY_LIST, ...ALERT_KEY_LIST];
+const ALL_KEY_SPECS: readonly KeySpec[] = [...CONFIG_KEY_LIST, ...ENGINE_KEY_LIST, ...REFERENCE_KEY_LIST, ...SIGNAL_KEY_LIST, ...HEDGE_KEY_LIST, ...ALERT_KEY_LIST];
 const SECRET_KEYS = new Set(ALL_KEY_SPECS.filter((spec) => spec.secret === true).map((spec) => spec.key));
 
 /** Keys whose values must never be echoed. */

@@ -57,8 +57,9 @@ import { VenueAlertHandler } from './safety/venue-alerts.ts';
 import { gatePlans, withoutOffSides } from './hedge/gate.ts';
 import type { EngineHedge } from './hedge/link.ts';
 import { Scorecard } from './scorecard.ts';
-import type { EngineSettings } from './settings.ts';
+import { DEFAULT_SIGNAL_SETTINGS, type EngineSettings } from './settings.ts';
 import { SidePlanner } from './side-planner.ts';
+import { SignalStage } from './signal-stage.ts';
 import { scorecardSnapshot, workingQuotes, type EngineStatus, type ModelStatus, type PathStatus } from './status.ts';
 
 /** Collaborators and settings of an engine. */
@@ -136,6 +137,7 @@ export class MarketMaker {
   private readonly pairName: string;
   private readonly market: MarketTracker;
   private readonly reference: ReferenceStage | undefined;
+  private readonly signals: SignalStage;
   private readonly ledger: Ledger;
   private readonly position: Position;
   private readonly orders: OrderManager;
@@ -193,6 +195,9 @@ export class MarketMaker {
       points: this.settings.arrivalGridPoints,
       evidenceHalfLifeMs: this.settings.arrivalEvidenceHalfLifeMs,
     });
+    this.signals = new SignalStage(this.settings.signals ?? DEFAULT_SIGNAL_SETTINGS, options.reference, info.rules.baseDecimals);
+    const signals = this.signals;
+    if (signals.isAlphaOn) this.market.useAlpha((nowMs) => signals.alphaBps(nowMs));
     this.ledger = new Ledger({ baseDecimals: this.rules.baseDecimals, quoteDecimals: this.rules.quoteDecimals, makerFeePbips: info.makerFeePbips, takerFeePbips: info.takerFeePbips });
     const hedge = this.hedge;
     this.position = new Position(this.ledger, this.rules, this.settings.inventoryTarget, hedge === undefined ? undefined : () => hedge.positionOffsetUnits());
@@ -259,6 +264,7 @@ export class MarketMaker {
       onTrade: (trade) => {
         this.safety.marketDataSeen();
         this.market.onTrade(trade);
+        if (this.signals.onVenueTrade(trade)) this.market.onSignalsMoved();
       },
       onOrderReport: (report) => this.applyReport(report),
       onGasQuote: (quote) => this.costs.onGasQuote(quote),
@@ -270,7 +276,20 @@ export class MarketMaker {
 
   /** The reference feed's listener, when the pair reads one. */
   referenceListener(): ReferenceListener | undefined {
-    return this.reference?.listener(this.market, () => this.onPriceMoved());
+    const inner = this.reference?.listener(this.market, () => this.onPriceMoved());
+    if (inner === undefined) return undefined;
+    // The signals see each reference event first, so the fair price the stage then asks for carries the new alpha.
+    return {
+      onTop: (top) => {
+        this.signals.onReferenceTop(this.clock.nowMs(), top);
+        inner.onTop(top);
+      },
+      onTrade: (trade) => {
+        if (this.signals.onReferenceTrade(this.clock.nowMs(), trade)) this.market.onSignalsMoved();
+        inner.onTrade(trade);
+      },
+      onStatus: (status) => inner.onStatus(status),
+    };
   }
 
   /** Recovers from the journal and settles leftovers (adopt or cancel): everything before quoting. */
@@ -394,6 +413,7 @@ export class MarketMaker {
       ...(hedge === undefined ? {} : { hedge }),
       reference,
       ...(model === undefined ? {} : { model }),
+      signals: this.signals.status(this.clock.nowMs()),
     };
   }
 
@@ -446,6 +466,9 @@ export class MarketMaker {
     // A top recomputed from our own orders proves nothing about the feed (the dead-man ignores it).
     if (top.fromOwnOrders !== true) this.safety.marketDataSeen();
     if (!market.onTopOfBook(top)) return;
+    const levels = market.topOfBook();
+    this.signals.onVenueTop(top.timeMs, levels.bid, levels.ask);
+    this.market.onSignalsMoved();
     this.reference?.onVenueMid(market.mid());
     this.markouts.observeMid(market.mid(), top.timeMs);
     this.onPriceMoved();
@@ -457,6 +480,7 @@ export class MarketMaker {
    * PnL: a position loses as the price moves, not at fills.
    */
   private onPriceMoved(): void {
+    this.signals.observeFair(this.market.fair(), this.clock.nowMs());
     this.scorecard.markTo(this.market.fair());
     this.resolveLimits();
     this.checkDrawdown();
@@ -488,6 +512,7 @@ export class MarketMaker {
       const fillEffect = ledger.applyFill(effect.fill, effect.trade);
       const price = unitsToNumber(effect.fill.priceUnits, rules.quoteDecimals);
       this.markouts.addFill(effect.fill.side, price, effect.fill.timeMs);
+      this.signals.onOwnFill(effect.fill.side, price, effect.fill.timeMs);
       this.scorecard.addFill(fillEffect, unitsToNumber(fillEffect.baseDeltaUnits, rules.baseDecimals), unitsToNumber(fillEffect.quoteDeltaUnits, rules.quoteDecimals), price);
       if (!effect.fill.isMaker) this.chargeTakerGas();
       this.observer.fill?.(effect.fill, fillEffect);
@@ -530,6 +555,7 @@ export class MarketMaker {
       const triggeredAtMs = this.requoteTriggerMs ?? nowMs;
       const accountRoomUnits = this.account.notionalRoomUnits(this.pairName);
       this.orders.execute(plans, { holdings: this.position.holdings(market.fair()), limits: this.limits, touch: this.touch(), ...(accountRoomUnits === undefined ? {} : { accountRoomUnits }) });
+      this.signals.onQuotesSet();
       this.observer.requoteLatency?.(this.clock.nowMs() - triggeredAtMs);
     }
     this.requoteTriggerMs = undefined;
@@ -551,7 +577,7 @@ export class MarketMaker {
     this.lastQuoteInput = { view, inventory };
     let raw: DesiredQuote[];
     try {
-      raw = this.strategy.quote(view, inventory);
+      raw = this.signals.adjustQuotes(this.strategy.quote(view, inventory), fair, view.timeMs);
       if (this.hedge !== undefined) raw = withoutOffSides(raw, this.hedge);
     } catch (error) {
       void this.halt('ENGINE_INVARIANT', `strategy ${this.strategy.name} threw: ${error instanceof Error ? error.message : String(error)}`);

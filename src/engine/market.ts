@@ -19,6 +19,7 @@ export interface ArrivalGrid {
 const DEFAULT_ARRIVAL_GRID: ArrivalGrid = { stepBps: DEFAULT_ENGINE_SETTINGS.arrivalGridStepBps, points: DEFAULT_ENGINE_SETTINGS.arrivalGridPoints };
 
 const NO_TRADES = { buy: 0, sell: 0 };
+const NO_LEVELS = { bid: undefined, ask: undefined } as const;
 
 /** Tracks the top of book and feeds the estimators. */
 export class MarketTracker {
@@ -38,6 +39,8 @@ export class MarketTracker {
   private lastFair: { readonly value: number; readonly units: bigint } | undefined;
   /** When the book stopped giving a fair price (undefined while it gives one). */
   private fairLostAtMs: number | undefined;
+  /** The alpha term (bps of the fair price at a time), when the signals stage shifts the fair price. */
+  private alphaBps: ((nowMs: number) => number) | undefined;
 
   /**
    * The fair price from outside the venue book (FAIR_PRICE=reference|blend), given the venue's
@@ -116,6 +119,26 @@ export class MarketTracker {
     if (this.externalFair !== undefined) this.estimators.onTrade(timeMs, price, aggressor);
   }
 
+  /**
+   * Shifts the fair price by the signals' alpha term from now on: fair' = fair × (1 + alpha / 10⁴)
+   * (issue 24; the stage clamps it). Not called while the alpha is off, so the fair price stays
+   * exactly the book's (or the reference's) then.
+   */
+  useAlpha(alphaBps: (nowMs: number) => number): void {
+    this.alphaBps = alphaBps;
+    this.fairIsCurrent = false;
+  }
+
+  /** A signal the alpha term reads moved without the book moving (a trade): the fair price is looked at again. */
+  onSignalsMoved(): void {
+    if (this.alphaBps !== undefined) this.fairIsCurrent = false;
+  }
+
+  /** The top as numbers (both undefined before the first top). */
+  topOfBook(): { readonly bid: TopLevel | undefined; readonly ask: TopLevel | undefined } {
+    return this.levels() ?? NO_LEVELS;
+  }
+
   bestBidUnits(): bigint | undefined {
     return this.top?.bidPriceUnits;
   }
@@ -181,6 +204,13 @@ export class MarketTracker {
         fair = this.lastFair.value;
         units = this.lastFair.units;
         isHeld = true;
+      }
+    }
+    if (this.alphaBps !== undefined && fair !== undefined) {
+      const alpha = this.alphaBps(nowMs);
+      if (alpha !== 0) {
+        fair *= 1 + alpha / 10_000;
+        units = numberToUnits(fair, this.info.rules.quoteDecimals, 'down');
       }
     }
     this.fairNumber = fair;

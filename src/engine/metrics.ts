@@ -7,6 +7,7 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { unitsToNumber, type Side } from '../core/index.ts';
 import type { EngineStatus, ModelStatus } from './status.ts';
 import type { EngineObserver } from './observer.ts';
+import { registerSignalGauges } from './signal-metrics.ts';
 
 /** Token decimals, to report drift in tokens. */
 export interface MetricsContext {
@@ -226,6 +227,7 @@ export function createEngineMetrics(context: MetricsContext): EngineMetrics {
   });
 
   registerModelGauges(registry, status);
+  registerSignalGauges(registry, () => status()?.signals);
 
   const observer: EngineObserver = {
     orderPlaced: (side: Side) => placed.inc({ side }),

@@ -7,12 +7,14 @@
 import {
   ENGINE_KEYS,
   REFERENCE_KEYS,
+  SIGNAL_KEYS,
   defaultValues,
   settingsOf,
   type FairPriceMode,
   type PairDecimals,
   type ReferenceKeys,
   type SettingsOf,
+  type SignalSettings,
   type ValuesReadBy,
 } from '../core/index.ts';
 import type { ConfiguredRiskLimits } from './pipeline/caps.ts';
@@ -74,6 +76,8 @@ export interface EngineSettings extends EngineKeySettings {
   readonly risk: ConfiguredRiskLimits;
   /** How to price from a reference market (REFERENCE_* keys); needed by FAIR_PRICE=reference|blend. */
   readonly reference?: ReferenceSettings;
+  /** The signals and the alpha term (SIGNAL_* and ALPHA_* keys); the defaults when not given (alpha off). */
+  readonly signals?: SignalSettings;
 }
 
 /** The knobs no key sets. */
@@ -82,7 +86,18 @@ const FIXED = { fractionOfDistance: 0.5, reservedForCancels: 2, driftToleranceUn
 /** The parsed keys the engine's settings are built from: its own, and the reference's when one is read. */
 export type EngineKeyValues = ValuesReadBy<typeof ENGINE_KEYS, 'engine' | 'inventory-target' | 'requote' | 'outbound' | 'risk'> &
   ValuesReadBy<typeof REFERENCE_KEYS, 'reference'> &
-  Pick<ReferenceKeys, 'REFERENCE'>;
+  Pick<ReferenceKeys, 'REFERENCE'> &
+  Partial<ValuesReadBy<typeof SIGNAL_KEYS, 'signals'>>;
+
+const DEFAULT_SIGNAL_VALUES = defaultValues(SIGNAL_KEYS);
+
+/** The signals' settings of a pair file that sets no SIGNAL_* or ALPHA_* key: the alpha term off. */
+export const DEFAULT_SIGNAL_SETTINGS: SignalSettings = settingsOf(SIGNAL_KEYS, 'signals', DEFAULT_SIGNAL_VALUES);
+
+/** The entries of `keys` that hold a value (an absent signal key keeps its default). */
+function definedOnly(keys: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(keys).filter(([, value]) => value !== undefined));
+}
 
 /**
  * The engine's settings from a pair file's parsed keys.
@@ -100,6 +115,8 @@ export function engineSettingsOf(keys: EngineKeyValues, decimals: Partial<PairDe
     outbound: { ...settingsOf(ENGINE_KEYS, 'outbound', keys, decimals), reservedForCancels: FIXED.reservedForCancels },
     risk: settingsOf(ENGINE_KEYS, 'risk', keys, decimals),
     ...(keys.REFERENCE === undefined ? {} : { reference: settingsOf(REFERENCE_KEYS, 'reference', keys) }),
+    // Callers that build settings from engine keys alone (tests, older paths) get the defaults: alpha off.
+    signals: settingsOf(SIGNAL_KEYS, 'signals', { ...DEFAULT_SIGNAL_VALUES, ...definedOnly(keys) } as ValuesReadBy<typeof SIGNAL_KEYS, 'signals'>),
   };
 }
 

@@ -10,6 +10,7 @@ import type { OrderTable } from './orders/order-table.ts';
 import type { HedgeStatus } from './hedge/link.ts';
 import type { EngineState, HaltReason } from './safety/safety.ts';
 import type { PnlSplit, QuotingScores, Scorecard } from './scorecard.ts';
+import type { SignalStatus } from './signal-stage.ts';
 
 /** The scorecard: what a venue's market-maker programme and a desk judge quoting by. */
 export interface ScorecardSnapshot extends QuotingScores, OrderStats {
@@ -48,6 +49,8 @@ export interface EngineStatus {
   readonly reference: ReferenceView | undefined;
   /** The strategy's internal values at its last quote, when it reports them (`Strategy.internals`). */
   readonly model?: ModelStatus;
+  /** The signals against adverse selection and the alpha term now (issue 24). */
+  readonly signals?: SignalStatus;
 }
 
 /** The strategy's name and its internal values at the view and inventory it last quoted on. */

@@ -33,6 +33,7 @@ export {
   type ReferenceKeys,
   type ReferenceMarket,
 } from './reference-keys.ts';
+export { SIGNAL_KEYS, SIGNAL_KEY_LIST, type SignalKeys, type SignalSettings } from './signal-keys.ts';
 export { HEDGE_KEYS, HEDGE_KEY_LIST, type HedgeKeys, type HedgeVenueSettings } from './hedge-keys.ts';
 export {
   ALERT_EVENT_KINDS,

@@ -39,6 +39,8 @@ export type Reader =
   | 'account-pair'
   /** Limits over every pair of one account. */
   | 'account-limits'
+  /** The signals against adverse selection and the alpha term (`SignalSettings`, strategies/signals). */
+  | 'signals'
   /** The reference market's feed (`createReferenceFeed`). */
   | 'reference-feed'
   /** Pricing from the reference (`ReferenceSettings`, the engine's reference pricer). */

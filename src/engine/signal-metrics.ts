@@ -1,0 +1,46 @@
+/**
+ * Gauges of the signals stage (issue 24), read from the engine's status at scrape time like the
+ * other gauges: one series per signal (`akira_mm_signal{name=…}`, the names of the status's
+ * JSON: obi, ofi, trade_flow, vol_short_bps, vol_long_bps, vol_ratio, reference_move_bps, toxicity_buy_bps,
+ * toxicity_sell_bps) and the alpha term
+ * (`akira_mm_alpha_bps`). Kept apart from metrics.ts so the signals' names live with the signals.
+ */
+import { Gauge, type Registry } from 'prom-client';
+import type { SignalStatus } from './signal-stage.ts';
+
+/** Each signal's series label and where its value is in the status. */
+const SIGNAL_SERIES: readonly (readonly [string, (signals: SignalStatus) => number])[] = [
+  ['obi', (s) => s.obi],
+  ['ofi', (s) => s.ofi],
+  ['trade_flow', (s) => s.tradeFlow],
+  ['vol_short_bps', (s) => s.volShortBps],
+  ['vol_long_bps', (s) => s.volLongBps],
+  ['vol_ratio', (s) => s.volRatio],
+  ['reference_move_bps', (s) => s.referenceMoveBps],
+  ['toxicity_buy_bps', (s) => s.toxicityBuyBps],
+  ['toxicity_sell_bps', (s) => s.toxicitySellBps],
+];
+
+/** Registers the signal gauges; `signals` gives the stage's status now (undefined before the engine is bound). */
+export function registerSignalGauges(registry: Registry, signals: () => SignalStatus | undefined): void {
+  new Gauge({
+    name: 'akira_mm_signal',
+    help: 'Current value of each signal against adverse selection (obi −1…1, ofi in touches of depth, trade_flow a ratio of volume rates, vol_* bps per √s and short/long, reference_move_bps since our quotes were set, toxicity_* bps our fills of that side were picked off by)',
+    labelNames: ['name'],
+    registers: [registry],
+    collect() {
+      const s = signals();
+      if (s === undefined) return;
+      for (const [name, read] of SIGNAL_SERIES) this.set({ name }, read(s));
+    },
+  });
+  new Gauge({
+    name: 'akira_mm_alpha_bps',
+    help: 'The alpha term: the fair price shift the signals give now, bps (0 while every ALPHA_* weight is 0)',
+    registers: [registry],
+    collect() {
+      const s = signals();
+      if (s !== undefined) this.set(s.alphaBps);
+    },
+  });
+}

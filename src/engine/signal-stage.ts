@@ -1,0 +1,117 @@
+/**
+ * The signals stage of the pipeline (issue 24), beside the fair-price stage (`market.ts`): it
+ * feeds one `SignalSet` (strategies/signals) from the book the signals read, and gives the fair
+ * price its alpha term. The signals read the reference market when the pair reads one (a deep
+ * book says more than a thin venue, whose touch is often our own quotes), else the venue's top
+ * of book; the venue shows only its top, so the book imbalance there is the touch's.
+ * With every ALPHA_* weight 0 (the defaults) the fair price is left exactly as it was; the
+ * signals are still computed, for the metrics and the status.
+ */
+import { unitsToNumber, type DesiredQuote, type ReferenceFeed, type ReferenceTop, type ReferenceTrade, type Side, type SignalSettings, type VenueTrade } from '../core/index.ts';
+import { ReferenceMove, SignalSet, Toxicity, alphaBps, isAlphaOn, widenToxicSides, type SignalValues, type TopLevel } from '../../strategies/index.ts';
+
+/** The signals as the status and the metrics show them. */
+export interface SignalStatus extends SignalValues {
+  /** Which book the signals read. */
+  readonly source: 'reference' | 'venue';
+  /** The alpha term now, bps of the fair price (0 while it is off). */
+  readonly alphaBps: number;
+  /** The reference mid's move since our quotes were last set, bps (0 without a reference). */
+  readonly referenceMoveBps: number;
+  /** Toxicity of our buy and sell fills, bps (positive = that side is picked off). */
+  readonly toxicityBuyBps: number;
+  readonly toxicitySellBps: number;
+}
+
+/** The signals of one pair and its alpha term. */
+export class SignalStage {
+  private readonly signals: SignalSet;
+  private readonly toxicity: Toxicity;
+  private readonly referenceMove = new ReferenceMove();
+  /** True when the alpha term can move the fair price (ALPHA_MAX_BPS > 0 and a weight ≠ 0). */
+  readonly isAlphaOn: boolean;
+  readonly source: 'reference' | 'venue';
+
+  /**
+   * @param reference the pair's reference feed, when it reads one: the signals read its book.
+   * @param baseDecimals the venue's base token decimals (its trade sizes are in base units).
+   * @throws RangeError for a window or half-life that is not positive (the keys' bounds prevent it).
+   */
+  constructor(
+    readonly settings: SignalSettings,
+    private readonly reference: Pick<ReferenceFeed, 'depth'> | undefined,
+    private readonly baseDecimals: number,
+  ) {
+    this.signals = new SignalSet(settings);
+    this.toxicity = new Toxicity(settings.toxicityHorizonMs, settings.toxicityHalfLifeMs);
+    this.isAlphaOn = isAlphaOn(settings);
+    this.source = reference === undefined ? 'venue' : 'reference';
+  }
+
+  /** The venue's top changed (its levels as numbers); read only when the signals read the venue. */
+  onVenueTop(timeMs: number, bid: TopLevel | undefined, ask: TopLevel | undefined): void {
+    if (this.source !== 'venue') return;
+    this.signals.onTop(timeMs, bid === undefined || ask === undefined ? undefined : { bidPrice: bid.price, bidSize: bid.size, askPrice: ask.price, askSize: ask.size });
+  }
+
+  /** A venue trade; true when it moved a signal the alpha term reads (the fair price is then looked at again). */
+  onVenueTrade(trade: VenueTrade): boolean {
+    if (this.source !== 'venue' || trade.aggressor === undefined) return false;
+    return this.onTrade(trade.timeMs, unitsToNumber(trade.qtyUnits, this.baseDecimals), trade.aggressor);
+  }
+
+  /** A new usable top of the reference. */
+  onReferenceTop(nowMs: number, top: ReferenceTop): void {
+    this.signals.onTop(nowMs, { bidPrice: top.bidPrice, bidSize: top.bidQty, askPrice: top.askPrice, askSize: top.askQty });
+    this.referenceMove.onReferenceMid((top.bidPrice + top.askPrice) / 2);
+  }
+
+  /** The engine just sent placements or replacements: the reference move counts from here. */
+  onQuotesSet(): void {
+    this.referenceMove.onQuotesSet();
+  }
+
+  /** A reference trade; true when it moved a signal the alpha term reads. */
+  onReferenceTrade(nowMs: number, trade: ReferenceTrade): boolean {
+    return this.onTrade(nowMs, trade.qty, trade.aggressor);
+  }
+
+  /** One of our fills (its price in quote tokens per base token). */
+  onOwnFill(side: Side, price: number, timeMs: number): void {
+    this.toxicity.onFill(side, price, timeMs);
+  }
+
+  /** The fair price now (or none): resolves the markouts due. */
+  observeFair(fair: number | undefined, nowMs: number): void {
+    this.toxicity.observe(fair, nowMs);
+  }
+
+  /** The strategy's quotes with each toxic side moved away (TOXICITY_WIDEN_RATIO; the same quotes while it is 0). */
+  adjustQuotes(quotes: DesiredQuote[], fair: number, nowMs: number): DesiredQuote[] {
+    if (this.settings.toxicityWidenRatio === 0) return quotes;
+    return widenToxicSides(quotes, fair, this.toxicity.value(nowMs), this.settings.toxicityWidenRatio, this.settings.toxicityMaxWidenBps);
+  }
+
+  /** The alpha term at `nowMs`, bps of the fair price; 0 while it is off. */
+  alphaBps(nowMs: number): number {
+    return this.isAlphaOn ? alphaBps(this.values(nowMs), this.settings) : 0;
+  }
+
+  /** Every signal and the alpha term at `nowMs`. */
+  status(nowMs: number): SignalStatus {
+    const values = this.values(nowMs);
+    const toxicity = this.toxicity.value(nowMs);
+    return { ...values, source: this.source, alphaBps: this.isAlphaOn ? alphaBps(values, this.settings) : 0, referenceMoveBps: this.referenceMove.valueBps(), toxicityBuyBps: toxicity.buyBps, toxicitySellBps: toxicity.sellBps };
+  }
+
+  private onTrade(timeMs: number, size: number, aggressor: Side): boolean {
+    this.signals.onTrade(timeMs, size, aggressor);
+    return this.isAlphaOn && this.settings.alphaTradeFlowBps !== 0;
+  }
+
+  private values(nowMs: number): SignalValues {
+    // The reference's depth is read only when asked (a requote with the alpha on, a scrape): its copy costs.
+    const depth = this.reference?.depth(this.settings.obiLevels);
+    return this.signals.values(nowMs, depth);
+  }
+}

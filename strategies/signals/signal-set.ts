@@ -1,0 +1,116 @@
+/**
+ * The signals of one market, fed together, and the alpha term built on them: the engine feeds a
+ * `SignalSet` from the book it reads the signals from (the reference when there is one, else the
+ * venue), and `akira-mm fit` feeds one from a recording: the same code, so what was fitted is
+ * what quotes.
+ *
+ *   alpha (bps) = clamp(ALPHA_OBI_BPS·obi + ALPHA_OFI_BPS·ofi + ALPHA_TRADE_FLOW_BPS·flow, ±ALPHA_MAX_BPS)
+ *   fair' = fair × (1 + alpha / 10⁴)
+ *
+ * The volatility signals are not in the sum: they say how fast, not which way.
+ */
+import type { Side, SignalSettings } from '../../src/core/index.ts';
+import { bookImbalance, type SignalDepth } from './book-imbalance.ts';
+import { OrderFlowImbalance, type SignalTop } from './order-flow-imbalance.ts';
+import { TradeFlow } from './trade-flow.ts';
+import { VolatilityRegime } from './volatility-regime.ts';
+
+/** Every signal's value at one moment. */
+export interface SignalValues {
+  /** Depth-weighted book imbalance, −1…1. */
+  readonly obi: number;
+  /** Order-flow imbalance over its window, in touches of depth. */
+  readonly ofi: number;
+  /** Signed trade flow, a ratio of volume rates (0 with no trade). */
+  readonly tradeFlow: number;
+  /** Short- and long-horizon volatility of the mid, bps per √s, and short / long. */
+  readonly volShortBps: number;
+  readonly volLongBps: number;
+  readonly volRatio: number;
+}
+
+/** The signals the alpha term weighs, in a fixed order (the fit's columns, the ALPHA_* keys). */
+export const ALPHA_SIGNALS = ['obi', 'ofi', 'tradeFlow'] as const;
+export type AlphaSignal = (typeof ALPHA_SIGNALS)[number];
+
+/** The ALPHA_* key of each weighed signal (what `akira-mm fit --write` writes). */
+export const ALPHA_KEY_OF: Readonly<Record<AlphaSignal, string>> = { obi: 'ALPHA_OBI_BPS', ofi: 'ALPHA_OFI_BPS', tradeFlow: 'ALPHA_TRADE_FLOW_BPS' };
+
+/** The weights of the alpha term, bps per unit of each signal. */
+export function alphaWeights(settings: SignalSettings): Readonly<Record<AlphaSignal, number>> {
+  return { obi: settings.alphaObiBps, ofi: settings.alphaOfiBps, tradeFlow: settings.alphaTradeFlowBps };
+}
+
+/** True when the alpha term can move the fair price (a clamp above 0 and a weight that is not 0). */
+export function isAlphaOn(settings: SignalSettings): boolean {
+  return settings.alphaMaxBps > 0 && (settings.alphaObiBps !== 0 || settings.alphaOfiBps !== 0 || settings.alphaTradeFlowBps !== 0);
+}
+
+/** The alpha term in bps of the fair price, clamped to ±ALPHA_MAX_BPS; 0 for a non-finite sum. */
+export function alphaBps(values: SignalValues, settings: SignalSettings): number {
+  const sum = settings.alphaObiBps * values.obi + settings.alphaOfiBps * values.ofi + settings.alphaTradeFlowBps * values.tradeFlow;
+  if (!Number.isFinite(sum)) return 0;
+  const max = settings.alphaMaxBps;
+  return Math.max(-max, Math.min(max, sum));
+}
+
+/** The signals of one market. */
+export class SignalSet {
+  private readonly ofi: OrderFlowImbalance;
+  private readonly flow: TradeFlow;
+  private readonly volatility: VolatilityRegime;
+  private lastTop: SignalTop | undefined;
+  private readonly topDepth: { bids: { price: number; qty: number }[]; asks: { price: number; qty: number }[] } = { bids: [], asks: [] };
+
+  /** @throws RangeError for a window or half-life that is not positive. */
+  constructor(readonly settings: SignalSettings) {
+    this.ofi = new OrderFlowImbalance(settings.ofiWindowMs);
+    this.flow = new TradeFlow(settings.tradeFlowHalfLifeMs);
+    this.volatility = new VolatilityRegime(settings.volShortHalfLifeMs, settings.volLongHalfLifeMs);
+  }
+
+  /** A new top of book (undefined: no usable top now, e.g. a side empty). */
+  onTop(timeMs: number, top: SignalTop | undefined): void {
+    const usable = top !== undefined && top.bidPrice > 0 && top.askPrice > top.bidPrice && Number.isFinite(top.askPrice) ? top : undefined;
+    this.lastTop = usable;
+    if (usable === undefined) {
+      this.volatility.onMid(timeMs, undefined);
+      return;
+    }
+    this.ofi.onTop(timeMs, usable);
+    this.volatility.onMid(timeMs, (usable.bidPrice + usable.askPrice) / 2);
+  }
+
+  /** A public trade of `size` base tokens; its aggressor's side. */
+  onTrade(timeMs: number, size: number, aggressor: Side): void {
+    this.flow.onTrade(timeMs, size, aggressor);
+  }
+
+  /**
+   * Every signal at `timeMs`. `depth` is the book the imbalance reads (best first); without it,
+   * the last top alone (a venue that shows only its top).
+   */
+  values(timeMs: number, depth?: SignalDepth): SignalValues {
+    const volatility = this.volatility.value(timeMs);
+    return {
+      obi: bookImbalance(depth ?? this.depthOfTop(), { levels: this.settings.obiLevels, decay: this.settings.obiDecay }),
+      ofi: this.ofi.value(timeMs),
+      tradeFlow: this.flow.value(timeMs),
+      volShortBps: volatility.shortBps,
+      volLongBps: volatility.longBps,
+      volRatio: volatility.ratio,
+    };
+  }
+
+  private depthOfTop(): SignalDepth {
+    const top = this.lastTop;
+    const depth = this.topDepth;
+    depth.bids.length = 0;
+    depth.asks.length = 0;
+    if (top !== undefined) {
+      depth.bids.push({ price: top.bidPrice, qty: top.bidSize });
+      depth.asks.push({ price: top.askPrice, qty: top.askSize });
+    }
+    return depth;
+  }
+}

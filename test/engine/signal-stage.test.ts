@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import { createEngineMetrics } from '../../src/engine/index.ts';
+import { DEFAULT_SIGNAL_SETTINGS } from '../../src/engine/settings.ts';
+import { SignalStage } from '../../src/engine/signal-stage.ts';
+import type { BacktestSession } from '../../src/backtest/session.ts';
+import { quotingSession, setBook } from './session.ts';
+
+/** A book 1999 / 2001 with three times more bid size than ask size at the touch: a top-of-book imbalance of 0.5. */
+async function leaningBook(s: BacktestSession, t: number): Promise<void> {
+  await s.advanceTo(t);
+  s.clear();
+  s.depth('buy', 199_900, 30_000);
+  s.depth('sell', 200_100, 10_000);
+  s.endOfMessage();
+  if (s.needsFlush()) await s.flush();
+}
+
+describe('the signals stage and the alpha term in the engine', () => {
+  it('leaves the fair price exactly the mid with the shipped keys, and still shows the signals', async () => {
+    const s = quotingSession();
+    await s.start();
+    await leaningBook(s, 100);
+    const status = s.engine.status();
+    expect(status.fair).toBe(2000);
+    expect(status.signals).toMatchObject({ source: 'venue', alphaBps: 0 });
+    expect(status.signals?.obi).toBeCloseTo(0.5, 12);
+  });
+
+  it('shifts the fair price by Σ weight·signal bps, and the strategy quotes around the shifted price', async () => {
+    const s = quotingSession({ signals: { ...DEFAULT_SIGNAL_SETTINGS, obiLevels: 1, alphaObiBps: 2, alphaMaxBps: 5 } });
+    await s.start();
+    await leaningBook(s, 100);
+    const status = s.engine.status();
+    expect(status.signals?.alphaBps).toBeCloseTo(1, 12);
+    expect(status.fair).toBeCloseTo(2000 * 1.0001, 9);
+    // The fixed strategy rests 0.5 USDC either side of the fair price: the whole pair moved up 0.2.
+    expect(status.bids[0]?.price).toBeCloseTo(1999.7, 2);
+    expect(status.asks[0]?.price).toBeCloseTo(2000.7, 2);
+  });
+
+  it('clamps the shift to ALPHA_MAX_BPS however large the weight', async () => {
+    const s = quotingSession({ signals: { ...DEFAULT_SIGNAL_SETTINGS, obiLevels: 1, alphaObiBps: 100, alphaMaxBps: 2 } });
+    await s.start();
+    await leaningBook(s, 100);
+    expect(s.engine.status().signals?.alphaBps).toBe(2);
+    expect(s.engine.status().fair).toBeCloseTo(2000 * 1.0002, 9);
+  });
+
+  it('moves the fair price on a trade when the trade flow carries a weight', async () => {
+    const s = quotingSession({ signals: { ...DEFAULT_SIGNAL_SETTINGS, alphaTradeFlowBps: 0.1, alphaMaxBps: 5 } });
+    await s.start();
+    await leaningBook(s, 100);
+    expect(s.engine.status().fair).toBe(2000);
+    s.trade('sell', 199_900, 5_000);
+    s.endOfMessage();
+    if (s.needsFlush()) await s.flush();
+    // One-sided selling just now reads −10 (the short rate over a ten times longer one): −1 bp.
+    expect(s.engine.status().signals?.tradeFlow).toBeCloseTo(-10, 6);
+    expect(s.engine.status().fair).toBeCloseTo(2000 * (1 - 0.0001), 9);
+  });
+});
+
+describe('the signals as metrics', () => {
+  it('exports one akira_mm_signal series per signal and the alpha in bps, read from the status at scrape time', async () => {
+    const s = quotingSession({ signals: { ...DEFAULT_SIGNAL_SETTINGS, obiLevels: 1, alphaObiBps: 2, alphaMaxBps: 5 } });
+    await s.start();
+    await leaningBook(s, 100);
+    const metrics = createEngineMetrics({ baseDecimals: 18, quoteDecimals: 6, pair: 'ETH/USDC' });
+    metrics.bindStatus(() => s.engine.status());
+    const json = await metrics.registry.getMetricsAsJSON();
+    const signal = json.find((entry) => entry.name === 'akira_mm_signal');
+    const byName = new Map(signal?.values.map((value) => [value.labels['name'], value.value]));
+    expect([...byName.keys()]).toEqual(['obi', 'ofi', 'trade_flow', 'vol_short_bps', 'vol_long_bps', 'vol_ratio', 'reference_move_bps', 'toxicity_buy_bps', 'toxicity_sell_bps']);
+    expect(byName.get('obi')).toBeCloseTo(0.5, 12);
+    expect(json.find((entry) => entry.name === 'akira_mm_alpha_bps')?.values[0]?.value).toBeCloseTo(1, 12);
+  });
+});
+
+describe('toxicity of our own fills in the engine', () => {
+  it('reads a bid filled before the fair price fell as a toxic buy side, and moves the bids away when told to', async () => {
+    const s = quotingSession({ signals: { ...DEFAULT_SIGNAL_SETTINGS, toxicityWidenRatio: 1, toxicityMaxWidenBps: 5 } });
+    await s.start();
+    await setBook(s, 100, 1999, 2001);
+    const bidBefore = s.engine.status().bids[0]?.price as number;
+    // Once our quotes rest (5 ms latency), a seller goes through our 1999.5 bid.
+    await s.advanceTo(200);
+    s.trade('sell', 199_800, 1_000);
+    s.endOfMessage();
+    if (s.needsFlush()) await s.flush();
+    expect(s.fills.length).toBeGreaterThan(0);
+    // A second later the fair price is 1999: the buy at 1999.5 was picked off by 2.5 bps.
+    await setBook(s, 1_200, 1998, 2000);
+    const status = s.engine.status();
+    expect(status.signals?.toxicityBuyBps).toBeCloseTo(((1999.5 - 1999) / 1999.5) * 10_000, 1);
+    expect(status.signals?.toxicitySellBps).toBe(0);
+    // The bid now rests 2.5 bps (ratio 1, under the 5 bps cap: ≈ 0.5 USDC) below where the plain strategy puts it (fair − 0.5); the ask stays.
+    const fair = status.fair as number;
+    expect(bidBefore).toBeCloseTo(1999.5, 2);
+    expect(status.bids[0]?.price).toBeCloseTo(fair - 0.5 - fair * 0.00025, 2);
+    expect(status.asks[0]?.price).toBeCloseTo(fair + 0.5, 2);
+  });
+});
+
+describe('which book the signals read', () => {
+  const referenceTop = { bidPrice: 2000, bidQty: 1, askPrice: 2000.01, askQty: 1, updateId: 1, source: 'ticker' as const, receivedMs: 0, exchangeMs: undefined };
+  const depth = {
+    bids: [{ price: 2000, qty: 1 }, { price: 1999.99, qty: 9 }],
+    asks: [{ price: 2000.01, qty: 1 }, { price: 2000.02, qty: 1 }],
+    updateId: 1,
+    receivedMs: 0,
+  };
+
+  it('reads the reference book, its depth level by level, and ignores the venue while a reference is read', () => {
+    const stage = new SignalStage({ ...DEFAULT_SIGNAL_SETTINGS, obiLevels: 2, obiDecay: 1 }, { depth: (levels) => ({ ...depth, bids: depth.bids.slice(0, levels), asks: depth.asks.slice(0, levels) }) }, 18);
+    stage.onReferenceTop(0, referenceTop);
+    // A venue top leaning the other way changes nothing.
+    stage.onVenueTop(0, { price: 2000, size: 0.1 }, { price: 2000.02, size: 50 });
+    const status = stage.status(0);
+    expect(status.source).toBe('reference');
+    // (1 + 9 − 1 − 1) / (1 + 9 + 1 + 1)
+    expect(status.obi).toBeCloseTo(8 / 12, 12);
+    stage.onReferenceTrade(0, { price: 2000.01, qty: 2, aggressor: 'buy', tradeId: 1, exchangeMs: 0, receivedMs: 0 });
+    expect(stage.status(0).tradeFlow).toBeCloseTo(10, 9);
+    // Quotes set at the reference mid 2000.005; the reference then rises a cent.
+    stage.onQuotesSet();
+    stage.onReferenceTop(10, { ...referenceTop, bidPrice: 2000.01, askPrice: 2000.02 });
+    expect(stage.status(10).referenceMoveBps).toBeCloseTo(10_000 * (2000.015 / 2000.005 - 1), 9);
+  });
+
+  it('reads the reference top alone while its depth is not synchronised', () => {
+    const stage = new SignalStage(DEFAULT_SIGNAL_SETTINGS, { depth: () => undefined }, 18);
+    stage.onReferenceTop(0, { ...referenceTop, bidQty: 3 });
+    expect(stage.status(0).obi).toBeCloseTo(0.5, 12);
+  });
+
+  it('reads the venue top without a reference, and its trades in base units', () => {
+    const stage = new SignalStage(DEFAULT_SIGNAL_SETTINGS, undefined, 18);
+    stage.onVenueTop(0, { price: 2000, size: 3 }, { price: 2000.02, size: 1 });
+    expect(stage.status(0)).toMatchObject({ source: 'venue', obi: expect.closeTo(0.5, 12) as number });
+    expect(stage.onVenueTrade({ priceUnits: 2000n, qtyUnits: 10n ** 18n, aggressor: 'sell', timeMs: 0 })).toBe(false);
+    expect(stage.status(0).tradeFlow).toBeCloseTo(-10, 9);
+  });
+});
