@@ -77,9 +77,11 @@ export class SignerServer {
    */
   static async start(options: SignerServerOptions): Promise<SignerServer> {
     if (options.signer.policy === undefined) throw new Error('a remote signer needs a signing policy');
-    let instance: SignerServer | undefined;
-    const server = await listenOwnerOnly({ socketPath: options.socketPath, mode: options.socketMode ?? 0o600, what: 'signer', onConnection: (socket) => (instance === undefined ? socket.destroy() : instance.#accept(socket)) });
-    instance = new SignerServer(server, options);
+    // No connection is read before the instance exists to answer it.
+    let accept = (socket: Socket): void => void socket.destroy();
+    const server = await listenOwnerOnly({ socketPath: options.socketPath, mode: options.socketMode ?? 0o600, what: 'signer', onConnection: (socket) => accept(socket) });
+    const instance = new SignerServer(server, options);
+    accept = (socket) => instance.#accept(socket);
     return instance;
   }
 
