@@ -62,6 +62,10 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'signer serve --keystore FILE --socket PATH --env FILE…   hold the key in its own process; sign over a Unix socket what the policy allows',
     load: async () => (await import('./cli/signer.ts')).runSigner,
   },
+  ctl: {
+    summary: 'ctl <status|pause|resume|cancel-all|set KEY=VALUE|reload> [--pair BASE/QUOTE] [--env FILE | --state-dir DIR] [--json]   steer a running daemon over its control socket',
+    load: async () => (await import('./cli/ctl.ts')).runCtl,
+  },
   hedge: {
     summary: 'hedge flatten --env FILE [--journal FILE]   hedge on the hedge venue whatever the journal says is uncovered',
     load: async () => (await import('./cli/hedge.ts')).runHedge,

@@ -12,9 +12,11 @@
  * SIGTERM stop every engine at once (each cancels its pair's orders and waits, at most
  * SHUTDOWN_TIMEOUT_MS, for the venue to confirm) before exiting 0, or EXIT_ORDERS_MAY_REST.
  */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { AggregatorRegistry, Registry } from 'prom-client';
 import type { PairConfig } from '../config/index.ts';
-import { LiveClock, formatConfigIssues, getChain, getToken, unitsToNumber, type Logger, type ReferenceFeed, type Strategy, type Venue } from '../core/index.ts';
+import { LiveClock, getChain, getToken, unitsToNumber, type Logger, type ReferenceFeed, type Strategy, type Venue } from '../core/index.ts';
 import {
   Account,
   STARTING_HEALTH,
@@ -30,25 +32,21 @@ import {
   type MarketMaker,
   type MetricsServer,
 } from '../engine/index.ts';
-import { getStrategyDefinition } from '../../strategies/index.ts';
 import { Notifier, OpsMonitor, registerAlertMetrics, registerRateLimitMetric } from '../ops/index.ts';
 import { accountLimitsOf, accountPairsOf } from './account-files.ts';
+import { buildStrategy } from './pair-config.ts';
 import { registerAccountMetrics } from './account-metrics.ts';
 import { openAccountState } from './account-state.ts';
 import type { HedgeWiring } from './hedge-wiring.ts';
 import { EXIT_ORDERS_MAY_REST, UsageError, type CliIo } from './io.ts';
 import { registerProcessMetrics } from './process-metrics.ts';
-import { resolveStateDir } from './state-dir.ts';
+import { ControlServer } from './ctl-server.ts';
+import { DaemonControl } from './daemon-control.ts';
+import { controlAuditPath, controlSocketPath, resolveStateDir } from './state-dir.ts';
 import { StatusRows, renderStatusRows } from './status-line.ts';
 
-/** Builds the configured strategy, or a usage error listing every bad strategy key. */
-export function buildStrategy(config: PairConfig): Strategy {
-  const definition = getStrategyDefinition(config.strategy);
-  if (definition === undefined) throw new UsageError(`STRATEGY=${config.strategy} is not a known strategy`);
-  const params = definition.parseParams(config.raw);
-  if (!params.ok) throw new UsageError(`invalid ${config.strategy} settings:\n${formatConfigIssues(params.issues)}`);
-  return definition.create(params.params);
-}
+// Where backtests and benches have always found it; it lives beside the pair file's reader.
+export { buildStrategy } from './pair-config.ts';
 
 /** One pair of the account: its file, venue, settings, hedger and reference. */
 export interface DaemonPair {
@@ -61,6 +59,8 @@ export interface DaemonPair {
   readonly reference?: ReferenceFeed;
   /** Registers the pair's venue metrics (labelled by its pair) beside its engine's. */
   readonly registerMetrics?: (registry: Registry) => void;
+  /** Re-reads the pair's file as it was read at start, for `akira-mm ctl reload`; absent when the pair came from no file. */
+  readonly reload?: () => PairConfig;
 }
 
 /** What a daemon run needs. */
@@ -78,6 +78,8 @@ export interface DaemonOptions {
   readonly stateDir?: string;
   /** Lock the account in the state directory (default true; paper mode's private exchange needs none). */
   readonly lockAccount?: boolean;
+  /** Listen for `akira-mm ctl` on the account's control socket in the state directory (default true). */
+  readonly control?: boolean;
   /** Show the status on a TTY (default: when stdout is a TTY). */
   readonly showStatus?: boolean;
   /** Resolves when the daemon should stop (default: SIGINT or SIGTERM). */
@@ -211,6 +213,9 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     state.release();
   };
   let metrics: MetricsServer | undefined;
+  let controlServer: ControlServer | undefined;
+  let isStopping = false;
+  const control = new DaemonControl({ account, clock, logger: logger.child({ component: 'ctl' }), auditPath: controlAuditPath(state.stateDir, state.key), isStopping: () => isStopping });
   try {
     // An account of one pair labels its account-wide series with its pair, as a one-pair daemon always has.
     const accountRegistry = new Registry();
@@ -242,6 +247,9 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
           });
     if (metrics !== undefined) logger.info({ url: `${metrics.url}/metrics`, health: `${metrics.url}/health` }, 'metrics listening');
 
+    // Before the engines: a socket that cannot listen starts nothing (an operator finds out now, not when pausing).
+    if (options.control !== false) controlServer = await startControlServer(controlSocketPath(state.stateDir, state.key), control, logger);
+
     // Listen before starting: a SIGTERM while the engines boot (they may already have orders out)
     // must still end in a cancel-all, right after the start completes, not in a bare exit.
     const stopSignal = options.stopSignal ?? waitForStopSignal();
@@ -271,6 +279,10 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
       slot.engine = engine;
       slot.metrics.bindStatus(() => engine.status());
     });
+    control.attach(started.map((engine, i) => {
+      const slot = slots[i] as PairSlot;
+      return { name: slot.name, engine, config: slot.run.config, ...(slot.run.reload === undefined ? {} : { reload: slot.run.reload }) };
+    }));
     monitor?.start();
     const showStatus = options.showStatus ?? io.stdout.isTTY === true;
     const rows = () => renderStatusRows(started.map((engine, i) => ({ pair: (slots[i] as PairSlot).name, status: engine.status() })), account.snapshot());
@@ -279,8 +291,10 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     const running = metrics;
     const done = stopSignal.then(async (signal) => {
       logger.info({ signal, pairs: started.length }, 'stopping: cancelling every order');
+      isStopping = true;
       statusTimer?.cancel();
       const outcomes = await Promise.all(started.map((engine) => engine.stop()));
+      await controlServer?.stop();
       await stopShared();
       // After the engines: their last halts and pauses are raised, then the queue is flushed (bounded).
       await stopAlerts();
@@ -291,9 +305,25 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     return { engine: started[0] as MarketMaker, engines: new Map(started.map((engine, i) => [(slots[i] as PairSlot).name, engine])), account, metrics, done };
   } catch (error) {
     // A listening metrics server would keep the process alive after a failed start.
+    await controlServer?.stop();
     await stopShared();
     await stopAlerts();
     await metrics?.stop();
     throw error;
+  }
+}
+
+/**
+ * Listens for `akira-mm ctl` on the account's control socket.
+ * @throws UsageError naming the socket when it cannot listen (path too long, another daemon on it).
+ */
+async function startControlServer(socketPath: string, control: DaemonControl, logger: Logger): Promise<ControlServer> {
+  try {
+    mkdirSync(dirname(socketPath), { recursive: true, mode: 0o700 });
+    const server = await ControlServer.start({ socketPath, control, logger });
+    logger.info({ socket: socketPath }, 'ctl listening');
+    return server;
+  } catch (error) {
+    throw new UsageError(`cannot listen for akira-mm ctl on ${socketPath}: ${error instanceof Error ? error.message : String(error)}`);
   }
 }

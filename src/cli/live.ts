@@ -84,6 +84,10 @@ export interface LiveRunOptions {
   readonly signer?: OpenedSigner;
   /** An extra observer for each pair, by `BASE/QUOTE`. */
   readonly observerOf?: (pair: string) => EngineObserver;
+  /** Re-reads pair `index`'s file (0: the first) as it was read at start, for `akira-mm ctl reload`; absent: nothing to reload. */
+  readonly reloadConfig?: (index: number) => PairConfig;
+  /** Listen for `akira-mm ctl` (default true). */
+  readonly control?: boolean;
 }
 
 /** A running account. */
@@ -152,9 +156,11 @@ export async function startLiveRun(options: LiveRunOptions): Promise<LiveRun> {
       const hedge = createHedger(config, { clock, rng, logger: pairLogger, journalPath: hedgeJournalPath(orderJournalPath(config, journalOptions), config.base, config.quote) });
       // REFERENCE=…: the deep market the fair price (FAIR_PRICE=reference|blend) and its pauses read; the engine start starts it, the engine stops it.
       const reference = createReferenceFeed(config.reference, { clock, rng, logger: pairLogger });
+      const reloadConfig = options.reloadConfig;
       return {
         config,
         venue,
+        ...(reloadConfig === undefined ? {} : { reload: () => reloadConfig(index) }),
         settings: engineSettingsOf(config.keys, { baseDecimals: getToken(chain, config.base).decimals, quoteDecimals: getToken(chain, config.quote).decimals }),
         ...(hedge === undefined ? {} : { hedge }),
         ...(reference === undefined ? {} : { reference }),
@@ -185,6 +191,7 @@ export async function startLiveRun(options: LiveRunOptions): Promise<LiveRun> {
       ...(options.stopSignal === undefined ? {} : { stopSignal: options.stopSignal }),
       ...(options.showStatus === undefined ? {} : { showStatus: options.showStatus }),
       ...(options.observerOf === undefined ? {} : { observerOf: options.observerOf }),
+      ...(options.control === undefined ? {} : { control: options.control }),
     });
     return { session, daemon, logger };
   } catch (error) {

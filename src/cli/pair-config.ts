@@ -24,7 +24,7 @@ import {
   type KeyGroup,
   type PairConfig,
 } from '../config/index.ts';
-import { formatConfigIssues, type ConfigIssue } from '../core/index.ts';
+import { formatConfigIssues, type ConfigIssue, type Strategy } from '../core/index.ts';
 import { isPublicDevelopmentKey } from '../exchange/signer/index.ts';
 import { STRATEGIES, STRATEGY_NAMES, getStrategyDefinition } from '../../strategies/index.ts';
 import type { PairFileOptions } from './file-permissions.ts';
@@ -101,4 +101,13 @@ export function exampleEnv(): string {
     ...Object.values(STRATEGIES).map((definition) => ({ title: `strategy ${definition.name}: ${definition.summary}`, keys: definition.keys })),
   ];
   return renderExampleEnv(groups);
+}
+
+/** Builds the configured strategy, or a usage error listing every bad strategy key. */
+export function buildStrategy(config: PairConfig): Strategy {
+  const definition = getStrategyDefinition(config.strategy);
+  if (definition === undefined) throw new UsageError(`STRATEGY=${config.strategy} is not a known strategy`);
+  const params = definition.parseParams(config.raw);
+  if (!params.ok) throw new UsageError(`invalid ${config.strategy} settings:\n${formatConfigIssues(params.issues)}`);
+  return definition.create(params.params);
 }

@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
+import type { PairConfig } from '../config/index.ts';
 import { LiveClock, createLogger, createRng, getChain, type Logger } from '../core/index.ts';
 import { feltToHex } from '../exchange/wire/fields.ts';
 import { startSim, type SimHandle } from '../sim/index.ts';
@@ -125,9 +126,11 @@ async function paperConfig(
   const overrides = { ...paperOverrides(sim, metricsPort, logLevel), ...hedgeEnv, ...referenceEnv };
   // --reference quotes from the reference unless the pair file chose its own fair price.
   if (referenceEnv['REFERENCE'] !== undefined && (envFile === undefined || !fileSetsKey(resolve(io.cwd, envFile), 'FAIR_PRICE'))) overrides['FAIR_PRICE'] = 'reference';
-  if (envFile === undefined) return validatePairEnv({ ...DEFAULT_PAPER_ENV, ...(hedgeEnv['HEDGE'] === undefined ? {} : PAPER_HEDGE_STRATEGY), ...overrides }, 'paper defaults');
+  if (envFile === undefined) return { config: validatePairEnv({ ...DEFAULT_PAPER_ENV, ...(hedgeEnv['HEDGE'] === undefined ? {} : PAPER_HEDGE_STRATEGY), ...overrides }, 'paper defaults') };
   // The file's own key is not used, but a file holding one must still not be open to others.
-  return loadPairFile(resolve(io.cwd, envFile), overrides, { insecurePermissions: insecurePermissions === true, warn: (message) => io.stderr.write(`${message}\n`) });
+  // `akira-mm ctl reload` reads it again the same way, the embedded exchange's keys over the file's.
+  const load = (): PairConfig => loadPairFile(resolve(io.cwd, envFile), overrides, { insecurePermissions: insecurePermissions === true, warn: (message) => io.stderr.write(`${message}\n`) });
+  return { config: load(), reload: load };
 }
 
 export const runPaper: CommandRunner = async (args, io) => {
@@ -151,10 +154,11 @@ export const runPaper: CommandRunner = async (args, io) => {
   // The chain only matters for the token table; a pair file's CHAIN wins over the default.
   const sim = await startSim({ port, seed, chain: 'mainnet', flow: true, logger: simLogger(values['log-level']), ...(follower === undefined ? {} : { follow: follower }) });
   try {
-    const { names, configs } =
+    const loaded: { readonly names: string[]; readonly configs: PairConfig[]; readonly reload?: (() => PairConfig) | undefined } =
       values.pairs !== undefined
         ? paperPairConfigs(values.pairs, sim, metricsPort, values['log-level'])
-        : await paperConfig(values.env, sim, io, metricsPort, values['log-level'], values['insecure-permissions'], hedge?.env, reference).then((config) => ({ names: [`${config.base}/${config.quote}`], configs: [config] }));
+        : await paperConfig(values.env, sim, io, metricsPort, values['log-level'], values['insecure-permissions'], hedge?.env, reference).then(({ config, reload }) => ({ names: [`${config.base}/${config.quote}`], configs: [config], reload }));
+    const { names, configs } = loaded;
     const [config, ...otherConfigs] = configs;
     if (config === undefined) throw new UsageError('--pairs needs at least one pair');
     if (getChain(config.chain).name !== sim.chain.name) throw new UsageError(`paper mode runs the embedded exchange on mainnet; CHAIN=${config.chain}`);
@@ -176,6 +180,7 @@ export const runPaper: CommandRunner = async (args, io) => {
       // The embedded exchange lives and dies with this process: no other process can serve its account.
       lockAccount: false,
       stopSignal: stopAfter(duration),
+      ...(loaded.reload === undefined ? {} : { reloadConfig: loaded.reload }),
     });
     const code = await run.daemon.done;
     await sim.idle();

@@ -54,6 +54,8 @@ export const runRun: CommandRunner = async (args, io) => {
     paths,
     io,
     permissions: fileOptions,
+    // `akira-mm ctl reload` reads each file again exactly as it was read here.
+    reloadConfig: (index) => loadPairFile(paths[index] as string, {}, fileOptions),
     ...(values['metrics-host'] === undefined ? {} : { metricsHost: values['metrics-host'] }),
     ...(values.journal === undefined ? {} : { journalPath: resolve(io.cwd, values.journal) }),
     ...(values['state-dir'] === undefined ? {} : { stateDir: resolve(io.cwd, values['state-dir']) }),

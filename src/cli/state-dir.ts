@@ -5,6 +5,8 @@
  *
  *   <state dir>/<venue id>/<account>.journal
  *   <state dir>/<venue id>/<account>.lock
+ *   <state dir>/<venue id>/ctl-<last 16 hex digits of the account>.sock   (`akira-mm ctl`)
+ *   <state dir>/<venue id>/<account>.audit   (what `ctl` changed, one JSON line each)
  *
  * The directory is `--state-dir`, else the pair file's STATE_DIR, else $XDG_STATE_HOME/akira-mm,
  * else ~/.local/state/akira-mm (in a container: mount a volume and set STATE_DIR, or the journal
@@ -78,4 +80,18 @@ export function orderJournalPath(
  */
 export function hedgeJournalPath(orderJournal: string, base: string, quote: string): string {
   return `${orderJournal}.${base}-${quote}.hedge`;
+}
+
+/**
+ * The daemon's control socket (`akira-mm ctl`). Short on purpose: a Unix socket path holds at most
+ * 107 bytes, and the account's 66 characters would eat most of them; its last 16 hex digits tell
+ * accounts on one venue apart.
+ */
+export function controlSocketPath(stateDir: string, key: AccountKey): string {
+  return join(stateDir, key.venueId, `ctl-${key.account.slice(-16)}.sock`);
+}
+
+/** The audit trail of what `akira-mm ctl` changed on the account's daemon (JSON lines, owner-only). */
+export function controlAuditPath(stateDir: string, key: AccountKey): string {
+  return join(stateDir, key.venueId, `${key.account}.audit`);
 }

@@ -19,3 +19,4 @@ export * from './hedge-venue.ts';
 export * from './hedge-rules.ts';
 export * from './settings/index.ts';
 export * from './takers/index.ts';
+export * from './line-socket.ts';

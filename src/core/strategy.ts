@@ -159,7 +159,7 @@ export interface StrategyDefinition<P = unknown> {
   readonly name: string;
   readonly summary: string;
   /** Every env key it reads, with default, unit and meaning, for docs and `config/example.env`. */
-  readonly keys: readonly { readonly key: string; readonly default: string; readonly unit: string; readonly doc: string }[];
+  readonly keys: readonly { readonly key: string; readonly default: string; readonly unit: string; readonly doc: string; readonly live?: boolean }[];
   /** Validates every key at once; each issue names the key, the value and what is allowed. */
   parseParams(env: Readonly<Record<string, string | undefined>>): ParamsResult<P>;
   create(params: P): Strategy;

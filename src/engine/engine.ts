@@ -52,7 +52,7 @@ import { tickSizeNumber, type Touch } from './pipeline/ticks.ts';
 import { Position } from './position.ts';
 import { ReferenceStage } from './reference-stage.ts';
 import { Reconciler } from './reconciler.ts';
-import { Safety, type HaltReason } from './safety/safety.ts';
+import { OPERATOR_PAUSE, Safety, type HaltReason } from './safety/safety.ts';
 import { VenueAlertHandler } from './safety/venue-alerts.ts';
 import { gatePlans, withoutOffSides } from './hedge/gate.ts';
 import type { EngineHedge } from './hedge/link.ts';
@@ -96,6 +96,9 @@ export interface EnginePlacement {
 
 const NO_QUOTES: RoundedQuote[] = [];
 
+/** The pause that holds while the operator's cancel-all runs (`cancelAllByOperator`). */
+const OPERATOR_CANCEL_ALL = 'cancel-all';
+
 /** How `stop()` ended. */
 export interface StopOutcome {
   /** The venue confirmed, within SHUTDOWN_TIMEOUT_MS, that nothing of ours rests. */
@@ -122,12 +125,14 @@ function withinMs<T>(clock: Clock, work: Promise<T>, ms: number, fallback: T): P
  */
 export class MarketMaker {
   private readonly venue: Venue;
-  private readonly strategy: Strategy;
+  /** Replaced only by `reconfigure` (the operator's live change). */
+  private strategy: Strategy;
   /** The view and inventory the strategy last quoted on: its internals are read from them when the status is asked for. */
   private lastQuoteInput: { readonly view: MarketView; readonly inventory: InventoryView } | undefined;
   private readonly clock: Clock;
   private readonly logger: Logger;
-  private readonly settings: EngineSettings;
+  /** Replaced only by `reconfigure`; parts read once at construction keep their first value (their keys are not `live`). */
+  private settings: EngineSettings;
   private readonly observer: EngineObserver;
   private readonly journal: GuardedJournal;
   private readonly rules: TickerRules;
@@ -239,7 +244,7 @@ export class MarketMaker {
       pauseFor: (reason, forMs) => this.pauseFor(reason, forMs),
       escalate: (message) => this.safety.escalate(message),
     });
-    this.planner = new SidePlanner(this.orders, this.settings);
+    this.planner = new SidePlanner(this.orders, () => this.settings);
     hedge?.attach({ requote: () => this.requote(), halt: (message) => void this.halt('HEDGE_FAILED', message) });
     // The hedger starts before the engine is built: a halt it reached while starting halts quoting still.
     const hedgeStatus = hedge?.status();
@@ -386,6 +391,64 @@ export class MarketMaker {
   /** Stops quoting for good (kill switch, broken invariant, operator) and cancels everything. */
   halt(code: HaltReason['code'], message: string): Promise<void> {
     return this.safety.haltWith(code, message);
+  }
+
+  // ── the operator's doors (`akira-mm ctl`) ─────────────────────────────────────────────────
+
+  /**
+   * The operator's pause (`akira-mm ctl pause`): pulls every quote as any pause does (cancel-all,
+   * then waits for the venue to confirm) and keeps the process, its books and connections.
+   * Distinct from the automatic reasons (a stale feed clears itself): only
+   * {@link resumeByOperator} clears it.
+   * @returns false when the engine neither quotes nor is paused (starting, halted, stopping).
+   */
+  pauseByOperator(): boolean {
+    if (this.safety.state !== 'quoting' && this.safety.state !== 'paused') return false;
+    this.safety.pause(OPERATOR_PAUSE);
+    return true;
+  }
+
+  /**
+   * Clears the operator's pause (`akira-mm ctl resume`): quoting resumes (heal, then requote)
+   * unless an automatic reason still holds, which clears on its own.
+   * @returns false when the operator had not paused the engine.
+   */
+  resumeByOperator(): boolean {
+    if (!this.safety.isPausedFor(OPERATOR_PAUSE)) return false;
+    this.safety.clear(OPERATOR_PAUSE);
+    return true;
+  }
+
+  /**
+   * Pulls every order now (`akira-mm ctl cancel-all`): the venue's cancel-all, until it confirms
+   * that nothing of ours rests (at most SHUTDOWN_TIMEOUT_MS). Quoting holds while it runs (a
+   * pause named `cancel-all`) and resumes with fresh quotes after, unless paused or halted.
+   * @returns true once the venue confirmed that nothing of ours rests.
+   */
+  async cancelAllByOperator(): Promise<boolean> {
+    const state = this.safety.state;
+    if (state === 'stopping' || state === 'stopped') return false;
+    this.safety.pause(OPERATOR_CANCEL_ALL);
+    try {
+      return await this.orders.cancelEverything(OPERATOR_CANCEL_ALL, this.settings.shutdownTimeoutMs, (report) => this.applyReport(report));
+    } finally {
+      this.safety.clear(OPERATOR_CANCEL_ALL);
+    }
+  }
+
+  /**
+   * Quotes with new settings and strategy from now on (`akira-mm ctl set`, `ctl reload`): the next
+   * requote uses them, and resting orders stay unless the new quotes move them out of their band
+   * (no cancel-all). The risk limits are resolved again (`auto` at the current fair price). Only
+   * keys declared `live` may differ from the settings the engine was built with (the caller
+   * checks): the parts built from the others at construction keep their first value.
+   */
+  reconfigure(change: { readonly strategy: Strategy; readonly settings: EngineSettings }): void {
+    this.strategy = change.strategy;
+    this.settings = change.settings;
+    this.limits = undefined;
+    this.planner.forgetQuietSides();
+    if (this.safety.isQuoting()) this.requote();
   }
 
   /** What the engine is doing now. */

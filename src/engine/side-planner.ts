@@ -30,8 +30,15 @@ export class SidePlanner {
 
   constructor(
     private readonly orders: OrderManager,
-    private readonly settings: Pick<EngineSettings, 'requoteTolerance' | 'maxOrderAgeMs' | 'minEdgeBps'>,
+    /** The settings in force: read at each plan, so a live change (`ctl set`) reaches the next one. */
+    private readonly settingsNow: () => Pick<EngineSettings, 'requoteTolerance' | 'maxOrderAgeMs' | 'minEdgeBps'>,
   ) {}
+
+  /** Forgets which sides are quiet: the settings changed, so every side is planned afresh. */
+  forgetQuietSides(): void {
+    this.quietBuy = undefined;
+    this.quietSell = undefined;
+  }
 
   /**
    * The plans of the sides that have something to do. A side with requests in flight is marked
@@ -49,12 +56,13 @@ export class SidePlanner {
       if (quiet !== undefined && quiet.desired === desired && quiet.ordersVersion === table.version && nowMs < quiet.untilMs) continue;
       this.setQuiet(side, undefined);
       const wanted = desired.filter((quote) => quote.side === side);
+      const settings = this.settingsNow();
       const bandDiff = diffQuotes(wanted, table.working(side).map(toLiveQuote), {
-        toleranceSizeFraction: this.settings.requoteTolerance.sizeFraction,
-        maxOrderAgeMs: this.settings.maxOrderAgeMs,
+        toleranceSizeFraction: settings.requoteTolerance.sizeFraction,
+        maxOrderAgeMs: settings.maxOrderAgeMs,
         nowMs,
       });
-      const paying = fair === undefined ? bandDiff : keepReplacementsThatPay(bandDiff, fair, this.settings.minEdgeBps, edge());
+      const paying = fair === undefined ? bandDiff : keepReplacementsThatPay(bandDiff, fair, settings.minEdgeBps, edge());
       const diff = nowMs < this.orders.backoffUntilMs(side) ? { ...paying, place: [] } : paying;
       if (diff.cancel.length === 0 && diff.place.length === 0) {
         this.setQuiet(side, { desired, ordersVersion: table.version, untilMs: this.quietUntilMs(side, nowMs) });
@@ -75,8 +83,9 @@ export class SidePlanner {
     let untilMs = Number.POSITIVE_INFINITY;
     const backoffUntilMs = this.orders.backoffUntilMs(side);
     if (nowMs < backoffUntilMs) untilMs = backoffUntilMs;
-    if (this.settings.maxOrderAgeMs > 0) {
-      for (const order of this.orders.table.working(side)) untilMs = Math.min(untilMs, order.createdAtMs + this.settings.maxOrderAgeMs);
+    const { maxOrderAgeMs } = this.settingsNow();
+    if (maxOrderAgeMs > 0) {
+      for (const order of this.orders.table.working(side)) untilMs = Math.min(untilMs, order.createdAtMs + maxOrderAgeMs);
     }
     return untilMs;
   }

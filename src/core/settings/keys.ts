@@ -91,6 +91,14 @@ export interface KeySpec<T = unknown> {
   readonly optional?: boolean;
   /** May also come from the process environment when the file does not set it (paths, sockets). */
   readonly environment?: boolean;
+  /**
+   * May change while the daemon runs (`akira-mm ctl set KEY=VALUE`, `ctl reload`): its reader takes
+   * the new value at the next requote, without a restart or a cancel-all. Absent: the key is read
+   * once at start (connections, the account, the pair, timers, the account's shared budgets), so a
+   * running daemon refuses a change naming it. A strategy's keys are live (`envKey`): the strategy
+   * is a pure function of its parameters, rebuilt from them.
+   */
+  readonly live?: boolean;
   readonly parse: ValueParser<T>;
   /** Who reads the value; absent in a strategy's table, whose strategy reads every key. */
   readonly readers?: Readers<T>;
@@ -114,9 +122,9 @@ export function defineKeys<const Table extends Readonly<Record<string, object>>>
   return Object.fromEntries(Object.entries(table).map(([name, declaration]) => [name, { key: name, ...declaration }])) as never;
 }
 
-/** One key of a strategy's table (keyed by parameter name), keeping its value type. */
+/** One key of a strategy's table (keyed by parameter name), keeping its value type; live unless it says `live: false`. */
 export function envKey<T>(spec: KeySpec<T> & { readonly default: string }): KeySpec<T> & { readonly default: string } {
-  return spec;
+  return { live: true, ...spec };
 }
 
 /** Any table of key specs. */
@@ -160,6 +168,6 @@ export type SettingsOf<Table, R extends Reader> = { readonly [K in keyof Table a
 export type ParamsOf<Table> = { -readonly [Name in keyof Table]: ParsedOf<Table[Name]> };
 
 /** The `keys` listing of a `StrategyDefinition`, in table order. */
-export function describeKeys(table: Readonly<Record<string, KeySpec & { readonly default: string }>>): { key: string; default: string; unit: string; doc: string }[] {
-  return Object.values(table).map(({ key: name, default: byDefault, unit, doc }) => ({ key: name, default: byDefault, unit, doc }));
+export function describeKeys(table: Readonly<Record<string, KeySpec & { readonly default: string }>>): { key: string; default: string; unit: string; doc: string; live: boolean }[] {
+  return Object.values(table).map(({ key: name, default: byDefault, unit, doc, live }) => ({ key: name, default: byDefault, unit, doc, live: live === true }));
 }

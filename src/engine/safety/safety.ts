@@ -26,6 +26,12 @@ export interface HaltReason {
 /** Why quoting is paused; several may hold at once. */
 export type PauseReason = 'stale feed' | 'feed down' | (string & {});
 
+/**
+ * The operator's pause (`akira-mm ctl pause`), as `/health` and the status show it: only the
+ * operator's resume clears it, never an automatic reason clearing.
+ */
+export const OPERATOR_PAUSE = 'paused';
+
 /** What safety asks of the engine. */
 export interface SafetyHooks {
   /** Quoting just paused (the first reason): cancel everything. */
@@ -71,6 +77,11 @@ export class Safety {
   /** Every pause reason in force, joined, or undefined. */
   get pauseReason(): string | undefined {
     return this.pauses.size === 0 ? undefined : [...this.pauses].join(', ');
+  }
+
+  /** True while this pause reason holds. */
+  isPausedFor(reason: PauseReason): boolean {
+    return this.pauses.has(reason);
   }
 
   isQuoting(): boolean {

@@ -16,15 +16,14 @@
  * and the signer parses them with the venue's own parsers, then checks and hashes the parsed
  * values: what it signs is what the venue will read from the same body.
  */
-import type { Socket } from 'node:net';
 import { CHAIN_NAMES, type ChainName, type ContractOverrides } from '../../../core/index.ts';
+// The line framing is shared with the daemon's control socket (`src/core/line-socket.ts`).
+export { MAX_LINE_BYTES, onLines } from '../../../core/index.ts';
 import { feltToHex, type StarkSignature } from '../../wire/fields.ts';
 import type { SigningPolicySpec } from '../policy.ts';
 import { REFUSAL_KINDS, type RefusalKind } from '../refusal.ts';
 
 export const PROTOCOL_VERSION = 1;
-/** Longest line either side accepts (a batch of a few hundred orders is well under it). */
-export const MAX_LINE_BYTES = 4 * 1024 * 1024;
 
 /** Request kinds that carry one venue body. */
 export type BodyOp = 'order' | 'cancel' | 'cancel-all' | 'withdraw' | 'increase-nonce';
@@ -126,39 +125,4 @@ export function decodePolicy(wire: PolicyWire): SigningPolicySpec {
 /** The refusal kind of an error answer, when it names a known one. */
 export function refusalKindOf(error: RemoteErrorWire): RefusalKind | undefined {
   return error.kind !== undefined && REFUSAL_KINDS.includes(error.kind) ? error.kind : undefined;
-}
-
-/**
- * Calls `onLine` for each line the socket sends; a line past {@link MAX_LINE_BYTES} calls
- * `onTooLong` instead and nothing more is read from that socket.
- */
-export function onLines(socket: Socket, onLine: (line: string) => void, onTooLong: (error: Error) => void): void {
-  const lines = new LineSplitter();
-  socket.setEncoding('utf8');
-  socket.on('data', (chunk: string) => {
-    let received: string[];
-    try {
-      received = lines.push(chunk);
-    } catch (error) {
-      onTooLong(error instanceof Error ? error : new Error(String(error)));
-      return;
-    }
-    for (const line of received) onLine(line);
-  });
-}
-
-/** Splits a byte stream into lines; refuses a line longer than {@link MAX_LINE_BYTES}. */
-class LineSplitter {
-  #rest = '';
-
-  /**
-   * The complete lines in this chunk (the tail waits for the next one).
-   * @throws Error when a line grows past the limit.
-   */
-  push(chunk: string): string[] {
-    const parts = (this.#rest + chunk).split('\n');
-    this.#rest = parts.pop() ?? '';
-    if (this.#rest.length > MAX_LINE_BYTES) throw new Error(`a line longer than ${MAX_LINE_BYTES} bytes`);
-    return parts.filter((line) => line.length > 0);
-  }
 }

@@ -5,14 +5,11 @@
  * refused as kind `request`. Refusals are logged as security events and counted by the audit.
  *
  * Who may connect: the socket file is created with mode 0600 (0660 on request, for a daemon
- * running as another user in the signer's group), and Linux checks write permission on the socket
- * file at connect(2). That is the peer authentication: Node has no SO_PEERCRED, and a process
- * that can write to the socket file could equally read the socket's directory. Abstract sockets
- * (no file, no permissions) are never used.
+ * running as another user in the signer's group); `listenOwnerOnly` (src/core/line-socket.ts,
+ * shared with the daemon's control socket) says why that is the peer authentication.
  */
-import { chmodSync, lstatSync, unlinkSync } from 'node:fs';
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
-import type { Logger } from '../../../core/index.ts';
+import type { Server, Socket } from 'node:net';
+import { listenOwnerOnly, type Logger } from '../../../core/index.ts';
 import { fastSignMessageHash, parseFastSignChallenge } from '../../client/fast-sign.ts';
 import { WireError, feltToHex } from '../../wire/fields.ts';
 import {
@@ -80,25 +77,11 @@ export class SignerServer {
    */
   static async start(options: SignerServerOptions): Promise<SignerServer> {
     if (options.signer.policy === undefined) throw new Error('a remote signer needs a signing policy');
-    await removeStaleSocket(options.socketPath);
-    const server = createServer();
+    // No connection is read before the instance exists to answer it.
+    let accept = (socket: Socket): void => void socket.destroy();
+    const server = await listenOwnerOnly({ socketPath: options.socketPath, mode: options.socketMode ?? 0o600, what: 'signer', onConnection: (socket) => accept(socket) });
     const instance = new SignerServer(server, options);
-    server.on('connection', (socket) => instance.#accept(socket));
-    // Created 0600 from the start (umask), then set to the configured mode: never a moment
-    // where another user could connect.
-    const previousMask = process.umask(0o177);
-    try {
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(options.socketPath, () => {
-          server.off('error', reject);
-          resolve();
-        });
-      });
-    } finally {
-      process.umask(previousMask);
-    }
-    chmodSync(options.socketPath, options.socketMode ?? 0o600);
+    accept = (socket) => instance.#accept(socket);
     return instance;
   }
 
@@ -254,27 +237,6 @@ function parseWire<T>(parse: () => T, field: string): T {
     }
     throw error;
   }
-}
-
-/** Removes a socket file left by a dead server; refuses when a server still answers on it. */
-async function removeStaleSocket(path: string): Promise<void> {
-  let isSocket: boolean;
-  try {
-    isSocket = lstatSync(path).isSocket();
-  } catch {
-    return;
-  }
-  if (!isSocket) throw new Error(`${path} exists and is not a socket`);
-  const alive = await new Promise<boolean>((resolve) => {
-    const probe = createConnection(path);
-    probe.once('connect', () => {
-      probe.destroy();
-      resolve(true);
-    });
-    probe.once('error', () => resolve(false));
-  });
-  if (alive) throw new Error(`another signer is already listening on ${path}`);
-  unlinkSync(path);
 }
 
 function describe(error: unknown): string {
