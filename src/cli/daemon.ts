@@ -36,7 +36,7 @@ import { registerAccountMetrics } from './account-metrics.ts';
 import { openAccountState } from './account-state.ts';
 import type { HedgeWiring } from './hedge-wiring.ts';
 import { EXIT_ORDERS_MAY_REST, UsageError, type CliIo } from './io.ts';
-import { registerProcessMetrics } from './process-metrics.ts';
+import { buildInfo, createProcessRegistry, registerDeprecatedProcessMetrics } from './process-metrics.ts';
 import { resolveStateDir } from './state-dir.ts';
 import { StatusRows, renderStatusRows } from './status-line.ts';
 
@@ -134,7 +134,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     const { config } = run;
     const name = `${config.base}/${config.quote}`;
     const chain = getChain(config.chain);
-    const metrics = createEngineMetrics({ pair: name, baseDecimals: getToken(chain, config.base).decimals, quoteDecimals: getToken(chain, config.quote).decimals });
+    const metrics = createEngineMetrics({ pair: name, baseDecimals: getToken(chain, config.base).decimals, quoteDecimals: getToken(chain, config.quote).decimals, hasReference: run.reference !== undefined });
     return { name, run, strategy: buildStrategy(config), metrics, engine: undefined };
   });
   const state = openAccountState({
@@ -182,8 +182,9 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     }
     registerAccountMetrics(accountRegistry, account, slots);
     options.registerMetrics?.(accountRegistry);
-    registerProcessMetrics(accountRegistry);
-    const registries = [...slots.map((slot) => slot.metrics.registry), accountRegistry];
+    registerDeprecatedProcessMetrics(accountRegistry);
+    // The process's own metrics once, with no pair label, whatever the pairs.
+    const registries = [...slots.map((slot) => slot.metrics.registry), accountRegistry, createProcessRegistry(buildInfo(io.env))];
     const engines = (): PairSlot[] | undefined => (slots.every((slot) => slot.engine !== undefined) ? slots : undefined);
     const metricsPort = first.config.metricsPort;
     metrics =
