@@ -183,8 +183,11 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     registerAccountMetrics(accountRegistry, account, slots);
     options.registerMetrics?.(accountRegistry);
     registerDeprecatedProcessMetrics(accountRegistry);
-    // The process's own metrics once, with no pair label, whatever the pairs.
-    const registries = [...slots.map((slot) => slot.metrics.registry), accountRegistry, createProcessRegistry(buildInfo(io.env))];
+    const registries = [...slots.map((slot) => slot.metrics.registry), accountRegistry];
+    // The process's own metrics once, with no pair label, whatever the pairs. Appended as text: its
+    // names are its own, and aggregating would drop what prom-client marks not to aggregate
+    // across cluster workers (process_start_time_seconds).
+    const processRegistry = createProcessRegistry(buildInfo(io.env));
     const engines = (): PairSlot[] | undefined => (slots.every((slot) => slot.engine !== undefined) ? slots : undefined);
     const metricsPort = first.config.metricsPort;
     metrics =
@@ -194,7 +197,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
             host: options.metricsHost ?? first.config.metricsHost,
             port: metricsPort,
             contentType: accountRegistry.contentType,
-            metrics: async () => AggregatorRegistry.aggregate(await Promise.all(registries.map((registry) => registry.getMetricsAsJSON()))).metrics(),
+            metrics: async () => (await AggregatorRegistry.aggregate(await Promise.all(registries.map((registry) => registry.getMetricsAsJSON()))).metrics()) + (await processRegistry.metrics()),
             health: () => {
               const started = engines();
               return started === undefined ? STARTING_HEALTH : accountHealth(started.map((slot) => ({ name: slot.name, status: (slot.engine as MarketMaker).status() })), account.snapshot());
