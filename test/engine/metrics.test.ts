@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MetricObjectWithValues, MetricValue } from 'prom-client';
 import { createEngineMetrics, rejectReasonLabel } from '../../src/engine/metrics.ts';
-import type { EngineStatus } from '../../src/engine/index.ts';
+import type { EngineStatus, FillEffect, FillIncrement } from '../../src/engine/index.ts';
 
 function status(ordersSent: number, overrides: Partial<EngineStatus> = {}): EngineStatus {
   return {
@@ -104,5 +104,21 @@ describe('engine metrics', () => {
     const states = valuesOf((await metricsOf(metrics)).get('akira_mm_state'));
     expect(states.filter((sample) => sample.value === 1)).toEqual([{ labels: { state: 'paused', pair: 'ETH/USDC' }, value: 1 }]);
     expect(states).toHaveLength(6);
+  });
+});
+
+const fill: FillIncrement = { orderId: 'o', side: 'sell', qtyUnits: 10n ** 17n, quoteUnits: 200_000_000n, priceUnits: 2_000_000_000n, isMaker: true, timeMs: 0 };
+const effect = (feeQuote: number): FillEffect => ({ baseDeltaUnits: -fill.qtyUnits, quoteDeltaUnits: fill.quoteUnits, feeUnits: BigInt(Math.round(feeQuote * 1e6)), feeToken: 'quote', feeQuote });
+
+describe('fee metrics', () => {
+  it('count fees paid and maker rebates credited on two counters, since a counter cannot go down', async () => {
+    const metrics = createEngineMetrics({ baseDecimals: 18, quoteDecimals: 6, pair: 'ETH/USDC', hasReference: false });
+    metrics.observer.fill?.(fill, effect(0.04));
+    metrics.observer.fill?.(fill, effect(-0.02));
+    metrics.observer.fill?.(fill, effect(-0.02));
+    metrics.observer.feeCorrected?.(effect(0.001));
+    const values = await metricsOf(metrics);
+    expect(values.get('akira_mm_fees_quote_total')?.values[0]?.value).toBeCloseTo(0.041, 12);
+    expect(values.get('akira_mm_fee_rebates_quote_total')?.values[0]?.value).toBeCloseTo(0.04, 12);
   });
 });
