@@ -7,6 +7,7 @@
  * a running Prometheus: prometheus-server.test.ts.
  */
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.ts';
@@ -124,13 +125,26 @@ async function scrapePaperWithHedgeAndReference(): Promise<string> {
   return text;
 }
 
-describe.skipIf(dataDir === undefined)('the metrics the shipped monitoring reads', () => {
-  it('are every one in the /metrics of `akira-mm paper --hedge --reference`', { timeout: 120_000 }, async () => {
-    const families = readExposition(await scrapePaperWithHedgeAndReference());
+const METRICS_DOC = fileURLToPath(new URL('../../docs/metrics.md', import.meta.url));
+
+describe.skipIf(dataDir === undefined)('the metrics of `akira-mm paper --hedge --reference`', () => {
+  const scraped = dataDir === undefined ? Promise.resolve('') : scrapePaperWithHedgeAndReference();
+
+  it('hold every metric the rules and the dashboard name', { timeout: 120_000 }, async () => {
+    const families = readExposition(await scraped);
     const exported = new Set([...families.values()].flatMap((family) => (family.type === 'histogram' ? ['_bucket', '_sum', '_count'].map((suffix) => family.name + suffix) : [family.name])));
     const named = new Set([...metricNamesIn(rulesText()), ...metricNamesIn(readFileSync(DASHBOARD_FILE, 'utf8'))]);
     expect(named.size).toBeGreaterThan(60);
     const missing = [...named].filter((name) => !exported.has(name)).sort();
     expect(missing).toEqual([]);
+  });
+
+  it('are every one listed in docs/metrics.md, the deprecated ones among the deprecated aliases', { timeout: 120_000 }, async () => {
+    const doc = readFileSync(METRICS_DOC, 'utf8');
+    const deprecatedSection = doc.slice(doc.indexOf('## Deprecated aliases'), doc.indexOf('## The shipped monitoring'));
+    const families = [...readExposition(await scraped).values()];
+    expect(families.length).toBeGreaterThan(100);
+    expect(families.filter((family) => !doc.includes(`\`${family.name}\``)).map((family) => family.name)).toEqual([]);
+    for (const family of families.filter((candidate) => candidate.help.startsWith('deprecated:'))) expect(deprecatedSection, family.name).toContain(`\`${family.name}\``);
   });
 });
