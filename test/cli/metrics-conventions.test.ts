@@ -39,10 +39,10 @@ const PROM_CLIENT_TOTAL_GAUGES = ['nodejs_active_handles_total', 'nodejs_active_
 async function scrapePaperDaemon(): Promise<{ text: string; livez: Response; readyz: Response; code: number }> {
   const io: CliIo = { stdout: { write: () => true }, stderr: { write: () => true }, stdin: Readable.from(['']), env: {}, cwd: process.cwd() };
   const port = await freePort();
-  const running = main(['paper', '--pairs', PAIRS.join(','), '--duration', '12', '--metrics-port', String(port)], io);
+  const running = main(['paper', '--pairs', PAIRS.join(','), '--duration', '30', '--metrics-port', String(port)], io);
   const url = `http://127.0.0.1:${port}`;
   let text = '';
-  const deadline = performance.now() + 40_000;
+  const deadline = performance.now() + 60_000;
   const bothQuote = (): boolean => PAIRS.every((pair) => new RegExp(`akira_mm_orders_placed_total\\{side="buy",pair="${pair}"\\} [1-9]`).test(text));
   while (performance.now() < deadline && !bothQuote()) {
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -55,7 +55,7 @@ async function scrapePaperDaemon(): Promise<{ text: string; livez: Response; rea
 describe('/metrics of a paper daemon quoting two pairs', () => {
   const scraped = scrapePaperDaemon();
 
-  it('names counters and only counters `_total`, and declares each family once', { timeout: 60_000 }, async () => {
+  it('names counters and only counters `_total`, and declares each family once', { timeout: 120_000 }, async () => {
     const families = readExposition((await scraped).text);
     expect(families.size).toBeGreaterThan(60);
     for (const family of families.values()) {
@@ -67,7 +67,7 @@ describe('/metrics of a paper daemon quoting two pairs', () => {
     }
   });
 
-  it('describes the process once, with no pair label, beside akira_mm_build_info naming this build', { timeout: 60_000 }, async () => {
+  it('describes the process once, with no pair label, beside akira_mm_build_info naming this build', { timeout: 120_000 }, async () => {
     const families = readExposition((await scraped).text);
     const processFamilies = [...families.values()].filter((family) => /^(process|nodejs)_/.test(family.name));
     expect(processFamilies.map((family) => family.name)).toEqual(expect.arrayContaining(['process_resident_memory_bytes', 'process_cpu_seconds_total', 'process_start_time_seconds', 'nodejs_eventloop_lag_seconds', 'nodejs_eventloop_lag_p99_seconds', 'nodejs_heap_size_used_bytes']));
@@ -79,7 +79,7 @@ describe('/metrics of a paper daemon quoting two pairs', () => {
     expect(build.samples).toEqual([{ name: 'akira_mm_build_info', labels: { version: PACKAGE_VERSION, node: process.version }, value: 1 }]);
   });
 
-  it('has every known label set of each pair at 0 before its first event', { timeout: 60_000 }, async () => {
+  it('has every known label set of each pair at 0 before its first event', { timeout: 120_000 }, async () => {
     const families = readExposition((await scraped).text);
     for (const pair of PAIRS) {
       expect(valueOf(families, 'akira_mm_pauses_total', { pair, reason: 'stale feed' })).toBe(0);
@@ -99,7 +99,7 @@ describe('/metrics of a paper daemon quoting two pairs', () => {
     expect(families.get('akira_mm_wire_anomalies_total')?.samples.every((sample) => sample.value === 0)).toBe(true);
   });
 
-  it('exports the PnL total and each part under its own name, the total equal to its parts', { timeout: 60_000 }, async () => {
+  it('exports the PnL total and each part under its own name, the total equal to its parts', { timeout: 120_000 }, async () => {
     const families = readExposition((await scraped).text);
     for (const pair of PAIRS) {
       const value = (name: string): number => valueOf(families, `akira_mm_pnl_${name}_quote`, { pair });
@@ -109,7 +109,7 @@ describe('/metrics of a paper daemon quoting two pairs', () => {
     }
   });
 
-  it('keeps the wrong names of the last release as deprecated aliases naming their replacement, with the same values', { timeout: 60_000 }, async () => {
+  it('keeps the wrong names of the last release as deprecated aliases naming their replacement, with the same values', { timeout: 120_000 }, async () => {
     const families = readExposition((await scraped).text);
     for (const [name, replacement] of Object.entries(DEPRECATED)) {
       const family = families.get(name);
@@ -123,14 +123,14 @@ describe('/metrics of a paper daemon quoting two pairs', () => {
     }
   });
 
-  it('answers /livez and /readyz while quoting, and stops cleanly', { timeout: 60_000 }, async () => {
+  it('answers /livez and /readyz while quoting, and stops cleanly', { timeout: 120_000 }, async () => {
     const { livez, readyz, code } = await scraped;
     expect([livez.status, await livez.text()]).toEqual([200, 'alive\n']);
     expect([readyz.status, await readyz.text()]).toEqual([200, 'ready\n']);
     expect(code).toBe(0);
   });
 
-  (hasPrometheus ? it : it.skip)("passes promtool's strict parser and linter, but for prom-client's three `_total` gauges", { timeout: 60_000 }, async () => {
+  (hasPrometheus ? it : it.skip)("passes promtool's strict parser and linter, but for prom-client's three `_total` gauges", { timeout: 120_000 }, async () => {
     expect(PROMTOOL, 'promtool (Debian package prometheus) must be installed in CI').toBeDefined();
     const problems = await lintExposition((await scraped).text);
     expect(problems.sort()).toEqual(PROM_CLIENT_TOTAL_GAUGES.map((name) => `${name} non-counter metrics should not have "_total" suffix`));

@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 
 export const RULES_FILE = fileURLToPath(new URL('../../deploy/prometheus/rules.yml', import.meta.url));
-export const RULES_TEST_FILE = fileURLToPath(new URL('../../deploy/prometheus/tests/rules.test.yml', import.meta.url));
+/** promtool's unit tests of rules.yml. */
+export const RULES_TEST_FILES = ['rules.test.yml', 'daily-loss.test.yml'].map((name) => fileURLToPath(new URL(`../../deploy/prometheus/tests/${name}`, import.meta.url)));
 export const DASHBOARD_FILE = fileURLToPath(new URL('../../deploy/grafana/akira-mm.json', import.meta.url));
 
 /** One rule of rules.yml: an alert or a recording rule. */

@@ -16,7 +16,7 @@ import { ALERT_EVENT_KINDS, ALERT_KEYS } from '../../src/config/index.ts';
 import { freePort } from '../../tools/chaos/bot-process.ts';
 import { readExposition } from '../cli/exposition.ts';
 import { dataDir } from '../markets/binance/support.ts';
-import { DASHBOARD_FILE, RULES_FILE, RULES_TEST_FILE, alertRule, allPanels, allRules, dashboard, dashboardPanels, metricNamesIn, recordedNamesIn, rulesText } from './monitoring-files.ts';
+import { DASHBOARD_FILE, RULES_FILE, RULES_TEST_FILES, alertRule, allPanels, allRules, dashboard, dashboardPanels, metricNamesIn, recordedNamesIn, rulesText } from './monitoring-files.ts';
 import { PROMTOOL, hasPrometheus, promtool } from './prometheus.ts';
 
 /** The alerts of rules.yml that stand for each kind of event the notifier sends (src/ops). */
@@ -50,10 +50,10 @@ describe('deploy/prometheus/rules.yml', () => {
   });
 
   it.skipIf(!hasPrometheus)('passes its unit tests (`promtool test rules`), which fire every alert it defines', { timeout: 120_000 }, async () => {
-    const outcome = await promtool(['test', 'rules', RULES_TEST_FILE]);
-    expect(`${outcome.stdout}${outcome.stderr}`, `promtool at ${PROMTOOL ?? 'nowhere'}`).toContain('SUCCESS');
+    const outcome = await promtool(['test', 'rules', ...RULES_TEST_FILES]);
+    expect(`${outcome.stdout}${outcome.stderr}`.match(/SUCCESS/g), `promtool at ${PROMTOOL ?? 'nowhere'}`).toHaveLength(RULES_TEST_FILES.length);
     expect(outcome.code).toBe(0);
-    const tested = new Set([...readFileSync(RULES_TEST_FILE, 'utf8').matchAll(/alertname: (\w+)/g)].map((match) => match[1]));
+    const tested = new Set(RULES_TEST_FILES.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/alertname: (\w+)/g)].map((match) => match[1])));
     for (const rule of allRules()) if (rule.alert !== undefined) expect(tested, `${rule.alert} has no unit test`).toContain(rule.alert);
   });
 
@@ -113,9 +113,9 @@ describe('deploy/grafana/akira-mm.json', () => {
 async function scrapePaperWithHedgeAndReference(): Promise<string> {
   const io: CliIo = { stdout: { write: () => true }, stderr: { write: () => true }, stdin: Readable.from(['']), env: {}, cwd: process.cwd() };
   const port = await freePort();
-  const running = main(['paper', '--hedge', '--reference', '--duration', '15', '--metrics-port', String(port)], io);
+  const running = main(['paper', '--hedge', '--reference', '--duration', '30', '--metrics-port', String(port)], io);
   let text = '';
-  const deadline = performance.now() + 60_000;
+  const deadline = performance.now() + 90_000;
   const ready = (): boolean => /akira_mm_hedge_state\{/.test(text) && /akira_mm_reference_state\{/.test(text) && /akira_mm_quoting\{[^}]*\} 1/.test(text);
   while (performance.now() < deadline && !ready()) {
     await new Promise((resolve) => setTimeout(resolve, 500));
