@@ -1,5 +1,5 @@
 /**
- * `/metrics` of a real paper daemon (two pairs on one account, in process, scraped over loopback)
+ * `/metrics` of a real paper daemon (two pairs on one account, a child process, scraped over loopback)
  * follows the conventions alert rules and dashboards rely on (issue 25 item 4): counters are
  * counters named `_total` and nothing else is; the process is described once, with no `pair`
  * label; `akira_mm_build_info` names this build; every known label set exists at 0 before its
@@ -8,11 +8,8 @@
  * parser and linter, reads the same text where it is installed (CI).
  */
 import { readFileSync } from 'node:fs';
-import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli.ts';
-import type { CliIo } from '../../src/cli/io.ts';
-import { freePort } from '../../tools/chaos/bot-process.ts';
+import { startPaper } from '../deploy/paper-process.ts';
 import { PROMTOOL, hasPrometheus, lintExposition } from '../deploy/prometheus.ts';
 import { readExposition, valueOf, type Family } from './exposition.ts';
 
@@ -35,27 +32,23 @@ const DEPRECATED: Readonly<Record<string, string>> = {
 /** prom-client's default gauges named `_total` (its standard names, which Node.js dashboards read); ours never are. */
 const PROM_CLIENT_TOTAL_GAUGES = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
 
-/** Scrapes a two-pair paper daemon once both pairs quote. */
-async function scrapePaperDaemon(): Promise<{ text: string; livez: Response; readyz: Response; code: number }> {
-  const io: CliIo = { stdout: { write: () => true }, stderr: { write: () => true }, stdin: Readable.from(['']), env: {}, cwd: process.cwd() };
-  const port = await freePort();
-  const running = main(['paper', '--pairs', PAIRS.join(','), '--duration', '30', '--metrics-port', String(port)], io);
-  const url = `http://127.0.0.1:${port}`;
-  let text = '';
-  const deadline = performance.now() + 60_000;
-  const bothQuote = (): boolean => PAIRS.every((pair) => new RegExp(`akira_mm_orders_placed_total\\{side="buy",pair="${pair}"\\} [1-9]`).test(text));
-  while (performance.now() < deadline && !bothQuote()) {
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    text = await fetch(`${url}/metrics`).then((response) => response.text(), () => '');
+/** Scrapes a two-pair paper daemon once both pairs quote, then stops it. */
+async function scrapePaperDaemon(): Promise<{ text: string; livez: Response; readyz: Response; code: number | null }> {
+  const bot = await startPaper(['--pairs', PAIRS.join(',')]);
+  try {
+    const bothQuote = (text: string): boolean => PAIRS.every((pair) => new RegExp(`akira_mm_orders_placed_total\\{side="buy",pair="${pair}"\\} [1-9]`).test(text));
+    const text = await bot.metricsOnceReady(bothQuote, 150_000);
+    const [livez, readyz] = await Promise.all([fetch(`${bot.url}/livez`), fetch(`${bot.url}/readyz`)]);
+    return { text, livez, readyz, code: await bot.stop() };
+  } finally {
+    await bot.stop();
   }
-  const [livez, readyz] = await Promise.all([fetch(`${url}/livez`), fetch(`${url}/readyz`)]);
-  return { text, livez, readyz, code: await running };
 }
 
 describe('/metrics of a paper daemon quoting two pairs', () => {
   const scraped = scrapePaperDaemon();
 
-  it('names counters and only counters `_total`, and declares each family once', { timeout: 120_000 }, async () => {
+  it('names counters and only counters `_total`, and declares each family once', { timeout: 200_000 }, async () => {
     const families = readExposition((await scraped).text);
     expect(families.size).toBeGreaterThan(60);
     for (const family of families.values()) {
@@ -67,7 +60,7 @@ describe('/metrics of a paper daemon quoting two pairs', () => {
     }
   });
 
-  it('describes the process once, with no pair label, beside akira_mm_build_info naming this build', { timeout: 120_000 }, async () => {
+  it('describes the process once, with no pair label, beside akira_mm_build_info naming this build', { timeout: 200_000 }, async () => {
     const families = readExposition((await scraped).text);
     const processFamilies = [...families.values()].filter((family) => /^(process|nodejs)_/.test(family.name));
     expect(processFamilies.map((family) => family.name)).toEqual(expect.arrayContaining(['process_resident_memory_bytes', 'process_cpu_seconds_total', 'process_start_time_seconds', 'nodejs_eventloop_lag_seconds', 'nodejs_eventloop_lag_p99_seconds', 'nodejs_heap_size_used_bytes']));
@@ -79,7 +72,7 @@ describe('/metrics of a paper daemon quoting two pairs', () => {
     expect(build.samples).toEqual([{ name: 'akira_mm_build_info', labels: { version: PACKAGE_VERSION, node: process.version }, value: 1 }]);
   });
 
-  it('has every known label set of each pair at 0 before its first event', { timeout: 120_000 }, async () => {
+  it('has every known label set of each pair at 0 before its first event', { timeout: 200_000 }, async () => {
     const families = readExposition((await scraped).text);
     for (const pair of PAIRS) {
       expect(valueOf(families, 'akira_mm_pauses_total', { pair, reason: 'stale feed' })).toBe(0);
@@ -99,7 +92,7 @@ describe('/metrics of a paper daemon quoting two pairs', () => {
     expect(families.get('akira_mm_wire_anomalies_total')?.samples.every((sample) => sample.value === 0)).toBe(true);
   });
 
-  it('exports the PnL total and each part under its own name, the total equal to its parts', { timeout: 120_000 }, async () => {
+  it('exports the PnL total and each part under its own name, the total equal to its parts', { timeout: 200_000 }, async () => {
     const families = readExposition((await scraped).text);
     for (const pair of PAIRS) {
       const value = (name: string): number => valueOf(families, `akira_mm_pnl_${name}_quote`, { pair });
@@ -109,7 +102,7 @@ describe('/metrics of a paper daemon quoting two pairs', () => {
     }
   });
 
-  it('keeps the wrong names of the last release as deprecated aliases naming their replacement, with the same values', { timeout: 120_000 }, async () => {
+  it('keeps the wrong names of the last release as deprecated aliases naming their replacement, with the same values', { timeout: 200_000 }, async () => {
     const families = readExposition((await scraped).text);
     for (const [name, replacement] of Object.entries(DEPRECATED)) {
       const family = families.get(name);
@@ -123,14 +116,14 @@ describe('/metrics of a paper daemon quoting two pairs', () => {
     }
   });
 
-  it('answers /livez and /readyz while quoting, and stops cleanly', { timeout: 120_000 }, async () => {
+  it('answers /livez and /readyz while quoting, and stops cleanly', { timeout: 200_000 }, async () => {
     const { livez, readyz, code } = await scraped;
     expect([livez.status, await livez.text()]).toEqual([200, 'alive\n']);
     expect([readyz.status, await readyz.text()]).toEqual([200, 'ready\n']);
     expect(code).toBe(0);
   });
 
-  (hasPrometheus ? it : it.skip)("passes promtool's strict parser and linter, but for prom-client's three `_total` gauges", { timeout: 120_000 }, async () => {
+  (hasPrometheus ? it : it.skip)("passes promtool's strict parser and linter, but for prom-client's three `_total` gauges", { timeout: 200_000 }, async () => {
     expect(PROMTOOL, 'promtool (Debian package prometheus) must be installed in CI').toBeDefined();
     const problems = await lintExposition((await scraped).text);
     expect(problems.sort()).toEqual(PROM_CLIENT_TOTAL_GAUGES.map((name) => `${name} non-counter metrics should not have "_total" suffix`));

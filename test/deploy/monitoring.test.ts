@@ -8,15 +8,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli.ts';
-import type { CliIo } from '../../src/cli/io.ts';
 import { ALERT_EVENT_KINDS, ALERT_KEYS } from '../../src/config/index.ts';
-import { freePort } from '../../tools/chaos/bot-process.ts';
 import { readExposition } from '../cli/exposition.ts';
 import { dataDir } from '../markets/binance/support.ts';
 import { DASHBOARD_FILE, RULES_FILE, RULES_TEST_FILES, alertRule, allPanels, allRules, dashboard, dashboardPanels, metricNamesIn, recordedNamesIn, rulesText } from './monitoring-files.ts';
+import { startPaper } from './paper-process.ts';
 import { PROMTOOL, hasPrometheus, promtool } from './prometheus.ts';
 
 /** The alerts of rules.yml that stand for each kind of event the notifier sends (src/ops). */
@@ -109,20 +106,15 @@ describe('deploy/grafana/akira-mm.json', () => {
   });
 });
 
-/** The /metrics of `akira-mm paper --hedge --reference` once the hedge and the reference report. */
+/** The /metrics of `akira-mm paper --hedge --reference` once it quotes and the hedge and the reference report. */
 async function scrapePaperWithHedgeAndReference(): Promise<string> {
-  const io: CliIo = { stdout: { write: () => true }, stderr: { write: () => true }, stdin: Readable.from(['']), env: {}, cwd: process.cwd() };
-  const port = await freePort();
-  const running = main(['paper', '--hedge', '--reference', '--duration', '30', '--metrics-port', String(port)], io);
-  let text = '';
-  const deadline = performance.now() + 90_000;
-  const ready = (): boolean => /akira_mm_hedge_state\{/.test(text) && /akira_mm_reference_state\{/.test(text) && /akira_mm_quoting\{[^}]*\} 1/.test(text);
-  while (performance.now() < deadline && !ready()) {
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    text = await fetch(`http://127.0.0.1:${port}/metrics`).then((response) => response.text(), () => text);
+  const bot = await startPaper(['--hedge', '--reference']);
+  try {
+    const ready = (text: string): boolean => /akira_mm_hedge_state\{/.test(text) && /akira_mm_reference_state\{/.test(text) && /akira_mm_quoting\{[^}]*\} 1/.test(text);
+    return await bot.metricsOnceReady(ready, 150_000);
+  } finally {
+    expect(await bot.stop(), bot.output().slice(-2_000)).toBe(0);
   }
-  expect(await running).toBe(0);
-  return text;
 }
 
 const METRICS_DOC = fileURLToPath(new URL('../../docs/metrics.md', import.meta.url));
@@ -130,7 +122,7 @@ const METRICS_DOC = fileURLToPath(new URL('../../docs/metrics.md', import.meta.u
 describe.skipIf(dataDir === undefined)('the metrics of `akira-mm paper --hedge --reference`', () => {
   const scraped = dataDir === undefined ? Promise.resolve('') : scrapePaperWithHedgeAndReference();
 
-  it('hold every metric the rules and the dashboard name', { timeout: 120_000 }, async () => {
+  it('hold every metric the rules and the dashboard name', { timeout: 200_000 }, async () => {
     const families = readExposition(await scraped);
     const exported = new Set([...families.values()].flatMap((family) => (family.type === 'histogram' ? ['_bucket', '_sum', '_count'].map((suffix) => family.name + suffix) : [family.name])));
     const named = new Set([...metricNamesIn(rulesText()), ...metricNamesIn(readFileSync(DASHBOARD_FILE, 'utf8'))]);
@@ -139,7 +131,7 @@ describe.skipIf(dataDir === undefined)('the metrics of `akira-mm paper --hedge -
     expect(missing).toEqual([]);
   });
 
-  it('are every one listed in docs/metrics.md, the deprecated ones among the deprecated aliases', { timeout: 120_000 }, async () => {
+  it('are every one listed in docs/metrics.md, the deprecated ones among the deprecated aliases', { timeout: 200_000 }, async () => {
     const doc = readFileSync(METRICS_DOC, 'utf8');
     const deprecatedSection = doc.slice(doc.indexOf('## Deprecated aliases'), doc.indexOf('## The shipped monitoring'));
     const families = [...readExposition(await scraped).values()];

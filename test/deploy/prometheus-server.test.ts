@@ -6,12 +6,11 @@
  * expression and every query of every panel of deploy/grafana/akira-mm.json parses and runs
  * through the HTTP API, and every panel query returns at least one series.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT, freePort } from '../../tools/chaos/bot-process.ts';
 import { dataDir } from '../markets/binance/support.ts';
 import { DASHBOARD_FILE, RULES_FILE, allRules, dashboardPanels, metricNamesIn, ruleGroups, rulesText, withVariables } from './monitoring-files.ts';
+import { startPaper } from './paper-process.ts';
 import { hasPrometheus, startPrometheus, type PromResponse, type PrometheusServer, type VectorSample } from './prometheus.ts';
 
 function vector(response: PromResponse): VectorSample[] {
@@ -29,13 +28,8 @@ async function waitFor(prometheus: PrometheusServer, expression: string, timeout
 }
 
 describe.skipIf(!hasPrometheus || dataDir === undefined)('Prometheus scraping `akira-mm paper --hedge --reference`', () => {
-  it('evaluates every rule without error, runs every alert expression, and finds data for every panel of the dashboard', { timeout: 300_000 }, async () => {
-    const metricsPort = await freePort();
-    let botOutput = '';
-    const bot = spawn(process.execPath, ['bin/akira-mm.js', 'paper', '--hedge', '--reference', '--duration', '600', '--metrics-port', String(metricsPort)], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
-    bot.stdout.on('data', (chunk: Buffer) => (botOutput += chunk.toString()));
-    bot.stderr.on('data', (chunk: Buffer) => (botOutput += chunk.toString()));
-    const botExited = new Promise<number | null>((resolve) => bot.once('exit', (code) => resolve(code)));
+  it('evaluates every rule without error, runs every alert expression, and finds data for every panel of the dashboard', { timeout: 480_000 }, async () => {
+    const bot = await startPaper(['--hedge', '--reference']);
     const config = [
       'global:',
       '  scrape_interval: 1s',
@@ -43,12 +37,13 @@ describe.skipIf(!hasPrometheus || dataDir === undefined)('Prometheus scraping `a
       'scrape_configs:',
       '  - job_name: akira-mm',
       '    static_configs:',
-      `      - targets: ['127.0.0.1:${metricsPort}']`,
+      `      - targets: ['127.0.0.1:${bot.metricsPort}']`,
     ].join('\n');
-    const prometheus = await startPrometheus(config, [RULES_FILE]);
+    let prometheus: PrometheusServer | undefined;
     try {
+      prometheus = await startPrometheus(config, [RULES_FILE]);
       // Enough scrapes for a 20 s rate, a hedge sent, markouts measured, the reference read.
-      await waitFor(prometheus, 'up{job="akira-mm"} == 1', 90_000);
+      await waitFor(prometheus, 'up{job="akira-mm"} == 1', 150_000);
       await waitFor(prometheus, 'sum(akira_mm_hedges_sent_total) > 0', 120_000);
       await waitFor(prometheus, 'akira_mm_markout_bps', 60_000);
       await waitFor(prometheus, 'akira_mm_reference_state{state="synchronised"} == 1', 60_000);
@@ -85,10 +80,9 @@ describe.skipIf(!hasPrometheus || dataDir === undefined)('Prometheus scraping `a
       const named = [...metricNamesIn(rulesText()), ...metricNamesIn(readFileSync(DASHBOARD_FILE, 'utf8'))];
       expect(named.filter((name) => !scraped.has(name)).sort()).toEqual([]);
     } finally {
-      bot.kill('SIGTERM');
-      const code = await botExited;
-      await prometheus.stop();
-      expect(code, botOutput.slice(-2_000)).toBe(0);
+      const code = await bot.stop();
+      await prometheus?.stop();
+      expect(code, bot.output().slice(-2_000)).toBe(0);
     }
   });
 });
