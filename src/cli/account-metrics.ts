@@ -6,7 +6,7 @@
 import { Gauge, type Registry } from 'prom-client';
 import type { PairConfig } from '../config/index.ts';
 import { getChain, getToken, unitsToNumber } from '../core/index.ts';
-import type { Account, MarketMaker } from '../engine/index.ts';
+import { ENGINE_STATES, type Account, type MarketMaker } from '../engine/index.ts';
 
 /** A pair as the account's metrics read it (its engine once started). */
 export interface AccountMetricsPair {
@@ -20,12 +20,16 @@ export function registerAccountMetrics(registry: Registry, account: Account, pai
   const decimals = (token: string | undefined, pair: AccountMetricsPair): number => getToken(getChain(pair.run.config.chain), token ?? pair.run.config.quote).decimals;
   new Gauge({
     name: 'akira_mm_account_pairs',
-    help: 'Pairs of this account by engine state (quoting, paused, halted …)',
+    help: 'Pairs of this account by engine state (quoting, paused, halted …); every state has a series, 0 when no pair is in it',
     labelNames: ['state'],
     registers: [registry],
     collect() {
-      this.reset();
-      for (const pair of pairs) this.inc({ state: pair.engine?.status().state ?? 'starting' });
+      const counts = new Map<string, number>(ENGINE_STATES.map((state) => [state, 0]));
+      for (const pair of pairs) {
+        const state = pair.engine?.status().state ?? 'starting';
+        counts.set(state, (counts.get(state) ?? 0) + 1);
+      }
+      for (const [state, count] of counts) this.set({ state }, count);
     },
   });
   new Gauge({ name: 'akira_mm_account_halted', help: '1 when the account halted every pair (drift, a foreign trade, the account drawdown)', registers: [registry], collect() { this.set(account.haltReason === undefined ? 0 : 1); } });

@@ -32,14 +32,14 @@ import {
   type MarketMaker,
   type MetricsServer,
 } from '../engine/index.ts';
-import { Notifier, OpsMonitor, registerAlertMetrics, registerRateLimitMetric } from '../ops/index.ts';
+import { Notifier, OpsMonitor, registerAlertMetrics } from '../ops/index.ts';
 import { accountLimitsOf, accountPairsOf } from './account-files.ts';
 import { buildStrategy } from './pair-config.ts';
 import { registerAccountMetrics } from './account-metrics.ts';
 import { openAccountState } from './account-state.ts';
 import type { HedgeWiring } from './hedge-wiring.ts';
 import { EXIT_ORDERS_MAY_REST, UsageError, type CliIo } from './io.ts';
-import { registerProcessMetrics } from './process-metrics.ts';
+import { buildInfo, createProcessRegistry, registerDeprecatedProcessMetrics } from './process-metrics.ts';
 import { ControlServer } from './ctl-server.ts';
 import { DaemonControl } from './daemon-control.ts';
 import { controlAuditPath, controlSocketPath, resolveStateDir } from './state-dir.ts';
@@ -144,7 +144,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     const { config } = run;
     const name = `${config.base}/${config.quote}`;
     const chain = getChain(config.chain);
-    const metrics = createEngineMetrics({ pair: name, baseDecimals: getToken(chain, config.base).decimals, quoteDecimals: getToken(chain, config.quote).decimals });
+    const metrics = createEngineMetrics({ pair: name, baseDecimals: getToken(chain, config.base).decimals, quoteDecimals: getToken(chain, config.quote).decimals, hasReference: run.reference !== undefined });
     return { name, run, strategy: buildStrategy(config), metrics, engine: undefined };
   });
   const state = openAccountState({
@@ -227,9 +227,12 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     registerAccountMetrics(accountRegistry, account, slots);
     options.registerMetrics?.(accountRegistry);
     if (notifier !== undefined) registerAlertMetrics(accountRegistry, notifier);
-    if (options.venueCounters !== undefined) registerRateLimitMetric(accountRegistry, options.venueCounters.rateLimited);
-    registerProcessMetrics(accountRegistry);
+    registerDeprecatedProcessMetrics(accountRegistry);
     const registries = [...slots.map((slot) => slot.metrics.registry), accountRegistry];
+    // The process's own metrics once, with no pair label, whatever the pairs. Appended as text: its
+    // names are its own, and aggregating would drop what prom-client marks not to aggregate
+    // across cluster workers (process_start_time_seconds).
+    const processRegistry = createProcessRegistry(buildInfo(io.env));
     const engines = (): PairSlot[] | undefined => (slots.every((slot) => slot.engine !== undefined) ? slots : undefined);
     const metricsPort = first.config.metricsPort;
     metrics =
@@ -239,7 +242,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
             host: options.metricsHost ?? first.config.metricsHost,
             port: metricsPort,
             contentType: accountRegistry.contentType,
-            metrics: async () => AggregatorRegistry.aggregate(await Promise.all(registries.map((registry) => registry.getMetricsAsJSON()))).metrics(),
+            metrics: async () => (await AggregatorRegistry.aggregate(await Promise.all(registries.map((registry) => registry.getMetricsAsJSON()))).metrics()) + (await processRegistry.metrics()),
             health: () => {
               const started = engines();
               return started === undefined ? STARTING_HEALTH : accountHealth(started.map((slot) => ({ name: slot.name, status: (slot.engine as MarketMaker).status() })), account.snapshot());

@@ -20,31 +20,39 @@ import type { CliIo } from './io.ts';
 import { openSigner, signingPolicyOf, type OpenedSigner } from './signer-setup.ts';
 import { mergePolicies } from './signer.ts';
 import { Counter, Gauge, type Registry } from 'prom-client';
+import { registerFollowingCounter } from '../core/prometheus.ts';
 import { createReferenceFeed, registerReferenceMetrics } from '../markets/index.ts';
 
 /** What the venue sent that the client read past, by kind (one count per connection: several pairs on one account register it once). */
 export function registerWireAnomalyMetrics(registry: Registry, venue: LiveVenue): void {
-  const reported = new Map<string, number>();
-  new Counter({
+  registerFollowingCounter({
     name: 'akira_mm_wire_anomalies_total',
     help: 'Oddities in venue messages read past instead of dropping the message (extra decimals, unknown enum values, unreadable frames …)',
     labelNames: ['kind'],
-    registers: [registry],
-    collect() {
-      for (const kind of WIRE_ANOMALY_KINDS) {
-        const count = venue.wireAnomalies().get(kind) ?? 0;
-        this.inc({ kind }, count - (reported.get(kind) ?? 0));
-        reported.set(kind, count);
-      }
-    },
+    registry,
+    read: () => WIRE_ANOMALY_KINDS.map((kind) => ({ labels: { kind }, value: venue.wireAnomalies().get(kind) ?? 0 })),
+  });
+}
+
+/**
+ * `akira_mm_venue_rate_limited_total`: the venue's 429 answers to the REST client (each waited
+ * out as the venue asked, then retried or failed). One count per account session: the venue
+ * limits per account, so several pairs on one account register it once.
+ */
+export function registerRateLimitMetrics(registry: Registry, venue: LiveVenue): void {
+  registerFollowingCounter({
+    name: 'akira_mm_venue_rate_limited_total',
+    help: 'Requests the venue answered with 429 (rate limited); each one was waited out and retried, or failed',
+    registry,
+    read: () => venue.rateLimited(),
   });
 }
 
 /** Pre-signing effectiveness of one pair's venue. */
 export function registerPresignMetrics(registry: Registry, venue: LiveVenue): void {
   const stats = (): ReturnType<LiveVenue['presignStats']> => venue.presignStats();
-  new Gauge({ name: 'akira_mm_presign_hits_total', help: 'Orders sent pre-signed', registers: [registry], collect() { this.set(stats().hits); } });
-  new Gauge({ name: 'akira_mm_presign_misses_total', help: 'Orders signed in the hot path (no pre-signed match)', registers: [registry], collect() { this.set(stats().misses); } });
+  registerFollowingCounter({ name: 'akira_mm_presign_hits_total', help: 'Orders sent pre-signed', registry, read: () => stats().hits });
+  registerFollowingCounter({ name: 'akira_mm_presign_misses_total', help: 'Orders signed in the hot path (no pre-signed match)', registry, read: () => stats().misses });
   new Gauge({ name: 'akira_mm_presign_ready', help: 'Pre-signed orders waiting', registers: [registry], collect() { this.set(stats().size); } });
 }
 
@@ -182,6 +190,7 @@ export async function startLiveRun(options: LiveRunOptions): Promise<LiveRun> {
       venueCounters: { reconnects: () => session.streamStats.reconnects, rateLimited: () => firstVenue.rateLimited() },
       registerMetrics: (registry) => {
         registerWireAnomalyMetrics(registry, firstVenue);
+        registerRateLimitMetrics(registry, firstVenue);
         registerSigningMetrics(registry, audit);
       },
       ...(options.metricsHost === undefined ? {} : { metricsHost: options.metricsHost }),

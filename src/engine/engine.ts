@@ -52,7 +52,7 @@ import { tickSizeNumber, type Touch } from './pipeline/ticks.ts';
 import { Position } from './position.ts';
 import { ReferenceStage } from './reference-stage.ts';
 import { Reconciler } from './reconciler.ts';
-import { OPERATOR_PAUSE, Safety, type HaltReason } from './safety/safety.ts';
+import { OPERATOR_CANCEL_ALL, OPERATOR_PAUSE, Safety, type HaltReason } from './safety/safety.ts';
 import { VenueAlertHandler } from './safety/venue-alerts.ts';
 import { gatePlans, withoutOffSides } from './hedge/gate.ts';
 import type { EngineHedge } from './hedge/link.ts';
@@ -95,9 +95,6 @@ export interface EnginePlacement {
 }
 
 const NO_QUOTES: RoundedQuote[] = [];
-
-/** The pause that holds while the operator's cancel-all runs (`cancelAllByOperator`). */
-const OPERATOR_CANCEL_ALL = 'cancel-all';
 
 /** How `stop()` ended. */
 export interface StopOutcome {

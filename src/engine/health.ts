@@ -41,6 +41,13 @@ export function accountHealth(pairs: readonly PairHealth[], account: Pick<Accoun
   };
 }
 
+/** `/readyz`'s answer: `ready`, or `not ready: <state> (<reason>)`, one line. */
+export function readinessText(health: Health): string {
+  if (health.healthy) return 'ready\n';
+  const { state, reason } = health.body;
+  return `not ready: ${String(state)}${typeof reason === 'string' ? ` (${reason})` : ''}\n`;
+}
+
 function reasonOf(status: EngineStatus): string | null {
   return status.haltReason?.message ?? status.pauseReason ?? null;
 }

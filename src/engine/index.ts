@@ -36,7 +36,7 @@ export { TokenBucket } from './orders/budget.ts';
 export { OrderManager, type OrderStats } from './orders/order-manager.ts';
 export { rankActions, type Action, type ExecutionContext, type SidePlan } from './orders/priorities.ts';
 export { DrawdownGuard } from './safety/drawdown.ts';
-export { OPERATOR_PAUSE, Safety, type EngineState, type HaltReason, type PauseReason } from './safety/safety.ts';
+export { ENGINE_STATES, OPERATOR_PAUSE, Safety, type EngineState, type HaltReason, type PauseReason } from './safety/safety.ts';
 export { Scorecard, type PnlSplit, type QuotingSample, type QuotingScores } from './scorecard.ts';
 export { Ledger, feeOnReceipt, fillEffect, type FillEffect, type LedgerOptions, type PnlSnapshot } from './ledger.ts';
 export { MarkoutTracker, MARKOUT_HORIZONS_MS, type MarkoutSummary } from './markouts.ts';

@@ -1,9 +1,13 @@
 /**
- * The operations endpoint of a daemon: `/metrics` (Prometheus text) and `/health` (200 while
- * quoting, 503 when starting, paused, halted or stopped, with the reason as JSON: `health.ts`).
+ * The operations endpoint of a daemon: `/metrics` (Prometheus text), `/health` (200 while
+ * quoting, 503 when starting, paused, halted or stopped, with the reason as JSON: `health.ts`),
+ * and the probes: `/livez` (200 whenever the process answers: a dead process or an event loop
+ * blocked past the probe's timeout does not; paused or halted is alive, and a restart would undo
+ * a halt) and `/readyz` (`/health`'s verdict in one line of text: 200 `ready`, or 503 `not ready:
+ * <state> (<reason>)`).
  */
 import { createServer, type Server } from 'node:http';
-import type { Health } from './health.ts';
+import { readinessText, type Health } from './health.ts';
 
 /** A running metrics server. */
 export interface MetricsServer {
@@ -42,8 +46,19 @@ export async function startMetricsServer(options: {
       response.end(JSON.stringify(body));
       return;
     }
+    if (path === '/livez') {
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.end('alive\n');
+      return;
+    }
+    if (path === '/readyz') {
+      const health = options.health();
+      response.writeHead(health.healthy ? 200 : 503, { 'content-type': 'text/plain' });
+      response.end(readinessText(health));
+      return;
+    }
     response.writeHead(404, { 'content-type': 'text/plain' });
-    response.end('not found: try /metrics or /health\n');
+    response.end('not found: try /metrics, /health, /livez or /readyz\n');
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

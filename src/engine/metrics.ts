@@ -1,19 +1,25 @@
 /**
  * Prometheus metrics of one pair's daemon (prom-client; names prefixed `akira_mm_` are a contract
- * with dashboards). Counters follow engine events; gauges are read from the engine's status at
- * scrape time, so they are never stale.
+ * with dashboards and alert rules: README "Monitoring"). Counters follow engine events; gauges are
+ * read from the engine's status at scrape time (`status-metrics.ts`), so they are never stale.
+ * Every label value a series is known to take starts at 0, so `increase()` sees the first event.
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { unitsToNumber, type Side } from '../core/index.ts';
-import type { EngineStatus, ModelStatus } from './status.ts';
+import { MATCHER_RESULTS, unitsToNumber, type Side } from '../core/index.ts';
+import { startAtZero } from '../core/prometheus.ts';
+import { registerDeprecatedEngineMetrics } from './deprecated-metrics.ts';
 import type { EngineObserver } from './observer.ts';
 import { registerSignalGauges } from './signal-metrics.ts';
+import { KNOWN_PAUSE_REASONS, registerStatusMetrics } from './status-metrics.ts';
+import type { EngineStatus, ModelStatus } from './status.ts';
 
-/** Token decimals, to report drift in tokens. */
+/** Token decimals, to report drift in tokens, and whether the pair reads a reference market. */
 export interface MetricsContext {
   readonly baseDecimals: number;
   readonly quoteDecimals: number;
   readonly pair: string;
+  /** The pair reads a reference market (REFERENCE=…): its basis, divergence and fair price are exported. */
+  readonly hasReference: boolean;
 }
 
 /** The registry and the observer that feeds it. */
@@ -26,6 +32,25 @@ export interface EngineMetrics {
   recordReconnect(): void;
 }
 
+const SIDES: readonly Side[] = ['buy', 'sell'];
+
+/**
+ * Rejections known in advance, by the `reason` label they count under: the matcher's results
+ * (a post-only order that would cross is FAILED_VALIDATION), an order the venue did not process,
+ * and the signer refusing or unreachable.
+ */
+export const KNOWN_REJECT_REASONS: readonly string[] = [...MATCHER_RESULTS.filter((result) => result !== 'OK'), 'NOT_PROCESSED', 'SIGNER_REFUSED', 'SIGNER_UNAVAILABLE'];
+
+/**
+ * The `reason` label of a rejection: its code, the text before the first `:` (the venue's error
+ * name or our error code). The details after it vary with each order, and a label value per
+ * message would grow the series without bound; the log keeps the whole reason.
+ */
+export function rejectReasonLabel(reason: string): string {
+  const colon = reason.indexOf(':');
+  return (colon < 0 ? reason : reason.slice(0, colon)).trim();
+}
+
 /** Creates the metrics of one engine in a fresh registry. */
 export function createEngineMetrics(context: MetricsContext): EngineMetrics {
   const registry = new Registry();
@@ -35,7 +60,7 @@ export function createEngineMetrics(context: MetricsContext): EngineMetrics {
 
   const placed = new Counter({ name: 'akira_mm_orders_placed_total', help: 'Orders accepted by the venue', labelNames: ['side'], registers: [registry] });
   const cancelled = new Counter({ name: 'akira_mm_orders_cancelled_total', help: 'Cancels accepted by the venue', labelNames: ['side'], registers: [registry] });
-  const rejected = new Counter({ name: 'akira_mm_orders_rejected_total', help: 'Orders rejected, by reason', labelNames: ['side', 'reason'], registers: [registry] });
+  const rejected = new Counter({ name: 'akira_mm_orders_rejected_total', help: 'Orders rejected, by reason (the venue error name or our error code)', labelNames: ['side', 'reason'], registers: [registry] });
   const fills = new Counter({ name: 'akira_mm_fills_total', help: 'Fills of our orders', labelNames: ['side', 'liquidity'], registers: [registry] });
   const filledBase = new Counter({ name: 'akira_mm_filled_base_total', help: 'Base tokens filled', labelNames: ['side'], registers: [registry] });
   const feesQuote = new Counter({ name: 'akira_mm_fees_quote_total', help: 'Trading fees paid, in quote tokens', registers: [registry] });
@@ -47,7 +72,7 @@ export function createEngineMetrics(context: MetricsContext): EngineMetrics {
   };
   const gasQuote = new Counter({ name: 'akira_mm_gas_spent_quote_total', help: 'Gas paid, in quote tokens', registers: [registry] });
   const reconnects = new Counter({ name: 'akira_mm_ws_reconnects_total', help: 'WebSocket reconnects', registers: [registry] });
-  const drift = new Gauge({ name: 'akira_mm_reconcile_drift', help: 'Last balance drift found when healing (venue − expected), tokens', labelNames: ['token'], registers: [registry] });
+  const drift = new Gauge({ name: 'akira_mm_reconcile_drift', help: 'Last balance drift found when healing (venue − expected), tokens; 0 until a heal finds one', labelNames: ['token'], registers: [registry] });
   const driftEvents = new Counter({ name: 'akira_mm_reconcile_drift_events_total', help: 'Heals that found a balance drift', registers: [registry] });
   const latency = new Histogram({
     name: 'akira_mm_requote_latency_seconds',
@@ -63,168 +88,18 @@ export function createEngineMetrics(context: MetricsContext): EngineMetrics {
   });
   const pauses = new Counter({ name: 'akira_mm_pauses_total', help: 'Times quoting was paused, by reason (dead-man, feed down, reference stale/divergent/jump, …)', labelNames: ['reason'], registers: [registry] });
 
-  new Gauge({
-    name: 'akira_mm_inventory_base',
-    help: 'Base tokens held',
-    registers: [registry],
-    collect() {
-      const s = status();
-      if (s !== undefined) this.set(s.baseBalance);
-    },
-  });
-  new Gauge({
-    name: 'akira_mm_inventory_quote',
-    help: 'Quote tokens held',
-    registers: [registry],
-    collect() {
-      const s = status();
-      if (s !== undefined) this.set(s.quoteBalance);
-    },
-  });
-  new Gauge({
-    name: 'akira_mm_pnl_quote',
-    help: 'PnL since start, quote tokens',
-    labelNames: ['kind'],
-    registers: [registry],
-    collect() {
-      const s = status();
-      if (s === undefined) return;
-      this.set({ kind: 'total' }, s.pnl.total);
-      this.set({ kind: 'realized' }, s.pnl.realized);
-      this.set({ kind: 'unrealized' }, s.pnl.unrealized);
-      // The scorecard's split: total = spread + inventory − fees − gas.
-      this.set({ kind: 'spread' }, s.scorecard.pnl.spread);
-      this.set({ kind: 'inventory' }, s.scorecard.pnl.inventory);
-      this.set({ kind: 'fees' }, s.scorecard.pnl.fees);
-      this.set({ kind: 'gas' }, s.scorecard.pnl.gas);
-    },
-  });
-  new Gauge({
-    name: 'akira_mm_position_base',
-    help: 'Position: base held minus the inventory target, base tokens (what skew and caps measure)',
-    registers: [registry],
-    collect() {
-      const s = status();
-      if (s !== undefined) this.set(s.position);
-    },
-  });
-  new Gauge({
-    name: 'akira_mm_inventory_cap_base',
-    help: 'Hard cap on |position| in force, base tokens (0 = none)',
-    registers: [registry],
-    collect() {
-      const s = status();
-      if (s !== undefined) this.set(s.inventoryCap);
-    },
-  });
-  new Gauge({
-    name: 'akira_mm_fair_price',
-    help: 'The fair price the strategy quotes around (FAIR_PRICE), quote per base',
-    registers: [registry],
-    collect() {
-      const s = status();
-      if (s?.fair !== undefined) this.set(s.fair);
-    },
-  });
-  const scorecardGauge = (name: string, help: string, read: (s: EngineStatus) => number): void => {
-    new Gauge({
-      name,
-      help,
-      registers: [registry],
-      collect() {
-        const s = status();
-        if (s !== undefined) this.set(read(s));
-      },
-    });
-  };
-  new Gauge({
-    name: 'akira_mm_reference_basis_bps',
-    help: 'Basis of the reference market: venue price / reference price − 1, bps (fixed or estimated online)',
-    registers: [registry],
-    collect() {
-      const basis = status()?.reference?.basisBps;
-      if (basis !== undefined) this.set(basis);
-    },
-  });
-  new Gauge({
-    name: 'akira_mm_reference_divergence_bps',
-    help: 'Venue mid against the reference fair price, |venue / reference fair − 1|, bps (REFERENCE_MAX_DIVERGENCE_BPS pauses past it)',
-    registers: [registry],
-    collect() {
-      const divergence = status()?.reference?.divergenceBps;
-      if (divergence !== undefined) this.set(divergence);
-    },
-  });
-  new Gauge({
-    name: 'akira_mm_reference_fair_price',
-    help: 'The reference price × (1 + basis), in the venue\'s quote per base',
-    registers: [registry],
-    collect() {
-      const fair = status()?.reference?.fair;
-      if (fair !== undefined) this.set(fair);
-    },
-  });
-  scorecardGauge('akira_mm_two_sided_uptime_ratio', 'Share of quoting time with both a bid and an ask resting', (s) => s.scorecard.twoSidedUptime);
-  scorecardGauge('akira_mm_time_at_touch_ratio', 'Share of quoting time with our bid or ask at the best price of the book', (s) => s.scorecard.timeAtTouch);
-  scorecardGauge('akira_mm_orders_sent', 'Placements sent to the venue since start', (s) => s.scorecard.ordersSent);
-  scorecardGauge('akira_mm_cancels_sent', 'Cancel requests sent to the venue since start', (s) => s.scorecard.cancelsSent);
-  scorecardGauge('akira_mm_orders_per_fill', 'Placements sent per fill since start', (s) => s.scorecard.ordersPerFill);
-  scorecardGauge('akira_mm_fill_ratio', 'Base volume filled / base volume of the placements sent', (s) => s.scorecard.fillRatio);
-  scorecardGauge('akira_mm_cap_breaches', 'Moments |position| went past the inventory cap since start (must be 0)', (s) => s.scorecard.capBreaches);
-  new Gauge({
-    name: 'akira_mm_quote_uptime_ratio',
-    help: 'Share of quoting time with both a bid and an ask resting',
-    registers: [registry],
-    collect() {
-      const s = status();
-      if (s !== undefined) this.set(s.twoSidedUptime);
-    },
-  });
-  new Gauge({
-    name: 'akira_mm_quoted_spread_bps',
-    help: 'Our best ask minus our best bid, bps of mid',
-    registers: [registry],
-    collect() {
-      const s = status();
-      const bid = s?.bids[0]?.price;
-      const ask = s?.asks[0]?.price;
-      if (s?.mid !== undefined && bid !== undefined && ask !== undefined) this.set(((ask - bid) / s.mid) * 10_000);
-    },
-  });
-  new Gauge({
-    name: 'akira_mm_open_orders',
-    help: 'Our resting orders',
-    labelNames: ['side'],
-    registers: [registry],
-    collect() {
-      const s = status();
-      if (s === undefined) return;
-      this.set({ side: 'buy' }, s.bids.length);
-      this.set({ side: 'sell' }, s.asks.length);
-    },
-  });
-  new Gauge({
-    name: 'akira_mm_quoting',
-    help: '1 while quoting, 0 when paused, halted or stopped',
-    registers: [registry],
-    collect() {
-      this.set(status()?.state === 'quoting' ? 1 : 0);
-    },
-  });
-  new Gauge({
-    name: 'akira_mm_markout_bps',
-    help: 'Mean fill markout by horizon, bps (positive = the fill earned)',
-    labelNames: ['horizon'],
-    registers: [registry],
-    collect() {
-      const s = status();
-      if (s === undefined) return;
-      ['1s', '10s', '60s'].forEach((horizon, i) => {
-        const value = s.markouts.meanBps[i];
-        if (value !== undefined) this.set({ horizon }, value);
-      });
-    },
-  });
+  startAtZero(placed, { side: SIDES });
+  startAtZero(cancelled, { side: SIDES });
+  startAtZero(rejected, { side: SIDES, reason: KNOWN_REJECT_REASONS });
+  startAtZero(fills, { side: SIDES, liquidity: ['maker', 'taker'] });
+  startAtZero(filledBase, { side: SIDES });
+  startAtZero(pauses, { reason: KNOWN_PAUSE_REASONS });
+  // No drift is a drift of 0: the series exists from the start, for graphs and alerts alike.
+  drift.set({ token: 'base' }, 0);
+  drift.set({ token: 'quote' }, 0);
+
+  registerStatusMetrics(registry, status, { hasReference: context.hasReference });
+  registerDeprecatedEngineMetrics(registry, status);
 
   registerModelGauges(registry, status);
   registerSignalGauges(registry, () => status()?.signals);
@@ -232,7 +107,7 @@ export function createEngineMetrics(context: MetricsContext): EngineMetrics {
   const observer: EngineObserver = {
     orderPlaced: (side: Side) => placed.inc({ side }),
     orderCancelled: (side: Side) => cancelled.inc({ side }),
-    orderRejected: (side: Side, reason: string) => rejected.inc({ side, reason }),
+    orderRejected: (side: Side, reason: string) => rejected.inc({ side, reason: rejectReasonLabel(reason) }),
     fill: (fill, effect) => {
       fills.inc({ side: fill.side, liquidity: fill.isMaker ? 'maker' : 'taker' });
       filledBase.inc({ side: fill.side }, unitsToNumber(fill.qtyUnits, context.baseDecimals));

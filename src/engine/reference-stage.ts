@@ -7,7 +7,7 @@
  * they agree again. It owns the feed's listener and its pause reasons; what a new price means
  * for quoting (mark, limits, drawdown, requote) stays the engine's, told through `onMoved`.
  */
-import type { Clock, Logger, ReferenceFeed, ReferenceListener, ReferenceStatus, ReferenceTop } from '../core/index.ts';
+import type { Clock, Logger, ReferenceFeed, ReferenceListener, ReferenceState, ReferenceStatus, ReferenceTop } from '../core/index.ts';
 import type { MarketTracker } from './market.ts';
 import { ReferencePricer, type ReferenceSettings } from './reference-pricer.ts';
 import type { Safety } from './safety/safety.ts';
@@ -16,6 +16,10 @@ import type { ReferenceView } from './status.ts';
 
 /** Pause reason while venue and reference disagree by more than REFERENCE_MAX_DIVERGENCE_BPS. */
 const REFERENCE_DIVERGENT = 'reference divergent';
+/** Pause reason for the moment quotes stay pulled after a reference jump. */
+const REFERENCE_JUMP = 'reference jump';
+/** Every pause reason the stage gives: a contract with `/health`, the log and `akira_mm_pauses_total{reason}`. */
+export const REFERENCE_PAUSE_REASONS = [REFERENCE_JUMP, REFERENCE_DIVERGENT, ...(['resyncing', 'stale', 'stopped'] as const satisfies readonly Exclude<ReferenceState, 'synchronised'>[]).map((state) => `reference ${state}`)] as const;
 /** How long quotes stay pulled after a reference jump (cancel first, requote after). */
 const REFERENCE_JUMP_PAUSE_MS = 250;
 
@@ -99,7 +103,7 @@ export class ReferenceStage {
     // A reference jump: pull our quotes first (they may be far off the new price), requote after.
     if (jumpBps !== undefined) {
       this.options.logger.warn({ jumpBps: Number(jumpBps.toFixed(2)), windowMs: this.options.settings.jumpWindowMs }, 'reference jumped: cancelling first, requoting after');
-      this.options.pauseFor('reference jump', REFERENCE_JUMP_PAUSE_MS);
+      this.options.pauseFor(REFERENCE_JUMP, REFERENCE_JUMP_PAUSE_MS);
     }
     this.checkDivergence(market.mid());
     onMoved();

@@ -9,4 +9,4 @@ export type { Channel, ChannelName, ChannelRequest, OutboundMessage } from './ch
 export { webhookPayload, type WebhookPayload } from './channels/webhook.ts';
 export { escapeDiscord } from './channels/discord.ts';
 export { escapeSlack } from './channels/slack.ts';
-export { registerAlertMetrics, registerRateLimitMetric } from './metrics.ts';
+export { registerAlertMetrics } from './metrics.ts';

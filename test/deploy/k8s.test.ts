@@ -1,16 +1,23 @@
 /**
  * The Kubernetes manifests in deploy/k8s: every object validates against the Kubernetes API
- * schemas (kubernetes-models), and the settings the bot's safety depends on hold: one pod per account
- * that stops before its replacement starts, non-root, a grace period longer than the shutdown
- * timeout, probes on /health, Prometheus annotations, and Job shards that match `--shard`.
+ * schemas (kubernetes-models, and @kubernetes-models/prometheus-operator for the ServiceMonitor and
+ * the PrometheusRule), and the settings the bot's safety depends on hold: one pod per account that
+ * stops before its replacement starts and that no drain evicts, non-root, a grace period longer
+ * than the shutdown timeout, probes on /livez and /readyz, a Service and a ServiceMonitor that
+ * scrape it, the alert rules of deploy/prometheus/rules.yml as a PrometheusRule, the
+ * app.kubernetes.io labels, and Job shards that match `--shard`.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseAllDocuments } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import { Job } from 'kubernetes-models/batch/v1/Job';
+import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
+import { Service } from 'kubernetes-models/v1/Service';
+import { PrometheusRule } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule';
+import { ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
 import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { PersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
 import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
@@ -22,15 +29,21 @@ import { BACKTEST_OPTIONS } from '../../src/cli/backtest.ts';
 import { MERGE_OPTIONS } from '../../src/cli/backtest-sweep.ts';
 import { RUN_OPTIONS } from '../../src/cli/run.ts';
 import { ENGINE_KEYS } from '../../src/config/index.ts';
+import { PROMETHEUS_RULE_PATH, prometheusRule } from '../../tools/deploy/prometheus-rule.ts';
+import { rulesText } from './monitoring-files.ts';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const k8sDir = join(repoRoot, 'deploy/k8s');
 
-type Manifest = { apiVersion: string; kind: string; metadata: { name: string; annotations?: Record<string, string> }; spec?: unknown; [key: string]: unknown };
+type Manifest = { apiVersion: string; kind: string; metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: unknown; [key: string]: unknown };
 
 const MODELS: Readonly<Record<string, new (data: never) => { validate(): void }>> = {
   'apps/v1/Deployment': Deployment,
   'batch/v1/Job': Job,
+  'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
+  'v1/Service': Service,
+  'monitoring.coreos.com/v1/PrometheusRule': PrometheusRule,
+  'monitoring.coreos.com/v1/ServiceMonitor': ServiceMonitor,
   'v1/ConfigMap': ConfigMap,
   'v1/PersistentVolumeClaim': PersistentVolumeClaim,
   'v1/ServiceAccount': ServiceAccount,
@@ -148,20 +161,63 @@ describe('deploy/k8s manifests', () => {
       for (const timeout of timeouts) expect(graceMs).toBeGreaterThan(timeout + 5_000);
     });
 
-    it('checks liveness and readiness on /health, and is scraped by Prometheus on the metrics port', () => {
+    it('restarts only a process that stops answering (/livez), and shows a paused or halted one as not ready (/readyz)', () => {
       const port = container?.ports?.find((p) => p.name === 'metrics');
       expect(port?.containerPort).toBe(9464);
-      expect(JSON.stringify(container?.livenessProbe)).toContain('/health');
-      expect(container?.readinessProbe?.httpGet?.path).toBe('/health');
+      expect(container?.livenessProbe?.httpGet).toEqual({ path: '/livez', port: 'metrics' });
+      expect(container?.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'metrics' });
+      // A liveness probe that failed while a pair is halted would restart the pod and undo the halt.
+      expect(container?.livenessProbe?.exec).toBeUndefined();
       const annotations = (deployment?.spec as { template: { metadata: { annotations: Record<string, string> } } }).template.metadata.annotations;
       expect(annotations).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(port?.containerPort), 'prometheus.io/path': '/metrics' });
     });
 
-    it('keeps a halted bot halted: liveness accepts the 503 that /health answers while paused or halted', () => {
-      const command = container?.livenessProbe?.exec?.command?.join(' ') ?? '';
-      expect(command).toContain('http://127.0.0.1:9464/health');
-      expect(command).toContain('r.status === 503');
+    it('is reached through a Service whose metrics port the ServiceMonitor scrapes', () => {
+      const templateLabels = (deployment?.spec as { template: { metadata: { labels: Record<string, string> } } }).template.metadata.labels;
+      const services = byKind('Service');
+      expect(services).toHaveLength(1);
+      const service = (services[0] as Manifest).spec as { selector: Record<string, string>; ports: { name: string; port: number; targetPort: string }[] };
+      expect(templateLabels).toMatchObject(service.selector);
+      expect(service.ports).toEqual([expect.objectContaining({ name: 'metrics', port: 9464, targetPort: 'metrics' })]);
+      const monitors = byKind('ServiceMonitor');
+      expect(monitors).toHaveLength(1);
+      const monitor = (monitors[0] as Manifest).spec as { selector: { matchLabels: Record<string, string> }; endpoints: { port: string; path: string }[] };
+      expect((services[0] as Manifest).metadata.labels).toMatchObject(monitor.selector.matchLabels);
+      expect(monitor.endpoints).toEqual([expect.objectContaining({ port: 'metrics', path: '/metrics' })]);
+      // The alert AkiraMmDown matches the job the operator names after the Service.
+      expect((services[0] as Manifest).metadata.name).toMatch(/^akira-mm/);
     });
+
+    it('lets no drain evict its pod, ready or not, and so never undoes a halt by moving it', () => {
+      const budgets = byKind('PodDisruptionBudget');
+      expect(budgets).toHaveLength(1);
+      const budget = (budgets[0] as Manifest).spec as { maxUnavailable: number; unhealthyPodEvictionPolicy: string; selector: { matchLabels: Record<string, string> } };
+      expect(budget.maxUnavailable).toBe(0);
+      expect(budget.unhealthyPodEvictionPolicy).toBe('IfHealthyBudget');
+      expect(budget.selector).toEqual((deployment?.spec as { selector: unknown }).selector);
+    });
+  });
+
+  it('label every object app.kubernetes.io/name, component and part-of, and every pod also instance and the version of its image', () => {
+    for (const { file, manifest } of manifests) {
+      expect(manifest.metadata.labels, `${file}: ${manifest.kind} ${manifest.metadata.name}`).toMatchObject({ 'app.kubernetes.io/name': 'akira-mm', 'app.kubernetes.io/part-of': 'akira-mm', 'app.kubernetes.io/component': expect.any(String) });
+    }
+    for (const manifest of [...byKind('Deployment'), ...byKind('Job')]) {
+      const template = (manifest.spec as { template: { metadata: { labels: Record<string, string> } } }).template;
+      const image = onlyContainer(manifest).image ?? '';
+      expect(template.metadata.labels, manifest.metadata.name).toMatchObject({
+        'app.kubernetes.io/instance': manifest.metadata.name,
+        'app.kubernetes.io/version': image.slice(image.lastIndexOf(':') + 1),
+        'app.kubernetes.io/component': manifest.metadata.labels?.['app.kubernetes.io/component'],
+      });
+    }
+  });
+
+  it('ship the alert rules of deploy/prometheus/rules.yml as a PrometheusRule written from that file', () => {
+    const rules = byKind('PrometheusRule');
+    expect(rules).toHaveLength(1);
+    expect((rules[0] as Manifest).spec).toEqual({ groups: (parse(rulesText()) as { groups: unknown }).groups });
+    expect(readFileSync(PROMETHEUS_RULE_PATH, 'utf8'), 'deploy/k8s/prometheus-rule.yaml is stale: run `npx tsx tools/deploy/prometheus-rule.ts`').toBe(prometheusRule(rulesText()));
   });
 
   describe('the sweep Jobs', () => {

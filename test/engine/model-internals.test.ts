@@ -24,7 +24,7 @@ describe('model internals', () => {
     expect(model?.name).toBe('glft');
     expect(model?.internals).toMatchObject({ sigmaBps: 0, arrivalA: 1, arrivalKPerBps: expect.closeTo(0.25, 12), arrivalFitWeight: 0, skewBps: expect.closeTo(0, 9) });
     expect(model?.internals.halfSpreadBps).toBeCloseTo((Math.log(2.6) / 2 / 2000) * 10_000, 6);
-    const metrics = createEngineMetrics({ baseDecimals: 18, quoteDecimals: 6, pair: 'ETH/USDC' });
+    const metrics = createEngineMetrics({ baseDecimals: 18, quoteDecimals: 6, pair: 'ETH/USDC', hasReference: false });
     metrics.bindStatus(() => s.engine.status());
     expect(await gauge(metrics, 'akira_mm_model_arrival_k_per_bps')).toEqual([{ value: expect.closeTo(0.25, 12), labels: { model: 'glft', pair: 'ETH/USDC' } }]);
     expect((await gauge(metrics, 'akira_mm_model_half_spread_bps'))[0]?.value).toBeCloseTo(model?.internals.halfSpreadBps ?? Number.NaN, 12);
@@ -37,7 +37,7 @@ describe('model internals', () => {
     await s.start();
     await setBook(s, 100, 1999, 2001);
     expect(s.engine.status().model).toBeUndefined();
-    const metrics = createEngineMetrics({ baseDecimals: 18, quoteDecimals: 6, pair: 'ETH/USDC' });
+    const metrics = createEngineMetrics({ baseDecimals: 18, quoteDecimals: 6, pair: 'ETH/USDC', hasReference: false });
     metrics.bindStatus(() => s.engine.status());
     expect(await gauge(metrics, 'akira_mm_model_sigma_bps')).toEqual([]);
     await s.finish();

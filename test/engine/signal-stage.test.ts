@@ -65,7 +65,7 @@ describe('the signals as metrics', () => {
     const s = quotingSession({ signals: { ...DEFAULT_SIGNAL_SETTINGS, obiLevels: 1, alphaObiBps: 2, alphaMaxBps: 5 } });
     await s.start();
     await leaningBook(s, 100);
-    const metrics = createEngineMetrics({ baseDecimals: 18, quoteDecimals: 6, pair: 'ETH/USDC' });
+    const metrics = createEngineMetrics({ baseDecimals: 18, quoteDecimals: 6, pair: 'ETH/USDC', hasReference: false });
     metrics.bindStatus(() => s.engine.status());
     const json = await metrics.registry.getMetricsAsJSON();
     const signal = json.find((entry) => entry.name === 'akira_mm_signal');

@@ -6,7 +6,7 @@
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { Secret } from '../../src/core/index.ts';
-import { channelsOf, escapeDiscord, escapeSlack, registerAlertMetrics, registerRateLimitMetric, retryAfterMs, type Alert, type ChannelStats, type OutboundMessage } from '../../src/ops/index.ts';
+import { channelsOf, escapeDiscord, escapeSlack, registerAlertMetrics, retryAfterMs, type Alert, type ChannelStats, type OutboundMessage } from '../../src/ops/index.ts';
 import { ACCOUNT } from './support.ts';
 
 const alert: Alert = { kind: 'halt', severity: 'critical', headline: 'HALTED', lines: ['x'], account: ACCOUNT, pairs: ['ETH/USDC'], atMs: 0, facts: {} };
@@ -56,19 +56,15 @@ describe('alert channels', () => {
     expect(retryAfterMs({ status: 429, retryAfter: 'Wed, 21 Oct 2015 07:28:00 GMT', body: 'busy' })).toBeUndefined();
   });
 
-  it('count what each channel delivered, gave up and held back, and the venue\'s 429s, as they grow', async () => {
+  it('count what each channel delivered, gave up and held back, as they grow', async () => {
     const registry = new Registry();
     let stats: ChannelStats = { sent: 2, failed: 0, suppressed: 5 };
-    let limited = 4;
     registerAlertMetrics(registry, { stats: () => new Map([['slack', stats]]) });
-    registerRateLimitMetric(registry, () => limited);
     expect(await registry.metrics()).toContain('akira_mm_alerts_sent_total{channel="slack"} 2');
     stats = { sent: 3, failed: 1, suppressed: 5 };
-    limited = 9;
     const text = await registry.metrics();
     expect(text).toContain('akira_mm_alerts_sent_total{channel="slack"} 3');
     expect(text).toContain('akira_mm_alerts_failed_total{channel="slack"} 1');
     expect(text).toContain('akira_mm_alerts_suppressed_total{channel="slack"} 5');
-    expect(text).toContain('akira_mm_venue_rate_limited_total 9');
   });
 });

@@ -173,9 +173,9 @@ export async function measureDaemon(options: {
         anonMb: round1(status.anonMb),
         fileMb: round1(status.fileMb),
         threads: status.threads,
-        heapUsedMb: mb('akira_mm_process_heap_used_bytes'),
-        heapTotalMb: mb('akira_mm_process_heap_total_bytes'),
-        externalMb: mb('akira_mm_process_external_memory_bytes'),
+        heapUsedMb: mb('nodejs_heap_size_used_bytes'),
+        heapTotalMb: mb('nodejs_heap_size_total_bytes'),
+        externalMb: mb('nodejs_external_memory_bytes'),
         orders: orders.length,
         filled: orders.filter((order) => order.filledBase > 0n).length,
       };

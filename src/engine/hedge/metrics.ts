@@ -7,10 +7,25 @@
  * its status at scrape time.
  */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { HedgeRejectReason } from '../../core/index.ts';
+import { startAtZero } from '../../core/prometheus.ts';
 import type { HedgeObserver } from './hedger.ts';
 import type { HedgeStatus } from './link.ts';
 
 const STATES: readonly HedgeStatus['state'][] = ['starting', 'ok', 'failing', 'halted', 'stopped'];
+
+/**
+ * The reasons a hedge fails, each counted from 0: the hedge venue's refusals (an account short of
+ * balance counts as `balance-short`), no book to price it, an error, and a hedge that expired
+ * unexecuted. Another reason still counts, from its first failure on.
+ */
+export const HEDGE_FAILURE_REASONS: readonly string[] = [
+  'balance-short',
+  'no-book',
+  'error',
+  'expired',
+  ...(['filter', 'market-closed', 'rate-limited', 'timestamp', 'auth', 'duplicate', 'other'] as const satisfies readonly HedgeRejectReason[]),
+];
 
 /** The hedger's metrics: an observer to hand the hedger now, registered on a registry later. */
 export interface HedgeMetrics {
@@ -35,6 +50,8 @@ export function createHedgeMetrics(): HedgeMetrics {
     register(registry, status, netPosition) {
       const sent = new Counter({ name: 'akira_mm_hedges_sent_total', help: 'Hedge orders sent to the hedge venue', labelNames: ['side'], registers: [registry] });
       const failed = new Counter({ name: 'akira_mm_hedges_failed_total', help: 'Hedges that failed (rejected, expired, balance short, venue unreachable, …), by reason', labelNames: ['reason'], registers: [registry] });
+      startAtZero(sent, { side: ['buy', 'sell'] });
+      startAtZero(failed, { reason: HEDGE_FAILURE_REASONS });
       const latency = new Histogram({
         name: 'akira_mm_hedge_latency_seconds',
         help: 'From a fill to the hedges that covered it',

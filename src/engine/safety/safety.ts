@@ -9,8 +9,11 @@ import type { Clock, Logger } from '../../core/index.ts';
 import type { EngineObserver } from '../observer.ts';
 import { DrawdownGuard } from './drawdown.ts';
 
+/** Where the engine can be in its life, in order (`akira_mm_state{state}` has one series each). */
+export const ENGINE_STATES = ['starting', 'quoting', 'paused', 'halted', 'stopping', 'stopped'] as const;
+
 /** Where the engine is in its life. */
-export type EngineState = 'starting' | 'quoting' | 'paused' | 'halted' | 'stopping' | 'stopped';
+export type EngineState = (typeof ENGINE_STATES)[number];
 
 /** Why quoting stopped for good. */
 export interface HaltReason {
@@ -23,14 +26,20 @@ export interface HaltReason {
   readonly atMs: number;
 }
 
+/** The pause reasons of the market-data feed itself (a contract with `/health`, the log and `akira_mm_pauses_total`). */
+export const FEED_PAUSE_REASONS = ['stale feed', 'feed down'] as const;
+
 /** Why quoting is paused; several may hold at once. */
-export type PauseReason = 'stale feed' | 'feed down' | (string & {});
+export type PauseReason = (typeof FEED_PAUSE_REASONS)[number] | (string & {});
 
 /**
  * The operator's pause (`akira-mm ctl pause`), as `/health` and the status show it: only the
  * operator's resume clears it, never an automatic reason clearing.
  */
 export const OPERATOR_PAUSE = 'paused';
+
+/** The pause that holds while the operator's cancel-all runs (`cancelAllByOperator`). */
+export const OPERATOR_CANCEL_ALL = 'cancel-all';
 
 /** What safety asks of the engine. */
 export interface SafetyHooks {
