@@ -61,6 +61,23 @@ export function startAtZero(counter: Counter, values: Readonly<Record<string, re
   for (const labels of labelSets(values)) counter.inc(labels, 0);
 }
 
+/**
+ * A gauge read at scrape time: `read` gives its value now, or undefined when there is none (the
+ * series then disappears rather than keeping a stale value).
+ */
+export function registerReadingGauge(registry: Registry, name: string, help: string, read: () => number | undefined): Gauge {
+  return new Gauge({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      const value = read();
+      if (value === undefined) this.reset();
+      else this.set(value);
+    },
+  });
+}
+
 /** The HELP of a deprecated alias: what to use instead, then what it was. */
 export function deprecatedHelp(replacement: string, help: string): string {
   return `deprecated: use ${replacement} (this name goes in the next release). ${help}`;

@@ -6,6 +6,7 @@
  * (`akira_mm_alpha_bps`). Kept apart from metrics.ts so the signals' names live with the signals.
  */
 import { Gauge, type Registry } from 'prom-client';
+import { registerReadingGauge } from '../core/prometheus.ts';
 import type { SignalStatus } from './signal-stage.ts';
 
 /** Each signal's series label and where its value is in the status. */
@@ -34,13 +35,5 @@ export function registerSignalGauges(registry: Registry, signals: () => SignalSt
       for (const [name, read] of SIGNAL_SERIES) this.set({ name }, read(s));
     },
   });
-  new Gauge({
-    name: 'akira_mm_alpha_bps',
-    help: 'The alpha term: the fair price shift the signals give now, bps (0 while every ALPHA_* weight is 0)',
-    registers: [registry],
-    collect() {
-      const s = signals();
-      if (s !== undefined) this.set(s.alphaBps);
-    },
-  });
+  registerReadingGauge(registry, 'akira_mm_alpha_bps', 'The alpha term: the fair price shift the signals give now, bps (0 while every ALPHA_* weight is 0)', () => signals()?.alphaBps);
 }

@@ -5,7 +5,7 @@
  * between scrapes.
  */
 import { Gauge, type Registry } from 'prom-client';
-import { registerFollowingCounter } from '../core/prometheus.ts';
+import { registerFollowingCounter, registerReadingGauge } from '../core/prometheus.ts';
 import { MARKOUT_HORIZONS_MS } from './markouts.ts';
 import { REFERENCE_PAUSE_REASONS } from './reference-stage.ts';
 import { ENGINE_STATES, FEED_PAUSE_REASONS, OPERATOR_CANCEL_ALL, OPERATOR_PAUSE } from './safety/safety.ts';
@@ -23,26 +23,17 @@ export const MARKOUT_HORIZON_LABELS: readonly string[] = MARKOUT_HORIZONS_MS.map
  */
 export const KNOWN_PAUSE_REASONS: readonly string[] = [...FEED_PAUSE_REASONS, VENUE_FAILING_ORDERS, ...REFERENCE_PAUSE_REASONS, OPERATOR_PAUSE, OPERATOR_CANCEL_ALL];
 
-/** A gauge with one value read from the status (none while there is no status or no value). */
-function statusGauge(registry: Registry, status: StatusSource, name: string, help: string, read: (s: EngineStatus) => number | undefined): void {
-  new Gauge({
-    name,
-    help,
-    registers: [registry],
-    collect() {
-      const s = status();
-      const value = s === undefined ? undefined : read(s);
-      if (value !== undefined) this.set(value);
-    },
-  });
-}
-
 /**
  * Registers every status-read metric of one pair on its registry; the reference market's only when
  * the pair reads one (a gauge without labels always shows a value: 0 would be a false price).
  */
 export function registerStatusMetrics(registry: Registry, status: StatusSource, options: { readonly hasReference: boolean }): void {
-  const gauge = (name: string, help: string, read: (s: EngineStatus) => number | undefined): void => statusGauge(registry, status, name, help, read);
+  const gauge = (name: string, help: string, read: (s: EngineStatus) => number | undefined): void => {
+    registerReadingGauge(registry, name, help, () => {
+      const s = status();
+      return s === undefined ? undefined : read(s);
+    });
+  };
   gauge('akira_mm_inventory_base', 'Base tokens held', (s) => s.baseBalance);
   gauge('akira_mm_inventory_quote', 'Quote tokens held', (s) => s.quoteBalance);
   gauge('akira_mm_position_base', 'Position: base held minus the inventory target, base tokens (what skew and caps measure)', (s) => s.position);

@@ -8,7 +8,7 @@
  */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { HedgeRejectReason } from '../../core/index.ts';
-import { startAtZero } from '../../core/prometheus.ts';
+import { registerReadingGauge, startAtZero } from '../../core/prometheus.ts';
 import type { HedgeObserver } from './hedger.ts';
 import type { HedgeStatus } from './link.ts';
 
@@ -71,16 +71,9 @@ export function createHedgeMetrics(): HedgeMetrics {
         hedgeSlippage: (bps) => slippage.observe(bps),
       };
       const gauge = (name: string, help: string, read: (s: HedgeStatus) => number | undefined): void => {
-        new Gauge({
-          name,
-          help,
-          registers: [registry],
-          collect() {
-            const s = status();
-            const value = s === undefined ? undefined : read(s);
-            if (value === undefined) this.reset();
-            else this.set(value);
-          },
+        registerReadingGauge(registry, name, help, () => {
+          const s = status();
+          return s === undefined ? undefined : read(s);
         });
       };
       gauge('akira_mm_hedge_uncovered_base', 'Position not hedged yet (fills minus hedges), base tokens, dust included', (s) => s.uncoveredBase);
