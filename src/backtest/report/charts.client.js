@@ -1,74 +1,9 @@
-// The report's charts, run in the browser with uPlot (inlined by html.ts, no network). Reads the
-// run's data from `window.REPORT` and draws into the page's chart slots. Times are simulated
-// exchange times in UTC. Each chart writes what it drew onto its element (points, x range and
-// kind, the x-axis labels, y range) and the page counts charts drawn on <body>, so a headless
-// browser test can check every chart has data and sane axes without reading pixels.
+// The report's charts, drawn with the shared chart kit (src/html/chart-kit.client.js) and uPlot,
+// both inlined by the page shell, no network. Reads the run's data from `window.REPORT` and draws
+// into the page's chart slots. Times are simulated exchange times in UTC.
 (function drawReport() {
   const report = window.REPORT;
-  const width = Math.max(640, Math.min(1200, window.innerWidth - 64));
-  const pad = (n) => String(n).padStart(2, '0');
-  const utc = (seconds) => new Date(seconds * 1000);
-  const timeLabel = (spanSeconds) => (seconds) => {
-    const d = utc(seconds);
-    const hm = `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
-    if (spanSeconds > 2 * 86400) return `${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${hm}`;
-    return spanSeconds > 3 * 3600 ? hm : `${hm}:${pad(d.getUTCSeconds())}`;
-  };
-  let drawn = 0;
-  let expected = 0;
-
-  const count = (series) => series.reduce((sum, values) => sum + values.filter((v) => v !== null && v !== undefined && Number.isFinite(v)).length, 0);
-
-  /**
-   * Draws one chart into #id; `kind` is 'time' (x in epoch seconds) or a unit name for other x
-   * axes. `xRange` fixes the x axis (the run's span for fills, which may be few or one).
-   */
-  function chart(id, title, kind, xLabel, yLabel, series, data, xRange) {
-    const element = document.getElementById(id);
-    if (element === null) return;
-    expected += 1;
-    const x = data[0];
-    const span = xRange !== undefined ? xRange[1] - xRange[0] : x.length > 0 ? x[x.length - 1] - x[0] : 0;
-    const format = kind === 'time' ? timeLabel(span) : (v) => String(Number(v.toPrecision(6)));
-    let labels = [];
-    const opts = {
-      width,
-      height: 280,
-      title,
-      tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
-      scales: { x: { time: kind === 'time', ...(xRange === undefined ? {} : { range: () => xRange }) } },
-      series: [{ label: kind === 'time' ? 'time (UTC)' : xLabel, value: (u, v) => (v === null ? '–' : format(v)) }, ...series],
-      axes: [
-        { label: xLabel, values: (u, splits) => (labels = splits.map(format)) },
-        { label: yLabel, size: 70 },
-      ],
-      hooks: {
-        // After each draw, so the axis labels are the ones on screen.
-        draw: [
-          (u) => {
-            const y = u.scales.y;
-            element.dataset.points = String(count(data.slice(1)));
-            element.dataset.xKind = kind;
-            element.dataset.xMin = String(x[0] ?? '');
-            element.dataset.xMax = String(x[x.length - 1] ?? '');
-            element.dataset.xLabels = JSON.stringify(labels);
-            element.dataset.yMin = String(y.min);
-            element.dataset.yMax = String(y.max);
-            if (element.dataset.drawn === undefined) {
-              element.dataset.drawn = 'true';
-              drawn += 1;
-              document.body.dataset.chartsDrawn = String(drawn);
-            }
-          },
-        ],
-      },
-    };
-    new uPlot(opts, data, element);
-  }
-
-  const line = (label, stroke, more) => ({ label, stroke, width: 1.5, spanGaps: false, ...more });
-  const dots = (label, color, size) => ({ label, stroke: color, width: 0, paths: () => null, points: { show: true, size, fill: color } });
-  const dashed = (label, stroke) => line(label, stroke, { dash: [6, 4], width: 1 });
+  const { chart, line, dots, dashed } = window.AkiraCharts;
   const { units } = report;
 
   // Fills as points on the price chart, at the sample they fall in (the path is sampled every `sampleMs`).
@@ -128,5 +63,4 @@
       { label: 'fills', stroke: '#219ebc', fill: '#219ebc88', paths: bars, points: { show: false } },
     ], [report.histogram.centers, report.histogram.counts]);
   }
-  document.body.dataset.chartsExpected = String(expected);
 })();

@@ -12,7 +12,7 @@ import type { FillRecord } from '../session.ts';
 import type { PathSample } from '../stats.ts';
 import type { BacktestSummary } from '../summary.ts';
 import { formatScorecardValue, summaryRows, type SummaryUnits } from '../summary-rows.ts';
-import { escapeHtml, pageHtml, tableHtml } from './page.ts';
+import { escapeHtml, pageHtml, tableHtml } from '../../html/index.ts';
 import { MARKOUT_HORIZONS_MS, fewFillsContext, fewFillsNote, fillMarkouts, histogram, touchDistanceBps } from './series.ts';
 
 export { fillMarkouts } from './series.ts';
