@@ -58,7 +58,7 @@ import type { EngineHedge } from './hedge/link.ts';
 import { Scorecard } from './scorecard.ts';
 import type { EngineSettings } from './settings.ts';
 import { SidePlanner } from './side-planner.ts';
-import { scorecardSnapshot, workingQuotes, type EngineStatus, type PathStatus } from './status.ts';
+import { priceOf, scorecardSnapshot, workingQuotes, type EngineStatus, type PathStatus } from './status.ts';
 
 /** Collaborators and settings of an engine. */
 export interface EngineOptions {
@@ -374,6 +374,7 @@ export class MarketMaker {
       pauseReason: this.safety.pauseReason,
       mid,
       fair,
+      touch: { bid: priceOf(this.market.bestBidUnits(), rules), ask: priceOf(this.market.bestAskUnits(), rules) },
       bids: workingQuotes(this.orders.table, 'buy', rules),
       asks: workingQuotes(this.orders.table, 'sell', rules),
       baseBalance,
