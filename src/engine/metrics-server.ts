@@ -2,8 +2,11 @@
  * The operations endpoint of a daemon: `/metrics` (Prometheus text) and `/health` (200 while
  * quoting, 503 when starting, paused, halted or stopped, with the reason as JSON: `health.ts`).
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Health } from './health.ts';
+
+/** A route beside /metrics and /health (the dashboard's); it answers the request itself. */
+export type MetricsRoute = (request: IncomingMessage, response: ServerResponse) => void;
 
 /** A running metrics server. */
 export interface MetricsServer {
@@ -20,6 +23,8 @@ export async function startMetricsServer(options: {
   readonly contentType: string;
   /** The /health answer. */
   readonly health: () => Health;
+  /** More routes by exact path (`/`, `/dashboard/state`, …): operations beside the engine, served here. */
+  readonly routes?: ReadonlyMap<string, MetricsRoute>;
 }): Promise<MetricsServer> {
   const server: Server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
@@ -40,6 +45,11 @@ export async function startMetricsServer(options: {
       const { healthy, body } = options.health();
       response.writeHead(healthy ? 200 : 503, { 'content-type': 'application/json' });
       response.end(JSON.stringify(body));
+      return;
+    }
+    const route = options.routes?.get(path ?? '/');
+    if (route !== undefined) {
+      route(request, response);
       return;
     }
     response.writeHead(404, { 'content-type': 'text/plain' });
