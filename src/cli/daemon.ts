@@ -6,7 +6,8 @@
  * (another pair's fill is never drift), the account-wide notional cap and drawdown kill (several
  * pairs). One lock and one journal for the account (a view per pair), one metrics endpoint (every
  * metric labelled by pair, plus `akira_mm_account_*`), `/health` naming each pair's state and the
- * account's, and the status line (a row per pair, and the account's row when there are several).
+ * account's, the live dashboard at `/` of that port (`src/ops/dashboard`), and the status line (a
+ * row per pair, and the account's row when there are several).
  *
  * Start: every hedger settles, then the engines start the one way (`startEngines`). SIGINT or
  * SIGTERM stop every engine at once (each cancels its pair's orders and waits, at most
@@ -31,6 +32,7 @@ import {
   type MetricsServer,
 } from '../engine/index.ts';
 import { getStrategyDefinition } from '../../strategies/index.ts';
+import { Dashboard } from '../ops/dashboard/index.ts';
 import { accountLimitsOf, accountPairsOf } from './account-files.ts';
 import { registerAccountMetrics } from './account-metrics.ts';
 import { openAccountState } from './account-state.ts';
@@ -172,10 +174,12 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     state.release();
   };
   let metrics: MetricsServer | undefined;
+  let dashboard: Dashboard | undefined;
   try {
     // An account of one pair labels its account-wide series with its pair, as a one-pair daemon always has.
     const accountRegistry = new Registry();
-    if (slots.length === 1) accountRegistry.setDefaultLabels({ pair: first.config.base + '/' + first.config.quote });
+    const accountLabels = slots.length === 1 ? { pair: first.config.base + '/' + first.config.quote } : {};
+    if (slots.length === 1) accountRegistry.setDefaultLabels(accountLabels);
     for (const slot of slots) {
       slot.run.registerMetrics?.(slot.metrics.registry);
       slot.run.hedge?.metrics.register(slot.metrics.registry, () => slot.engine?.status().hedge, () => slot.engine?.status().position);
@@ -186,8 +190,30 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     const registries = [...slots.map((slot) => slot.metrics.registry), accountRegistry];
     const engines = (): PairSlot[] | undefined => (slots.every((slot) => slot.engine !== undefined) ? slots : undefined);
     const metricsPort = first.config.metricsPort;
-    metrics =
+    // The dashboard reads the same registries /metrics renders (each pair's carries its pair label).
+    dashboard =
       metricsPort === 0
+        ? undefined
+        : new Dashboard({
+            clock,
+            pairs: slots.map((slot) => {
+              const chain = getChain(slot.run.config.chain);
+              const { base, quote } = slot.run.config;
+              return {
+                name: slot.name,
+                base,
+                quote,
+                baseDecimals: getToken(chain, base).decimals,
+                quoteDecimals: getToken(chain, quote).decimals,
+                registry: slot.metrics.registry,
+                labels: { pair: slot.name },
+                status: () => slot.engine?.status(),
+              };
+            }),
+            account: { registry: accountRegistry, labels: accountLabels, haltReason: () => account.haltReason },
+          });
+    metrics =
+      metricsPort === 0 || dashboard === undefined
         ? undefined
         : await startMetricsServer({
             host: options.metricsHost ?? first.config.metricsHost,
@@ -198,8 +224,10 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
               const started = engines();
               return started === undefined ? STARTING_HEALTH : accountHealth(started.map((slot) => ({ name: slot.name, status: (slot.engine as MarketMaker).status() })), account.snapshot());
             },
+            routes: dashboard.routes(),
           });
-    if (metrics !== undefined) logger.info({ url: `${metrics.url}/metrics`, health: `${metrics.url}/health` }, 'metrics listening');
+    dashboard?.start();
+    if (metrics !== undefined) logger.info({ url: `${metrics.url}/metrics`, health: `${metrics.url}/health`, dashboard: `${metrics.url}/` }, 'metrics listening');
 
     // Listen before starting: a SIGTERM while the engines boot (they may already have orders out)
     // must still end in a cancel-all, right after the start completes, not in a bare exit.
@@ -211,6 +239,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
       slots.map((slot, i) => {
         const extra = options.observerOf?.(slot.name);
         const recordFill: EngineObserver = { fill: (fill) => void filledByUs.add(fill.orderId) };
+        const watched = dashboard?.observerOf(i);
         return {
           pairName: slot.name,
           venue: slot.run.venue,
@@ -219,7 +248,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
           logger: logger.child({ pair: slot.name }),
           settings: slot.run.settings,
           journal: journals[i] as (typeof journals)[number],
-          observer: combineObservers([slot.metrics.observer, recordFill, ...(extra === undefined ? [] : [extra])]),
+          observer: combineObservers([slot.metrics.observer, recordFill, ...(watched === undefined ? [] : [watched]), ...(extra === undefined ? [] : [extra])]),
           ...(slot.run.hedge === undefined ? {} : { hedge: slot.run.hedge.hedger }),
           ...(slot.run.reference === undefined ? {} : { reference: slot.run.reference }),
         };
@@ -240,6 +269,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
       statusTimer?.cancel();
       const outcomes = await Promise.all(started.map((engine) => engine.stop()));
       await stopShared();
+      dashboard?.stop();
       await running?.stop();
       status?.finish();
       return outcomes.every((outcome) => outcome.confirmed) ? 0 : EXIT_ORDERS_MAY_REST;
@@ -248,6 +278,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   } catch (error) {
     // A listening metrics server would keep the process alive after a failed start.
     await stopShared();
+    dashboard?.stop();
     await metrics?.stop();
     throw error;
   }
