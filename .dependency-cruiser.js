@@ -22,6 +22,8 @@ const DATA = '^src/backtest/data/';
 const MARKETS = '^src/markets/';
 /** The loopback doubles of other markets (`akira-mm feed`). */
 const MARKET_DOUBLES = '^src/markets/[^/]+/server/';
+/** Operations beside the engine: the notifier and its adapters from the engine's reports. */
+const OPS = '^src/ops/';
 const CLI = '^src/cli(\\.ts$|/)';
 /** The page kit of every HTML page of ours (the backtest reports, the dashboard): shell, style, uPlot, chart kit. */
 const HTML = '^src/html/';
@@ -116,6 +118,12 @@ export default {
         'through src/backtest/data besides core; ARCHITECTURE.md\'s table says "markets: core" and predates the doubles ' +
         'reading our recording format (one reader of the format, not two).',
       { from: MARKET_DOUBLES, allowed: [MARKETS, CORE, DATA] },
+    ),
+    layer(
+      'ops-imports-core-and-engine',
+      'src/ops: operations beside the engine, never inside it (ARCHITECTURE.md "Growing the house"): the notifier hears the engine ' +
+        'through its observer and status types, so it may import core and engine; the engine never imports it, and the CLI wires it in.',
+      { from: OPS, allowed: [OPS, CORE, ENGINE] },
     ),
     layer('cli-imports-the-product', 'src/cli.ts and src/cli/ wire everything above together, and nothing outside the product.', {
       from: CLI,

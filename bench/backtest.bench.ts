@@ -5,18 +5,17 @@
  * recording format alone streams (`data.read_events_per_sec`). The recording is imported once into
  * the OS temp directory; the repository never holds data.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { KIND, createRecordedEventSource, importRecording, readRecording, readRecordingHeader } from '../src/backtest/data/index.ts';
+import { join } from 'node:path';
+import { KIND, createRecordedEventSource, readRecording, readRecordingHeader } from '../src/backtest/data/index.ts';
 import { constantLatency } from '../src/backtest/latency.ts';
 import { riskAverseQueue } from '../src/backtest/queue-model.ts';
 import { runBacktest } from '../src/backtest/run.ts';
-import type { TickerRules } from '../src/core/index.ts';
 import { DEFAULT_ENGINE_SETTINGS } from '../src/engine/index.ts';
 import { LADDER } from '../strategies/index.ts';
 import { percentile, type BenchContext, type BenchResult, type BenchSuite } from './harness.ts';
+import { ETHUSDT_RULES as RULES, SHARED_DATA_DIR, importEthusdt } from './recordings.ts';
 
 const TARGET_EVENTS = 5_000_000;
 /**
@@ -25,11 +24,6 @@ const TARGET_EVENTS = 5_000_000;
  * unlike the best of three, does not report the luckiest moment.
  */
 const MEASURED_RUNS = 3;
-const repoRoot = fileURLToPath(new URL('..', import.meta.url));
-const dataDir = [resolve(repoRoot, '../shared/data'), resolve(repoRoot, '../../shared/data')].find((dir) => existsSync(join(dir, 'binance-spot-hftbacktest')));
-
-/** ETH/USDT as the recording infers it: 0.01 tick, 0.00002 lot (sizes of the recorded book). */
-const RULES: TickerRules = { base: 'ETH', quote: 'USDT', isEcosystemBook: true, priceTick: 10_000n, qtyStep: 2n * 10n ** 13n, minQty: 2n * 10n ** 13n, baseDecimals: 18, quoteDecimals: 6 };
 
 const suite: BenchSuite = {
   name: 'backtest',
@@ -39,15 +33,13 @@ const suite: BenchSuite = {
       { days: ['20240808', '20240809'], targetEvents: TARGET_EVENTS, warmup: true, measuredRuns: MEASURED_RUNS },
       { days: ['20240808'], targetEvents: 1, warmup: false, measuredRuns: 1 },
     );
-    if (dataDir === undefined) {
+    if (SHARED_DATA_DIR === undefined) {
       process.stderr.write('backtest bench: ../shared/data not found beside the repository; skipped\n');
       return [];
     }
     const dir = mkdtempSync(join(tmpdir(), 'akira-bench-'));
     try {
-      const recording = join(dir, 'ethusdt.data');
-      const files = plan.days.map((day) => join(dataDir, 'binance-spot-hftbacktest', `ethusdt_${day}.gz`));
-      await importRecording('binance', files, recording, () => undefined);
+      const recording = await importEthusdt(plan.days, dir);
       const records = readRecordingHeader(recording).records;
 
       // Format alone: stream the file until 5M records have been decoded.

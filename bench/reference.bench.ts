@@ -5,16 +5,12 @@
  * about 3 s. The baseline is `JSON.parse` alone over the same frames: what the frames cost before
  * any of our work.
  */
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { readLines } from '../src/backtest/data/index.ts';
 import { createSilentLogger } from '../src/core/index.ts';
 import { BinanceMarketState, FULL_SCALE, parseDepthSnapshot, type DepthSnapshot } from '../src/markets/binance/index.ts';
 import { measureRate, type BenchContext, type BenchResult, type BenchSuite } from './harness.ts';
-
-const repoRoot = fileURLToPath(new URL('..', import.meta.url));
-const dataDir = [resolve(repoRoot, '../shared/data'), resolve(repoRoot, '../../shared/data')].find((dir) => existsSync(join(dir, 'binance-spot-hftbacktest')));
+import { SHARED_DATA_DIR as dataDir } from './recordings.ts';
 
 /** The recording as the client would meet it: frames, and the snapshot at its place. */
 type Step = { readonly frame: string } | { readonly snapshot: DepthSnapshot };

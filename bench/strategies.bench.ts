@@ -60,7 +60,7 @@ function buildInputs(count: number): { views: MarketView[]; hedgedViews: MarketV
       ask: { price: ask, size: 0.1 + 5 * rng.next() },
       volatility: 0.2 + 0.2 * rng.next(),
       tradeRate: { buy: 5 * rng.next(), sell: 5 * rng.next() },
-      arrival: i % 4 === 0 ? undefined : { a: 2 + rng.next(), k: 6 + 4 * rng.next() },
+      arrival: i % 4 === 0 ? undefined : { a: 2 + rng.next(), kPerBps: 1.8 + 1.2 * rng.next() },
       ticker: TICKER,
     });
     views.push(view);
@@ -102,7 +102,7 @@ const quoteSuite: BenchSuite = {
     }
 
     // Estimators: a book change and a trade, alternating, then a view read every 10 events.
-    const estimators = new MarketEstimators({ arrival: { bucketWidth: 0.005 } });
+    const estimators = new MarketEstimators({ arrival: { bucketWidthBps: 0.05 } });
     const rng = createRng(7);
     let timeMs = 0;
     let mid = 3000;

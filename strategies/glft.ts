@@ -7,14 +7,20 @@
  * with ξ = γ (CARA objective), costs = maker fee and gas per fill per base token.
  *
  * Units (consistent, so the formula holds as written): q is the POSITION in base tokens
- * (base held − target), Δ = GLFT_ORDER_SIZE in base tokens, prices and δ in quote price units,
- * σ in quote per √second, A in arrivals per second, k per quote price unit, hence γ per (quote
- * price unit × base token). hftbacktest counts q and Δ in orders (Δ = 1) and prices in ticks: its
- * γ_ticks equals γ × tick × Δ here.
+ * (base held − target), Δ the order size in base tokens (GLFT_ORDER_SIZE, or GLFT_ORDER_NOTIONAL
+ * / fair rounded to the lot), prices and δ in quote price units, σ in quote per √second, A in
+ * arrivals per second, k per quote price unit, hence γ per (quote price unit × base token), which
+ * is per quote token. The keys and the arrival fit give k per bp of the fair price (it carries
+ * across instruments); it is turned into k per price unit at the fair price here: k = k_bps·10⁴/fair.
+ * With a notional order size and k per bp, the quotes in bps depend only on γ·notional, k_bps, A
+ * and σ/fair: the same keys quote alike on ETH and on BTC (docs/strategies.md).
+ * hftbacktest counts q and Δ in orders (Δ = 1) and prices in ticks: its γ_ticks equals
+ * γ × tick × Δ here.
  */
-import { describeKeys, envKey, readKeys, values as v, type InventoryView, type MarketView, type ParamsOf, type StrategyDefinition } from '../src/core/index.ts';
+import { describeKeys, envKey, notBoth, readKeys, values as v, type InventoryView, type MarketView, type ParamsOf, type StrategyDefinition } from '../src/core/index.ts';
 import type { ExplainedStrategy, QuoteExplanation } from './explained.ts';
 import { buildModelKeys, checkSpreadBounds } from './model-keys.ts';
+import { checkSizeKeys, modelSizeOf, strategySizeOf } from './order-sizing.ts';
 import {
   applySpreadFloor,
   bpsToPrice,
@@ -25,6 +31,7 @@ import {
   isPositiveFinite,
   levelsWithinPosition,
   nonNegativeOrZero,
+  perBpsToPerPrice,
   referencePrice,
 } from './passive-quotes.ts';
 
@@ -96,7 +103,7 @@ export function computeGlftQuote(input: GlftQuoteInput): GlftQuote {
   };
 }
 
-/** The strategy's env keys. Defaults suit ETH/USDC-like books (γ per USDC per ETH, k per USDC). */
+/** The strategy's env keys. Defaults suit ETH/USDC-like books (γ per USDC); k is per bp of the fair price. */
 export const GLFT_KEYS = {
   gamma: envKey({
     key: 'GLFT_GAMMA',
@@ -130,7 +137,7 @@ export const GLFT_KEYS = {
     key: 'GLFT_FIT_ARRIVAL',
     default: 'on',
     unit: 'bool',
-    doc: 'Use the online fit of A and k from trades once it is ready; off = always GLFT_A and GLFT_K',
+    doc: 'Use the online fit of A and k from trades once it is ready; off = always GLFT_A and GLFT_K_PER_BPS',
     parse: v.boolean,
   }),
   a: envKey({
@@ -142,9 +149,16 @@ export const GLFT_KEYS = {
   }),
   k: envKey({
     key: 'GLFT_K',
-    default: '1',
+    default: 'off',
     unit: '1/quote price unit',
-    doc: 'Arrival decay k, used until the fit is ready (or always with GLFT_FIT_ARRIVAL=off)',
+    doc: 'Deprecated (it does not carry to another instrument; kept one release): GLFT_K_PER_BPS per quote price unit. off = that key',
+    parse: v.keywordOrNumber('off', { min: 0, minExclusive: true, max: 1e9 }),
+  }),
+  kPerBps: envKey({
+    key: 'GLFT_K_PER_BPS',
+    default: '0.25',
+    unit: '1/bps of fair',
+    doc: 'Arrival decay k per bp of distance from the fair price, used until the fit is ready (or always with GLFT_FIT_ARRIVAL=off); 0.25 ≈ 1 per USDC at ETH 2500',
     parse: v.numberIn({ min: 0, minExclusive: true, max: 1e9 }),
   }),
   ...buildModelKeys('GLFT', { orderSize: '0.01', minSpreadBps: '0', maxSpreadBps: '200', maxSkewBps: '20' }),
@@ -159,8 +173,14 @@ export interface GlftExplanation extends QuoteExplanation {
   readonly inventory: number;
   readonly volatility: number;
   readonly a: number;
+  /** k per quote price unit, as the formula takes it, and the same per bp of the fair price. */
   readonly k: number;
+  readonly kPerBps: number;
   readonly arrivalSource: 'fit' | 'fallback';
+  /** Δ, one order's size in base tokens. */
+  readonly orderSize: number;
+  /** Why nothing is quoted although the model ran: the notional buys less than the minimum size, or has no price. */
+  readonly sizeSkipped: 'below-minimum' | 'no-price' | undefined;
   readonly c1: number;
   readonly c2: number;
   /** Maker fee and gas per fill, per base token (price units), inside the half spread. */
@@ -183,10 +203,12 @@ export function explainGlft(params: GlftParams, view: MarketView, inventory: Inv
   const fair = referencePrice(view, params.priceSource);
   if (fair === undefined) return undefined;
   const fit = view.arrival;
-  const useFit = params.fitArrival && fit !== undefined && isPositiveFinite(fit.a) && isPositiveFinite(fit.k);
+  const useFit = params.fitArrival && fit !== undefined && isPositiveFinite(fit.a) && isPositiveFinite(fit.kPerBps);
   const a = useFit ? fit.a : params.a;
-  const k = useFit ? fit.k : params.k;
-  const size = params.orderSize;
+  const k = useFit ? perBpsToPerPrice(fit.kPerBps, fair) : params.k === 'off' ? perBpsToPerPrice(params.kPerBps, fair) : params.k;
+  // A notional too small for the venue's minimum quotes nothing (no more than asked); the model
+  // still runs, for the explanation.
+  const { size, skipped } = modelSizeOf(params, fair, view);
   const { c1, c2 } = computeGlftCoefficients({ gamma: params.gamma, delta: size, a, k });
 
   const position = Number.isFinite(inventory.base - inventory.targetBase) ? inventory.base - inventory.targetBase : 0;
@@ -199,8 +221,9 @@ export function explainGlft(params: GlftParams, view: MarketView, inventory: Inv
   const minSpread = Math.max(bpsToPrice(params.minSpreadBps, fair), view.tickSize);
   const { bid, ask } = applySpreadFloor(reservationPrice - halfSpread, reservationPrice + halfSpread, minSpread);
 
-  const bidLevels = levelsWithinPosition('buy', position, size, params.levels, params.maxPosition);
-  const askLevels = levelsWithinPosition('sell', position, size, params.levels, params.maxPosition);
+  const levels = skipped === undefined ? params.levels : 0;
+  const bidLevels = levelsWithinPosition('buy', position, size, levels, params.maxPosition);
+  const askLevels = levelsWithinPosition('sell', position, size, levels, params.maxPosition);
   const quotes = expandLevels({
     bid,
     ask,
@@ -218,7 +241,10 @@ export function explainGlft(params: GlftParams, view: MarketView, inventory: Inv
     volatility,
     a,
     k,
+    kPerBps: (k * fair) / 10_000,
     arrivalSource: useFit ? 'fit' : 'fallback',
+    orderSize: size,
+    sizeSkipped: skipped,
     c1,
     c2,
     cost,
@@ -227,8 +253,8 @@ export function explainGlft(params: GlftParams, view: MarketView, inventory: Inv
     reservationPrice,
     bid,
     ask,
-    bidsOff: bidLevels === 0 ? 'max-position' : undefined,
-    asksOff: askLevels === 0 ? 'max-position' : undefined,
+    bidsOff: levels > 0 && bidLevels === 0 ? 'max-position' : undefined,
+    asksOff: levels > 0 && askLevels === 0 ? 'max-position' : undefined,
   };
 }
 
@@ -240,8 +266,11 @@ export const GLFT: StrategyDefinition<GlftParams> = {
   parseParams: (env) =>
     readKeys(GLFT_KEYS, env, [
       checkSpreadBounds('GLFT'),
+      checkSizeKeys('GLFT'),
+      notBoth('GLFT_K', 'GLFT_K_PER_BPS', 'k'),
+      // A notional's size is known only at quote time: the position limit is then checked by quoting.
       (values, rawOf) =>
-        values.maxPosition === 'off' || values.maxPosition >= values.orderSize
+        values.maxPosition === 'off' || values.orderNotional !== 'off' || values.maxPosition >= values.orderSize
           ? []
           : [{ key: GLFT_KEYS.maxPosition.key, value: rawOf(GLFT_KEYS.maxPosition.key), allowed: `off or at least GLFT_ORDER_SIZE (${values.orderSize}), else nothing is ever quoted` }],
     ]),
@@ -252,7 +281,7 @@ export const GLFT: StrategyDefinition<GlftParams> = {
 export function createGlft(params: GlftParams): ExplainedStrategy<GlftExplanation> {
   return {
     name: 'glft',
-    orderSize: params.orderSize,
+    ...strategySizeOf(params),
     explain: (view, inventory) => explainGlft(params, view, inventory),
     quote: (view, inventory) => explainGlft(params, view, inventory)?.quotes ?? [],
   };

@@ -2,12 +2,29 @@
  * `ladder`: hummingbot-style pure market making (MM-NOTES §1): separate bid and ask spreads in
  * bps of the reference price, N levels with spacing and a size increment, inventory skew on size
  * (hummingbot's 0–2× scaling) and on price, a minimum spread, a price band and ping-pong. Like
- * hummingbot's `add_transaction_costs`, the maker fee and the gas per fill are added to each
- * spread: the spreads are what a fill earns after costs.
+ * hummingbot's `add_transaction_costs`, the maker fee (negative for a rebate) and the gas per fill
+ * are added to each spread: the spreads are what a fill earns after costs. Sizes are base tokens
+ * (LADDER_ORDER_SIZE, LADDER_LEVEL_SIZE_INCREMENT) or quote notionals (LADDER_ORDER_NOTIONAL,
+ * LADDER_LEVEL_NOTIONAL_INCREMENT) turned into base tokens at the reference price, skew included,
+ * rounded to the lot once.
  */
-import { describeKeys, envKey, readKeys, values as v, type DesiredQuote, type InventoryView, type MarketView, type ParamsOf, type StrategyDefinition } from '../src/core/index.ts';
+import {
+  describeKeys,
+  envKey,
+  notBoth,
+  orderSizeAt,
+  readKeys,
+  values as v,
+  type DesiredQuote,
+  type InventoryView,
+  type MarketView,
+  type OrderAmount,
+  type ParamsOf,
+  type StrategyDefinition,
+} from '../src/core/index.ts';
 import type { ExplainedStrategy, QuoteExplanation } from './explained.ts';
 import { computeInventoryRatio, computeSkewRatios, computeTotalLadderSize } from './inventory-skew.ts';
+import { buildSizeKeys, checkSizeKeys, strategySizeOf } from './order-sizing.ts';
 import { PRICE_SOURCES, applySpreadFloor, bpsToPrice, fillCostPerUnit, finalizeQuotes, referencePrice } from './passive-quotes.ts';
 
 /** The ladder's env keys. Defaults quote one 0.01 ETH level 0.5 bps plus costs either side of the fair price. */
@@ -40,19 +57,20 @@ export const LADDER_KEYS = {
     doc: 'Extra distance of each deeper level from the one before it',
     parse: v.numberIn({ min: 0, max: 5_000, unit: 'bps' }),
   }),
-  orderSize: envKey({
-    key: 'LADDER_ORDER_SIZE',
-    default: '0.01',
-    unit: 'base tokens',
-    doc: 'Size of each level-0 order',
-    parse: v.numberIn({ min: 0, minExclusive: true, unit: 'base tokens' }),
-  }),
+  ...buildSizeKeys('LADDER', { orderSize: '0.01', sizeDoc: 'Size of each level-0 order' }),
   levelSizeIncrement: envKey({
     key: 'LADDER_LEVEL_SIZE_INCREMENT',
     default: '0',
     unit: 'base tokens',
-    doc: 'Size added at each deeper level (level i has ORDER_SIZE + i × this)',
+    doc: 'Size added at each deeper level (level i has ORDER_SIZE + i × this); LADDER_LEVEL_NOTIONAL_INCREMENT says it in quote tokens',
     parse: v.numberIn({ min: 0, unit: 'base tokens' }),
+  }),
+  levelNotionalIncrement: envKey({
+    key: 'LADDER_LEVEL_NOTIONAL_INCREMENT',
+    default: 'off',
+    unit: 'quote tokens',
+    doc: 'Instead of LADDER_LEVEL_SIZE_INCREMENT: notional added at each deeper level (level i has ORDER_NOTIONAL + i × this), turned into base tokens at the reference price like LADDER_ORDER_NOTIONAL; off = LADDER_LEVEL_SIZE_INCREMENT',
+    parse: v.keywordOrNumber('off', { min: 0, unit: 'quote tokens' }),
   }),
   inventorySkew: envKey({
     key: 'LADDER_INVENTORY_SKEW',
@@ -115,6 +133,25 @@ export const LADDER_KEYS = {
 /** Parsed ladder parameters (see `LADDER_KEYS` for units and defaults). */
 export type LadderParams = ParamsOf<typeof LADDER_KEYS>;
 
+/** Level 0's amount and what each deeper level adds: base tokens and quote notional, each from the keys in effect. */
+function ladderAmounts(params: LadderParams): { readonly zero: OrderAmount; readonly step: OrderAmount } {
+  return {
+    zero: params.orderNotional === 'off' ? { baseTokens: params.orderSize, notionalQuote: 0 } : { baseTokens: 0, notionalQuote: params.orderNotional },
+    step: params.levelNotionalIncrement === 'off' ? { baseTokens: params.levelSizeIncrement, notionalQuote: 0 } : { baseTokens: 0, notionalQuote: params.levelNotionalIncrement },
+  };
+}
+
+/** Level `level`'s amount before the skew. */
+function levelAmount(params: LadderParams, level: number): OrderAmount {
+  const { zero, step } = ladderAmounts(params);
+  return { baseTokens: zero.baseTokens + level * step.baseTokens, notionalQuote: zero.notionalQuote + level * step.notionalQuote };
+}
+
+/** An amount in base tokens at `price`, unrounded (a range, a cost per unit). */
+function baseTokensOf(amount: OrderAmount, price: number): number {
+  return amount.notionalQuote === 0 ? amount.baseTokens : amount.baseTokens + amount.notionalQuote / price;
+}
+
 /** The ladder's model values for one input. */
 export interface LadderExplanation extends QuoteExplanation {
   /** Inventory range in base tokens (resolved from `auto`). */
@@ -134,8 +171,12 @@ export interface LadderExplanation extends QuoteExplanation {
 export function explainLadder(params: LadderParams, view: MarketView, inventory: InventoryView): LadderExplanation | undefined {
   const reference = referencePrice(view, params.priceSource);
   if (reference === undefined) return undefined;
+  // A notional ladder's range is its total size at the reference price, so it moves with the price as the sizes do.
+  const amounts = ladderAmounts(params);
   const inventoryRangeBase =
-    params.inventoryRangeBase === 'auto' ? computeTotalLadderSize(params.orderSize, params.levelSizeIncrement, params.levels) : params.inventoryRangeBase;
+    params.inventoryRangeBase === 'auto'
+      ? computeTotalLadderSize(baseTokensOf(amounts.zero, reference), baseTokensOf(amounts.step, reference), params.levels)
+      : params.inventoryRangeBase;
   const skew = params.inventorySkew;
   const inventoryRatio = skew ? computeInventoryRatio(inventory.base, inventory.targetBase, inventoryRangeBase) : 0;
   const factors = skew ? computeSkewRatios(inventory.base, inventory.targetBase, inventoryRangeBase) : { bid: 1, ask: 1 };
@@ -153,17 +194,22 @@ export function explainLadder(params: LadderParams, view: MarketView, inventory:
   const minDistance = bpsToPrice(params.minSpreadBps, reference);
   const raw: DesiredQuote[] = [];
   for (let level = 0; level < params.levels; level++) {
-    const size = params.orderSize + level * params.levelSizeIncrement;
+    const amount = levelAmount(params, level);
+    const size = baseTokensOf(amount, reference);
     const extraBps = level * params.levelSpacingBps;
     const cost = fillCostPerUnit(view, centre, size);
     // At least one tick between a level's bid and ask, so rounding can never lock our own quotes.
+    // A maker rebate (a negative cost) moves a level in, up to the centre and never past it: a
+    // spread narrower than the rebate still quotes on its own side.
     const { bid, ask } = applySpreadFloor(
-      centre * (1 - (params.bidSpreadBps + extraBps) / 10_000) - cost,
-      centre * (1 + (params.askSpreadBps + extraBps) / 10_000) + cost,
+      Math.min(centre * (1 - (params.bidSpreadBps + extraBps) / 10_000) - cost, centre),
+      Math.max(centre * (1 + (params.askSpreadBps + extraBps) / 10_000) + cost, centre),
       view.tickSize,
     );
-    if (bidsOff === undefined && reference - bid >= minDistance) raw.push({ side: 'buy', price: bid, size: size * factors.bid, level, reference: centre });
-    if (asksOff === undefined && ask - reference >= minDistance) raw.push({ side: 'sell', price: ask, size: size * factors.ask, level, reference: centre });
+    // The skew scales the amount before the one rounding to the lot; a notional level the skew
+    // shrinks below the venue's minimum is left out (finalizeQuotes drops a size of 0).
+    if (bidsOff === undefined && reference - bid >= minDistance) raw.push({ side: 'buy', price: bid, size: skewedSize(amount, factors.bid, reference, view), level, reference: centre });
+    if (asksOff === undefined && ask - reference >= minDistance) raw.push({ side: 'sell', price: ask, size: skewedSize(amount, factors.ask, reference, view), level, reference: centre });
   }
   return {
     reference,
@@ -176,6 +222,12 @@ export function explainLadder(params: LadderParams, view: MarketView, inventory:
     bidsOff,
     asksOff,
   };
+}
+
+/** A level's size after the skew factor: base tokens as before, a notional rounded to the lot once (0 under the minimum). */
+function skewedSize(amount: OrderAmount, factor: number, price: number, view: MarketView): number {
+  if (amount.notionalQuote === 0) return amount.baseTokens * factor;
+  return orderSizeAt({ baseTokens: amount.baseTokens * factor, notionalQuote: amount.notionalQuote * factor }, price, view).size;
 }
 
 /** The `ladder` strategy. */
@@ -193,13 +245,15 @@ export const LADDER: StrategyDefinition<LadderParams> = {
         values.priceFloor === 'off' || values.priceCeiling === 'off' || values.priceFloor < values.priceCeiling
           ? []
           : [{ key: LADDER_KEYS.priceFloor.key, value: rawOf(LADDER_KEYS.priceFloor.key), allowed: `below LADDER_PRICE_CEILING (${values.priceCeiling})` }],
+      checkSizeKeys('LADDER'),
+      notBoth('LADDER_LEVEL_SIZE_INCREMENT', 'LADDER_LEVEL_NOTIONAL_INCREMENT', 'the size step between levels'),
     ]),
   create: (params) => createLadder(params),
 };
 
 /**
  * A ladder strategy for fixed parameters. Its quotes depend on a few inputs only (fair, or mid
- * and microprice for those price sources, tick, costs, inventory and the last fill's side), and most book changes move none of
+ * and microprice for those price sources, tick, lot, costs, inventory and the last fill's side), and most book changes move none of
  * them (a size at the touch changed): `quote` returns its previous array for the same inputs.
  * The array is shared: read it, do not change it.
  */
@@ -210,6 +264,8 @@ export function createLadder(params: LadderParams): ExplainedStrategy<LadderExpl
     mid: 0 as number | undefined,
     microprice: 0 as number | undefined,
     tickSize: 0,
+    lotSize: 0,
+    minSize: 0,
     makerFee: 0,
     gasPerFill: 0,
     base: 0,
@@ -221,7 +277,7 @@ export function createLadder(params: LadderParams): ExplainedStrategy<LadderExpl
   const readsBook = params.priceSource !== 'fair';
   return {
     name: 'ladder',
-    orderSize: params.orderSize,
+    ...strategySizeOf(params),
     explain: (view, inventory) => explainLadder(params, view, inventory),
     quote: (view, inventory) => {
       const lastFillSide = inventory.lastFill?.side;
@@ -230,6 +286,8 @@ export function createLadder(params: LadderParams): ExplainedStrategy<LadderExpl
         Object.is(view.fair, last.fair) &&
         (!readsBook || (Object.is(view.mid, last.mid) && Object.is(view.microprice, last.microprice))) &&
         Object.is(view.tickSize, last.tickSize) &&
+        Object.is(view.lotSize, last.lotSize) &&
+        Object.is(view.minSize, last.minSize) &&
         Object.is(view.makerFee, last.makerFee) &&
         Object.is(view.gasPerFill, last.gasPerFill) &&
         Object.is(inventory.base, last.base) &&
@@ -244,6 +302,8 @@ export function createLadder(params: LadderParams): ExplainedStrategy<LadderExpl
       last.mid = view.mid;
       last.microprice = view.microprice;
       last.tickSize = view.tickSize;
+      last.lotSize = view.lotSize;
+      last.minSize = view.minSize;
       last.makerFee = view.makerFee;
       last.gasPerFill = view.gasPerFill;
       last.base = inventory.base;

@@ -1,9 +1,10 @@
 /**
  * Env keys shared in shape by the two optimal-quoting models (`avellaneda-stoikov`, `glft`): order
- * size, spread floor and cap, levels and the reference price. Each strategy gets its own prefixed
- * copy so a pair file can hold both sets of keys.
+ * size (base tokens or quote notional), spread floor and cap, levels and the reference price. Each
+ * strategy gets its own prefixed copy so a pair file can hold both sets of keys.
  */
 import { envKey, values as v, type ConfigIssue } from '../src/core/index.ts';
+import { buildSizeKeys } from './order-sizing.ts';
 import { PRICE_SOURCES } from './passive-quotes.ts';
 
 /** Defaults of the shared keys for one strategy. */
@@ -17,13 +18,7 @@ export interface ModelKeyDefaults {
 /** Builds the shared keys under `prefix` (e.g. `AS`). */
 export function buildModelKeys(prefix: string, defaults: ModelKeyDefaults) {
   return {
-    orderSize: envKey({
-      key: `${prefix}_ORDER_SIZE`,
-      default: defaults.orderSize,
-      unit: 'base tokens',
-      doc: 'Size of each order; also the unit of inventory q in the model: q = (base − target) / this',
-      parse: v.numberIn({ min: 0, minExclusive: true, unit: 'base tokens' }),
-    }),
+    ...buildSizeKeys(prefix, { orderSize: defaults.orderSize, sizeDoc: 'Size of each order, also the model\'s order size Δ' }),
     minSpreadBps: envKey({
       key: `${prefix}_MIN_SPREAD_BPS`,
       default: defaults.minSpreadBps,
@@ -42,7 +37,7 @@ export function buildModelKeys(prefix: string, defaults: ModelKeyDefaults) {
       key: `${prefix}_LEVELS`,
       default: '1',
       unit: 'orders per side',
-      doc: 'Number of price levels on each side, each ORDER_SIZE',
+      doc: 'Number of price levels on each side, each one order\'s size',
       parse: v.numberIn({ min: 1, max: 50, integer: true }),
     }),
     levelSpacingBps: envKey({

@@ -38,10 +38,12 @@ export function referencePrice(view: MarketView, source: PriceSource): number | 
 /**
  * What one maker fill of `size` base tokens at about `price` costs, per base token in quote
  * price units: the maker fee plus the expected gas per fill spread over the size. Strategies add
- * it to their half-spread, so a quote's distance from its reference is profit after costs.
+ * it to their half-spread, so a quote's distance from its reference is profit after costs. A maker
+ * rebate (a negative fee) makes it negative: the quotes move in by the rebate, as the edge filter
+ * counts it (their spread floor of a tick still keeps our bid under our ask).
  */
 export function fillCostPerUnit(view: MarketView, price: number, size: number): number {
-  const fee = isPositiveFinite(view.makerFee) ? view.makerFee * price : 0;
+  const fee = Number.isFinite(view.makerFee) ? view.makerFee * price : 0;
   const gas = isPositiveFinite(view.gasPerFill) && isPositiveFinite(size) ? view.gasPerFill / size : 0;
   return fee + gas;
 }
@@ -49,6 +51,14 @@ export function fillCostPerUnit(view: MarketView, price: number, size: number): 
 /** Converts basis points of `price` to price units. */
 export function bpsToPrice(bps: number, price: number): number {
   return (price * bps) / 10_000;
+}
+
+/**
+ * A decay per bp of `price` (an arrival k that carries across instruments) as a decay per quote
+ * price unit (what the models' formulas take): e^(−k_bps·δ_bps) = e^(−k·δ) with δ_bps = δ·10⁴/price.
+ */
+export function perBpsToPerPrice(perBps: number, price: number): number {
+  return (perBps * 10_000) / price;
 }
 
 /**

@@ -16,19 +16,14 @@
  * engine's edge filter sees the profit it keeps, and a quote a move of the hedge book takes below
  * it is more aggressive than wanted: its cancel goes first.
  */
-import { describeKeys, envKey, readKeys, values as v, walkLevels, type DesiredQuote, type HedgeMarketView, type InventoryView, type MarketView, type ParamsOf, type Side, type StrategyDefinition } from '../src/core/index.ts';
+import { describeKeys, envKey, orderSizeAt, readKeys, values as v, walkLevels, type DesiredQuote, type HedgeMarketView, type InventoryView, type MarketView, type ParamsOf, type Side, type StrategyDefinition } from '../src/core/index.ts';
 import type { ExplainedStrategy, QuoteExplanation } from './explained.ts';
+import { buildSizeKeys, checkSizeKeys, orderAmountOf, strategySizeOf } from './order-sizing.ts';
 import { finalizeQuotes, isPositiveFinite } from './passive-quotes.ts';
 
 /** The strategy's env keys (the profit it keeps is HEDGE_MIN_PROFIT_BPS, with the hedge keys). */
 export const XEMM_KEYS = {
-  orderSize: envKey({
-    key: 'XEMM_ORDER_SIZE',
-    default: '0.05',
-    unit: 'base tokens',
-    doc: 'Size of each level',
-    parse: v.numberIn({ min: 0, minExclusive: true, unit: 'base tokens' }),
-  }),
+  ...buildSizeKeys('XEMM', { orderSize: '0.05', sizeDoc: 'Size of each level (a notional is turned into base tokens at the hedge book\'s mid)' }),
   levels: envKey({
     key: 'XEMM_LEVELS',
     default: '1',
@@ -84,14 +79,14 @@ function capacity(side: Side, hedge: HedgeMarketView, share: number, price: numb
 }
 
 /** The levels of one side. */
-function sideLevels(side: Side, params: XemmParams, view: MarketView, hedge: HedgeMarketView): { levels: XemmLevel[]; limitedBy: 'book' | 'balance' | undefined } {
+function sideLevels(side: Side, params: XemmParams, size: number, view: MarketView, hedge: HedgeMarketView): { levels: XemmLevel[]; limitedBy: 'book' | 'balance' | undefined } {
   const book = side === 'buy' ? hedge.bids : hedge.asks;
   const top = book[0]?.price;
   if (top === undefined) return { levels: [], limitedBy: 'book' };
   const room = capacity(side, hedge, params.bookShare, top);
-  const makerFee = isPositiveFinite(view.makerFee) ? view.makerFee : 0;
+  // A maker rebate (a negative fee) is income: the quote may give it away and still keep its profit.
+  const makerFee = Number.isFinite(view.makerFee) ? view.makerFee : 0;
   const takerFee = isPositiveFinite(hedge.takerFee) ? hedge.takerFee : 0;
-  const size = params.orderSize;
   const gas = isPositiveFinite(view.gasPerFill) ? view.gasPerFill / size : 0;
   const levels: XemmLevel[] = [];
   let limitedBy: 'book' | 'balance' | undefined;
@@ -126,14 +121,18 @@ function sideLevels(side: Side, params: XemmParams, view: MarketView, hedge: Hed
 export function explainXemm(params: XemmParams, view: MarketView, _inventory: InventoryView): XemmExplanation | undefined {
   const hedge = view.hedge;
   if (hedge === undefined || hedge.bids.length === 0 || hedge.asks.length === 0) return undefined;
+  const reference = (hedge.bids[0]!.price + hedge.asks[0]!.price) / 2;
   const minSize = Math.max(view.minSize, hedge.minQty);
-  if (params.orderSize < minSize) return { reference: (hedge.bids[0]!.price + hedge.asks[0]!.price) / 2, quotes: [], levels: [], bidsLimitedBy: 'book', asksLimitedBy: 'book' };
-  const bids = sideLevels('buy', params, view, hedge);
-  const asks = sideLevels('sell', params, view, hedge);
+  // A notional's size at the hedge mid, rounded to the lot once; under either venue's minimum
+  // nothing is quoted (never more than asked, never a fill the hedge venue cannot take).
+  const sized = orderSizeAt(orderAmountOf(params), reference, { lotSize: view.lotSize, minSize });
+  if (sized.kind !== 'ok' || sized.size < minSize) return { reference, quotes: [], levels: [], bidsLimitedBy: 'book', asksLimitedBy: 'book' };
+  const bids = sideLevels('buy', params, sized.size, view, hedge);
+  const asks = sideLevels('sell', params, sized.size, view, hedge);
   const levels = [...bids.levels, ...asks.levels];
   const quotes: DesiredQuote[] = levels.map((level) => ({ side: level.side, price: level.price, size: level.size, level: level.level, reference: level.breakEven }));
   return {
-    reference: (hedge.bids[0]!.price + hedge.asks[0]!.price) / 2,
+    reference,
     quotes: finalizeQuotes(quotes),
     levels,
     bidsLimitedBy: bids.limitedBy,
@@ -146,7 +145,7 @@ export const XEMM: StrategyDefinition<XemmParams> = {
   name: 'xemm',
   summary: 'cross-venue market making: quotes at the hedge book walked for each level\'s size plus HEDGE_MIN_PROFIT_BPS, both venues\' fees and gas inside; needs HEDGE',
   keys: describeKeys(XEMM_KEYS),
-  parseParams: (env) => readKeys(XEMM_KEYS, env),
+  parseParams: (env) => readKeys(XEMM_KEYS, env, [checkSizeKeys('XEMM')]),
   create: (params) => createXemm(params),
 };
 
@@ -154,7 +153,7 @@ export const XEMM: StrategyDefinition<XemmParams> = {
 export function createXemm(params: XemmParams): ExplainedStrategy<XemmExplanation> {
   return {
     name: 'xemm',
-    orderSize: params.orderSize,
+    ...strategySizeOf(params),
     explain: (view, inventory) => explainXemm(params, view, inventory),
     quote: (view, inventory) => explainXemm(params, view, inventory)?.quotes ?? [],
   };

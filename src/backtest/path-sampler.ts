@@ -5,7 +5,7 @@
  */
 import { unitsToNumber, type TickerRules } from '../core/index.ts';
 import type { PathStatus } from '../engine/index.ts';
-import type { ReplayExchange } from './replay-exchange.ts';
+import type { VenueExchange } from './venue-exchange.ts';
 import type { PathSample, PnlComponents } from './stats.ts';
 
 /** Samples one pair's state every `sampleMs` of simulated time. */
@@ -20,7 +20,7 @@ export class PathSampler {
     startMs: number,
     private readonly sampleMs: number,
     private readonly rules: TickerRules,
-    private readonly exchange: ReplayExchange,
+    private readonly exchange: VenueExchange,
     /** The engine's `pathStatus` (cheaper than `status()`: no order lists, no markout summary). */
     private readonly status: () => PathStatus,
   ) {

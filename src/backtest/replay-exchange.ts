@@ -6,50 +6,20 @@
  * crossing orders take visible liquidity at the recorded levels. Ticks and lots are `number`s
  * here for speed; amounts leave as exact base units.
  */
-import { pow10, type MatcherResult, type OrderStatus, type Side, type TickerRules } from '../core/index.ts';
+import type { Side, TickerRules } from '../core/index.ts';
+import { OrderTable } from './order-table.ts';
 import { ReplayBook } from './replay-book.ts';
 import type { QueueModel } from './queue-model.ts';
+import { fillQuoteUnits, type FillSink, type ReplayOrder, type ReportSink, type TradeSink, type VenueExchange } from './venue-exchange.ts';
 
-/** One of our orders inside the simulated exchange. */
-export interface ReplayOrder {
-  readonly orderId: string;
-  readonly side: Side;
-  readonly priceTicks: number;
-  readonly qtyLots: number;
-  readonly postOnly: boolean;
-  filledLots: number;
-  /** Quote base units exchanged so far (exact). */
-  filledQuoteUnits: bigint;
-  /** Lots ahead of us at our price (queue model estimate). */
-  front: number;
-  status: OrderStatus;
-}
+/** Declared with the exchange port (venue-exchange.ts), named here for this module's callers. */
+export type { ExchangeReport, FillSink, ReplayOrder, ReportSink } from './venue-exchange.ts';
 
-/** A change to one of our orders that the local side must learn about. */
-export interface ExchangeReport {
-  readonly order: ReplayOrder;
-  readonly lastFillPriceTicks: number | undefined;
-  readonly lastFillIsMaker: boolean | undefined;
-  readonly matcherResult: MatcherResult | undefined;
-  /** The trade this report announces: its lots and quote units (the order's totals after it are on the order). */
-  readonly lastFill?: { readonly lots: number; readonly quoteUnits: bigint };
-}
-
-/** Where the exchange sends reports (the venue schedules them after the response latency). */
-export type ReportSink = (report: ExchangeReport) => void;
-
-/** Balance changes of a fill, for the account (fees on receipt, SPEC §5). */
-export type FillSink = (order: ReplayOrder, lots: number, priceTicks: number, quoteUnits: bigint, isMaker: boolean) => void;
-
-/** The simulated exchange for one pair. */
-/** Orders a replay exchange remembers (finished ones beyond this are forgotten, oldest first). */
-const RETAINED_ORDERS = 20_000;
-
-export class ReplayExchange {
+/** The simulated exchange for one pair over its recorded book. */
+export class ReplayExchange implements VenueExchange {
   readonly book = new ReplayBook();
-  private readonly orders = new Map<string, ReplayOrder>();
-  /** Our resting orders by side, for the fill checks on every market event (read through `restingOn`). */
-  private readonly resting: { buy: ReplayOrder[]; sell: ReplayOrder[] } = { buy: [], sell: [] };
+  /** Our orders; the resting ones are read through `restingOn` on every market event. */
+  private readonly table = new OrderTable<ReplayOrder>();
   /** Lots traded at each price since that level's last depth update, so a depth drop that a trade already explains is not counted twice. */
   private readonly tradedSinceDepth = new Map<number, number>();
 
@@ -58,6 +28,8 @@ export class ReplayExchange {
     private readonly queue: QueueModel,
     private readonly report: ReportSink,
     private readonly onFill: FillSink,
+    /** Hears every recorded trade once it is applied (the venue publishes it to the engine). */
+    private readonly onTrade: TradeSink = () => undefined,
   ) {}
 
   // ── market data ───────────────────────────────────────────────────────────────────────────
@@ -92,8 +64,13 @@ export class ReplayExchange {
     this.tradedSinceDepth.clear();
   }
 
-  /** A recorded trade; `aggressor` undefined means unknown (then it fills nobody of ours). */
+  /** A recorded trade; `aggressor` undefined means unknown (then it fills nobody of ours). Then it is published. */
   applyTrade(aggressor: Side | undefined, priceTicks: number, qtyLots: number): void {
+    this.fillFromTrade(aggressor, priceTicks, qtyLots);
+    this.onTrade(aggressor, priceTicks, qtyLots);
+  }
+
+  private fillFromTrade(aggressor: Side | undefined, priceTicks: number, qtyLots: number): void {
     if (aggressor === undefined) return;
     const hitSide: Side = aggressor === 'sell' ? 'buy' : 'sell';
     const queued = this.restingOn(hitSide);
@@ -125,8 +102,7 @@ export class ReplayExchange {
   /** An order reaches the exchange. */
   submit(orderId: string, side: Side, priceTicks: number, qtyLots: number, postOnly: boolean): void {
     const order: ReplayOrder = { orderId, side, priceTicks, qtyLots, postOnly, filledLots: 0, filledQuoteUnits: 0n, front: 0, status: 'ACC' };
-    if (this.orders.size >= RETAINED_ORDERS) this.forgetFinished();
-    this.orders.set(orderId, order);
+    this.table.add(order);
     const bestOpposite = side === 'buy' ? this.book.bestAskPrice() : this.book.bestBidPrice();
     const crosses = bestOpposite !== undefined && (side === 'buy' ? priceTicks >= bestOpposite : priceTicks <= bestOpposite);
     if (crosses && postOnly) {
@@ -138,65 +114,40 @@ export class ReplayExchange {
     if (order.filledLots >= order.qtyLots) return;
     order.front = this.book.sizeAt(side, priceTicks);
     order.status = order.filledLots > 0 ? 'PARTIALLY_FILLED' : 'OPEN';
-    this.restingOn(side).push(order);
+    this.table.rest(order);
     this.report({ order, lastFillPriceTicks: undefined, lastFillIsMaker: undefined, matcherResult: 'OK' });
   }
 
   /** A cancel reaches the exchange; false when there was nothing left to cancel. */
   cancel(orderId: string): boolean {
-    const order = this.orders.get(orderId);
-    if (order === undefined || !this.isResting(order)) return false;
-    this.removeResting(order);
-    order.status = 'CANCELLED';
+    const order = this.table.cancel(orderId);
+    if (order === undefined) return false;
     this.report({ order, lastFillPriceTicks: undefined, lastFillIsMaker: undefined, matcherResult: 'OK' });
     return true;
   }
 
   /** Cancels every resting order of ours; returns how many. */
   cancelAll(): number {
-    const all = [...this.resting.buy, ...this.resting.sell];
+    const all = this.table.restingOrders();
     for (const order of all) this.cancel(order.orderId);
     return all.length;
   }
 
   get(orderId: string): ReplayOrder | undefined {
-    return this.orders.get(orderId);
-  }
-
-  /**
-   * Drops the oldest finished orders (a venue's history is finite too): a long replay or soak
-   * places hundreds of thousands of orders, and keeping each one grew memory without bound.
-   */
-  private forgetFinished(): void {
-    for (const [orderId, order] of this.orders) {
-      if (this.orders.size <= RETAINED_ORDERS / 2) return;
-      if (order.status !== 'ACC' && !this.isResting(order)) this.orders.delete(orderId);
-    }
+    return this.table.get(orderId);
   }
 
   /** Our best resting price on a side (highest bid, lowest ask), in ticks; undefined when none rests. */
   bestRestingPrice(side: Side): number | undefined {
-    let best: number | undefined;
-    for (const order of this.restingOn(side)) {
-      if (best === undefined || (side === 'buy' ? order.priceTicks > best : order.priceTicks < best)) best = order.priceTicks;
-    }
-    return best;
+    return this.table.bestRestingPrice(side);
   }
 
   restingOrders(): ReplayOrder[] {
-    return [...this.resting.buy, ...this.resting.sell];
+    return this.table.restingOrders();
   }
 
-  /**
-   * One side's resting orders. A branch, not `resting[side]`: a lookup keyed by a string that is
-   * sometimes 'buy' and sometimes 'sell' is a generic (megamorphic) property load, on every event.
-   */
   private restingOn(side: Side): ReplayOrder[] {
-    return side === 'buy' ? this.resting.buy : this.resting.sell;
-  }
-
-  private isResting(order: ReplayOrder): boolean {
-    return order.status === 'OPEN' || order.status === 'PARTIALLY_FILLED';
+    return this.table.restingOn(side);
   }
 
   /** A crossing order takes the visible levels up to its price (the recording is not changed). */
@@ -226,22 +177,9 @@ export class ReplayExchange {
 
   private fill(order: ReplayOrder, lots: number, priceTicks: number, isMaker: boolean): void {
     if (lots <= 0) return;
-    const quoteUnits = (BigInt(priceTicks) * this.rules.priceTick * BigInt(lots) * this.rules.qtyStep) / pow10(this.rules.baseDecimals);
-    order.filledLots += lots;
-    order.filledQuoteUnits += quoteUnits;
+    const quoteUnits = fillQuoteUnits(this.rules, priceTicks, lots);
+    this.table.recordFill(order, lots, quoteUnits, isMaker);
     this.onFill(order, lots, priceTicks, quoteUnits, isMaker);
-    if (order.filledLots >= order.qtyLots) {
-      if (this.isResting(order)) this.removeResting(order);
-      order.status = isMaker ? 'FILLED' : 'CLOSED';
-    } else if (isMaker) {
-      order.status = 'PARTIALLY_FILLED';
-    }
     this.report({ order, lastFillPriceTicks: priceTicks, lastFillIsMaker: isMaker, matcherResult: 'OK', lastFill: { lots, quoteUnits } });
-  }
-
-  private removeResting(order: ReplayOrder): void {
-    const list = this.restingOn(order.side);
-    const index = list.indexOf(order);
-    if (index >= 0) list.splice(index, 1);
   }
 }

@@ -6,6 +6,7 @@
  * runs on one `ManualClock`; the runner (`runner.ts`) feeds recorded events and drains what is due.
  */
 import {
+  MmError,
   pow10,
   unitsToNumber,
   type AccountState,
@@ -28,14 +29,17 @@ import {
 import { feeOnReceipt } from '../engine/index.ts';
 import type { LatencyModel } from './latency.ts';
 import type { QueueModel } from './queue-model.ts';
-import { ReplayExchange, type ExchangeReport, type ReplayOrder } from './replay-exchange.ts';
+import { ReplayExchange } from './replay-exchange.ts';
 import type { EventScheduler } from './scheduler.ts';
+import type { ExchangeFactory, ExchangeHost, ExchangeReport, FillTag, ReplayOrder, VenueExchange } from './venue-exchange.ts';
 
 /** Settings of a replay venue. */
 export interface ReplayVenueOptions {
   readonly rules: TickerRules;
   readonly clock: ManualClock;
+  /** Parts per million of the received amount; negative = a maker rebate, at most the taker fee. */
   readonly makerFeePbips: number;
+  /** Parts per million of the received amount, ≥ 0. */
   readonly takerFeePbips: number;
   readonly steps: GasSteps;
   /** Gas price (STRK base units per step) until the recording says otherwise. */
@@ -53,6 +57,11 @@ export interface ReplayVenueOptions {
    * of one): fills settle into it, free balance and `fetchAccount` read it.
    */
   readonly account: SharedReplayFunds;
+  /**
+   * The exchange behind the venue; default the recorded book itself (`ReplayExchange` with
+   * `queue`). A thin venue priced off the recording: `thinExchangeFactory` (thin/).
+   */
+  readonly exchange?: ExchangeFactory;
 }
 
 /** One account's balances, shared by the replay venues of its pairs. */
@@ -77,6 +86,8 @@ export interface VenueFill {
   readonly isMaker: boolean;
   /** Fee charged on what the fill delivered, valued in quote tokens at the fill price. */
   readonly feeQuote: number;
+  /** On a thin venue: who took the order and what the fill cost against the reference's mid. */
+  readonly tag?: FillTag;
 }
 
 /** Requests the venue received, counted apart from the engine's scorecard (a test holds them equal). */
@@ -95,7 +106,7 @@ export interface ReplayCosts {
 /** A venue over a replayed recording. */
 export class ReplayVenue implements Venue {
   readonly scheduler: EventScheduler;
-  readonly exchange: ReplayExchange;
+  readonly exchange: VenueExchange;
   private listener: VenueListener | undefined;
   private readonly clock: ManualClock;
   private gasQuoteTotal = 0;
@@ -120,16 +131,22 @@ export class ReplayVenue implements Venue {
   readonly fills: VenueFill[] = [];
   private readonly requests = { ordersSent: 0, cancelsSent: 0 };
 
+  /** @throws MmError `BACKTEST_INVALID_FEES` for a negative taker fee, or a maker rebate beyond the taker fee. */
   constructor(private readonly options: ReplayVenueOptions) {
+    checkFees(options.makerFeePbips, options.takerFeePbips);
     this.clock = options.clock;
     this.scheduler = options.scheduler;
     this.gasPriceUnits = options.gasPriceUnits;
-    this.exchange = new ReplayExchange(
-      options.rules,
-      options.queue,
-      (report) => this.scheduleReport(report),
-      (order, lots, priceTicks, quoteUnits, isMaker) => this.settleFill(order, lots, priceTicks, quoteUnits, isMaker),
-    );
+    const host: ExchangeHost = {
+      clock: options.clock,
+      report: (report) => this.scheduleReport(report),
+      fill: (order, lots, priceTicks, quoteUnits, isMaker, tag) => this.settleFill(order, lots, priceTicks, quoteUnits, isMaker, tag),
+      trade: (aggressor, priceTicks, qtyLots) => this.publishTrade(aggressor, priceTicks, qtyLots),
+      at: (timeMs, run) => this.scheduler.atOrder(timeMs, run),
+      bookChanged: () => this.publishTopIfChanged(),
+      takerGasQuote: () => this.gasCostQuote(options.steps.trade),
+    };
+    this.exchange = options.exchange?.(host) ?? new ReplayExchange(options.rules, options.queue, host.report, host.fill, host.trade);
   }
 
   // ── recorded market data (called by the runner at exchange time) ─────────────────────────
@@ -156,10 +173,14 @@ export class ReplayVenue implements Venue {
     this.exchange.clearBook();
   }
 
-  /** A recorded trade: fills our orders at the exchange, then reaches the engine. */
+  /** A recorded trade: fills our orders at the exchange; the exchange's public trades reach the engine. */
   onTrade(aggressor: Side | undefined, priceTicks: number, qtyLots: number): void {
     this.endOfMessage();
     this.exchange.applyTrade(aggressor, priceTicks, qtyLots);
+  }
+
+  /** A public trade at the exchange, for the engine's trade feed (after the feed latency). */
+  private publishTrade(aggressor: Side | undefined, priceTicks: number, qtyLots: number): void {
     const rules = this.options.rules;
     const trade = {
       priceUnits: BigInt(priceTicks) * rules.priceTick,
@@ -338,7 +359,7 @@ export class ReplayVenue implements Venue {
     this.scheduler.atOrder(at, () => this.listener?.onOrderReport(snapshot));
   }
 
-  private settleFill(order: ReplayOrder, lots: number, priceTicks: number, quoteUnits: bigint, isMaker: boolean): void {
+  private settleFill(order: ReplayOrder, lots: number, priceTicks: number, quoteUnits: bigint, isMaker: boolean, tag: FillTag | undefined): void {
     const rules = this.options.rules;
     const qtyUnits = BigInt(lots) * rules.qtyStep;
     const pbips = isMaker ? this.options.makerFeePbips : this.options.takerFeePbips;
@@ -367,6 +388,7 @@ export class ReplayVenue implements Venue {
       size: unitsToNumber(qtyUnits, rules.baseDecimals),
       isMaker,
       feeQuote,
+      ...(tag === undefined ? {} : { tag }),
     });
     if (!isMaker) this.chargeGas(this.options.steps.trade);
     // The replay does not lock balances; a strategy that overspends is a configuration error (the account throws).
@@ -380,8 +402,12 @@ export class ReplayVenue implements Venue {
 
   private chargeGas(steps: number): void {
     if (steps <= 0) return;
-    const strk = unitsToNumber(this.gasPriceUnits * BigInt(steps), 18);
-    this.gasQuoteTotal += strk * this.options.quotePerStrk;
+    this.gasQuoteTotal += this.gasCostQuote(steps);
+  }
+
+  /** The gas of `steps` at the current gas price, quote tokens. */
+  private gasCostQuote(steps: number): number {
+    return unitsToNumber(this.gasPriceUnits * BigInt(steps), 18) * this.options.quotePerStrk;
   }
 
   /** What this pair's resting orders lock, base units of its base and quote tokens. */
@@ -423,5 +449,16 @@ export class ReplayVenue implements Venue {
         ? {}
         : { lastTrade: { qtyUnits: BigInt(lastFill.lots) * rules.qtyStep, quoteUnits: lastFill.quoteUnits, cumulativeQtyUnits: filledQtyUnits, cumulativeQuoteUnits: order.filledQuoteUnits } }),
     };
+  }
+}
+
+/**
+ * Fees a venue can have: a taker fee ≥ 0 and a maker fee ≥ −taker. A rebate larger than the taker
+ * fee would pay a trader for trading with himself; no venue offers one.
+ */
+function checkFees(makerPbips: number, takerPbips: number): void {
+  if (!Number.isInteger(takerPbips) || takerPbips < 0) throw new MmError('BACKTEST_INVALID_FEES', `taker fee ${takerPbips} pbips: allowed a whole number ≥ 0`);
+  if (!Number.isInteger(makerPbips) || makerPbips < -takerPbips) {
+    throw new MmError('BACKTEST_INVALID_FEES', `maker fee ${makerPbips} pbips: allowed a whole number ≥ −taker fee (−${takerPbips}); negative = a rebate`);
   }
 }

@@ -40,7 +40,7 @@ export const SCORECARD_FIELDS: Readonly<Record<ScorecardKey, { readonly label: s
   pnl_spread_quote: { label: 'PnL from spread', kind: 'quote', doc: 'edge of each fill against the fair price at the fill' },
   pnl_inventory_quote: { label: 'PnL from inventory', kind: 'quote', doc: 'the position carried between fills, marked to market' },
   pnl_hedge_quote: { label: 'PnL from hedges', kind: 'quote', doc: 'the hedges on the hedge venue marked to market, net of their fees (pnl = spread + inventory + hedge − fees − gas)' },
-  fees_quote: { label: 'fees paid', kind: 'quote', doc: 'trading fees on the quoted venue (a cost: pnl = spread + inventory + hedge − fees − gas)' },
+  fees_quote: { label: 'fees paid', kind: 'quote', doc: 'trading fees on the quoted venue (a cost: pnl = spread + inventory + hedge − fees − gas); negative when maker rebates (a negative --maker-pbips) exceed them' },
   gas_quote: { label: 'gas paid', kind: 'quote', doc: 'gas (a cost)' },
 };
 

@@ -10,17 +10,20 @@ import { createHash } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PairConfig } from '../config/index.ts';
-import { ENGINE_KEYS, getChain, getToken, settingsOf, type TokenBalance } from '../core/index.ts';
+import { ENGINE_KEYS, getChain, getToken, settingsOf, type Secret, type TokenBalance } from '../core/index.ts';
 import type { AccountLimits, AccountPair } from '../engine/index.ts';
 import { UsageError } from './io.ts';
 
-/** The keys every file of one account must agree on, with the value each file ends up with. */
-const ACCOUNT_KEYS: readonly { readonly keys: string; readonly of: (config: PairConfig) => string; readonly secret?: boolean }[] = [
+/**
+ * The keys every file of one account must agree on, with the value each file ends up with; a
+ * secret's value is compared by its hash and a difference shown as `differs`.
+ */
+const ACCOUNT_KEYS: readonly { readonly keys: string; readonly of: (config: PairConfig) => string; readonly differs?: string }[] = [
   { keys: 'EXCHANGE_HTTP_URL', of: (config) => config.exchangeHttpUrl },
   { keys: 'EXCHANGE_WS_URL', of: (config) => config.exchangeWsUrl },
   { keys: 'CHAIN', of: (config) => config.chain },
   { keys: 'TRADING_ACCOUNT', of: (config) => `0x${BigInt(config.tradingAccount).toString(16)}` },
-  { keys: 'SIGNER_PRIVATE_KEY / SIGNER_PRIVATE_KEY_FILE / SIGNER_KEYSTORE / SIGNER_REMOTE', of: signerIdentity, secret: true },
+  { keys: 'SIGNER_PRIVATE_KEY / SIGNER_PRIVATE_KEY_FILE / SIGNER_KEYSTORE / SIGNER_REMOTE', of: signerIdentity, differs: 'different signers' },
   { keys: 'EXCHANGE_ADDRESS', of: (config) => config.contracts.executorAddress ?? '' },
   { keys: 'CORE_ADDRESS', of: (config) => config.contracts.coreAddress ?? '' },
   { keys: 'ROUTER_ADDRESS', of: (config) => config.contracts.routerAddress ?? '' },
@@ -34,6 +37,23 @@ const ACCOUNT_KEYS: readonly { readonly keys: string; readonly of: (config: Pair
   { keys: 'SIGNING_WORKERS', of: (config) => String(config.signingWorkers) },
   { keys: 'ORDER_RATE_LIMIT_PER_S', of: (config) => String(config.engine.ORDER_RATE_LIMIT_PER_S.value) },
   { keys: 'ORDER_RATE_BURST', of: (config) => String(config.engine.ORDER_RATE_BURST) },
+  // One notifier per process: where alerts go and what alerts belong to the account.
+  { keys: 'ALERT_WEBHOOK_URL / ALERT_WEBHOOK_URL_FILE', of: (config) => secretIdentity(config.alerts.channels.webhook?.url), differs: 'different values' },
+  { keys: 'ALERT_TELEGRAM_BOT_TOKEN / ALERT_TELEGRAM_BOT_TOKEN_FILE', of: (config) => secretIdentity(config.alerts.channels.telegram?.botToken), differs: 'different values' },
+  { keys: 'ALERT_TELEGRAM_CHAT_ID', of: (config) => config.keys.ALERT_TELEGRAM_CHAT_ID },
+  { keys: 'ALERT_TELEGRAM_API_URL', of: (config) => config.keys.ALERT_TELEGRAM_API_URL },
+  { keys: 'ALERT_SLACK_WEBHOOK_URL / ALERT_SLACK_WEBHOOK_URL_FILE', of: (config) => secretIdentity(config.alerts.channels.slack?.url), differs: 'different values' },
+  { keys: 'ALERT_DISCORD_WEBHOOK_URL / ALERT_DISCORD_WEBHOOK_URL_FILE', of: (config) => secretIdentity(config.alerts.channels.discord?.url), differs: 'different values' },
+  { keys: 'ALERT_EVENTS', of: (config) => config.keys.ALERT_EVENTS.join(',') },
+  { keys: 'ALERT_PAUSE_AFTER_S', of: (config) => String(config.keys.ALERT_PAUSE_AFTER_S) },
+  { keys: 'ALERT_STORM_WINDOW_S', of: (config) => String(config.keys.ALERT_STORM_WINDOW_S) },
+  { keys: 'ALERT_RECONNECT_STORM', of: (config) => String(config.keys.ALERT_RECONNECT_STORM) },
+  { keys: 'ALERT_429_STORM', of: (config) => String(config.keys.ALERT_429_STORM) },
+  { keys: 'ALERT_LOW_BALANCE', of: (config) => config.keys.ALERT_LOW_BALANCE.map((threshold) => `${threshold.token}:${threshold.amount.value}`).join(',') },
+  { keys: 'ALERT_DAILY_SUMMARY_UTC', of: (config) => timeOfDay(config.keys.ALERT_DAILY_SUMMARY_UTC) },
+  { keys: 'ALERT_RATE_PER_MIN', of: (config) => String(config.keys.ALERT_RATE_PER_MIN.value) },
+  { keys: 'ALERT_RATE_BURST', of: (config) => String(config.keys.ALERT_RATE_BURST) },
+  { keys: 'ALERT_LABEL', of: (config) => config.keys.ALERT_LABEL },
 ];
 
 /** Account-wide keys that may be set in one file and left unset in the others. */
@@ -41,6 +61,16 @@ const ACCOUNT_RISK_KEYS = ['RISK_MAX_TOTAL_NOTIONAL_ACCOUNT', 'RISK_MAX_DRAWDOWN
 
 /** Share of the limits token's balance at start that `RISK_MAX_DRAWDOWN_ACCOUNT=auto` allows to lose. */
 const AUTO_DRAWDOWN_FRACTION = 0.05;
+
+/** Minutes after midnight as `HH:MM`, or `off`. */
+function timeOfDay(minutes: number | undefined): string {
+  return minutes === undefined ? 'off' : `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+}
+
+/** A secret comparable without showing it (its hash), or `unset`. */
+function secretIdentity(secret: Secret | undefined): string {
+  return secret === undefined ? 'unset' : createHash('sha256').update(secret.reveal()).digest('hex');
+}
 
 /** Which signer a file names, comparable without showing a secret (a key is compared by its hash). */
 function signerIdentity(config: PairConfig): string {
@@ -88,7 +118,7 @@ export function checkAccountFiles(configs: readonly PairConfig[], paths: readonl
     seen.set(pair, paths[index] ?? '');
     if (index === 0) return;
     const differing = ACCOUNT_KEYS.filter((key) => key.of(config) !== key.of(first)).map((key) =>
-      key.secret === true ? `${key.keys} (different signers)` : `${key.keys} (${key.of(first) || 'unset'} vs ${key.of(config) || 'unset'})`,
+      key.differs !== undefined ? `${key.keys} (${key.differs})` : `${key.keys} (${key.of(first) || 'unset'} vs ${key.of(config) || 'unset'})`,
     );
     for (const key of ACCOUNT_RISK_KEYS) {
       const mine = config.raw[key];

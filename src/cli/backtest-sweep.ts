@@ -59,7 +59,7 @@ function planForCell(plan: BacktestPlan, cell: Readonly<Record<string, string>>)
       result = { ...result, overrides: { ...result.overrides, [key]: value } };
       continue;
     }
-    const limits = key === 'seed' ? [0, 2 ** 31 - 1] : key.endsWith('pbips') ? [0, 1_000_000] : [0, 60_000];
+    const limits = key === 'seed' ? [0, 2 ** 31 - 1] : key === 'maker-pbips' ? [-1_000_000, 1_000_000] : key.endsWith('pbips') ? [0, 1_000_000] : [0, 60_000];
     const number = key === 'queue' ? 0 : integerFlag(key, value, 0, limits[0] as number, limits[1] as number);
     if (key === 'queue') result = { ...result, queue: value };
     else if (key === 'latency-ms') result = { ...result, latencyMs: number };
@@ -70,6 +70,8 @@ function planForCell(plan: BacktestPlan, cell: Readonly<Record<string, string>>)
     else if (key === 'maker-pbips') result = { ...result, makerPbips: number };
     else result = { ...result, takerPbips: number };
   }
+  // A maker rebate beyond the taker fee is no venue's: checked once both fees of the cell are known.
+  if (result.makerPbips < -result.takerPbips) throw new UsageError(`--sweep maker-pbips=${result.makerPbips}: a rebate is at most the taker fee (allowed ≥ −${result.takerPbips})`);
   return result;
 }
 

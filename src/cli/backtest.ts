@@ -69,7 +69,7 @@ export const BACKTEST_OPTIONS = {
     default: "every pair's --initial-base valued at its first mid, together",
     doc: 'several pairs (one --env each): the account\'s quote balance at the start, which the pairs\' budgets split',
   },
-  'maker-pbips': { type: 'string', value: 'N', unit: 'pbips (1000 = 10 bps)', default: BACKTEST_DEFAULTS.makerPbips, doc: 'maker fee' },
+  'maker-pbips': { type: 'string', value: 'N', unit: 'pbips (1000 = 10 bps)', default: BACKTEST_DEFAULTS.makerPbips, doc: 'maker fee; negative = a rebate, credited (at least −taker-pbips; write --maker-pbips=-50)' },
   'taker-pbips': { type: 'string', value: 'N', unit: 'pbips (1000 = 10 bps)', default: BACKTEST_DEFAULTS.takerPbips, doc: 'taker fee' },
   'gas-price-fri': { type: 'string', value: 'N', unit: 'fri per gas step', default: BACKTEST_DEFAULTS.gasPriceFri, doc: 'gas price until the recording has its own' },
   'strk-price': { type: 'string', value: 'X', unit: 'quote tokens per STRK', default: BACKTEST_DEFAULTS.strkPrice, doc: 'to charge gas in quote' },
@@ -190,8 +190,7 @@ function planFromFlags(values: Values, pair: PairArgs, reference: readonly strin
     feedLatencyMs: integerFlag('feed-latency-ms', values['feed-latency-ms'], BACKTEST_DEFAULTS.feedLatencyMs, 0, 60_000),
     seed: integerFlag('seed', values.seed, BACKTEST_DEFAULTS.seed, 0, 2 ** 31 - 1),
     initialBase: decimalFlag('initial-base', values['initial-base'] ?? BACKTEST_DEFAULTS.initialBase),
-    makerPbips: integerFlag('maker-pbips', values['maker-pbips'], BACKTEST_DEFAULTS.makerPbips, 0, 1_000_000),
-    takerPbips: integerFlag('taker-pbips', values['taker-pbips'], BACKTEST_DEFAULTS.takerPbips, 0, 1_000_000),
+    ...fees(values),
     gasPriceFri,
     strkPrice: decimalFlag('strk-price', values['strk-price'] ?? BACKTEST_DEFAULTS.strkPrice),
     hedge: pair.hedge,
@@ -200,6 +199,12 @@ function planFromFlags(values: Values, pair: PairArgs, reference: readonly strin
     reference,
     referenceLatencyMs: integerFlag('reference-latency-ms', values['reference-latency-ms'], BACKTEST_DEFAULTS.referenceLatencyMs, 0, 60_000),
   };
+}
+
+/** The fee flags: a maker rebate (negative) may not exceed the taker fee. */
+function fees(values: Values): { makerPbips: number; takerPbips: number } {
+  const takerPbips = integerFlag('taker-pbips', values['taker-pbips'], BACKTEST_DEFAULTS.takerPbips, 0, 1_000_000);
+  return { makerPbips: integerFlag('maker-pbips', values['maker-pbips'], BACKTEST_DEFAULTS.makerPbips, -takerPbips, 1_000_000), takerPbips };
 }
 
 function usageError(message: string): never {

@@ -15,7 +15,7 @@
  */
 import { AggregatorRegistry, Registry } from 'prom-client';
 import type { PairConfig } from '../config/index.ts';
-import { LiveClock, formatConfigIssues, getChain, getToken, type Logger, type ReferenceFeed, type Strategy, type Venue } from '../core/index.ts';
+import { LiveClock, formatConfigIssues, getChain, getToken, unitsToNumber, type Logger, type ReferenceFeed, type Strategy, type Venue } from '../core/index.ts';
 import {
   Account,
   STARTING_HEALTH,
@@ -33,6 +33,7 @@ import {
 } from '../engine/index.ts';
 import { getStrategyDefinition } from '../../strategies/index.ts';
 import { Dashboard } from '../ops/dashboard/index.ts';
+import { Notifier, OpsMonitor, registerAlertMetrics, registerRateLimitMetric } from '../ops/index.ts';
 import { accountLimitsOf, accountPairsOf } from './account-files.ts';
 import { registerAccountMetrics } from './account-metrics.ts';
 import { openAccountState } from './account-state.ts';
@@ -89,6 +90,13 @@ export interface DaemonOptions {
   readonly registerMetrics?: (registry: Registry) => void;
   /** Closes what the pairs share (the account session), after every engine stopped. */
   readonly closeShared?: () => Promise<void>;
+  /** What the alerts read of the account's connection to the venue (counters that only grow). */
+  readonly venueCounters?: {
+    /** Reconnects of the venue's stream so far. */
+    readonly reconnects: () => number | undefined;
+    /** Requests the venue answered with 429 so far. */
+    readonly rateLimited: () => number;
+  };
 }
 
 /** A running daemon. */
@@ -167,6 +175,37 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     limits: (balances) => accountLimitsOf(configs, balances),
     driftToleranceUnits: first.settings.driftToleranceUnits,
   });
+  // ALERT_*: off (undefined) unless a channel is set. Beside the engines, never inside them: the
+  // monitor observes each pair and polls statuses and counters; publishing never blocks or throws.
+  const notifier = Notifier.create({ settings: first.config.alerts, clock, logger });
+  const chain = getChain(first.config.chain);
+  const monitor =
+    notifier === undefined
+      ? undefined
+      : new OpsMonitor({
+          sink: notifier,
+          clock,
+          source: {
+            account: first.config.tradingAccount,
+            venue: 'layerakira',
+            pairs: slots.map((slot) => ({
+              pair: slot.name,
+              base: slot.run.config.base,
+              quote: slot.run.config.quote,
+              baseDecimals: getToken(chain, slot.run.config.base).decimals,
+              quoteDecimals: getToken(chain, slot.run.config.quote).decimals,
+              driftToleranceUnits: slot.run.settings.driftToleranceUnits,
+              status: () => slot.engine?.status(),
+              ...(slot.run.reference === undefined ? {} : { referenceStatus: () => slot.run.reference?.status() }),
+            })),
+            ...(options.venueCounters === undefined ? {} : { venueReconnects: options.venueCounters.reconnects, venueRateLimited: options.venueCounters.rateLimited }),
+            balances: () => new Map([...account.expectedBalances()].map(([token, units]) => [token, unitsToNumber(units, getToken(chain, token).decimals)])),
+          },
+        });
+  const stopAlerts = async (): Promise<void> => {
+    monitor?.stop();
+    await notifier?.stop();
+  };
   const stopShared = async (): Promise<void> => {
     for (const slot of slots) await slot.run.hedge?.hedger.stop();
     await options.closeShared?.();
@@ -186,6 +225,8 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     }
     registerAccountMetrics(accountRegistry, account, slots);
     options.registerMetrics?.(accountRegistry);
+    if (notifier !== undefined) registerAlertMetrics(accountRegistry, notifier);
+    if (options.venueCounters !== undefined) registerRateLimitMetric(accountRegistry, options.venueCounters.rateLimited);
     registerProcessMetrics(accountRegistry);
     const registries = [...slots.map((slot) => slot.metrics.registry), accountRegistry];
     const engines = (): PairSlot[] | undefined => (slots.every((slot) => slot.engine !== undefined) ? slots : undefined);
@@ -248,7 +289,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
           logger: logger.child({ pair: slot.name }),
           settings: slot.run.settings,
           journal: journals[i] as (typeof journals)[number],
-          observer: combineObservers([slot.metrics.observer, recordFill, ...(watched === undefined ? [] : [watched]), ...(extra === undefined ? [] : [extra])]),
+          observer: combineObservers([slot.metrics.observer, recordFill, ...(watched === undefined ? [] : [watched]), ...(monitor === undefined ? [] : [monitor.observerFor(slot.name)]), ...(extra === undefined ? [] : [extra])]),
           ...(slot.run.hedge === undefined ? {} : { hedge: slot.run.hedge.hedger }),
           ...(slot.run.reference === undefined ? {} : { reference: slot.run.reference }),
         };
@@ -259,6 +300,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
       slot.engine = engine;
       slot.metrics.bindStatus(() => engine.status());
     });
+    monitor?.start();
     const showStatus = options.showStatus ?? io.stdout.isTTY === true;
     const rows = () => renderStatusRows(started.map((engine, i) => ({ pair: (slots[i] as PairSlot).name, status: engine.status() })), account.snapshot());
     const status = showStatus ? new StatusRows(io, rows) : undefined;
@@ -270,6 +312,8 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
       const outcomes = await Promise.all(started.map((engine) => engine.stop()));
       await stopShared();
       dashboard?.stop();
+      // After the engines: their last halts and pauses are raised, then the queue is flushed (bounded).
+      await stopAlerts();
       await running?.stop();
       status?.finish();
       return outcomes.every((outcome) => outcome.confirmed) ? 0 : EXIT_ORDERS_MAY_REST;
@@ -279,6 +323,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     // A listening metrics server would keep the process alive after a failed start.
     await stopShared();
     dashboard?.stop();
+    await stopAlerts();
     await metrics?.stop();
     throw error;
   }

@@ -173,6 +173,7 @@ export async function startLiveRun(options: LiveRunOptions): Promise<LiveRun> {
       logger,
       io,
       closeShared: () => session.stop(),
+      venueCounters: { reconnects: () => session.streamStats.reconnects, rateLimited: () => firstVenue.rateLimited() },
       registerMetrics: (registry) => {
         registerWireAnomalyMetrics(registry, firstVenue);
         registerSigningMetrics(registry, audit);

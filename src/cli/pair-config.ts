@@ -9,6 +9,7 @@ import { parse as parseDotenv } from 'dotenv';
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import {
+  ALERT_KEY_LIST,
   CONFIG_KEY_LIST,
   ConfigError,
   ENGINE_KEY_LIST,
@@ -94,6 +95,7 @@ export function exampleEnv(): string {
     { title: 'engine, risk and gas', keys: ENGINE_KEY_LIST },
     { title: 'reference market and fair price', keys: REFERENCE_KEY_LIST },
     { title: 'hedge venue (cross-venue market making; docs/hedge.md)', keys: HEDGE_KEY_LIST },
+    { title: 'alerts to a person: webhook, Telegram, Slack, Discord (README "Alerts")', keys: ALERT_KEY_LIST },
     ...Object.values(STRATEGIES).map((definition) => ({ title: `strategy ${definition.name}: ${definition.summary}`, keys: definition.keys })),
   ];
   return renderExampleEnv(groups);

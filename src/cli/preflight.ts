@@ -52,16 +52,22 @@ function quotePlan(config: PairConfig): QuotePlan {
   const definition = getStrategyDefinition(config.strategy);
   const sizeKey = definition?.keys.find((key) => key.key.endsWith('_ORDER_SIZE'));
   const sizeText = sizeKey === undefined ? '0' : (config.raw[sizeKey.key] ?? sizeKey.default);
+  // The strategy's notional key, when the file sizes orders by notional instead (the two are exclusive).
+  const notionalKey = definition?.keys.find((key) => key.key.endsWith('_ORDER_NOTIONAL'));
+  const notionalText = notionalKey === undefined ? undefined : config.raw[notionalKey.key];
+  const byNotional = notionalKey !== undefined && notionalText !== undefined && notionalText.trim().toLowerCase() !== 'off';
   const levelsKey = definition?.keys.find((key) => key.key.endsWith('_LEVELS'));
   const levels = levelsKey === undefined ? 1 : Number(config.raw[levelsKey.key] ?? levelsKey.default);
   return {
-    orderQtyUnits: parseUnits(sizeText, base.decimals, { rounding: 'down' }),
+    orderSize: byNotional
+      ? { kind: 'notional', quoteUnits: parseUnits(notionalText.trim(), quote.decimals, { rounding: 'down' }) }
+      : { kind: 'base', qtyUnits: parseUnits(sizeText, base.decimals, { rounding: 'down' }) },
     levels: Number.isInteger(levels) && levels > 0 ? levels : 1,
     maxOrderNotionalUnits: risk.maxOrderNotionalUnits,
     // `auto` is resolved at the first fair price: no fixed cap to check here.
     maxTotalNotionalUnits: risk.maxTotalNotionalUnits === 'auto' ? 0n : risk.maxTotalNotionalUnits,
     onchainKill: config.engine.RISK_ONCHAIN_KILL,
-    orderSizeKey: sizeKey?.key ?? 'ORDER_SIZE',
+    orderSizeKey: byNotional ? notionalKey.key : (sizeKey?.key ?? 'ORDER_SIZE'),
   };
 }
 

@@ -20,6 +20,9 @@ export { hedgeMarketLabel, type HedgeConfig, type HedgeCredentials } from './hed
 // The engine's, the reference's and the hedge's keys are declared in src/core/settings, where their
 // readers can derive their settings from them; the config layer validates them with its own.
 export {
+  ALERT_EVENT_KINDS,
+  ALERT_KEYS,
+  ALERT_KEY_LIST,
   ENGINE_KEYS,
   ENGINE_KEY_LIST,
   FAIR_PRICES,
@@ -30,6 +33,8 @@ export {
   REFERENCE_VENUES,
   referenceMarketLabel,
   values,
+  type AlertKeys,
+  type AlertSettings,
   type EngineConfig,
   type FairPriceMode,
   type HedgeKeys,

@@ -8,6 +8,8 @@ import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import {
+  ALERT_KEYS,
+  ALERT_KEY_LIST,
   ENGINE_KEYS,
   ENGINE_KEY_LIST,
   HEDGE_KEYS,
@@ -20,6 +22,7 @@ import {
   formatConfigIssues,
   getChain,
   settingsOf,
+  type AlertSettings,
   type ChainName,
   type ConfigIssue,
   type EngineConfig,
@@ -28,6 +31,7 @@ import {
   type PublicKeyValues,
   type ValuesReadBy,
 } from '../core/index.ts';
+import { checkAlertKeys, toAlertSettings } from './alert-keys.ts';
 import { checkHedgeKeys, toHedgeConfig, type HedgeConfig } from './hedge-keys.ts';
 import { CONFIG_KEYS, CONFIG_KEY_LIST, type ContractSettings, type PairSettings, type SignerKeys } from './keys.ts';
 import { checkReferenceKeys, toReferenceConfig, type ReferenceConfig } from './reference-keys.ts';
@@ -63,7 +67,7 @@ export class ConfigError extends MmError<ConfigErrorCode> {
 }
 
 /** Every table of keys a pair file holds besides its strategy's. */
-type PairKeyTables = typeof CONFIG_KEYS & typeof ENGINE_KEYS & typeof REFERENCE_KEYS & typeof HEDGE_KEYS;
+type PairKeyTables = typeof CONFIG_KEYS & typeof ENGINE_KEYS & typeof REFERENCE_KEYS & typeof HEDGE_KEYS & typeof ALERT_KEYS;
 
 /** Every key of a pair file that is not a secret, as parsed: what each reader's settings are built from. */
 export type PairKeys = PublicKeyValues<PairKeyTables>;
@@ -80,6 +84,11 @@ export interface PairConfig extends PairSettings {
   readonly reference: ReferenceConfig;
   /** Hedge venue settings (issue 15). */
   readonly hedge: HedgeConfig;
+  /**
+   * Where alerts go and what alerts (issue 25): the account's, so every file of one process
+   * agrees on them. No channel is set when the loader reads no secrets (a backtest).
+   */
+  readonly alerts: AlertSettings;
   /** Every key that is not a secret, as parsed (for `settingsOf`). */
   readonly keys: PairKeys;
   /** Every non-secret entry of the file, for the strategy's own keys. */
@@ -103,7 +112,7 @@ export interface LoadOptions extends SecretSourceOptions {
 }
 
 /** Every key spec the loader reads; `_FILE` forms and environment intake apply to all of them. */
-const ALL_KEY_SPECS: readonly KeySpec[] = [...CONFIG_KEY_LIST, ...ENGINE_KEY_LIST, ...REFERENCE_KEY_LIST, ...HEDGE_KEY_LIST];
+const ALL_KEY_SPECS: readonly KeySpec[] = [...CONFIG_KEY_LIST, ...ENGINE_KEY_LIST, ...REFERENCE_KEY_LIST, ...HEDGE_KEY_LIST, ...ALERT_KEY_LIST];
 const SECRET_KEYS = new Set(ALL_KEY_SPECS.filter((spec) => spec.secret === true).map((spec) => spec.key));
 
 /** Keys whose values must never be echoed. */
@@ -167,6 +176,7 @@ export function parsePairConfig(
   const hedgeKeysValid = issues.length === issuesBeforeHedge && HEDGE_KEY_LIST.every((spec) => spec.key in values);
   const hedge = hedgeKeysValid ? toHedgeConfig(values as AllKeys, options.baseDir ?? process.cwd(), issues, requireSigner) : undefined;
   checkTokens(values.CHAIN, values.BASE, values.QUOTE, issues);
+  checkAlertKeys(values, values.CHAIN, issues, requireSigner);
   issues.push(...checkEngineKeys(values, env));
   checkFeeToken(values.CHAIN, values.FEE_TOKEN, issues);
   if (values.STRATEGY !== undefined && options.strategyNames !== undefined && !options.strategyNames.includes(values.STRATEGY)) {
@@ -191,6 +201,7 @@ export function parsePairConfig(
     engine: pick(ENGINE_KEY_LIST) as EngineConfig,
     reference: toReferenceConfig(valid),
     hedge,
+    alerts: toAlertSettings(valid),
     keys: pick(ALL_KEY_SPECS.filter((spec) => spec.secret !== true)) as PairKeys,
     raw: Object.fromEntries(Object.entries(env).filter(([key]) => !SECRET_KEYS.has(key))),
   };

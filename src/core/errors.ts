@@ -18,7 +18,8 @@ export type CoreErrorCode =
   | 'CORE_UNKNOWN_TOKEN'
   | 'CORE_INVALID_AMOUNT'
   | 'CORE_INVALID_RULES'
-  | 'CORE_INVARIANT';
+  | 'CORE_INVARIANT'
+  | 'CORE_INVALID_OPTION';
 
 /** True when `error` is an `MmError` with this code. */
 export function hasErrorCode<Code extends string>(error: unknown, code: Code): error is MmError<Code> {

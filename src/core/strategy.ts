@@ -9,12 +9,15 @@
 import type { HedgeMarketView } from './hedge-venue.ts';
 import type { Side } from './types.ts';
 
-/** Fitted order-arrival intensity λ(δ) = A·e^(−k·δ), δ in quote price units from mid. */
+/**
+ * Fitted order-arrival intensity λ(δ) = A·e^(−k·δ), δ in bps of the mid: measured in bps of price
+ * (not ticks, not price units), a fit and a k carry across instruments whose ticks and prices differ.
+ */
 export interface ArrivalIntensity {
   /** Arrivals per second at the mid (A). */
   readonly a: number;
-  /** Decay per quote price unit of distance (k). */
-  readonly k: number;
+  /** Decay per bp of distance from the mid (k); per quote price unit it is kPerBps × 10⁴ / price. */
+  readonly kPerBps: number;
 }
 
 /** What the market looks like now, as the engine's estimators see it. */
@@ -45,7 +48,7 @@ export interface MarketView {
   readonly tickSize: number;
   readonly lotSize: number;
   readonly minSize: number;
-  /** Maker and taker fees as fractions (1000 pbips = 0.001). */
+  /** Maker and taker fees as fractions (1000 pbips = 0.001); the maker fee is negative for a rebate. */
   readonly makerFee: number;
   readonly takerFee: number;
   /**
@@ -92,6 +95,11 @@ export interface Strategy {
   readonly name: string;
   /** Size of one level-0 order in base tokens, when the strategy has one (sizes the default caps). */
   readonly orderSize?: number;
+  /**
+   * Notional of one level-0 order in quote tokens, when the strategy sizes its orders by notional
+   * (`*_ORDER_NOTIONAL`) instead: the default caps take its size at the first fair price.
+   */
+  readonly orderNotional?: number;
   /** Desired quotes for this view and inventory; [] means "quote nothing". */
   quote(view: MarketView, inventory: InventoryView): DesiredQuote[];
 }

@@ -11,7 +11,11 @@ import type { TickerRules } from './rules.ts';
 /** What the engine learns when it connects. */
 export interface VenueInfo {
   readonly rules: TickerRules;
-  /** Our fees on this pair, parts per million (1000 pbips = 10 bps). */
+  /**
+   * Our fees on this pair, parts per million (1000 pbips = 10 bps). The maker fee may be negative:
+   * a rebate, credited on the received amount (a backtest's `--maker-pbips`, ≥ −taker; LayerAkira
+   * signs its fees as u32, so its own are never negative). The taker fee is ≥ 0.
+   */
   readonly makerFeePbips: number;
   readonly takerFeePbips: number;
   /** Gas steps per action (SPEC §5). `cancel` is 0 where cancels are off-chain. */

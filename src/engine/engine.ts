@@ -18,7 +18,6 @@
  */
 import {
   notionalUnits,
-  numberToUnits,
   unitsToNumber,
   type BestBidOffer,
   type Clock,
@@ -44,7 +43,7 @@ import { MarkoutTracker } from './markouts.ts';
 import type { EngineObserver } from './observer.ts';
 import { GuardedJournal, NullJournal, type Journal } from './orders/journal.ts';
 import { OrderManager } from './orders/order-manager.ts';
-import { isOverInventoryCap, resolveRiskLimits, type RiskLimits } from './pipeline/caps.ts';
+import { isOverInventoryCap, orderSizeUnitsOf, resolveRiskLimits, type RiskLimits } from './pipeline/caps.ts';
 import type { RoundedQuote } from './pipeline/diff.ts';
 import { QuotePipeline } from './pipeline/quote-pipeline.ts';
 import { tickSizeNumber, type Touch } from './pipeline/ticks.ts';
@@ -185,7 +184,7 @@ export class MarketMaker {
     const fairPrice = this.settings.fairPrice;
     this.reference = this.referenceStage(options.reference);
     if ((fairPrice === 'reference' || fairPrice === 'blend') && this.reference === undefined) throw new Error(`FAIR_PRICE=${fairPrice} needs a reference feed and its settings`);
-    this.market = new MarketTracker(info, fairPrice, this.settings.fairHoldMs, () => this.clock.nowMs(), this.reference?.externalFair());
+    this.market = new MarketTracker(info, fairPrice, this.settings.fairHoldMs, () => this.clock.nowMs(), this.reference?.externalFair(), { stepBps: this.settings.arrivalGridStepBps, points: this.settings.arrivalGridPoints });
     this.ledger = new Ledger({ baseDecimals: this.rules.baseDecimals, quoteDecimals: this.rules.quoteDecimals, makerFeePbips: info.makerFeePbips, takerFeePbips: info.takerFeePbips });
     const hedge = this.hedge;
     this.position = new Position(this.ledger, this.rules, this.settings.inventoryTarget, hedge === undefined ? undefined : () => hedge.positionOffsetUnits());
@@ -582,9 +581,7 @@ export class MarketMaker {
     const rules = this.rules;
     const fairUnits = this.market.fairUnits();
     if (fairUnits === undefined) return undefined;
-    const size = this.strategy.orderSize;
-    const orderSizeUnits = size !== undefined && size > 0 && Number.isFinite(size) ? numberToUnits(size, rules.baseDecimals, 'down') : undefined;
-    this.limits = resolveRiskLimits(this.settings.risk, { orderSizeUnits, fairUnits, rules });
+    this.limits = resolveRiskLimits(this.settings.risk, { orderSizeUnits: orderSizeUnitsOf(this.strategy, fairUnits, rules), fairUnits, rules });
     this.safety.drawdown.setLimit(this.limits.maxDrawdownQuote);
     this.logger.info(
       {

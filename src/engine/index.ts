@@ -21,6 +21,7 @@ export {
   admissibleQuantity,
   clipQuotes,
   isOverInventoryCap,
+  orderSizeUnitsOf,
   resolveRiskLimits,
   type ConfiguredRiskLimits,
   type ExposedOrder,

@@ -6,7 +6,15 @@
  */
 import { numberToUnits, unitsToNumber, type BestBidOffer, type MarketView, type VenueInfo, type VenueTrade } from '../core/index.ts';
 import { MarketEstimators, buildMarketView, type TickerNumbers, type TopLevel } from '../../strategies/index.ts';
-import type { FairPriceSource } from './settings.ts';
+import { DEFAULT_ENGINE_SETTINGS, type FairPriceSource } from './settings.ts';
+
+/** The order-arrival fit's grid (`ARRIVAL_GRID_STEP_BPS`, `ARRIVAL_GRID_POINTS`). */
+export interface ArrivalGrid {
+  readonly stepBps: number;
+  readonly points: number;
+}
+
+const DEFAULT_ARRIVAL_GRID: ArrivalGrid = { stepBps: DEFAULT_ENGINE_SETTINGS.arrivalGridStepBps, points: DEFAULT_ENGINE_SETTINGS.arrivalGridPoints };
 
 const NO_TRADES = { buy: 0, sell: 0 };
 
@@ -30,25 +38,27 @@ export class MarketTracker {
   private fairLostAtMs: number | undefined;
 
   /**
-   * @param fairSource which of the book's prices is fair (FAIR_PRICE).
-   * @param fairHoldMs how long the last fair price stands when the book stops giving one (a side
-   *   empty for a moment, e.g. while the only other maker re-quotes): quotes stay put instead of
-   *   being pulled and re-placed. 0 = none.
-   * @param nowMs the engine's clock (the hold ends on time, not on the next book event).
-   */
-  /**
    * The fair price from outside the venue book (FAIR_PRICE=reference|blend), given the venue's
    * mid and the base size at its touch; when set, σ, trade rates and the arrival fit are also fed
    * from the reference (`onReferencePrice`, `onReferenceTrade`), not from the venue's thin book.
    */
   private readonly externalFair: ((venueMid: number | undefined, venueSizeAtTouch: number) => number | undefined) | undefined;
 
+  /**
+   * @param fairSource which of the book's prices is fair (FAIR_PRICE).
+   * @param fairHoldMs how long the last fair price stands when the book stops giving one (a side
+   *   empty for a moment, e.g. while the only other maker re-quotes): quotes stay put instead of
+   *   being pulled and re-placed. 0 = none.
+   * @param nowMs the engine's clock (the hold ends on time, not on the next book event).
+   * @param arrivalGrid the arrival fit's grid, in bps of the mid (the keys' defaults unless given).
+   */
   constructor(
     private readonly info: VenueInfo,
     private readonly fairSource: FairPriceSource = 'mid',
     private readonly fairHoldMs = 0,
     private readonly nowMs: () => number = () => this.top?.timeMs ?? 0,
     externalFair?: (venueMid: number | undefined, venueSizeAtTouch: number) => number | undefined,
+    arrivalGrid: ArrivalGrid = DEFAULT_ARRIVAL_GRID,
   ) {
     this.externalFair = externalFair;
     const rules = info.rules;
@@ -61,8 +71,9 @@ export class MarketTracker {
       makerFee: info.makerFeePbips / 1_000_000,
       takerFee: info.takerFeePbips / 1_000_000,
     };
-    // Depth buckets of half a tick, as hftbacktest's GLFT notebook measures arrivals.
-    this.estimators = new MarketEstimators({ arrival: { bucketWidth: this.ticker.tickSize / 2 } });
+    // Depth buckets in bps of the mid, not half a tick as hftbacktest's GLFT notebook has them:
+    // the fit then means the same on every instrument.
+    this.estimators = new MarketEstimators({ arrival: { bucketWidthBps: arrivalGrid.stepBps, maxBuckets: arrivalGrid.points } });
   }
 
   /** Records a new top of book; false when nothing changed. */

@@ -38,6 +38,12 @@ export function createEngineMetrics(context: MetricsContext): EngineMetrics {
   const fills = new Counter({ name: 'akira_mm_fills_total', help: 'Fills of our orders', labelNames: ['side', 'liquidity'], registers: [registry] });
   const filledBase = new Counter({ name: 'akira_mm_filled_base_total', help: 'Base tokens filled', labelNames: ['side'], registers: [registry] });
   const feesQuote = new Counter({ name: 'akira_mm_fees_quote_total', help: 'Trading fees paid, in quote tokens', registers: [registry] });
+  // A counter only goes up: maker rebates (a negative fee) count here, so fees − rebates is the net.
+  const rebatesQuote = new Counter({ name: 'akira_mm_fee_rebates_quote_total', help: 'Maker rebates credited (negative trading fees), in quote tokens', registers: [registry] });
+  const countFee = (feeQuote: number): void => {
+    if (feeQuote >= 0) feesQuote.inc(feeQuote);
+    else rebatesQuote.inc(-feeQuote);
+  };
   const gasQuote = new Counter({ name: 'akira_mm_gas_spent_quote_total', help: 'Gas paid, in quote tokens', registers: [registry] });
   const reconnects = new Counter({ name: 'akira_mm_ws_reconnects_total', help: 'WebSocket reconnects', registers: [registry] });
   const drift = new Gauge({ name: 'akira_mm_reconcile_drift', help: 'Last balance drift found when healing (venue − expected), tokens', labelNames: ['token'], registers: [registry] });
@@ -226,7 +232,7 @@ export function createEngineMetrics(context: MetricsContext): EngineMetrics {
     fill: (fill, effect) => {
       fills.inc({ side: fill.side, liquidity: fill.isMaker ? 'maker' : 'taker' });
       filledBase.inc({ side: fill.side }, unitsToNumber(fill.qtyUnits, context.baseDecimals));
-      feesQuote.inc(effect.feeQuote);
+      countFee(effect.feeQuote);
     },
     requoteLatency: (latencyMs: number) => latency.observe(latencyMs / 1000),
     drift: (baseDrift: bigint, quoteDrift: bigint) => {
@@ -235,7 +241,7 @@ export function createEngineMetrics(context: MetricsContext): EngineMetrics {
       drift.set({ token: 'quote' }, unitsToNumber(quoteDrift, context.quoteDecimals));
     },
     gasSpent: (amount: number) => gasQuote.inc(amount),
-    feeCorrected: (effect) => feesQuote.inc(effect.feeQuote),
+    feeCorrected: (effect) => countFee(effect.feeQuote),
     halted: () => halts.inc(),
     requestsThrottled: (count: number) => throttled.inc(count),
     paused: (isPaused: boolean, reason: string) => {

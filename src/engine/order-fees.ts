@@ -1,6 +1,9 @@
 /**
  * Fees the way the venue charges them: per trade, each rounded up (SPEC §5: ceil(amount × pbips /
- * 10^6) on the received amount). Reports carry cumulative amounts and, when they come from the
+ * 10^6) on the received amount). A maker rebate is a negative pbips (a backtest's
+ * `--maker-pbips -50`): the same ceiling then rounds the credit towards zero, so the rebate is
+ * never more than the exact amount and at most one base unit less (rounding favours the venue,
+ * as the fee's does). Reports carry cumulative amounts and, when they come from the
  * execution stream, the trade they announce; when reports are reordered or merged, an increment
  * can hold several trades, and ceil(a + b) is one unit less than ceil(a) + ceil(b). So each order
  * keeps the trades it knows by their place in its cumulative fill; what no trade explains yet is a
@@ -11,9 +14,12 @@ import { ceilDiv, type Side } from '../core/index.ts';
 
 const PBIPS_DENOMINATOR = 1_000_000n;
 
-/** The fee on a received amount: ⌈amount × pbips / 10^6⌉ (0 when pbips is 0). */
+/**
+ * The fee on a received amount: ⌈amount × pbips / 10^6⌉ (0 when pbips is 0). Negative for a
+ * rebate (pbips < 0), rounded towards zero: −⌊amount × |pbips| / 10^6⌋.
+ */
 export function feeOnReceipt(amountUnits: bigint, pbips: number): bigint {
-  if (pbips <= 0 || amountUnits <= 0n) return 0n;
+  if (pbips === 0 || amountUnits <= 0n) return 0n;
   return ceilDiv(amountUnits * BigInt(pbips), PBIPS_DENOMINATOR);
 }
 
@@ -34,7 +40,7 @@ interface OrderFeeState {
   filledQuoteUnits: bigint;
   /** Known trades by their cumulative base after them. */
   readonly trades: Map<bigint, KnownTrade>;
-  /** Fee charged so far, in the received token's base units. */
+  /** Fee charged so far, in the received token's base units (negative: a rebate credited). */
   chargedUnits: bigint;
   /** Role of fills no report described (post-only orders make). */
   readonly defaultIsMaker: boolean;
@@ -82,10 +88,14 @@ export class OrderFees {
     return state;
   }
 
-  /** Charges the difference between the order's fee as now known and what was charged. */
+  /**
+   * Charges the difference between the order's fee as now known and what was charged: negative
+   * when a fill's rebate is credited. A late trade splitting a stretch only ever adds (each part
+   * rounded up on its own: ⌈a⌉ + ⌈b⌉ ≥ ⌈a + b⌉, rebates included); a stretch charged as a maker
+   * trade that a late report names a taker trade adds the difference, and the reverse gives it back.
+   */
   private charge(state: OrderFeeState): bigint {
-    const total = this.totalFee(state);
-    const due = total > state.chargedUnits ? total - state.chargedUnits : 0n;
+    const due = this.totalFee(state) - state.chargedUnits;
     state.chargedUnits += due;
     return due;
   }

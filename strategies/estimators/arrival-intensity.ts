@@ -1,13 +1,18 @@
 /**
  * Fits the order-arrival intensity λ(δ) = A·e^(−kδ) from public trades, for
- * `MarketView.arrival` (A per second, k per quote price unit).
+ * `MarketView.arrival` (A per second, k per bp of the mid).
  *
  * Method (hftbacktest's GLFT notebook, MM-NOTES §3.3): for each trade, its depth δ is the distance
- * of the trade price from the mid just before it, on the aggressor's side. A resting quote at
- * distance δ from the mid would have been filled by every trade that went strictly beyond it, so
- * on a grid δⱼ = (j + ½)·bucketWidth, λ(δⱼ) = (number of trades deeper than δⱼ in the window) /
- * (window seconds). Then ln λ = ln A − k·δ is a straight line, fitted by least squares.
+ * of the trade price from the mid just before it, on the aggressor's side, in bps of that mid. A
+ * resting quote at distance δ from the mid would have been filled by every trade that went
+ * strictly beyond it, so on a grid δⱼ = (j + ½)·bucketWidthBps, λ(δⱼ) = (number of trades deeper
+ * than δⱼ in the window) / (window seconds). Then ln λ = ln A − k·δ is a straight line, fitted by
+ * least squares.
  * Differences from the notebook, and why:
+ * - depths and the grid are in bps of the mid, not in ticks: the notebook's half-tick grid reaches
+ *   1.1 bp deep on ETHUSDT (tick 0.01 at 2,700) and 0.05 bp on BTCUSDT (tick 0.01 at 60,000), so a
+ *   grid, a k and the keys tuned on one instrument meant something else on the other; in bps they
+ *   mean the same on both;
  * - trades of one aggressor at one timestamp are one arrival at their deepest price (a sweep that
  *   prints several levels fills a resting quote once, not once per print); the notebook gets the
  *   same effect by keeping the deepest trade per 100 ms step;
@@ -24,11 +29,11 @@ import type { ArrivalIntensity, Side } from '../../src/core/index.ts';
 
 /** Options of `ArrivalIntensityEstimator`. */
 export interface ArrivalIntensityOptions {
-  /** Grid step of δ, quote price units (e.g. half a tick, as the notebook uses). Required. */
-  readonly bucketWidth: number;
+  /** Grid step of δ, bps of the mid (`ARRIVAL_GRID_STEP_BPS`). Required. */
+  readonly bucketWidthBps: number;
   /** Window of trades used by a fit, ms. Default 600 000 (10 min, as the notebook). */
   readonly windowMs?: number;
-  /** Grid points at most. Default 60. */
+  /** Grid points at most (`ARRIVAL_GRID_POINTS`). Default 60. */
   readonly maxBuckets?: number;
   /** Arrivals in the window needed before fitting. Default 30. */
   readonly minArrivals?: number;
@@ -52,6 +57,7 @@ export interface ArrivalTrade {
 interface Arrival {
   readonly timeMs: number;
   readonly side: Side | undefined;
+  /** bps of the mid. */
   depth: number;
   /** Grid points this arrival is deeper than, capped at maxBuckets (its slot in `held`). */
   beyond: number;
@@ -59,7 +65,7 @@ interface Arrival {
 
 /** Online fit of λ(δ) = A·e^(−kδ). */
 export class ArrivalIntensityEstimator {
-  private readonly bucketWidth: number;
+  private readonly bucketWidthBps: number;
   private readonly windowMs: number;
   private readonly maxBuckets: number;
   private readonly minArrivals: number;
@@ -83,14 +89,14 @@ export class ArrivalIntensityEstimator {
 
   /** @throws RangeError for a non-positive bucket width or window, or counts below 1 (minPoints below 2). */
   constructor(options: ArrivalIntensityOptions) {
-    this.bucketWidth = options.bucketWidth;
+    this.bucketWidthBps = options.bucketWidthBps;
     this.windowMs = options.windowMs ?? 600_000;
     this.maxBuckets = options.maxBuckets ?? 60;
     this.minArrivals = options.minArrivals ?? 30;
     this.minPoints = options.minPoints ?? 3;
     this.minPointCount = options.minPointCount ?? 5;
     this.refitIntervalMs = options.refitIntervalMs ?? 5_000;
-    if (!(this.bucketWidth > 0) || !Number.isFinite(this.bucketWidth)) throw new RangeError(`bucketWidth must be > 0, got ${this.bucketWidth}`);
+    if (!(this.bucketWidthBps > 0) || !Number.isFinite(this.bucketWidthBps)) throw new RangeError(`bucketWidthBps must be > 0, got ${this.bucketWidthBps}`);
     if (!(this.windowMs > 0)) throw new RangeError(`windowMs must be > 0, got ${this.windowMs}`);
     if (!(this.maxBuckets >= 2) || !Number.isInteger(this.maxBuckets)) throw new RangeError(`maxBuckets must be an integer ≥ 2, got ${this.maxBuckets}`);
     if (!(this.minPoints >= 2)) throw new RangeError(`minPoints must be ≥ 2, got ${this.minPoints}`);
@@ -102,13 +108,14 @@ export class ArrivalIntensityEstimator {
 
   /**
    * Records a trade against the mid just before it (undefined mid: the trade only starts the
-   * observation clock). Non-finite input and negative depths are skipped.
+   * observation clock). Non-finite input, a non-positive mid and negative depths are skipped.
    */
   onTrade(trade: ArrivalTrade, mid: number | undefined): void {
     if (!Number.isFinite(trade.timeMs)) return;
     this.firstSeenMs ??= trade.timeMs;
-    if (mid === undefined || !Number.isFinite(mid) || !Number.isFinite(trade.price)) return;
-    const depth = trade.aggressor === 'buy' ? trade.price - mid : trade.aggressor === 'sell' ? mid - trade.price : Math.abs(trade.price - mid);
+    if (mid === undefined || !(mid > 0) || !Number.isFinite(mid) || !Number.isFinite(trade.price)) return;
+    const distance = trade.aggressor === 'buy' ? trade.price - mid : trade.aggressor === 'sell' ? mid - trade.price : Math.abs(trade.price - mid);
+    const depth = (distance / mid) * 10_000;
     if (!(depth >= 0)) return;
     const last = this.arrivals[this.arrivals.length - 1];
     if (last !== undefined && this.arrivals.length > this.head && last.timeMs === trade.timeMs && last.side === trade.aggressor) {
@@ -124,9 +131,9 @@ export class ArrivalIntensityEstimator {
     this.arrivals.push({ timeMs: trade.timeMs, side: trade.aggressor, depth, beyond });
   }
 
-  /** Grid points a depth is beyond (0 when not beyond the first), capped at maxBuckets. */
+  /** Grid points a depth (bps) is beyond (0 when not beyond the first), capped at maxBuckets. */
   private beyondOf(depth: number): number {
-    const beyond = Math.ceil(depth / this.bucketWidth - 0.5);
+    const beyond = Math.ceil(depth / this.bucketWidthBps - 0.5);
     return beyond > 0 ? Math.min(beyond, this.maxBuckets) : 0;
   }
 
@@ -177,7 +184,7 @@ export class ArrivalIntensityEstimator {
     for (let j = 0; j < this.maxBuckets; j++) {
       const count = counts[j + 1]!;
       if (count < this.minPointCount) break;
-      const x = (j + 0.5) * this.bucketWidth;
+      const x = (j + 0.5) * this.bucketWidthBps;
       const y = Math.log(count / spanS);
       sumW += count;
       sumWx += count * x;
@@ -192,10 +199,10 @@ export class ArrivalIntensityEstimator {
     if (!(denominator > 0)) return undefined;
     const slope = (sumW * sumWxy - sumWx * sumWy) / denominator;
     const intercept = (sumWy - slope * sumWx) / sumW;
-    const k = -slope;
+    const kPerBps = -slope;
     const a = Math.exp(intercept);
-    if (!(k > 0) || !Number.isFinite(k) || !(a > 0) || !Number.isFinite(a)) return undefined;
-    return { a, k };
+    if (!(kPerBps > 0) || !Number.isFinite(kPerBps) || !(a > 0) || !Number.isFinite(a)) return undefined;
+    return { a, kPerBps };
   }
 
   private expire(cutoffMs: number): void {

@@ -18,7 +18,7 @@ export interface TickerNumbers {
   readonly tickSize: number;
   readonly lotSize: number;
   readonly minSize: number;
-  /** 1000 pbips = 0.001. */
+  /** 1000 pbips = 0.001; negative for a maker rebate. */
   readonly makerFee: number;
   readonly takerFee: number;
 }

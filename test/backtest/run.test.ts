@@ -122,6 +122,32 @@ describe('runBacktest', () => {
     }
   });
 
+  it('credits a maker rebate: fees_quote goes negative and the PnL is still exactly spread + inventory − fees − gas', async () => {
+    const rebate = { ...venue, makerFeePbips: -100 };
+    const result = await runBacktest({ source: syntheticSource(3, 1_500), strategy: spread, settings, venue: rebate, initialBase: 2 });
+    const s = result.summary;
+    expect(s.maker_fills).toBeGreaterThan(5);
+    expect(s.taker_fills).toBe(0);
+    expect(s.fees_quote).toBeLessThan(0);
+    // Every maker fill was credited, ⌊1 bp⌋ of what it received: the venue's record and the engine's ledger agree.
+    for (const fill of result.fills) expect(fill.feeQuote).toBeLessThan(0);
+    const venueFees = result.fills.reduce((sum, fill) => sum + fill.feeQuote, 0);
+    expect(s.fees_quote).toBeCloseTo(venueFees, 6);
+    expect(-venueFees).toBeLessThanOrEqual(result.fills.reduce((sum, fill) => sum + fill.size * fill.price, 0) * 1e-4 * (1 + 1e-9));
+    const sum = s.pnl_spread_quote + s.pnl_inventory_quote - s.fees_quote - s.gas_quote;
+    expect(Math.abs(sum - s.pnl_quote)).toBeLessThan(1e-6 * (1 + Math.abs(s.pnl_spread_quote) + Math.abs(s.pnl_inventory_quote)));
+    // The rebate is income: the same run with no fee ends lower by what was credited (a rebate
+    // received in base is marked at the end, not at its fill's price: within a percent).
+    const free = (await runBacktest({ source: syntheticSource(3, 1_500), strategy: spread, settings, venue: { ...venue, makerFeePbips: 0 }, initialBase: 2 })).summary;
+    expect(free.fills).toBe(s.fills);
+    expect(free.fees_quote).toBe(0);
+    expect(Math.abs(s.pnl_quote - free.pnl_quote + s.fees_quote)).toBeLessThan(0.01 * -s.fees_quote);
+  });
+
+  it('refuses a maker rebate larger than the taker fee', async () => {
+    await expect(runBacktest({ source: syntheticSource(3, 10), strategy: spread, settings, venue: { ...venue, makerFeePbips: -1001 }, initialBase: 2 })).rejects.toThrow(/maker fee -1001 pbips: allowed a whole number ≥ −taker fee \(−1000\)/);
+  });
+
   it('gives a byte-identical summary for the same data, settings and seed', async () => {
     const once = async (): Promise<string> =>
       JSON.stringify(deterministicPart((await runBacktest({ source: syntheticSource(7, 800), strategy: spread, settings, venue, initialBase: 2 })).summary));

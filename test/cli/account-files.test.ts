@@ -45,4 +45,17 @@ describe('pair files of one account', () => {
     expect(refuse).toThrow(/STATE_DIR \(unset vs \/srv\/other\)/);
     expect(refuse).toThrow(/ORDER_RATE_LIMIT_PER_S \(10 vs 5\)/);
   });
+
+  it('refuses alert settings that differ (one notifier per process), a webhook only as "different", never shown', () => {
+    const slack = 'https://hooks.slack.com/services/T0/B0/slackSecretOne';
+    const alike = { ALERT_SLACK_WEBHOOK_URL: slack, ALERT_PAUSE_AFTER_S: '30' };
+    expect(() => checkAccountFiles([pair('ETH', alike), pair('STRK', alike)], ['a.env', 'b.env'])).not.toThrow();
+    const refuse = (): void =>
+      checkAccountFiles([pair('ETH', alike), pair('STRK', { ALERT_SLACK_WEBHOOK_URL: 'https://hooks.slack.com/services/T0/B0/slackSecretTwo', ALERT_DAILY_SUMMARY_UTC: '07:30', ALERT_LOW_BALANCE: 'USDC:500' })], ['a.env', 'b.env']);
+    expect(refuse).toThrow(/ALERT_SLACK_WEBHOOK_URL \/ ALERT_SLACK_WEBHOOK_URL_FILE \(different values\)/);
+    expect(refuse).toThrow(/ALERT_PAUSE_AFTER_S \(30 vs 60\)/);
+    expect(refuse).toThrow(/ALERT_DAILY_SUMMARY_UTC \(00:00 vs 07:30\)/);
+    expect(refuse).toThrow(/ALERT_LOW_BALANCE \(unset vs USDC:500\)/);
+    expect(refuse).not.toThrow(/slackSecret/);
+  });
 });

@@ -56,6 +56,15 @@ describe.skipIf(dataDir === undefined)('akira-mm data and backtest on the ETHUSD
     expect(summary['fills']).toBeGreaterThan(0);
   });
 
+  it('credits a maker rebate given as a negative --maker-pbips: fees_quote is negative and the PnL still adds up', async () => {
+    const { code, stdout } = await runCli([...base, '--maker-pbips=-50', '--json']);
+    expect(code).toBe(0);
+    const summary = lastJson(stdout) as Record<string, number>;
+    expect(summary['maker_fills']).toBeGreaterThan(0);
+    expect(summary['fees_quote']).toBeLessThan(0);
+    expect(summary['pnl_spread_quote']! + summary['pnl_inventory_quote']! - summary['fees_quote']! - summary['gas_quote']!).toBeCloseTo(summary['pnl_quote']!, 6);
+  });
+
   it('gives a byte-identical deterministic summary for the same data, flags and seed', async () => {
     const run = async (): Promise<string> => {
       const { code, stdout } = await runCli([...base, '--json', '--seed', '7', '--latency-jitter-ms', '10', '--queue', 'power:2']);
@@ -160,6 +169,11 @@ describe.skipIf(dataDir === undefined)('akira-mm data and backtest on the ETHUSD
     [['--base-decimals', '40'], '--base-decimals=40'],
     [['--tick', '0.000000001'], '--tick=0.000000001 has more decimals than USDT has in this backtest (8); raise --quote-decimals'],
     [['--bogus'], '--bogus'],
+    [['--maker-pbips=-201'], '--maker-pbips=-201 is out of range (allowed -200..1000000)'],
+    [['--maker-pbips=-50', '--taker-pbips=-1'], '--taker-pbips=-1'],
+    // A negative value needs the = form; node's parser says so.
+    [['--maker-pbips', '-50'], "use '--maker-pbips=-XYZ'"],
+    [['--sweep', 'maker-pbips=-100,-300'], '--sweep maker-pbips=-300: a rebate is at most the taker fee (allowed ≥ −200)'],
   ])('exits 2 naming the bad flag: %j', async (extra, named) => {
     const { code, stderr } = await runCli([...base, ...extra]);
     expect(code).toBe(2);

@@ -44,7 +44,7 @@ describe('akira-mm <command> --help', () => {
   it('states units where a flag has one: backtest latency in ms, fees in pbips, sizes in tokens', async () => {
     const { stdout } = await runCli(['backtest', '--help']);
     expect(stdout).toMatch(/--latency-ms N +order entry latency, and the same again for the answer \(ms, default 25\)/);
-    expect(stdout).toMatch(/--maker-pbips N +maker fee \(pbips \(1000 = 10 bps\), default 100\)/);
+    expect(stdout).toMatch(/--maker-pbips N +maker fee; negative = a rebate, credited \(at least −taker-pbips; write --maker-pbips=-50\) \(pbips \(1000 = 10 bps\), default 100\)/);
     expect(stdout).toMatch(/--initial-base X +held at the start; the same value is held in quote \(base tokens, default 1\)/);
     expect(stdout).toContain('--shard K/N');
     expect(flagLines(stdout).length).toBeGreaterThan(25);

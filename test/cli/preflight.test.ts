@@ -86,6 +86,21 @@ describe('akira-mm preflight', () => {
     expect(result.stdout).toMatch(/fix: deposit 0\.1 ETH, deposit \d+(\.\d+)? USDC \(core contract `deposit`\)/);
   });
 
+  it('checks the balances of a notional order size at the mid, and names the notional key in the fix', async () => {
+    const chain = getChain('mainnet');
+    const funded = fundDevAccounts([devAccount(0, 0)], chain);
+    const poor = devAccount(0, 1);
+    const venue = await started({ accounts: [...funded, { address: poor.address, publicKey: poor.starkKey, privateKey: poor.privateKey, balances: new Map() }] });
+    const file = shippedEnvFile(venue, { TRADING_ACCOUNT: feltToHex(poor.address), SIGNER_PRIVATE_KEY: feltToHex(poor.privateKey) });
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^LADDER_ORDER_SIZE=.*$/m, 'LADDER_ORDER_NOTIONAL=150'));
+    const result = await runCli(['preflight', '--env', file, '--timeout-ms', '3000']);
+    expect(result.code).toBe(1);
+    // Two levels of 150 USDC: the bids need 300 USDC whatever the price, the asks 300 USDC of ETH at the mid.
+    expect(lineOf(result.stdout, 'balances')).toMatch(/^✖ balances: 0 ETH free, asks need 0\.\d+; 0 USDC free, bids need 300\b/);
+    expect(result.stdout).toMatch(/or lower LADDER_ORDER_NOTIONAL/);
+    expect(lineOf(result.stdout, 'ticker rules')).toMatch(/^✔ ticker rules/);
+  });
+
   it('fails the contract constants over RPC when the chain’s fee recipient is another, naming both', async () => {
     const venue = await started({ contracts: { feeRecipient: OTHER_RECIPIENT } });
     const result = await runCli(['preflight', '--env', shippedEnvFile(venue), '--timeout-ms', '3000']);

@@ -115,7 +115,9 @@ describe('settings reach their readers', () => {
     expect(policy.pairs[0]?.maxOrderNotionalUnits).toBe(250_000_000n);
     expect(policy.contracts?.executorAddress).toBe('0x5');
     expect(accountPairsOf([config])[0]?.budgetBaseUnits).toBe(750_000_000_000_000_000n);
-    expect(accountLimitsOf([config], new Map()).maxDrawdownQuote).toBe(150);
+    // The account-wide limits apply to an account of several pairs (a pair alone: its own RISK_* keys are the account's).
+    expect(accountLimitsOf([config, config], new Map()).maxDrawdownQuote).toBe(150);
+    expect(accountLimitsOf([config], new Map()).maxDrawdownQuote).toBe(0);
     expect(config.reference).toMatchObject({ market: { venue: 'binance', symbol: 'ETHUSDT' }, staleMs: 1_500, jumpBps: 33 });
     expect(config.hedge).toMatchObject({ restUrl: 'http://127.0.0.1:9200', feeBps: 10, credentials: { kind: 'hmac' } });
   });

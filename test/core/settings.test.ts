@@ -1,6 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { CONFIG_KEYS } from '../../src/config/index.ts';
 import {
+  ALERT_KEYS,
   ENGINE_KEYS,
   HEDGE_KEYS,
   MmError,
@@ -10,8 +11,11 @@ import {
   key,
   settingsOf,
   values as v,
+  type AlertEventKind,
+  type AlertPolicy,
   type KeySpec,
   type KeyValues,
+  type LowBalanceThreshold,
   type Landing,
   type Reader,
   type ReferenceMarket,
@@ -20,7 +24,7 @@ import type { AccountPair, ConfiguredRiskLimits, EngineSettings, HedgerSettings,
 import type { ReferenceSettings } from '../../src/engine/reference-pricer.ts';
 import type { LiveVenueConfig } from '../../src/exchange/index.ts';
 
-const TABLES: Readonly<Record<string, Readonly<Record<string, KeySpec>>>> = { CONFIG_KEYS, ENGINE_KEYS, REFERENCE_KEYS, HEDGE_KEYS };
+const TABLES: Readonly<Record<string, Readonly<Record<string, KeySpec>>>> = { CONFIG_KEYS, ENGINE_KEYS, REFERENCE_KEYS, HEDGE_KEYS, ALERT_KEYS };
 
 /** A valid value other than the default, for every key of the component tables. */
 const OTHER: Readonly<Record<string, string>> = {
@@ -58,6 +62,8 @@ const OTHER: Readonly<Record<string, string>> = {
   INVENTORY_TARGET_PCT: '40',
   FAIR_PRICE: 'microprice',
   FAIR_HOLD_MS: '250',
+  ARRIVAL_GRID_STEP_BPS: '0.1',
+  ARRIVAL_GRID_POINTS: '40',
   REQUOTE_AGGRESSIVE_TOLERANCE_PCT: '25',
   REQUOTE_TOLERANCE_BPS: '3',
   REQUOTE_TOLERANCE_TICKS: '4',
@@ -108,6 +114,22 @@ const OTHER: Readonly<Record<string, string>> = {
   HEDGE_IOC_SLIPPAGE_BPS: '15',
   HEDGE_BASIS_BPS: '-1.5',
   HEDGE_RECV_WINDOW_MS: '3000',
+  ALERT_WEBHOOK_URL: 'https://alerts.example.com/hook',
+  ALERT_TELEGRAM_BOT_TOKEN: '123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsawQ',
+  ALERT_TELEGRAM_CHAT_ID: '-1001234567890',
+  ALERT_TELEGRAM_API_URL: 'http://127.0.0.1:8081',
+  ALERT_SLACK_WEBHOOK_URL: 'https://hooks.slack.com/services/T0/B0/X',
+  ALERT_DISCORD_WEBHOOK_URL: 'https://discord.com/api/webhooks/1/token',
+  ALERT_EVENTS: 'halt,429-storm',
+  ALERT_PAUSE_AFTER_S: '30',
+  ALERT_STORM_WINDOW_S: '120',
+  ALERT_RECONNECT_STORM: '3',
+  ALERT_429_STORM: '20',
+  ALERT_LOW_BALANCE: 'USDC:500,ETH:0.25',
+  ALERT_DAILY_SUMMARY_UTC: '07:30',
+  ALERT_RATE_PER_MIN: '12',
+  ALERT_RATE_BURST: '3',
+  ALERT_LABEL: 'desk-1',
 };
 
 const DECIMALS = { baseDecimals: 18, quoteDecimals: 6 };
@@ -169,6 +191,14 @@ describe('settings declared once', () => {
     expect(settingsOf(ENGINE_KEYS, 'engine', keys, DECIMALS)).toMatchObject({ conversionMargin: 0.007, maxOrderAgeMs: 12_000 });
     expect(settingsOf(ENGINE_KEYS, 'live-venue', keys, DECIMALS)).toEqual({ feeToken: 'STRK', gasRefreshS: 30, conversionMarginBps: 70, orderTtlS: 3600 });
     expect(settingsOf(ENGINE_KEYS, 'risk', keys, DECIMALS)).toMatchObject({ maxInventoryDeviationUnits: 2_500_000_000_000_000_000n, maxOrderNotionalUnits: 250_000_000n });
+    const alerts = { ...defaultValues(ALERT_KEYS), ...Object.fromEntries(['ALERT_PAUSE_AFTER_S', 'ALERT_STORM_WINDOW_S', 'ALERT_LOW_BALANCE', 'ALERT_DAILY_SUMMARY_UTC', 'ALERT_EVENTS'].map((name) => [name, parsed(ALERT_KEYS[name as keyof typeof ALERT_KEYS], OTHER[name] as string)])) };
+    expect(settingsOf(ALERT_KEYS, 'alert-policy', alerts)).toMatchObject({
+      pauseAfterMs: 30_000,
+      stormWindowMs: 120_000,
+      lowBalances: [{ token: 'USDC', amount: { text: '500', value: 500 } }, { token: 'ETH', amount: { text: '0.25', value: 0.25 } }],
+      dailySummaryMinuteUtc: 450,
+      events: ['halt', '429-storm'],
+    });
   });
 
   it('converts an amount only once the pair\'s decimals are known, except zero, which is zero in any unit', () => {
@@ -214,6 +244,18 @@ describe('settings declared once', () => {
       readonly maxOpenOrders: number;
       readonly priceBandFraction: number;
       readonly maxDrawdownQuote: number | 'auto';
+    }>();
+    expectTypeOf<AlertPolicy>().toEqualTypeOf<{
+      readonly events: readonly AlertEventKind[];
+      readonly pauseAfterMs: number;
+      readonly stormWindowMs: number;
+      readonly reconnectStorm: number;
+      readonly rateLimitStorm: number;
+      readonly lowBalances: readonly LowBalanceThreshold[];
+      readonly dailySummaryMinuteUtc: number | undefined;
+      readonly ratePerMin: number;
+      readonly burst: number;
+      readonly label: string;
     }>();
     expectTypeOf<RequoteTolerance['bps']>().toEqualTypeOf<number | 'auto'>();
     expectTypeOf<OutboundBudget['ratePerS']>().toEqualTypeOf<number>();

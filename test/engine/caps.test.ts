@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { notionalUnits } from '../../src/core/index.ts';
-import { admissibleQuantity, clipQuotes, DrawdownGuard, resolveRiskLimits, type ExposedOrder, type RiskLimits, type RoundedQuote } from '../../src/engine/index.ts';
+import { admissibleQuantity, clipQuotes, DrawdownGuard, orderSizeUnitsOf, resolveRiskLimits, type ExposedOrder, type RiskLimits, type RoundedQuote } from '../../src/engine/index.ts';
 import { ETH_USDC, eth, usdc } from './fixtures.ts';
 
 const open: RiskLimits = {
@@ -151,5 +151,13 @@ describe('auto limits', () => {
     // 0 still disables, explicitly.
     const off = resolveRiskLimits({ maxInventoryDeviationUnits: 0n, maxOrderNotionalUnits: 0n, maxTotalNotionalUnits: 0n, maxOpenOrders: 0, priceBandFraction: 0, maxDrawdownQuote: 0 }, { orderSizeUnits: eth(0.05), fairUnits: usdc(2000), rules: ETH_USDC });
     expect([off.maxInventoryDeviationUnits, off.maxTotalNotionalUnits, off.maxDrawdownQuote]).toEqual([0n, 0n, 0]);
+  });
+
+  it('take a notional strategy\'s order size at the first fair price, rounded down to the lot', () => {
+    // 130 USDC at 2,000 is 0.065 ETH; at 2,600.01 it is 0.04999…, down to 0.0499 on the 0.0001 lot.
+    expect(orderSizeUnitsOf({ orderNotional: 130 }, usdc(2000), ETH_USDC)).toBe(eth(0.065));
+    expect(orderSizeUnitsOf({ orderNotional: 130 }, usdc(2600.01), ETH_USDC)).toBe(eth(0.0499));
+    expect(orderSizeUnitsOf({ orderSize: 0.05 }, usdc(2000), ETH_USDC)).toBe(eth(0.05));
+    expect(orderSizeUnitsOf({}, usdc(2000), ETH_USDC)).toBeUndefined();
   });
 });

@@ -27,6 +27,14 @@ describe('gas-aware edge', () => {
     expect(quoteEdgeBps(bid(1998, 0.1), 2000, paidCancels)).toBeCloseTo(8 - (0.0005 / 199.8) * 1e4, 9);
   });
 
+  it('adds a maker rebate to the edge: a quote 1 bp from the mid earns 1.5 bps with a 0.5 bp rebate', () => {
+    const rebate: EdgeContext = { ...freeCancels, makerFeePbips: -50 };
+    expect(quoteEdgeBps(bid(1999.8, 0.1), 2000, rebate)).toBeCloseTo(1.5, 9);
+    // Kept at MIN_EDGE_BPS=1.2 with the rebate, dropped with the 2 bps fee.
+    expect(filterByEdge([bid(1999.8, 0.1)], 2000, 0n, 1.2, rebate)).toHaveLength(1);
+    expect(filterByEdge([bid(1999.8, 0.1)], 2000, 0n, 1.2, freeCancels)).toHaveLength(0);
+  });
+
   it('drops quotes whose edge is under the minimum, and everything without a fair price', () => {
     const quotes = [bid(1999.8, 0.1), bid(1998, 0.1)];
     expect(filterByEdge(quotes, 2000, 0n, 1, freeCancels)).toEqual([bid(1998, 0.1)]);

@@ -21,6 +21,14 @@ describe('feeOnReceipt', () => {
     expect(feeOnReceipt(1n, 1)).toBe(1n);
     expect(feeOnReceipt(123n, 0)).toBe(0n);
   });
+
+  it('credits a maker rebate (negative pbips) rounded towards zero: never more than the exact rebate, at most one unit less', () => {
+    expect(feeOnReceipt(1_000_000n, -500)).toBe(-500n);
+    // 1,000,001 × 500 / 10^6 = 500.0005: the venue credits 500, not 501.
+    expect(feeOnReceipt(1_000_001n, -500)).toBe(-500n);
+    expect(feeOnReceipt(1_999n, -500)).toBe(0n);
+    expect(feeOnReceipt(2_000n, -500)).toBe(-1n);
+  });
 });
 
 describe('Ledger', () => {
@@ -45,6 +53,18 @@ describe('Ledger', () => {
     expect(effect.feeToken).toBe('base');
     expect(effect.feeUnits).toBe((eth(0.5) * 200n + 999_999n) / 1_000_000n);
     expect(ledger.balances()).toEqual({ baseUnits: eth(1.5) - effect.feeUnits, quoteUnits: usdc(9_000) });
+  });
+
+  it('credits a maker rebate to the balance it is received in, and counts it as a negative fee', () => {
+    const ledger = new Ledger({ ...options, makerFeePbips: -100 });
+    ledger.reset(eth(1), usdc(10_000));
+    const buy = ledger.applyFill(fill('buy', 0.5, 2000));
+    // 1 bp of 0.5 ETH = 0.00005 ETH credited.
+    expect(buy).toMatchObject({ feeToken: 'base', feeUnits: -(eth(0.5) / 10_000n) });
+    const sell = ledger.applyFill(fill('sell', 0.5, 2000));
+    expect(sell).toMatchObject({ feeToken: 'quote', feeUnits: -usdc(0.1) });
+    expect(ledger.balances()).toEqual({ baseUnits: eth(1) + eth(0.5) / 10_000n, quoteUnits: usdc(10_000.1) });
+    expect(ledger.pnl(2000).feesPaid).toBeCloseTo(-0.2, 9);
   });
 
   it('a taker sell pays the taker fee in quote, from what it receives', () => {

@@ -34,12 +34,15 @@ describe('fees per trade, whatever order the reports arrive in', () => {
     expect(fees.onLateTrade('o', a!)).toBe(0n);
   });
 
-  it('ends at the venue\'s fee (every trade rounded on its own) for any arrival order, merges and repeats', () => {
+  it.each([
+    ['a fee', PBIPS],
+    ['a maker rebate', { maker: -250, taker: 1_000 }],
+  ])('ends at the venue\'s fee (every trade rounded on its own) for any arrival order, merges and repeats, with %s', (_name, pbips) => {
     const size = fc.record({ qty: fc.integer({ min: 1, max: 10_000 }), quote: fc.integer({ min: 1, max: 50_000_000 }) });
     fc.assert(
       fc.property(fc.array(size, { minLength: 1, maxLength: 8 }), fc.constantFrom<'buy' | 'sell'>('buy', 'sell'), fc.array(fc.nat(), { maxLength: 20 }), (sizes, side, shuffle) => {
         const all = trades(sizes);
-        const fees = new OrderFees(PBIPS);
+        const fees = new OrderFees(pbips);
         // Reports in a shuffled order; each may or may not be the newest (only the newest moves the fill).
         const order = all.map((trade, i) => ({ trade, key: shuffle[i] ?? i }));
         order.sort((x, y) => x.key - y.key);
@@ -55,10 +58,24 @@ describe('fees per trade, whatever order the reports arrive in', () => {
             charged += fees.onLateTrade('o', trade);
           }
         }
-        const venue = all.reduce((sum, trade) => sum + feeOnReceipt(side === 'buy' ? trade.qtyUnits : trade.quoteUnits, PBIPS.maker), 0n);
+        const venue = all.reduce((sum, trade) => sum + feeOnReceipt(side === 'buy' ? trade.qtyUnits : trade.quoteUnits, pbips.maker), 0n);
         expect(charged).toBe(venue);
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('credits each fill\'s rebate as it comes, and takes back the part a late trade\'s own rounding removes', () => {
+    const fees = new OrderFees({ maker: -250, taker: 1_000 });
+    const [a, b] = trades([
+      { qty: 1_001, quote: 3_000_003 },
+      { qty: 2_001, quote: 6_000_003 },
+    ]);
+    const merged = fees.onFill('o', 'sell', 3_002n, 9_000_006n, true, undefined);
+    expect(merged).toBe(-2_250n); // ⌊9,000,006 × 250 / 10^6⌋ = 2,250 credited
+    const late = fees.onLateTrade('o', b!) + fees.onLateTrade('o', a!);
+    // Each trade on its own: 750 + 1,500 = 2,250 — the same here; a split never credits more.
+    expect(merged + late).toBe(feeOnReceipt(3_000_003n, -250) + feeOnReceipt(6_000_003n, -250));
+    expect(late).toBeGreaterThanOrEqual(0n);
   });
 });

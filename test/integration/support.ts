@@ -84,7 +84,7 @@ export function silentIo(): CliIo {
 }
 
 /** The bot on dev account 0, started like `akira-mm run`; `stop()` plays the part of SIGTERM. */
-export async function startBot(sim: SimHandle, env: Record<string, string> = {}): Promise<LiveRun & { stop(): Promise<number> }> {
+export async function startBot(sim: SimHandle, env: Record<string, string> = {}, options: Pick<Parameters<typeof startLiveRun>[0], 'observerOf'> = {}): Promise<LiveRun & { stop(): Promise<number> }> {
   const account = sim.accounts[0]!;
   const config = validatePairEnv(
     {
@@ -115,6 +115,7 @@ export async function startBot(sim: SimHandle, env: Record<string, string> = {})
     stopSignal,
     showStatus: false,
     signingWorkers: 0,
+    ...options,
   });
   return {
     ...run,

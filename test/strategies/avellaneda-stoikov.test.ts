@@ -78,16 +78,33 @@ describe('avellaneda-stoikov strategy', () => {
     expect(short?.reservationPrice).toBeCloseTo(100.3, 9);
   });
 
-  it('uses the fitted k when AS_KAPPA=auto and the fallback until the fit exists', () => {
-    const strategy = createAvellanedaStoikov(parseOrThrow(AVELLANEDA_STOIKOV, { AS_KAPPA_FALLBACK: '3' }));
+  it('uses the fitted k when AS_KAPPA=auto and the fallback until the fit exists, both per bp of the reference', () => {
+    const strategy = createAvellanedaStoikov(parseOrThrow(AVELLANEDA_STOIKOV, { AS_KAPPA_FALLBACK_PER_BPS: '0.03' }));
     const before = strategy.explain(makeView(wideBook), makeInventory());
     expect(before?.kappaSource).toBe('fallback');
-    expect(before?.kappa).toBe(3);
-    const after = strategy.explain(makeView({ ...wideBook, arrival: { a: 2, k: 0.7 } }), makeInventory());
+    expect(before?.kappa).toBeCloseTo(3, 12); // 0.03 per bp of 100 = 3 per price unit
+    const after = strategy.explain(makeView({ ...wideBook, arrival: { a: 2, kPerBps: 0.007 } }), makeInventory());
     expect(after?.kappaSource).toBe('fit');
-    expect(after?.kappa).toBe(0.7);
-    const degenerate = strategy.explain(makeView({ ...wideBook, arrival: { a: 2, k: Number.NaN } }), makeInventory());
+    expect(after?.kappa).toBeCloseTo(0.7, 12);
+    expect(after?.kappaPerBps).toBeCloseTo(0.007, 12);
+    const degenerate = strategy.explain(makeView({ ...wideBook, arrival: { a: 2, kPerBps: Number.NaN } }), makeInventory());
     expect(degenerate?.kappaSource).toBe('fallback');
+  });
+
+  it('fixes k per bp with AS_KAPPA_PER_BPS, still reads the deprecated per-price keys, and refuses a key beside its replacement', () => {
+    const perBps = createAvellanedaStoikov(parseOrThrow(AVELLANEDA_STOIKOV, { AS_KAPPA_PER_BPS: '0.015' })).explain(makeView({ ...wideBook, arrival: { a: 2, kPerBps: 0.5 } }), makeInventory());
+    expect([perBps?.kappaSource, perBps?.kappa]).toEqual(['fixed', expect.closeTo(1.5, 12)]);
+    const legacyFallback = createAvellanedaStoikov(parseOrThrow(AVELLANEDA_STOIKOV, { AS_KAPPA_FALLBACK: '3' })).explain(makeView(wideBook), makeInventory());
+    expect([legacyFallback?.kappaSource, legacyFallback?.kappa]).toEqual(['fallback', 3]);
+    for (const [env, key] of [
+      [{ AS_KAPPA: '1.5', AS_KAPPA_PER_BPS: '0.015' }, 'AS_KAPPA_PER_BPS'],
+      [{ AS_KAPPA: 'auto', AS_KAPPA_PER_BPS: '0.015' }, 'AS_KAPPA_PER_BPS'],
+      [{ AS_KAPPA_FALLBACK: '3', AS_KAPPA_FALLBACK_PER_BPS: '0.03' }, 'AS_KAPPA_FALLBACK_PER_BPS'],
+    ] as const) {
+      const result = AVELLANEDA_STOIKOV.parseParams(env);
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.issues.map((issue) => issue.key)).toEqual([key]);
+    }
   });
 
   it('widens a spread narrower than the floor around the reservation price, keeping the skew', () => {

@@ -50,7 +50,7 @@ describe('glft strategy', () => {
     const params = parseOrThrow(GLFT, {
       GLFT_GAMMA: '1',
       GLFT_A: '1',
-      GLFT_K: '1',
+      GLFT_K_PER_BPS: '0.01', // 1 per price unit at 100
       GLFT_MIN_SPREAD_BPS: '0',
       GLFT_MAX_SPREAD_BPS: '1000',
       GLFT_MAX_SKEW_BPS: '5000',
@@ -78,12 +78,25 @@ describe('glft strategy', () => {
     expect((free?.bid ?? 0) - (costly?.bid ?? 0)).toBeCloseTo(0.08, 9);
   });
 
-  it('switches to the fitted A and k, unless GLFT_FIT_ARRIVAL is off', () => {
-    const view = makeView({ ...wideBook, arrival: { a: 5, k: 2 } });
+  it('switches to the fitted A and k (per bp, turned into per price unit at the fair price), unless GLFT_FIT_ARRIVAL is off', () => {
+    const view = makeView({ ...wideBook, arrival: { a: 5, kPerBps: 0.02 } });
     const fitted = createGlft(parseOrThrow(GLFT)).explain(view, makeInventory());
-    expect([fitted?.arrivalSource, fitted?.a, fitted?.k]).toEqual(['fit', 5, 2]);
-    const fixed = createGlft(parseOrThrow(GLFT, { GLFT_FIT_ARRIVAL: 'off', GLFT_A: '3', GLFT_K: '4' })).explain(view, makeInventory());
-    expect([fixed?.arrivalSource, fixed?.a, fixed?.k]).toEqual(['fallback', 3, 4]);
+    expect([fitted?.arrivalSource, fitted?.a]).toEqual(['fit', 5]);
+    expect(fitted?.k).toBeCloseTo(2, 12); // 0.02 per bp of 100 = 2 per price unit
+    expect(fitted?.kPerBps).toBeCloseTo(0.02, 12);
+    const fixed = createGlft(parseOrThrow(GLFT, { GLFT_FIT_ARRIVAL: 'off', GLFT_A: '3', GLFT_K_PER_BPS: '0.04' })).explain(view, makeInventory());
+    expect([fixed?.arrivalSource, fixed?.a]).toEqual(['fallback', 3]);
+    expect(fixed?.k).toBeCloseTo(4, 12);
+  });
+
+  it('still reads the deprecated GLFT_K per quote price unit, and refuses it beside GLFT_K_PER_BPS', () => {
+    const view = makeView({ ...wideBook, arrival: undefined });
+    const legacy = createGlft(parseOrThrow(GLFT, { GLFT_K: '4' })).explain(view, makeInventory());
+    expect(legacy?.k).toBe(4);
+    expect(legacy?.kPerBps).toBeCloseTo(0.04, 12);
+    const both = GLFT.parseParams({ GLFT_K: '4', GLFT_K_PER_BPS: '0.04' });
+    expect(both.ok).toBe(false);
+    if (!both.ok) expect(both.issues).toEqual([expect.objectContaining({ key: 'GLFT_K_PER_BPS', value: '0.04', allowed: expect.stringContaining('GLFT_K=4') })]);
   });
 
   it('quotes only the levels that, all filled, keep the position inside GLFT_MAX_POSITION', () => {

@@ -15,7 +15,8 @@ const viewArb: fc.Arbitrary<MarketView> = fc
     volatilityFraction: fc.oneof(fc.constant(0), fc.double({ min: 0, max: 0.05, noNaN: true })),
     arrival: fc.option(fc.record({ a: fc.double({ min: 1e-6, max: 1e4, noNaN: true }), kFraction: fc.double({ min: 1e-6, max: 1e6, noNaN: true }) }), { nil: undefined }),
     timeMs: fc.integer({ min: 0, max: 2_000_000_000_000 }),
-    makerFee: fc.constantFrom(0, 0.0001, 0.001),
+    // A maker rebate (−1 bp) too: quotes move in by it, and still never cross each other.
+    makerFee: fc.constantFrom(0, 0.0001, 0.001, -0.0001),
     gasPerFill: fc.constantFrom(0, 0.01),
   })
   .map(({ price, tickExponent, spreadTicks, bidSize, askSize, volatilityFraction, arrival, timeMs, makerFee, gasPerFill }) => {
@@ -35,8 +36,8 @@ const viewArb: fc.Arbitrary<MarketView> = fc
       fair: mid,
       volatility: volatilityFraction * price,
       tradeRate: { buy: 1, sell: 1 },
-      // k in 1/price: scaled by the price level so fits range from very flat to very steep.
-      arrival: arrival === undefined ? undefined : { a: arrival.a, k: arrival.kFraction / price },
+      // k per bp: kFraction / price per price unit, so fits range from very flat to very steep.
+      arrival: arrival === undefined ? undefined : { a: arrival.a, kPerBps: arrival.kFraction / 10_000 },
       tickSize,
       lotSize: 0.001,
       minSize: 0.001,
@@ -75,7 +76,7 @@ const asEnv = fc.record({
   AS_GAMMA: fc.constantFrom('1e-9', '0.01', '1', '50', '1000000'),
   AS_HORIZON_S: fc.constantFrom('inf', '1', '60', '86400'),
   AS_KAPPA: fc.constantFrom('auto', '1e-6', '1', '1000'),
-  AS_KAPPA_FALLBACK: fc.constantFrom('1e-6', '1', '1000'),
+  AS_KAPPA_FALLBACK_PER_BPS: fc.constantFrom('1e-6', '0.25', '1000'),
   AS_ORDER_SIZE: fc.constantFrom('0.01', '1', '25'),
   AS_MIN_SPREAD_BPS: fc.constantFrom('0', '4', '50'),
   AS_MAX_SPREAD_BPS: fc.constantFrom('50', '200', '10000'),
@@ -92,7 +93,7 @@ const glftEnv = fc.record({
   GLFT_MAX_POSITION: fc.constantFrom('off', '25', '1000'),
   GLFT_FIT_ARRIVAL: fc.constantFrom('on', 'off'),
   GLFT_A: fc.constantFrom('1e-6', '1', '1000'),
-  GLFT_K: fc.constantFrom('1e-6', '1', '1000'),
+  GLFT_K_PER_BPS: fc.constantFrom('1e-6', '0.25', '1000'),
   GLFT_ORDER_SIZE: fc.constantFrom('0.01', '1', '25'),
   GLFT_MIN_SPREAD_BPS: fc.constantFrom('0', '4', '50'),
   GLFT_MAX_SPREAD_BPS: fc.constantFrom('50', '200', '10000'),

@@ -23,7 +23,7 @@ describe('strategy registry', () => {
     // ETH at 3000.00/3000.01 with σ = 0.3 USDC/√s (about 1.5% a day) and a 2 bps maker fee,
     // before and after an arrival fit: every quote at least the fee away, none absurdly far. A
     // deep hedge book (xemm prices on it; the others ignore it) sits at the same price.
-    for (const arrival of [undefined, { a: 3, k: 8 }]) {
+    for (const arrival of [undefined, { a: 3, kPerBps: 2.4 }]) {
       const view = makeView({ bestBid: 3000, bestAsk: 3000.01, volatility: 0.3, arrival, makerFee: 0.0002, hedge: makeHedgeView(3000.005) });
       const quotes = strategy.quote(view, makeInventory({ base: 1, targetBase: 1 }));
       expect(quotes.map((q) => q.side).sort()).toEqual(['buy', 'sell']);

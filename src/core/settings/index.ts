@@ -20,7 +20,7 @@ export {
   type ValuesReadBy,
 } from './keys.ts';
 export { defaultValues, settingsOf, type PairDecimals } from './build.ts';
-export { readKeys, type CrossCheck } from './read.ts';
+export { notBoth, readKeys, type CrossCheck } from './read.ts';
 export { ENGINE_KEYS, ENGINE_KEY_LIST, type EngineConfig } from './engine-keys.ts';
 export {
   FAIR_PRICES,
@@ -34,3 +34,15 @@ export {
   type ReferenceMarket,
 } from './reference-keys.ts';
 export { HEDGE_KEYS, HEDGE_KEY_LIST, type HedgeKeys, type HedgeVenueSettings } from './hedge-keys.ts';
+export {
+  ALERT_EVENT_KINDS,
+  ALERT_KEYS,
+  ALERT_KEY_LIST,
+  type AlertChannelKeys,
+  type AlertChannels,
+  type AlertEventKind,
+  type AlertKeys,
+  type AlertPolicy,
+  type AlertSettings,
+  type LowBalanceThreshold,
+} from './alert-keys.ts';

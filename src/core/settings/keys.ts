@@ -48,7 +48,11 @@ export type Reader =
   /** The hedge venue's API key and how requests are signed. */
   | 'hedge-credentials'
   /** How fills are hedged (`HedgerSettings`). */
-  | 'hedger';
+  | 'hedger'
+  /** Where alerts go: webhook, Telegram, Slack, Discord (`AlertChannelKeys`, src/core/settings/alert-keys.ts). */
+  | 'alert-channels'
+  /** What alerts and how often (`AlertPolicy`, read by the notifier in src/ops). */
+  | 'alert-policy';
 
 /** Token amounts to base units, once the pair's decimals are known. */
 export interface TokenUnits {

@@ -7,7 +7,7 @@
  *   hold in the moments between a replacement's placement and its predecessor's cancel.
  * Limits are in exact base units where they bound money; notional limits in quote base units.
  */
-import { fitQuantity, notionalUnits, pow10, type ENGINE_KEYS, type SettingsOf, type Side, type TickerRules } from '../../core/index.ts';
+import { fitQuantity, notionalUnits, numberToUnits, pow10, roundToStep, type ENGINE_KEYS, type SettingsOf, type Side, type Strategy, type TickerRules } from '../../core/index.ts';
 import type { RoundedQuote } from './diff.ts';
 
 /** Risk limits as the engine applies them; 0 disables a limit. */
@@ -46,6 +46,19 @@ export interface LimitScale {
   /** Fair price in quote units per whole base token. */
   readonly fairUnits: bigint;
   readonly rules: TickerRules;
+}
+
+/**
+ * A strategy's level-0 order size in base units at the first fair price, for the `auto` limits: its
+ * base size as given, or its notional at `fairUnits` rounded down to the lot (the size it sends
+ * then); undefined when it has neither.
+ */
+export function orderSizeUnitsOf(strategy: Pick<Strategy, 'orderSize' | 'orderNotional'>, fairUnits: bigint, rules: TickerRules): bigint | undefined {
+  const { orderSize, orderNotional } = strategy;
+  if (orderSize !== undefined) return orderSize > 0 && Number.isFinite(orderSize) ? numberToUnits(orderSize, rules.baseDecimals, 'down') : undefined;
+  if (orderNotional === undefined || !(orderNotional > 0) || !Number.isFinite(orderNotional) || fairUnits <= 0n) return undefined;
+  const notional = numberToUnits(orderNotional, rules.quoteDecimals, 'down');
+  return roundToStep((notional * pow10(rules.baseDecimals)) / fairUnits, rules.qtyStep, 'down');
 }
 
 /**

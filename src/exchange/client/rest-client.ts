@@ -24,6 +24,7 @@ import type { AnomalySink } from '../wire/anomalies.ts';
 import { parseFastSignChallenge, type FastSignChallenge } from './fast-sign.ts';
 import { backoffDelayMs, rateLimitDelayMs, type BackoffPolicy } from './backoff.ts';
 import { openEnvelope } from './envelope.ts';
+import type { RateLimitSink } from './rate-limits.ts';
 import { ExchangeError } from './errors.ts';
 import { UndiciTransport, type HttpOptions, type HttpTransport } from './http.ts';
 import {
@@ -86,6 +87,8 @@ export interface RestClientOptions {
   readonly retry?: RetryOptions;
   /** Where oddities read past are reported (issue 11 item 3); default: nowhere, still lenient. */
   readonly anomalies?: AnomalySink;
+  /** Told of every 429 answer (`RateLimitCounter`); default: nowhere (they are still logged). */
+  readonly rateLimits?: RateLimitSink;
 }
 
 /** `mode` of `/user/order(s)` (SPEC §1: 1 full, 2 reduced). */
@@ -128,9 +131,11 @@ export class RestClient {
   readonly #retry: Required<RetryOptions>;
   readonly #session: AuthSession;
   readonly #anomalies: AnomalySink;
+  readonly #rateLimits: RateLimitSink;
 
   constructor(options: RestClientOptions) {
     this.#anomalies = options.anomalies ?? (() => undefined);
+    this.#rateLimits = options.rateLimits ?? (() => undefined);
     this.chain = options.chain;
     this.account = options.account;
     this.#transport = options.transport ?? new UndiciTransport(options.baseUrl, options.http);
@@ -385,6 +390,7 @@ export class RestClient {
         }
       } catch (error) {
         if (!(error instanceof ExchangeError)) throw error;
+        if (error.code === 'EXCHANGE_RATE_LIMITED') this.#rateLimits(endpoint);
         if (error.code === 'EXCHANGE_UNAUTHORIZED' && token !== undefined && !relogged) {
           // One fresh login, then the same request again: a 401 was not processed (SPEC §2).
           relogged = true;

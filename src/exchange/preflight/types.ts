@@ -13,8 +13,11 @@ export interface CheckResult {
 
 /** What the bot would quote, to hold the balances and caps against. */
 export interface QuotePlan {
-  /** One order's base size (the strategy's ORDER_SIZE), base units. */
-  readonly orderQtyUnits: bigint;
+  /**
+   * One order's size: base units (the strategy's ORDER_SIZE), or a notional in quote units (its
+   * ORDER_NOTIONAL, turned into base at the mid when the balances are checked).
+   */
+  readonly orderSize: { readonly kind: 'base'; readonly qtyUnits: bigint } | { readonly kind: 'notional'; readonly quoteUnits: bigint };
   /** Orders per side (LADDER_LEVELS; 1 for the model strategies). */
   readonly levels: number;
   /** RISK_MAX_ORDER_NOTIONAL in quote units; 0 = none. */
@@ -23,7 +26,7 @@ export interface QuotePlan {
   readonly maxTotalNotionalUnits: bigint;
   /** RISK_ONCHAIN_KILL: the nonce increase must be affordable. */
   readonly onchainKill: boolean;
-  /** The env key of the order size, for fixes ("LADDER_ORDER_SIZE"). */
+  /** The env key of the order size in effect, for fixes ("LADDER_ORDER_SIZE", "LADDER_ORDER_NOTIONAL"). */
   readonly orderSizeKey: string;
 }
 

@@ -137,8 +137,10 @@ async function checkRules(target: PreflightTarget, rest: RestClient, report: Rep
     const setup = resolvePairSetup({ specs, user, base, quote, ecosystemBook: target.ecosystemBook });
     const { rules } = setup;
     const rulesText = `tick ${formatUnits(rules.priceTick, quote.decimals)} ${quote.symbol}, step ${formatUnits(rules.qtyStep, base.decimals)} ${base.symbol}, min ${formatUnits(rules.minQty, base.decimals)} ${base.symbol}; fees maker ${feeText(setup.makerPbips)}, taker ${feeText(setup.takerPbips)}`;
-    const size = formatUnits(plan.orderQtyUnits, base.decimals);
-    if (plan.orderQtyUnits < rules.minQty || plan.orderQtyUnits % rules.qtyStep !== 0n) {
+    const orderSize = plan.orderSize;
+    // A notional becomes a multiple of the step at quote time; a base size must be one already.
+    if (orderSize.kind === 'base' && (orderSize.qtyUnits < rules.minQty || orderSize.qtyUnits % rules.qtyStep !== 0n)) {
+      const size = formatUnits(orderSize.qtyUnits, base.decimals);
       report({ name: 'ticker rules', status: 'fail', detail: `${rulesText}; ${plan.orderSizeKey}=${size} is not a multiple of the step at or above the minimum`, fix: `set ${plan.orderSizeKey} to a multiple of ${formatUnits(rules.qtyStep, base.decimals)} of at least ${formatUnits(rules.minQty, base.decimals)}` });
     } else {
       report({ name: 'ticker rules', status: 'pass', detail: `${base.symbol}/${quote.symbol} ${target.ecosystemBook ? 'ecosystem' : 'router'} book: ${rulesText}` });
@@ -190,14 +192,19 @@ async function checkBalances(target: PreflightTarget, rest: RestClient, context:
     return balance === undefined ? 0n : balance.balance - balance.locked;
   };
   const levels = BigInt(plan.levels);
-  const needBase = plan.orderQtyUnits * levels;
+  const scale = 10n ** BigInt(base.decimals);
+  const { orderSize } = plan;
+  // A notional's base size needs a price: the mid now (the bot converts at its fair price when it quotes).
+  const orderQtyUnits = orderSize.kind === 'base' ? orderSize.qtyUnits : context.midUnits === undefined || context.midUnits <= 0n ? undefined : (orderSize.quoteUnits * scale) / context.midUnits;
   const problems: string[] = [];
   const fixes: string[] = [];
-  if (free(base.symbol) < needBase) {
+  const needBase = orderQtyUnits === undefined ? undefined : orderQtyUnits * levels;
+  if (needBase !== undefined && free(base.symbol) < needBase) {
     problems.push(`${formatUnits(free(base.symbol), base.decimals)} ${base.symbol} free, asks need ${formatUnits(needBase, base.decimals)}`);
     fixes.push(`deposit ${formatUnits(needBase - free(base.symbol), base.decimals)} ${base.symbol}`);
   }
-  const orderNotional = context.midUnits === undefined ? undefined : (plan.orderQtyUnits * context.midUnits) / 10n ** BigInt(base.decimals);
+  const orderNotional =
+    orderSize.kind === 'notional' ? orderSize.quoteUnits : context.midUnits === undefined ? undefined : (orderSize.qtyUnits * context.midUnits) / scale;
   if (orderNotional !== undefined) {
     const needQuote = orderNotional * levels;
     if (free(quote.symbol) < needQuote) {
@@ -226,6 +233,9 @@ async function checkBalances(target: PreflightTarget, rest: RestClient, context:
     report({ name: 'balances', status: 'fail', detail: problems.join('; '), fix: `${fixes.join(', ')} (core contract \`deposit\`), or lower ${plan.orderSizeKey}` });
     return;
   }
-  const sizing = orderNotional === undefined ? 'no mid to price bids (empty book side)' : `${plan.levels} × ${formatUnits(plan.orderQtyUnits, base.decimals)} ${base.symbol} a side ≈ ${formatUnits(orderNotional * levels, quote.decimals)} ${quote.symbol}`;
+  const sizing =
+    orderNotional === undefined || orderQtyUnits === undefined
+      ? 'no mid to price bids (empty book side)'
+      : `${plan.levels} × ${formatUnits(orderQtyUnits, base.decimals)} ${base.symbol} a side ≈ ${formatUnits(orderNotional * levels, quote.decimals)} ${quote.symbol}`;
   report({ name: 'balances', status: 'pass', detail: `${held}; quoting ${sizing}; nonce ${user.nonce}` });
 }

@@ -108,7 +108,7 @@ export class MarketStream {
   #hasConnected = false;
   #stopped = false;
   /** Counters for metrics and tests. */
-  readonly stats = { connects: 0, reconnects: 0, malformedFrames: 0, deadConnections: 0 };
+  readonly stats = { connects: 0, reconnects: 0, malformedFrames: 0, deadConnections: 0, pongs: 0 };
 
   constructor(options: MarketStreamOptions) {
     this.#options = options;
@@ -207,6 +207,7 @@ export class MarketStream {
     socket.on('message', (data, isBinary) => this.#onMessage(socket, data, isBinary));
     socket.on('ping', () => this.#touch(socket));
     socket.on('pong', () => {
+      this.stats.pongs++;
       this.#touch(socket);
       this.#missedPongs = 0;
     });

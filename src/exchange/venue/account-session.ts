@@ -88,6 +88,7 @@ export class AccountSession {
           rng: deps.rng.fork(`venue ${pair.base}/${pair.quote}`),
           logger,
           anomalies: connection.anomalies,
+          rateLimits: connection.rateLimits,
           ...(pair.fastCancel === true ? { fastSignSigner: connection.fastSignSigner } : {}),
           shared: { stream: (handlers) => this.#stream.channel(handlers) },
         }),

@@ -7,7 +7,7 @@
  * ready-made and enforces its own.
  */
 import { MmError, getChain, withContracts, type ChainInfo, type ChainName, type Clock, type ContractOverrides, type ENGINE_KEYS, type Logger, type Rng, type Secret, type SettingsOf } from '../../core/index.ts';
-import { RestClient, type HttpOptions } from '../client/index.ts';
+import { RateLimitCounter, RestClient, type HttpOptions } from '../client/index.ts';
 import { Signer, SigningPolicy, SigningPool, type SigningAudit, type SigningPolicySpec } from '../signer/index.ts';
 import type { StreamTiming } from '../stream/index.ts';
 import { WireAnomalyCounter } from '../wire/anomalies.ts';
@@ -90,7 +90,7 @@ export function chainWithContracts(name: ChainName, overrides: ContractOverrides
  * @throws MmError `CORE_INVARIANT` with neither a private key nor a ready signer.
  */
 export function createLiveVenue(config: LiveVenueConfig, deps: LiveVenueFactoryDeps): LiveVenue {
-  const { chain, account, signer, batchSigner, fastSignSigner, logger, anomalies, rest } = connectionOf(config, deps);
+  const { chain, account, signer, batchSigner, fastSignSigner, logger, anomalies, rateLimits, rest } = connectionOf(config, deps);
   return new LiveVenue(
     liveVenueSettingsOf(config, chain, account),
     {
@@ -101,6 +101,7 @@ export function createLiveVenue(config: LiveVenueConfig, deps: LiveVenueFactoryD
       rng: deps.rng.fork('venue'),
       logger,
       anomalies,
+      rateLimits,
       ...(config.fastCancel === true && fastSignSigner !== undefined ? { fastSignSigner } : {}),
     },
   );
@@ -113,8 +114,10 @@ export function connectionOf(config: LiveVenueConfig, deps: LiveVenueFactoryDeps
   const { signer, batchSigner, fastSignSigner } = deps.signer ?? inProcessSigner(config, account, chain, deps.audit, deps.clock);
   const logger = deps.logger.child({ component: 'exchange' });
   const anomalies = new WireAnomalyCounter(logger);
+  const rateLimits = new RateLimitCounter();
   const rest = new RestClient({
     anomalies: anomalies.sink,
+    rateLimits: rateLimits.sink,
     baseUrl: config.httpUrl,
     chain,
     account,
@@ -124,7 +127,7 @@ export function connectionOf(config: LiveVenueConfig, deps: LiveVenueFactoryDeps
     logger,
     ...(config.http === undefined ? {} : { http: config.http }),
   });
-  return { chain, account, signer, batchSigner, fastSignSigner, logger, anomalies, rest };
+  return { chain, account, signer, batchSigner, fastSignSigner, logger, anomalies, rateLimits, rest };
 }
 
 /** The live venue's settings from a pair's connection settings (also used by `AccountSession`). */

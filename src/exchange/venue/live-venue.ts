@@ -37,7 +37,7 @@ import {
   type VenueInfo,
   type VenueListener,
 } from '../../core/index.ts';
-import type { RestClient, StepsSpec, VenueOrder } from '../client/index.ts';
+import type { RateLimitCounter, RestClient, StepsSpec, VenueOrder } from '../client/index.ts';
 import type { ExecutionReport, MarketStream, StreamHandlers, StreamTiming } from '../stream/index.ts';
 import { WireAnomalyCounter, type WireAnomalyKind } from '../wire/anomalies.ts';
 import { verifyCoreContract } from '../chain/index.ts';
@@ -110,6 +110,8 @@ export interface LiveVenueDeps {
   readonly fastSignSigner?: FastSignSigner;
   /** Counts oddities read past; default one of its own (see `wireAnomalies()`). */
   readonly anomalies?: WireAnomalyCounter;
+  /** Counts the venue's 429 answers to the REST client (`rateLimited()`); the one the client reports to. Default: none (0). */
+  readonly rateLimits?: RateLimitCounter;
   /**
    * The pair shares its account's connection (`AccountSession`): the WS channel its feed uses,
    * and `stop()` leaves the REST pool, the batch signer and the socket to the session (they serve
@@ -413,6 +415,14 @@ export class LiveVenue implements Venue {
   /** Oddities in what the venue sent that were read past, by kind (`akira_mm_wire_anomalies_total`). */
   wireAnomalies(): ReadonlyMap<WireAnomalyKind, number> {
     return this.#anomalies.counts();
+  }
+
+  /**
+   * 429 answers the venue gave the REST client so far (shared by every pair of one account
+   * session: the venue limits per account). The notifier's 429 storm reads it.
+   */
+  rateLimited(): number {
+    return this.#deps.rateLimits?.total() ?? 0;
   }
 
   /** Cancels sent with the fast-sign key and signed ones. */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ExchangeError, RestClient } from '../../../src/exchange/client/index.ts';
+import { ExchangeError, RateLimitCounter, RestClient } from '../../../src/exchange/client/index.ts';
 import { createRng, createSilentLogger, getToken } from '../../../src/core/index.ts';
 import type { OrderRequest } from '../../../src/exchange/wire/requests.ts';
 import { LoopbackVenue } from '../support/loopback-venue.ts';
@@ -166,6 +166,19 @@ describe('REST client against a loopback venue', () => {
     venue.queue('POST /place_order', { status: 429, body: '{"code":429,"error":"Rate limit exceeded. Suggested sleep time: 50ms"}' });
     await rest.placeOrder(order());
     expect(venue.seen('POST /place_order')).toHaveLength(2);
+  });
+
+  it('counts every 429 answer of the venue, per endpoint, those waited out and the one it gives up on', async () => {
+    const counter = new RateLimitCounter();
+    const counted = makeRest(venue.httpUrl, { clock, rateLimits: counter.sink }).rest;
+    const limited = { status: 429, body: '{"code":429,"error":"Rate limit exceeded. Suggested sleep time: 10ms"}' };
+    venue.queue('GET /gas/price', limited, limited);
+    expect(await counted.gasPrice()).toBe(1_000_000_000n);
+    for (let i = 0; i < 4; i++) venue.queue('POST /place_order', limited);
+    expect((await errorOf(counted.placeOrder(order()))).code).toBe('EXCHANGE_RATE_LIMITED');
+    expect(counter.total()).toBe(6);
+    expect(Object.fromEntries(counter.byEndpoint())).toEqual({ 'GET /gas/price': 2, 'POST /place_order': 4 });
+    await counted.close();
   });
 
   it('retries a GET on 5xx with growing jittered delays', async () => {

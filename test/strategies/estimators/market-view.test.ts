@@ -8,7 +8,7 @@ const input = (overrides: Partial<MarketViewInput> = {}): MarketViewInput => ({
   ask: { price: 100.1, size: 1 },
   volatility: 0.2,
   tradeRate: { buy: 1, sell: 2 },
-  arrival: { a: 1, k: 5 },
+  arrival: { a: 1, kPerBps: 5 },
   ticker,
   ...overrides,
 });
@@ -20,7 +20,7 @@ describe('buildMarketView', () => {
     // (100·1 + 100.1·3) / 4 = 400.3 / 4 = 100.075: heavier bids pull it towards the ask
     expect(view.microprice).toBeCloseTo(100.075, 12);
     expect(view).toMatchObject({ timeMs: 42, bestBid: 100, bestAsk: 100.1, bestBidSize: 3, bestAskSize: 1, volatility: 0.2, tickSize: 0.01, makerFee: 0.0001 });
-    expect(view.arrival).toEqual({ a: 1, k: 5 });
+    expect(view.arrival).toEqual({ a: 1, kPerBps: 5 });
   });
 
   it('falls back to the mid when both top sizes are zero', () => {
@@ -40,7 +40,7 @@ describe('buildMarketView', () => {
 
 describe('MarketEstimators', () => {
   it('feeds mids and trades to the three estimators and reads them at one time', () => {
-    const estimators = new MarketEstimators({ volatility: { minSamples: 1 }, tradeRate: { windowMs: 10_000 }, arrival: { bucketWidth: 0.01 } });
+    const estimators = new MarketEstimators({ volatility: { minSamples: 1 }, tradeRate: { windowMs: 10_000 }, arrival: { bucketWidthBps: 1 } });
     estimators.onMid(0, 100);
     estimators.onMid(1000, 101);
     estimators.onTrade(1500, 101.02, 'buy');

@@ -1,0 +1,100 @@
+/**
+ * When a thin venue's simulated agents act: the background maker's re-quotes (after its lag) and
+ * the arbitrageurs' orders (after their latency) wait in FIFO delay lines and run at their due
+ * time, woken by the venue's time line (`host.at`); every entry point of the exchange first runs
+ * what fell due, so at an equal time they act before a recorded event or one of our orders.
+ */
+import { DelayLine } from '../../core/index.ts';
+import type { ExchangeHost } from '../venue-exchange.ts';
+
+/** What the agents do when their turn comes. */
+export interface AgendaActions {
+  /** The background maker re-quotes around the reference mid `midTwice`/2 it now sees. */
+  requote(midTwice: number, nowMs: number): void;
+  /** An arbitrage order sent on the reference touch (bid, ask) reaches the venue. */
+  arbitrage(bidTicks: number, askTicks: number): void;
+}
+
+/** The venue's delayed actions, in due order. */
+export class VenueAgenda {
+  /** (due, bid + ask of the reference then). */
+  private readonly requotes = new DelayLine(1);
+  /** (due, reference bid, reference ask). */
+  private readonly orders = new DelayLine(2);
+  private readonly lastOrder = { dueMs: 0, bid: 0, ask: 0 };
+  private isRunning = false;
+  private isWakePending = false;
+  private wakeAtMs = 0;
+  private readonly wake = (): void => {
+    this.isWakePending = false;
+    this.runDue();
+  };
+
+  constructor(
+    private readonly host: Pick<ExchangeHost, 'clock' | 'at'>,
+    private readonly actions: AgendaActions,
+  ) {}
+
+  /** The background maker will re-quote at `dueMs` around `midTwice`/2. */
+  requoteAt(dueMs: number, midTwice: number): void {
+    this.requotes.push(dueMs, midTwice);
+    this.armWake();
+  }
+
+  /** An arbitrage order sent on (bid, ask) reaches the venue at `dueMs`; the same order already on its way is not sent twice. */
+  arbitrageAt(dueMs: number, bidTicks: number, askTicks: number): void {
+    const last = this.lastOrder;
+    if (!this.orders.isEmpty && last.dueMs === dueMs && last.bid === bidTicks && last.ask === askTicks) return;
+    last.dueMs = dueMs;
+    last.bid = bidTicks;
+    last.ask = askTicks;
+    this.orders.push(dueMs, bidTicks, askTicks);
+    this.armWake();
+  }
+
+  /** Runs what fell due by now (cheap when nothing did). */
+  catchUp(): void {
+    const now = this.host.clock.nowMs();
+    if (this.requotes.isDueBy(now) || this.orders.isDueBy(now)) this.runDue();
+  }
+
+  /** Runs every action due by now, earliest first (a re-quote before an arbitrage order at the same time). */
+  runDue(): void {
+    if (this.isRunning) return;
+    this.isRunning = true;
+    const now = this.host.clock.nowMs();
+    const requotes = this.requotes;
+    const orders = this.orders;
+    for (;;) {
+      const isRequoteDue = requotes.isDueBy(now);
+      const isOrderDue = orders.isDueBy(now);
+      if (isRequoteDue && (!isOrderDue || requotes.headDueMs() <= orders.headDueMs())) {
+        const midTwice = requotes.headValue(0);
+        requotes.shift();
+        this.actions.requote(midTwice, now);
+      } else if (isOrderDue) {
+        const bid = orders.headValue(0);
+        const ask = orders.headValue(1);
+        orders.shift();
+        this.actions.arbitrage(bid, ask);
+      } else {
+        break;
+      }
+    }
+    this.isRunning = false;
+    this.armWake();
+  }
+
+  /** Asks the host to wake the agenda when its next action falls due. */
+  private armWake(): void {
+    if (this.isRunning) return;
+    const requotes = this.requotes;
+    const orders = this.orders;
+    if (requotes.isEmpty && orders.isEmpty) return;
+    const next = requotes.isEmpty ? orders.headDueMs() : orders.isEmpty ? requotes.headDueMs() : Math.min(requotes.headDueMs(), orders.headDueMs());
+    if (this.isWakePending && this.wakeAtMs <= next) return;
+    this.isWakePending = true;
+    this.wakeAtMs = next;
+    this.host.at(next, this.wake);
+  }
+}
