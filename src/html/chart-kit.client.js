@@ -41,7 +41,9 @@
       scales: { x: { time: kind === 'time', ...(xRange === undefined ? {} : { range: () => xRange }) }, ...(more?.scaleY === undefined ? {} : { y: more.scaleY }) },
       series: [{ label: kind === 'time' ? 'time (UTC)' : xLabel, value: (u, v) => (v === null ? '–' : format(v)) }, ...series],
       axes: [
-        { label: xLabel, values: (u, splits) => (labels = splits.map(format)) },
+        // A time label is up to 11 characters ("MM-DD hh:mm", "hh:mm:ss"), wider than the
+        // uPlot default spacing allows for, so its ticks keep 80 px apart and never overlap.
+        { label: xLabel, values: (u, splits) => (labels = splits.map(format)), ...(kind === 'time' ? { space: 80 } : {}) },
         { label: yLabel, size: 70, ...more?.axisY },
       ],
       hooks: {
