@@ -4,7 +4,9 @@
  * checked for data, and every figure the page shows compared with a `/metrics` scrape taken
  * between two samples the page showed; a screenshot saved under the test's temporary directory.
  * The same for two pairs on one account, and (with the shared recordings) for a pair that reads
- * a reference market and hedges, whose basis and hedge charts then draw too.
+ * a reference market and hedges, whose basis and hedge charts then draw too. And a pair that
+ * paused, resumed and halted (fed to the dashboard on a manual clock: paper rarely pauses), whose
+ * state timeline marks each with its reason.
  *
  * Under CI=true a missing Chromium fails these tests; elsewhere they are skipped, saying so.
  */
@@ -16,10 +18,12 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.ts';
 import type { CliIo } from '../../src/cli/io.ts';
+import { ManualClock } from '../../src/core/index.ts';
+import { startMetricsServer } from '../../src/engine/index.ts';
 import { freePort } from '../../tools/chaos/bot-process.ts';
 import { CHROMIUM, hasBrowser, launchChromium } from '../backtest/report/chromium.ts';
 import { dataDir } from '../markets/binance/support.ts';
-import { parseMetrics } from '../ops/dashboard/support.ts';
+import { parseMetrics, rig, statusOf } from '../ops/dashboard/support.ts';
 import { eventually } from './support.ts';
 
 if (!hasBrowser) console.warn('dashboard browser tests skipped: no chromium here (Debian package `chromium`; under CI=true its absence fails them)');
@@ -218,6 +222,50 @@ describe.skipIf(!hasBrowser)(`the live dashboard in headless Chromium (${CHROMIU
       await checkDashboard(paper.url, { pairs: ['p0', 'p1'] });
     } finally {
       expect(await paper.stop()).toBe(0);
+    }
+  });
+
+  it('a pause, a resume and a halt are marked on the state timeline with their reasons', { timeout: 120_000 }, async () => {
+    const clock = new ManualClock(1_700_000_000_000);
+    const r = rig(clock);
+    const server = await startMetricsServer({ host: '127.0.0.1', port: 0, contentType: 'text/plain', metrics: () => r.metrics.registry.metrics(), health: () => ({ healthy: true, body: { state: 'quoting' } }), routes: r.dashboard.routes() });
+    const page = await (browser as Browser).newPage({ viewport: { width: 1500, height: 1000 } });
+    try {
+      const observer = r.dashboard.observerOf(0);
+      const step = async (change: () => void): Promise<void> => {
+        clock.advance(1_000);
+        change();
+        await r.dashboard.sample();
+      };
+      await step(() => (r.status = statusOf()));
+      await step(() => {
+        observer.paused?.(true, 'reference stale');
+        r.status = statusOf({ state: 'paused', pauseReason: 'reference stale', bids: [], asks: [] });
+      });
+      await step(() => {
+        observer.paused?.(false, 'reference stale');
+        r.status = statusOf();
+      });
+      await step(() => {
+        observer.halted?.('drift: USDC 12 off the venue');
+        r.status = statusOf({ state: 'halted', haltReason: { code: 'FATAL', message: 'drift: USDC 12 off the venue', atMs: clock.nowMs() }, bids: [], asks: [] });
+      });
+      await page.goto(`${server.url}/`);
+      await page.waitForFunction(() => document.getElementById('p0-timeline')?.dataset['drawn'] === 'true', null, { timeout: 30_000 });
+      const marks = JSON.parse((await page.getAttribute('#p0-timeline', 'data-marks')) ?? '[]') as unknown;
+      expect(marks).toEqual([
+        { timeMs: 1_700_000_002_000, kind: 'pause', state: 'paused', reason: 'reference stale' },
+        { timeMs: 1_700_000_003_000, kind: 'resume', state: 'quoting', reason: 'reference stale' },
+        { timeMs: 1_700_000_004_000, kind: 'halt', state: 'halted', reason: 'drift: USDC 12 off the venue' },
+      ]);
+      // Drawn: the four states plus a mark at each of the three seconds.
+      expect(Number(await page.getAttribute('#p0-timeline', 'data-points'))).toBe(4 + 3);
+      expect(await page.textContent('#p0 h2 .state')).toBe('halted: drift: USDC 12 off the venue');
+      expect(await page.locator('#p0 .events tr[data-kind="pause"]').textContent()).toContain('reference stale');
+    } finally {
+      await page.close();
+      r.dashboard.stop();
+      await server.stop();
     }
   });
 

@@ -109,6 +109,9 @@
   // ── charts ───────────────────────────────────────────────────────────────────────────────
   const STYLES = { line: kit.line, dashed: kit.dashed, steps: kit.steps, dots: (label, color) => kit.dots(label, color, 6) };
 
+  /** The state each marked event leads to. */
+  const LEADS_TO = { pause: 'paused', resume: 'quoting', halt: 'halted' };
+
   function chartData(panel, spec) {
     const time = panel.times.map((ms) => ms / 1000);
     const lines = [];
@@ -119,26 +122,49 @@
         data.push(valuesOf(panel, series, line));
       }
     }
-    if (spec.fills && panel.events.some((event) => event.kind === 'fill') && time.length > 0) {
-      // Each fill at the first sample at or after it (the samples are a second apart).
+    const fills = spec.fills ? atSamples(panel.events, time, (event) => event.kind === 'fill') : [];
+    if (fills.length > 0) {
       const buys = time.map(() => null);
       const sells = time.map(() => null);
-      let k = 0;
-      for (const event of panel.events) {
-        if (event.kind !== 'fill' || event.timeMs / 1000 < time[0]) continue;
-        while (k < time.length - 1 && time[k] < event.timeMs / 1000) k++;
-        (event.side === 'buy' ? buys : sells)[k] = event.price;
-      }
+      for (const { index, event } of fills) (event.side === 'buy' ? buys : sells)[index] = event.price;
       lines.push(kit.dots('our buys', '#1b7f3b', 8), kit.dots('our sells', '#b3261e', 8));
       data.push(buys, sells);
     }
-    return { lines, data };
+    const marks = spec.marks ? atSamples(panel.events, time, (event) => LEADS_TO[event.kind] !== undefined).map(({ index, event }) => ({ index, timeMs: event.timeMs, kind: event.kind, state: LEADS_TO[event.kind], reason: event.reason })) : [];
+    if (marks.length > 0) {
+      // One point per sample that saw pauses, resumes or halts, at the state the last one led to;
+      // the legend, hovered there, reads every reason of that second.
+      const points = time.map(() => null);
+      const reasons = time.map(() => null);
+      for (const mark of marks) {
+        points[mark.index] = config.states.indexOf(mark.state);
+        reasons[mark.index] = reasons[mark.index] === null ? `${mark.kind}: ${mark.reason}` : `${reasons[mark.index]} · ${mark.kind}: ${mark.reason}`;
+      }
+      lines.push({ ...kit.dots('why', '#b3261e', 9), value: (u, v, si, index) => (index === null || index === undefined ? '–' : reasons[index] ?? '–') });
+      data.push(points);
+    }
+    return { lines, data, marks };
+  }
+
+  /** The events `keep` takes within the chart's span (events in time order), each at the first sample at or after it (the samples are a second apart). */
+  function atSamples(events, time, keep) {
+    const found = [];
+    if (time.length === 0) return found;
+    let k = 0;
+    for (const event of events) {
+      if (!keep(event) || event.timeMs / 1000 < time[0]) continue;
+      while (k < time.length - 1 && time[k] < event.timeMs / 1000) k++;
+      found.push({ index: k, event });
+    }
+    return found;
   }
 
   function drawCharts(panel) {
     for (const spec of panel.layout.charts) {
-      const { lines, data } = chartData(panel, spec);
+      const { lines, data, marks } = chartData(panel, spec);
       const element = document.getElementById(`${panel.id}-${spec.id}`);
+      // What the marks say, for a reader without a pointer (and the browser test).
+      if (spec.marks) element.dataset.marks = JSON.stringify(marks.map(({ timeMs, kind, state, reason }) => ({ timeMs, kind, state, reason })));
       const held = panel.charts.get(spec.id);
       if (!has(panel, spec) || lines.length === 0 || data[0].length === 0) {
         element.hidden = true;

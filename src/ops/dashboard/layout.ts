@@ -52,6 +52,8 @@ export interface ChartSpec {
   readonly fills?: boolean;
   /** The y axis names the engine states ({@link STATE_NAMES}). */
   readonly states?: boolean;
+  /** The pair's pauses, resumes and halts as points at the state each led to, the reason in the legend (needs `states`). */
+  readonly marks?: boolean;
   /** Drawn only when the pair has this. */
   readonly needs?: PairFeature;
 }
@@ -173,9 +175,10 @@ export const PAIR_LAYOUT: PanelLayout = {
     },
     {
       id: 'timeline',
-      title: 'State: quoting, paused, halted (the events below say why)',
+      title: 'State: quoting, paused, halted (hover a mark for why; the events below list them all)',
       yLabel: 'state',
       states: true,
+      marks: true,
       lines: [{ name: STATUS_SERIES.state, label: 'state', color: '#264653', style: 'steps' }],
     },
     {
