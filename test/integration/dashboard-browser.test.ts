@@ -61,10 +61,10 @@ function quietIo(): CliIo {
 /** `paper` in process with its metrics port; `stop()` ends it as Ctrl-C does and resolves with its exit code. */
 async function startPaper(args: readonly string[]): Promise<{ url: string; stop: () => Promise<number> }> {
   const port = await freePort();
-  // --duration bounds the run should the test fail before stopping it.
-  const running = main(['paper', '--metrics-port', String(port), '--duration', '240', ...args], quietIo());
+  // --duration bounds the run should the test fail before stopping it; waits are generous, for a loaded machine.
+  const running = main(['paper', '--metrics-port', String(port), '--duration', '900', ...args], quietIo());
   const url = `http://127.0.0.1:${port}`;
-  await eventually(async () => ((await fetch(`${url}/health`).then((response) => response.json(), () => ({}))) as { state?: string }).state === 'quoting', 90_000, 'paper quoting');
+  await eventually(async () => ((await fetch(`${url}/health`).then((response) => response.json(), () => ({}))) as { state?: string }).state === 'quoting', 180_000, 'paper quoting');
   return {
     url,
     stop: () => {
@@ -129,7 +129,7 @@ async function compareWithMetrics(page: Page, url: string): Promise<string[]> {
     const metrics = parseMetrics(await (await fetch(`${url}/metrics`)).text());
     // The daemon's newest sample now is at or after the scrape: wait for a later one on the page.
     const { seq } = (await (await fetch(`${url}/dashboard/state`)).json()) as { seq: number };
-    await page.waitForFunction((after) => Number(document.getElementById('live')?.dataset['seq']) > after, seq, { timeout: 10_000 });
+    await page.waitForFunction((after) => Number(document.getElementById('live')?.dataset['seq']) > after, seq, { timeout: 30_000 });
     const after = await readPage(page);
     names = [...after.figures.keys()];
     for (const [metric, b] of after.figures) {
@@ -166,10 +166,10 @@ async function checkDashboard(url: string, panels: { readonly pairs: readonly st
     await page.waitForFunction(
       (count) => document.querySelectorAll('[data-metric^="akira_mm_markout_bps{horizon=\\"1s\\""]').length >= count,
       panels.pairs.length,
-      { timeout: 90_000 },
+      { timeout: 180_000 },
     );
     // And more samples keep arriving.
-    await page.waitForFunction((seen) => Number(document.getElementById('live')?.dataset['samples']) > seen, first.samples, { timeout: 10_000 });
+    await page.waitForFunction((seen) => Number(document.getElementById('live')?.dataset['samples']) > seen, first.samples, { timeout: 30_000 });
 
     const charts = await page.evaluate(() =>
       [...document.querySelectorAll('.chart')].map((chart) => ({ id: chart.id, hidden: chart.hidden, points: Number(chart.dataset['points'] ?? 0), xKind: chart.dataset['xKind'], drawn: chart.dataset['drawn'] === 'true' })),
@@ -207,7 +207,7 @@ async function checkDashboard(url: string, panels: { readonly pairs: readonly st
 }
 
 describe.skipIf(!hasBrowser)(`the live dashboard in headless Chromium (${CHROMIUM ?? 'none'})`, () => {
-  it('paper, one pair: live charts hold data and every figure equals /metrics', { timeout: 240_000 }, async () => {
+  it('paper, one pair: live charts hold data and every figure equals /metrics', { timeout: 480_000 }, async () => {
     const paper = await startPaper([]);
     try {
       await checkDashboard(paper.url, { pairs: ['p0'], hidden: ['p0-basis', 'p0-hedge'] });
@@ -216,7 +216,7 @@ describe.skipIf(!hasBrowser)(`the live dashboard in headless Chromium (${CHROMIU
     }
   });
 
-  it('paper, two pairs on one account: both pairs and the account, every figure equals /metrics', { timeout: 240_000 }, async () => {
+  it('paper, two pairs on one account: both pairs and the account, every figure equals /metrics', { timeout: 480_000 }, async () => {
     const paper = await startPaper(['--pairs', 'ETH/USDC,STRK/USDC']);
     try {
       await checkDashboard(paper.url, { pairs: ['p0', 'p1'] });
@@ -269,7 +269,7 @@ describe.skipIf(!hasBrowser)(`the live dashboard in headless Chromium (${CHROMIU
     }
   });
 
-  it.skipIf(dataDir === undefined)('paper with a reference market and hedging: the basis and hedge charts draw too', { timeout: 240_000 }, async () => {
+  it.skipIf(dataDir === undefined)('paper with a reference market and hedging: the basis and hedge charts draw too', { timeout: 480_000 }, async () => {
     const paper = await startPaper(['--hedge', '--reference']);
     try {
       await checkDashboard(paper.url, { pairs: ['p0'], extraCharts: ['basis', 'hedge'] });
