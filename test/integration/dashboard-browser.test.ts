@@ -124,7 +124,12 @@ async function compareWithMetrics(page: Page, url: string): Promise<string[]> {
   const confirmed = new Set<string>();
   const last = new Map<string, string>();
   let names: string[] = [];
-  for (let round = 0; round < 15; round++) {
+  for (let round = 0; round < 30; round++) {
+    // The page first catches up with the daemon's newest sample, so that (on a loaded machine,
+    // where the page may lag) A and B are usually one sample apart and a value that moves every
+    // second (the PnL marked at the fair price) is the scrape's on one side or the other.
+    const { seq: newest } = (await (await fetch(`${url}/dashboard/state`)).json()) as { seq: number };
+    await page.waitForFunction((seen) => Number(document.getElementById('live')?.dataset['seq']) >= seen, newest, { timeout: 30_000 });
     const before = await readPage(page);
     const metrics = parseMetrics(await (await fetch(`${url}/metrics`)).text());
     // The daemon's newest sample now is at or after the scrape: wait for a later one on the page.
