@@ -25,6 +25,10 @@ const MARKET_DOUBLES = '^src/markets/[^/]+/server/';
 /** Operations beside the engine: the notifier and its adapters from the engine's reports. */
 const OPS = '^src/ops/';
 const CLI = '^src/cli(\\.ts$|/)';
+/** The page kit of every HTML page of ours (the backtest reports, the dashboard): shell, style, uPlot, chart kit. */
+const HTML = '^src/html/';
+/** The live dashboard a daemon serves beside /metrics (operations beside the engine). */
+const DASHBOARD = '^src/ops/dashboard/';
 const PRODUCT = ['^src/', STRATEGIES];
 
 /** A rule: files matching `from` (minus `fromNot`) import nothing of ours outside `allowed`. */
@@ -89,11 +93,20 @@ export default {
         'so it imports core only (never the runs above it, nor a market client: the Binance recorder that joins the two lives in src/cli).',
       { from: DATA, allowed: [DATA, CORE] },
     ),
-    layer('backtest-imports-core-engine-strategies', 'src/backtest: the replay venue and runs; it may import core, engine and strategies.', {
+    layer('backtest-imports-core-engine-strategies', 'src/backtest: the replay venue and runs; it may import core, engine and strategies (and the page kit, for its reports).', {
       from: BACKTEST,
       fromNot: DATA,
-      allowed: [BACKTEST, CORE, ENGINE, STRATEGIES],
+      allowed: [BACKTEST, CORE, ENGINE, STRATEGIES, HTML],
     }),
+    layer('html-imports-nothing-of-ours', 'src/html, the page kit the reports and the dashboard share, imports nothing of ours.', {
+      from: HTML,
+      allowed: [HTML],
+    }),
+    layer(
+      'dashboard-imports-core-engine-html',
+      'src/ops/dashboard reads what the engine reports (status, observer events, its metrics) beside it, never inside it, and builds its page with the kit.',
+      { from: DASHBOARD, allowed: [DASHBOARD, CORE, ENGINE, HTML] },
+    ),
     layer('markets-import-core', 'src/markets/<venue>: other markets\' clients, which implement the ports of core.', {
       from: MARKETS,
       fromNot: MARKET_DOUBLES,
@@ -109,8 +122,9 @@ export default {
     layer(
       'ops-imports-core-and-engine',
       'src/ops: operations beside the engine, never inside it (ARCHITECTURE.md "Growing the house"): the notifier hears the engine ' +
-        'through its observer and status types, so it may import core and engine; the engine never imports it, and the CLI wires it in.',
-      { from: OPS, allowed: [OPS, CORE, ENGINE] },
+        'through its observer and status types, so it may import core and engine; the engine never imports it, and the CLI wires it in. ' +
+        'src/ops/dashboard has its own rule (it also builds its page with src/html).',
+      { from: OPS, fromNot: DASHBOARD, allowed: [OPS, CORE, ENGINE] },
     ),
     layer('cli-imports-the-product', 'src/cli.ts and src/cli/ wire everything above together, and nothing outside the product.', {
       from: CLI,

@@ -6,7 +6,7 @@
  */
 import type { AccountSummary } from '../backtest/account-summary.ts';
 import { renderReportHtml } from '../backtest/report/html.ts';
-import { escapeHtml, pageHtml, tableHtml } from '../backtest/report/page.ts';
+import { escapeHtml, pageHtml, tableHtml } from '../html/index.ts';
 import { fewFillsContext, fewFillsNote } from '../backtest/report/series.ts';
 import type { BacktestResult, PairResult } from '../backtest/run.ts';
 import { formatSummary } from '../backtest/summary.ts';

@@ -6,7 +6,8 @@
  * (another pair's fill is never drift), the account-wide notional cap and drawdown kill (several
  * pairs). One lock and one journal for the account (a view per pair), one metrics endpoint (every
  * metric labelled by pair, plus `akira_mm_account_*`), `/health` naming each pair's state and the
- * account's, and the status line (a row per pair, and the account's row when there are several).
+ * account's, the live dashboard at `/` of that port (`src/ops/dashboard`), and the status line (a
+ * row per pair, and the account's row when there are several).
  *
  * Start: every hedger settles, then the engines start the one way (`startEngines`). SIGINT or
  * SIGTERM stop every engine at once (each cancels its pair's orders and waits, at most
@@ -32,6 +33,7 @@ import {
   type MarketMaker,
   type MetricsServer,
 } from '../engine/index.ts';
+import { Dashboard } from '../ops/dashboard/index.ts';
 import { Notifier, OpsMonitor, registerAlertMetrics } from '../ops/index.ts';
 import { accountLimitsOf, accountPairsOf } from './account-files.ts';
 import { buildStrategy } from './pair-config.ts';
@@ -216,10 +218,12 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   let controlServer: ControlServer | undefined;
   let isStopping = false;
   const control = new DaemonControl({ account, clock, logger: logger.child({ component: 'ctl' }), auditPath: controlAuditPath(state.stateDir, state.key), isStopping: () => isStopping });
+  let dashboard: Dashboard | undefined;
   try {
     // An account of one pair labels its account-wide series with its pair, as a one-pair daemon always has.
     const accountRegistry = new Registry();
-    if (slots.length === 1) accountRegistry.setDefaultLabels({ pair: first.config.base + '/' + first.config.quote });
+    const accountLabels = slots.length === 1 ? { pair: first.config.base + '/' + first.config.quote } : {};
+    if (slots.length === 1) accountRegistry.setDefaultLabels(accountLabels);
     for (const slot of slots) {
       slot.run.registerMetrics?.(slot.metrics.registry);
       slot.run.hedge?.metrics.register(slot.metrics.registry, () => slot.engine?.status().hedge, () => slot.engine?.status().position);
@@ -235,8 +239,30 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     const processRegistry = createProcessRegistry(buildInfo(io.env));
     const engines = (): PairSlot[] | undefined => (slots.every((slot) => slot.engine !== undefined) ? slots : undefined);
     const metricsPort = first.config.metricsPort;
-    metrics =
+    // The dashboard reads the same registries /metrics renders (each pair's carries its pair label).
+    dashboard =
       metricsPort === 0
+        ? undefined
+        : new Dashboard({
+            clock,
+            pairs: slots.map((slot) => {
+              const chain = getChain(slot.run.config.chain);
+              const { base, quote } = slot.run.config;
+              return {
+                name: slot.name,
+                base,
+                quote,
+                baseDecimals: getToken(chain, base).decimals,
+                quoteDecimals: getToken(chain, quote).decimals,
+                registry: slot.metrics.registry,
+                labels: { pair: slot.name },
+                status: () => slot.engine?.status(),
+              };
+            }),
+            account: { registry: accountRegistry, labels: accountLabels, haltReason: () => account.haltReason },
+          });
+    metrics =
+      metricsPort === 0 || dashboard === undefined
         ? undefined
         : await startMetricsServer({
             host: options.metricsHost ?? first.config.metricsHost,
@@ -247,8 +273,10 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
               const started = engines();
               return started === undefined ? STARTING_HEALTH : accountHealth(started.map((slot) => ({ name: slot.name, status: (slot.engine as MarketMaker).status() })), account.snapshot());
             },
+            routes: dashboard.routes(),
           });
-    if (metrics !== undefined) logger.info({ url: `${metrics.url}/metrics`, health: `${metrics.url}/health` }, 'metrics listening');
+    dashboard?.start();
+    if (metrics !== undefined) logger.info({ url: `${metrics.url}/metrics`, health: `${metrics.url}/health`, dashboard: `${metrics.url}/` }, 'metrics listening');
 
     // Before the engines: a socket that cannot listen starts nothing (an operator finds out now, not when pausing).
     if (options.control !== false) controlServer = await startControlServer(controlSocketPath(state.stateDir, state.key), control, logger);
@@ -263,6 +291,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
       slots.map((slot, i) => {
         const extra = options.observerOf?.(slot.name);
         const recordFill: EngineObserver = { fill: (fill) => void filledByUs.add(fill.orderId) };
+        const watched = dashboard?.observerOf(i);
         return {
           pairName: slot.name,
           venue: slot.run.venue,
@@ -271,7 +300,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
           logger: logger.child({ pair: slot.name }),
           settings: slot.run.settings,
           journal: journals[i] as (typeof journals)[number],
-          observer: combineObservers([slot.metrics.observer, recordFill, ...(monitor === undefined ? [] : [monitor.observerFor(slot.name)]), ...(extra === undefined ? [] : [extra])]),
+          observer: combineObservers([slot.metrics.observer, recordFill, ...(watched === undefined ? [] : [watched]), ...(monitor === undefined ? [] : [monitor.observerFor(slot.name)]), ...(extra === undefined ? [] : [extra])]),
           ...(slot.run.hedge === undefined ? {} : { hedge: slot.run.hedge.hedger }),
           ...(slot.run.reference === undefined ? {} : { reference: slot.run.reference }),
         };
@@ -299,6 +328,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
       const outcomes = await Promise.all(started.map((engine) => engine.stop()));
       await controlServer?.stop();
       await stopShared();
+      dashboard?.stop();
       // After the engines: their last halts and pauses are raised, then the queue is flushed (bounded).
       await stopAlerts();
       await running?.stop();
@@ -310,6 +340,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     // A listening metrics server would keep the process alive after a failed start.
     await controlServer?.stop();
     await stopShared();
+    dashboard?.stop();
     await stopAlerts();
     await metrics?.stop();
     throw error;

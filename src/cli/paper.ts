@@ -34,7 +34,7 @@ const OPTIONS = {
   env: { type: 'string', value: 'FILE', default: 'ETH/USDC ladder, 2 levels of 0.05 at 4 bps', doc: 'paper-trade this pair file instead (its URLs and account are replaced by the embedded exchange\'s)' },
   port: { type: 'string', value: 'N', unit: 'port', default: '0 (any free port)', doc: 'HTTP/WS port of the embedded exchange' },
   seed: { type: 'string', value: 'N', default: 0, doc: 'seed of the synthetic order flow' },
-  'metrics-port': { type: 'string', value: 'N', unit: 'port', default: '0 (off)', doc: 'serve /metrics and /health here' },
+  'metrics-port': { type: 'string', value: 'N', unit: 'port', default: '0 (off)', doc: 'serve /metrics, /health and the live dashboard (/) here' },
   duration: { type: 'string', value: 'N', unit: 's', default: 'until Ctrl-C', doc: 'stop after this long' },
   'log-level': { type: 'string', value: 'LEVEL', default: 'warn', doc: 'pino level: trace, debug, info, warn, error' },
   ...INSECURE_PERMISSIONS_FLAG,

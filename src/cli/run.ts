@@ -28,7 +28,7 @@ export const RUN_OPTIONS = {
     doc: "a pair's env file (every key: config/example.env); repeat for several pairs of one account (the files must agree on venue, account, signer, contracts, state dir, metrics port and request budget)",
   },
   'env-dir': { type: 'string', value: 'DIR', doc: 'every *.env file in DIR (example.env aside), as if each were given with --env' },
-  'metrics-host': { type: 'string', value: 'HOST', default: "the file's METRICS_HOST (127.0.0.1)", doc: 'interface for /metrics and /health (0.0.0.0 in a container)' },
+  'metrics-host': { type: 'string', value: 'HOST', default: "the file's METRICS_HOST (127.0.0.1)", doc: 'interface for /metrics, /health and the dashboard (0.0.0.0 in a container)' },
   journal: { type: 'string', value: 'FILE', default: '<state dir>/<venue>/<account>.journal', doc: "crash journal of orders in flight, one per venue and account (a journal of another venue or account is refused)" },
   'state-dir': {
     type: 'string',

@@ -98,7 +98,7 @@ export const CONFIG_KEYS = defineKeys({
   METRICS_PORT: key(v.integer(0, 65535), {
     default: '9464',
     unit: 'port',
-    doc: 'Prometheus /metrics and /health port on 127.0.0.1 unless METRICS_HOST says otherwise; 0 disables',
+    doc: 'Prometheus /metrics, /health and the live dashboard (/) port on 127.0.0.1 unless METRICS_HOST says otherwise; 0 disables',
     readers: { pair: 'metricsPort' },
   }),
   METRICS_HOST: key(v.nonEmptyString, {

@@ -60,7 +60,7 @@ import { Scorecard } from './scorecard.ts';
 import { DEFAULT_SIGNAL_SETTINGS, type EngineSettings } from './settings.ts';
 import { SidePlanner } from './side-planner.ts';
 import { SignalStage } from './signal-stage.ts';
-import { scorecardSnapshot, workingQuotes, type EngineStatus, type ModelStatus, type PathStatus } from './status.ts';
+import { priceOf, scorecardSnapshot, workingQuotes, type EngineStatus, type ModelStatus, type PathStatus } from './status.ts';
 
 /** Collaborators and settings of an engine. */
 export interface EngineOptions {
@@ -460,6 +460,7 @@ export class MarketMaker {
       pauseReason: this.safety.pauseReason,
       mid,
       fair,
+      touch: { bid: priceOf(this.market.bestBidUnits(), rules), ask: priceOf(this.market.bestAskUnits(), rules) },
       bids: workingQuotes(this.orders.table, 'buy', rules),
       asks: workingQuotes(this.orders.table, 'sell', rules),
       baseBalance,

@@ -6,8 +6,11 @@
  * a halt) and `/readyz` (`/health`'s verdict in one line of text: 200 `ready`, or 503 `not ready:
  * <state> (<reason>)`).
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readinessText, type Health } from './health.ts';
+
+/** A route beside /metrics and /health (the dashboard's); it answers the request itself. */
+export type MetricsRoute = (request: IncomingMessage, response: ServerResponse) => void;
 
 /** A running metrics server. */
 export interface MetricsServer {
@@ -24,6 +27,8 @@ export async function startMetricsServer(options: {
   readonly contentType: string;
   /** The /health answer. */
   readonly health: () => Health;
+  /** More routes by exact path (`/`, `/dashboard/state`, …): operations beside the engine, served here. */
+  readonly routes?: ReadonlyMap<string, MetricsRoute>;
 }): Promise<MetricsServer> {
   const server: Server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
@@ -55,6 +60,11 @@ export async function startMetricsServer(options: {
       const health = options.health();
       response.writeHead(health.healthy ? 200 : 503, { 'content-type': 'text/plain' });
       response.end(readinessText(health));
+      return;
+    }
+    const route = options.routes?.get(path ?? '/');
+    if (route !== undefined) {
+      route(request, response);
       return;
     }
     response.writeHead(404, { 'content-type': 'text/plain' });

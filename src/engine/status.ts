@@ -30,6 +30,8 @@ export interface EngineStatus {
   readonly mid: number | undefined;
   /** The fair price the strategy quotes around (quote per base). */
   readonly fair: number | undefined;
+  /** The venue's best bid and ask (quote per base; our own orders among them), when the book shows a side. */
+  readonly touch: { readonly bid: number | undefined; readonly ask: number | undefined };
   readonly bids: readonly { price: number; size: number }[];
   readonly asks: readonly { price: number; size: number }[];
   readonly baseBalance: number;
@@ -102,4 +104,9 @@ export function workingQuotes(table: OrderTable, side: Side, rules: TickerRules 
       size: unitsToNumber(order.qtyUnits - order.filledQtyUnits, rules.baseDecimals),
     }))
     .sort((a, b) => (side === 'buy' ? b.price - a.price : a.price - b.price));
+}
+
+/** A book price in base units as a number (quote per base); undefined while the book shows no such side. */
+export function priceOf(priceUnits: bigint | undefined, rules: TickerRules): number | undefined {
+  return priceUnits === undefined ? undefined : unitsToNumber(priceUnits, rules.quoteDecimals);
 }

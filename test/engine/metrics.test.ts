@@ -16,6 +16,7 @@ function status(ordersSent: number, overrides: Partial<EngineStatus> = {}): Engi
     pauseReason: undefined,
     mid: 2_000,
     fair: 2_000,
+    touch: { bid: 1_999.5, ask: 2_000.5 },
     bids: [{ price: 1_999, size: 0.1 }],
     asks: [{ price: 2_001, size: 0.1 }],
     baseBalance: 1,

@@ -1,96 +1,9 @@
-// The report's charts, run in the browser with uPlot (inlined by html.ts, no network). Reads the
-// run's data from `window.REPORT` and draws into the page's chart slots. Times are simulated
-// exchange times in UTC. Each chart writes what it drew onto its element (points, x range and
-// kind, the x-axis labels, y range) and the page counts charts drawn on <body>, so a headless
-// browser test can check every chart has data and sane axes without reading pixels.
+// The report's charts, drawn with the shared chart kit (src/html/chart-kit.client.js) and uPlot,
+// both inlined by the page shell, no network. Reads the run's data from `window.REPORT` and draws
+// into the page's chart slots. Times are simulated exchange times in UTC.
 (function drawReport() {
   const report = window.REPORT;
-  const width = Math.max(640, Math.min(1200, window.innerWidth - 64));
-  const pad = (n) => String(n).padStart(2, '0');
-  const utc = (seconds) => new Date(seconds * 1000);
-  const timeLabel = (spanSeconds) => (seconds) => {
-    const d = utc(seconds);
-    const hm = `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
-    if (spanSeconds > 2 * 86400) return `${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${hm}`;
-    return spanSeconds > 3 * 3600 ? hm : `${hm}:${pad(d.getUTCSeconds())}`;
-  };
-  let drawn = 0;
-  let expected = 0;
-
-  const count = (series) => series.reduce((sum, values) => sum + values.filter((v) => v !== null && v !== undefined && Number.isFinite(v)).length, 0);
-
-  /** Index of the last drawable value of each series (x included), so the legend can show it. */
-  const lastIndexes = (data) =>
-    data.map((values) => {
-      for (let i = values.length - 1; i >= 0; i--) if (values[i] !== null && values[i] !== undefined && Number.isFinite(values[i])) return i;
-      return null;
-    });
-
-  /**
-   * Draws one chart into #id; `kind` is 'time' (x in epoch seconds) or a unit name for other x
-   * axes. `more.xRange` fixes the x axis (the run's span for fills, which may be few or one);
-   * `more.x` adds to the x scale (a log scale); `more.bands` shades between two series.
-   * The legend shows each series' last value whenever the mouse is not over the chart, so a
-   * printed or screenshotted report carries values (uPlot shows "--" there by default).
-   */
-  function chart(id, title, kind, xLabel, yLabel, series, data, more = {}) {
-    const xRange = more.xRange;
-    const element = document.getElementById(id);
-    if (element === null) return;
-    expected += 1;
-    const x = data[0];
-    const span = xRange !== undefined ? xRange[1] - xRange[0] : x.length > 0 ? x[x.length - 1] - x[0] : 0;
-    // A log axis leaves some splits unlabelled (null).
-    const format = kind === 'time' ? timeLabel(span) : (v) => (v === null || v === undefined ? '' : String(Number(v.toPrecision(6))));
-    let labels = [];
-    const opts = {
-      width,
-      height: 280,
-      title,
-      tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
-      scales: { x: { time: kind === 'time', ...(xRange === undefined ? {} : { range: () => xRange }), ...(more.x ?? {}) }, ...(more.y === undefined ? {} : { y: more.y }) },
-      ...(more.bands === undefined ? {} : { bands: more.bands }),
-      series: [{ label: kind === 'time' ? 'time (UTC)' : xLabel, value: (u, v) => (v === null ? '–' : format(v)) }, ...series],
-      axes: [
-        { label: xLabel, values: (u, splits) => (labels = splits.map(format)) },
-        { label: yLabel, size: 70 },
-      ],
-      hooks: {
-        setLegend: [
-          (u) => {
-            if (u.legend.idx === null || u.legend.idx === undefined) u.setLegend({ idxs: lastIndexes(data) }, false);
-            element.dataset.legend = JSON.stringify(u.legend.values.slice(1).map((values) => (values === null || values === undefined ? null : values._ ?? null)));
-          },
-        ],
-        // After each draw, so the axis labels are the ones on screen.
-        draw: [
-          (u) => {
-            const y = u.scales.y;
-            element.dataset.points = String(count(data.slice(1)));
-            element.dataset.xKind = kind;
-            element.dataset.xMin = String(x[0] ?? '');
-            element.dataset.xMax = String(x[x.length - 1] ?? '');
-            element.dataset.xLabels = JSON.stringify(labels);
-            element.dataset.yMin = String(y.min);
-            element.dataset.yMax = String(y.max);
-            element.dataset.bands = String(more.bands?.length ?? 0);
-            element.dataset.scaleXMin = String(u.scales.x.min);
-            element.dataset.scaleXMax = String(u.scales.x.max);
-            if (element.dataset.drawn === undefined) {
-              element.dataset.drawn = 'true';
-              drawn += 1;
-              document.body.dataset.chartsDrawn = String(drawn);
-            }
-          },
-        ],
-      },
-    };
-    new uPlot(opts, data, element);
-  }
-
-  const line = (label, stroke, more) => ({ label, stroke, width: 1.5, spanGaps: false, ...more });
-  const dots = (label, color, size) => ({ label, stroke: color, width: 0, paths: () => null, points: { show: true, size, fill: color } });
-  const dashed = (label, stroke) => line(label, stroke, { dash: [6, 4], width: 1 });
+  const { chart, line, dots, dashed } = window.AkiraCharts;
   const { units } = report;
 
   // Fills as points on the price chart, at the sample they fall in (the path is sampled every `sampleMs`).
@@ -149,7 +62,7 @@
       dots('+1 s', '#8ecae6', 6),
       dots('+10 s', '#219ebc', 6),
       dots('+60 s', '#023047', 6),
-    ], [report.fills.time, report.fills.markout1s, report.fills.markout10s, report.fills.markout60s], { xRange: [report.startSeconds, report.endSeconds] });
+    ], [report.fills.time, report.fills.markout1s, report.fills.markout10s, report.fills.markout60s], [report.startSeconds, report.endSeconds]);
     // Bars as wide as their bins (uPlot sizes a bar from the gap between x values, which is the
     // bin width), on an x axis from the first bin's low edge to the last bin's high edge, so the
     // last bar (the one holding the largest markout) is drawn whole.
@@ -157,10 +70,9 @@
     const bars = uPlot.paths.bars({ size: [1, Infinity], gap: 1 });
     chart('histogram', 'Distribution of 10 s markouts', 'bps', 'markout after 10 s (bps)', 'fills', [
       { label: 'fills', stroke: '#219ebc', fill: '#219ebc88', paths: bars, points: { show: false } },
-    ], [centers, counts], {
-      xRange: centers.length === 0 ? undefined : [centers[0] - binWidth / 2, centers[centers.length - 1] + binWidth / 2],
+    ], [centers, counts], centers.length === 0 ? undefined : [centers[0] - binWidth / 2, centers[centers.length - 1] + binWidth / 2], {
       // Counts from 0, so bar heights compare.
-      y: { range: (u, min, max) => [0, Math.max(1, max) * 1.05] },
+      scaleY: { range: (u, min, max) => [0, Math.max(1, max) * 1.05] },
     });
     const curve = report.markoutCurve;
     if (curve !== null) {
@@ -169,8 +81,7 @@
         line('mean markout', '#023047', { width: 2, points: { show: true, size: 6 } }),
         line('95 % low', '#219ebc', { width: 1, dash: [4, 3] }),
         line('95 % high', '#219ebc', { width: 1, dash: [4, 3] }),
-      ], [curve.seconds, curve.bps, curve.low, curve.high], { x: { distr: 3, log: 10 }, bands: [{ series: [3, 2], fill: band }] });
+      ], [curve.seconds, curve.bps, curve.low, curve.high], undefined, { scaleX: { distr: 3, log: 10 }, bands: [{ series: [3, 2], fill: band }] });
     }
   }
-  document.body.dataset.chartsExpected = String(expected);
 })();

@@ -12,7 +12,7 @@ import type { FillRecord } from '../session.ts';
 import type { PathSample } from '../stats.ts';
 import type { BacktestSummary } from '../summary.ts';
 import { formatScorecardValue, summaryRows, type SummaryUnits } from '../summary-rows.ts';
-import { escapeHtml, pageHtml, tableHtml } from './page.ts';
+import { escapeHtml, pageHtml, tableHtml } from '../../html/index.ts';
 import { markoutsFromSamples, meanPresent, type FillMarkouts } from '../fill-markouts.ts';
 import { withInterval } from '../summary-rows.ts';
 import { MARKOUT_HORIZONS_MS, fewFillsContext, fewFillsNote, histogram, touchDistanceBps } from './series.ts';

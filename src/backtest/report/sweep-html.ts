@@ -5,7 +5,7 @@
  */
 import type { SweepAxis, SweepSummary } from '../sweep.ts';
 import { DEFAULT_RANK_BY, againstBest, intervalOf, rankCells, sweepColumns } from '../sweep.ts';
-import { escapeHtml, pageHtml, tableHtml } from './page.ts';
+import { escapeHtml, pageHtml, tableHtml } from '../../html/index.ts';
 
 /** What a sweep report shows. */
 export interface SweepReportInput {

@@ -42,6 +42,7 @@ export function summary(scorecard: { ordersSent?: number; timeAtTouch?: number }
     haltReason: undefined,
     pauseReason: undefined,
     mid: 2_000,
+    touch: { bid: 1_999.9, ask: 2_000.1 },
     bids: [],
     asks: [],
     baseBalance: 1,

@@ -1,11 +1,15 @@
 /**
- * The shell every HTML report shares: one self-contained file (styles, uPlot and the data inlined,
- * nothing fetched), escaping, and small table helpers.
+ * The shell every HTML page of ours shares (the backtest and sweep reports, the live dashboard):
+ * one self-contained page (styles, uPlot, the chart kit and the data inlined, nothing fetched from
+ * elsewhere), escaping, and small table helpers.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
+
+/** The charts' shared browser code (`window.AkiraCharts`), run after uPlot and before a page's own script. */
+const CHART_KIT = new URL('./chart-kit.client.js', import.meta.url);
 
 /** A file of the uplot package (its built JS or CSS), to inline. */
 function readUplotAsset(file: string): string {
@@ -43,14 +47,25 @@ table.grid thead th{border-bottom:2px solid #ccc;color:#333}
 table.heat td{text-align:center;min-width:72px;padding:6px 8px;border:1px solid #fff}
 `;
 
-/** One self-contained HTML page; with `charts`, uPlot and `script` run after the body. */
-export function pageHtml(options: { readonly title: string; readonly body: string; readonly charts?: { readonly data: unknown; readonly script: string } }): string {
+/** What a page with charts runs: its data (as `window[variable]`, default `REPORT`) and its script. */
+export interface PageCharts {
+  readonly data: unknown;
+  readonly script: string;
+  readonly variable?: string;
+}
+
+/**
+ * One self-contained HTML page; with `charts`, uPlot, the chart kit and `script` run after the
+ * body. `style` adds rules after the house style.
+ */
+export function pageHtml(options: { readonly title: string; readonly body: string; readonly charts?: PageCharts; readonly style?: string }): string {
   const charts = options.charts;
-  const styles = `${charts === undefined ? '' : readUplotAsset('uPlot.min.css')}${STYLE}`;
+  const styles = `${charts === undefined ? '' : readUplotAsset('uPlot.min.css')}${STYLE}${options.style ?? ''}`;
   const scripts =
     charts === undefined
       ? ''
-      : `<script>${readUplotAsset('uPlot.iife.min.js')}</script>\n<script>window.REPORT = ${embedJson(charts.data)};</script>\n<script>${charts.script}</script>\n`;
+      : `<script>${readUplotAsset('uPlot.iife.min.js')}</script>\n<script>${readFileSync(CHART_KIT, 'utf8')}</script>\n` +
+        `<script>window.${charts.variable ?? 'REPORT'} = ${embedJson(charts.data)};</script>\n<script>${charts.script}</script>\n`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(options.title)}</title>
 <style>${styles}</style></head>
