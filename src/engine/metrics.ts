@@ -212,8 +212,9 @@ export function createEngineMetrics(context: MetricsContext): EngineMetrics {
   });
   new Gauge({
     name: 'akira_mm_markout_bps',
-    help: 'Mean fill markout by horizon, bps (positive = the fill earned)',
-    labelNames: ['horizon'],
+    help: 'Mean fill markout by horizon, bps (positive = the fill earned); against the venue mid, or with against="reference" the reference mid',
+    // The venue-mid series keep their one label (`horizon`) as before; the reference's add `against`.
+    labelNames: ['horizon', 'against'],
     registers: [registry],
     collect() {
       const s = status();
@@ -221,6 +222,8 @@ export function createEngineMetrics(context: MetricsContext): EngineMetrics {
       ['1s', '10s', '60s'].forEach((horizon, i) => {
         const value = s.markouts.meanBps[i];
         if (value !== undefined) this.set({ horizon }, value);
+        const reference = s.reference?.markouts.meanBps[i];
+        if (reference !== undefined) this.set({ horizon, against: 'reference' }, reference);
       });
     },
   });
