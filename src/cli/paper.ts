@@ -185,6 +185,9 @@ export const runPaper: CommandRunner = async (args, io) => {
     await sim.idle();
     const left = sim.openOrdersOf(BigInt(config.tradingAccount)).length;
     io.stderr.write(stoppedLines(run.daemon, config, left));
+    const flowStats = sim.referenceFlowStats();
+    // Who traded on the followed books, everyone's quotes together (the background maker's too).
+    if (flowStats !== undefined) io.stderr.write(`reference flow: ${flowStats.referenceTrades} reference trades, ${flowStats.uninformedTakers} uninformed twins, ${flowStats.arbitrageOrders} quotes picked off by arbitrageurs\n`);
     run.logger.flush();
     return left === 0 ? code : 1;
   } finally {
