@@ -187,7 +187,7 @@ export const runPaper: CommandRunner = async (args, io) => {
     io.stderr.write(stoppedLines(run.daemon, config, left));
     const flowStats = sim.referenceFlowStats();
     // Who traded on the followed books, everyone's quotes together (the background maker's too).
-    if (flowStats !== undefined) io.stderr.write(`reference flow: ${flowStats.referenceTrades} reference trades, ${flowStats.uninformedTakers} uninformed twins, ${flowStats.arbitrageOrders} quotes picked off by arbitrageurs\n`);
+    if (flowStats !== undefined) io.stderr.write(`reference flow: ${flowStats.referenceTrades} reference trades, ${flowStats.uninformedTakers} uninformed twins, ${flowStats.arbitrageOrders} arbitrage orders (one per stale quote they went for)\n`);
     run.logger.flush();
     return left === 0 ? code : 1;
   } finally {
