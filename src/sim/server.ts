@@ -39,7 +39,7 @@ import { listMarkets } from './markets.ts';
 import type { SimOrder } from './orders.ts';
 import { PriceModel } from './prices.ts';
 import type { PriceFollower, ReferenceMarket } from './price-follower.ts';
-import { ReferenceFlow, referenceMarkets, type ReferenceFlowOptions, type ReferenceFlowStats } from './reference-flow.ts';
+import { ReferenceFlow, checkReferenceFlowOptions, referenceMarkets, type ReferenceFlowOptions, type ReferenceFlowStats } from './reference-flow.ts';
 import { actionRoutes } from './routes-actions.ts';
 import { infoRoutes } from './routes-info.ts';
 import { userRoutes } from './routes-user.ts';
@@ -172,6 +172,8 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
   const reference = options.follow !== undefined && 'subscribe' in options.follow ? options.follow : undefined;
   const flowModel = options.flowModel ?? (reference === undefined ? 'poisson' : 'reference');
   if (flowModel === 'reference' && reference === undefined) throw new Error('flowModel reference needs a followed market the sim can hear (a follow with subscribe)');
+  // Checked before anything starts, so a bad option leaves nothing running.
+  if (options.referenceFlow !== undefined) checkReferenceFlowOptions(options.referenceFlow);
   const chain = withContracts(getChain(options.chain ?? 'mainnet'), options.contracts);
   const settings = resolveSettings(options.settings);
   const clock = options.clock ?? new LiveClock();
