@@ -12,14 +12,14 @@ import { resolve } from 'node:path';
 import { splitSymbol, type ChainInfo, type Clock, type Logger, type Rng } from '../core/index.ts';
 import { BinanceReferenceFeed } from '../markets/binance/index.ts';
 import { startFeedServer, type FeedServer } from '../markets/binance/server/index.ts';
-import type { PriceFollower } from '../sim/index.ts';
+import type { ReferenceMarket, ReferenceMarketListener } from '../sim/index.ts';
 import { UsageError } from './io.ts';
 
 /** Symbol followed when neither the URL nor `--flow-follow-symbol` names one. */
 export const DEFAULT_FOLLOW_SYMBOL = 'ETHUSDT';
 
-/** A running follower. */
-export interface FlowFollower extends PriceFollower {
+/** A running follower: its mid moves the sim's price, and its touch and trades can drive the sim's flow (`--flow reference`). */
+export interface FlowFollower extends ReferenceMarket {
   readonly symbol: string;
   /** Stops the feed (and the in-process server of a FILE); idempotent. */
   stop(): Promise<void>;
@@ -70,11 +70,22 @@ export async function startFlowFollower(spec: string, symbolFlag: string | undef
     await server?.stop();
     throw new UsageError(`--flow-follow: ${symbol}'s base ${token ?? '?'} is not a token of the sim's chain (${[...deps.chain.tokens.keys()].join(', ')})`);
   }
-  const feed = new BinanceReferenceFeed({ symbol, wsUrl: base, depth: false, trades: false, clock: deps.clock, rng: deps.rng, logger: deps.logger, staleAfterMs: 60_000 });
+  // Trades too: the reference flow's uninformed takers are twins of them.
+  const feed = new BinanceReferenceFeed({ symbol, wsUrl: base, depth: false, trades: true, clock: deps.clock, rng: deps.rng, logger: deps.logger, staleAfterMs: 60_000 });
   let synchronised!: () => void;
   const firstPrice = new Promise<void>((done) => (synchronised = done));
+  const listeners = new Set<ReferenceMarketListener>();
   try {
-    await feed.start({ onTop: () => synchronised(), onTrade: () => undefined, onStatus: () => undefined });
+    await feed.start({
+      onTop: (top) => {
+        synchronised();
+        for (const listener of listeners) listener.onTop(top.bidPrice, top.askPrice);
+      },
+      onTrade: (trade) => {
+        for (const listener of listeners) listener.onTrade(trade.aggressor, trade.price, trade.qty);
+      },
+      onStatus: () => undefined,
+    });
   } catch (error) {
     await server?.stop();
     throw new UsageError(`--flow-follow ${spec}: ${error instanceof Error ? error.message : String(error)}`);
@@ -91,6 +102,10 @@ export async function startFlowFollower(spec: string, symbolFlag: string | undef
     priceUsd: () => {
       const top = feed.top();
       return top === undefined ? undefined : (top.bidPrice + top.askPrice) / 2;
+    },
+    subscribe: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
     stop: () => {
       stopped ??= (async () => {

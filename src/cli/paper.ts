@@ -21,9 +21,10 @@ import { INSECURE_PERMISSIONS_FLAG } from './file-permissions.ts';
 import { loadPairFile, validatePairEnv } from './pair-config.ts';
 import { PAPER_HEDGE_STRATEGY, defaultHedgeRecording, startPaperHedge, type PaperHedge } from './paper-hedge.ts';
 import { startRecordedReference, type FollowDeps, type RecordedReference } from './flow-follow.ts';
+import { FLOW_FLAGS, describeFlow, parseFlowFlags } from './flow-flags.ts';
 
 const USAGE =
-  'akira-mm paper [--env FILE | --pairs BASE/QUOTE,…] [--port N] [--seed N] [--metrics-port N] [--duration SECONDS] [--log-level LEVEL] [--hedge [--hedge-data FILE]…] [--reference [--reference-data FILE]…] [--insecure-permissions]';
+  'akira-mm paper [--env FILE | --pairs BASE/QUOTE,…] [--port N] [--seed N] [--metrics-port N] [--duration SECONDS] [--log-level LEVEL] [--hedge [--hedge-data FILE]…] [--reference [--reference-data FILE]…] [--flow poisson|reference] [--thin-… X]… [--insecure-permissions]';
 
 const HELP: CommandHelp = {
   usage: USAGE,
@@ -51,6 +52,7 @@ const OPTIONS = {
     default: 'ETH/USDC alone',
     doc: 'paper-trade several pairs (e.g. ETH/USDC,STRK/USDC) on ONE dev account from one process, as `run --env A --env B` does live: one login, one WebSocket, budgets and the drift check on the account',
   },
+  ...FLOW_FLAGS,
 } as const;
 
 /** Ladder order size per base token in paper mode: the venue's published minimum market-maker sizes (REFERENCE §5). */
@@ -144,6 +146,8 @@ export const runPaper: CommandRunner = async (args, io) => {
   if (values.pairs !== undefined && (values.env !== undefined || values.hedge === true || values.reference === true)) throw new UsageError('--pairs paper-trades the default pair files: it goes without --env, --hedge and --reference');
   if (values['reference-data'] !== undefined && values.reference !== true) throw new UsageError('--reference-data goes with --reference');
   if (values['reference-data'] !== undefined && values.hedge === true) throw new UsageError('--reference-data: with --hedge the hedge market (--hedge-data) is the reference');
+  // With a reference (or hedge) market the ETH books trade with its takers, so a stale quote is picked off; --flow poisson is the old flow.
+  const flow = parseFlowFlags(values, values.reference === true || values.hedge === true, '--reference or --hedge');
   // With --hedge a recorded Binance market is the hedge venue, and the flow follows its mid; with
   // --reference alone one is served as the reference market, and the flow follows it the same way.
   const marketDeps: FollowDeps = { clock: new LiveClock(), rng: createRng(seed + 1), logger: simLogger(values['log-level']), chain: getChain('mainnet'), cwd: io.cwd };
@@ -152,7 +156,7 @@ export const runPaper: CommandRunner = async (args, io) => {
   const reference = values.reference === true ? paperReference(served, hedge) : undefined;
   const follower = hedge?.follower ?? served?.follower;
   // The chain only matters for the token table; a pair file's CHAIN wins over the default.
-  const sim = await startSim({ port, seed, chain: 'mainnet', flow: true, logger: simLogger(values['log-level']), ...(follower === undefined ? {} : { follow: follower }) });
+  const sim = await startSim({ port, seed, chain: 'mainnet', flow: true, logger: simLogger(values['log-level']), ...(follower === undefined ? {} : { follow: follower, flowModel: flow.model, referenceFlow: flow.options }) });
   try {
     const loaded: { readonly names: string[]; readonly configs: PairConfig[]; readonly reload?: (() => PairConfig) | undefined } =
       values.pairs !== undefined
@@ -165,7 +169,7 @@ export const runPaper: CommandRunner = async (args, io) => {
     io.stderr.write(
       configs.length === 1
         ? `paper trading ${config.base}/${config.quote} (${config.strategy}) on the embedded exchange at ${sim.httpUrl}\n` +
-            `account ${config.tradingAccount} · synthetic flow on · Ctrl-C cancels every order and stops\n` +
+            `account ${config.tradingAccount} · ${describeFlow(flow.model, flow.options)} · Ctrl-C cancels every order and stops\n` +
             (hedge === undefined ? '' : `hedging every fill on ${hedge.env['HEDGE']} served at ${hedge.env['HEDGE_REST_URL']} (the flow follows it)\n`) +
             (reference === undefined ? '' : `reference ${reference['REFERENCE']} served at ${reference['REFERENCE_WS_URL']} (recorded, looping; the flow follows it) · FAIR_PRICE=${config.engine.FAIR_PRICE}\n`)
         : `paper trading ${names.join(', ')} (ladder) on ONE account of the embedded exchange at ${sim.httpUrl}\n` +
@@ -186,6 +190,9 @@ export const runPaper: CommandRunner = async (args, io) => {
     await sim.idle();
     const left = sim.openOrdersOf(BigInt(config.tradingAccount)).length;
     io.stderr.write(stoppedLines(run.daemon, config, left));
+    const flowStats = sim.referenceFlowStats();
+    // Who traded on the followed books, everyone's quotes together (the background maker's too).
+    if (flowStats !== undefined) io.stderr.write(`reference flow: ${flowStats.referenceTrades} reference trades, ${flowStats.uninformedTakers} uninformed twins, ${flowStats.arbitrageOrders} arbitrage orders (one per stale quote they went for)\n`);
     run.logger.flush();
     return left === 0 ? code : 1;
   } finally {

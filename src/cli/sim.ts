@@ -9,11 +9,13 @@ import { CHAIN_NAMES, LiveClock, createLogger, createRng, getChain, isChainName 
 import { DEFAULT_RATE_LIMIT, NO_FAULTS, NO_RATE_LIMIT, describeAccounts, parseAccountsFile, startSim, type FaultSettings, type RateLimitSettings, type SimAccount } from '../sim/index.ts';
 import { integerFlag, parseFlags, type CommandHelp } from './args.ts';
 import { startFlowFollower, type FlowFollower } from './flow-follow.ts';
+import { FLOW_FLAGS, describeFlow, parseFlowFlags } from './flow-flags.ts';
 import { UsageError, type CommandRunner } from './io.ts';
 
 const USAGE =
   'akira-mm sim [--port N] [--host H] [--chain mainnet|sepolia] [--accounts FILE] [--seed N] [--dev-accounts N] [--no-flow] ' +
-  '[--withdraw-hash snip12|poseidon] [--fault KEY=VALUE]... [--rate-limit PER_SECOND[:BURST]|off] [--rpc-port N] [--flow-follow URL|FILE [--flow-follow-symbol SYMBOL]]';
+  '[--withdraw-hash snip12|poseidon] [--fault KEY=VALUE]... [--rate-limit PER_SECOND[:BURST]|off] [--rpc-port N] [--flow-follow URL|FILE [--flow-follow-symbol SYMBOL]] ' +
+  '[--flow poisson|reference] [--thin-… X]…';
 
 const HELP: CommandHelp = {
   usage: USAGE,
@@ -34,6 +36,7 @@ const OPTIONS = {
   'rpc-port': { type: 'string', value: 'N', unit: 'port', default: 'port + 1', doc: 'Starknet JSON-RPC of the core contract\'s views (fee recipient, bound signer, nonce)' },
   'flow-follow': { type: 'string', value: 'URL|FILE', default: 'random walk', doc: 'the flow tracks this Binance market\'s mid: a Binance-protocol WS URL (an `akira-mm feed`, wss://stream.binance.com:9443) or a recording' },
   'flow-follow-symbol': { type: 'string', value: 'SYMBOL', default: 'from the URL or FILE, else ETHUSDT', doc: 'Binance symbol to follow; its base token is the one that moves' },
+  ...FLOW_FLAGS,
 } as const;
 
 /** `--fault httpErrorRate=0.1` → a fault setting; every key of FaultSettings except the lists (`paths`, `streamPairs`). */
@@ -107,6 +110,9 @@ export const runSim: CommandRunner = async (args, io) => {
   // --flow-follow: the flow's price of the symbol's base tracks a Binance market (src/cli/flow-follow.ts).
   const followSpec = values['flow-follow'];
   if (followSpec !== undefined && values['no-flow'] === true) throw new UsageError('--flow-follow needs the synthetic flow: drop --no-flow');
+  if ((values as Readonly<Record<string, unknown>>)['flow'] !== undefined && values['no-flow'] === true) throw new UsageError('--flow chooses a flow and --no-flow has none: drop one');
+  // With --flow-follow the followed token's books trade with the reference's takers unless --flow poisson.
+  const flow = parseFlowFlags(values, followSpec !== undefined, '--flow-follow URL|FILE');
   const follow: FlowFollower | undefined =
     followSpec === undefined ? undefined : await startFlowFollower(followSpec, values['flow-follow-symbol'], { clock: new LiveClock(), rng: createRng(seed), logger, chain, cwd: io.cwd });
   const sim = await startSim({
@@ -122,12 +128,12 @@ export const runSim: CommandRunner = async (args, io) => {
     settings: { rateLimit: parseRateLimit(values['rate-limit']) },
     rpcPort,
     ...(accounts === undefined ? {} : { accounts }),
-    ...(follow === undefined ? {} : { follow }),
+    ...(follow === undefined ? {} : { follow, flowModel: flow.model, referenceFlow: flow.options }),
   }).catch(async (error: unknown) => {
     await follow?.stop();
     throw error;
   });
-  if (follow !== undefined) logger.info({ symbol: follow.symbol, token: follow.token, price: follow.priceUsd() }, `flow follows ${follow.symbol}`);
+  if (follow !== undefined) logger.info({ symbol: follow.symbol, token: follow.token, price: follow.priceUsd(), flow: flow.model }, `flow follows ${follow.symbol}; ${describeFlow(flow.model, flow.options)}`);
   io.stdout.write(`Accounts (${chainName}):\n${describeAccounts(sim.accounts, chain)}`);
   logger.info(
     { httpUrl: sim.httpUrl, wsUrl: sim.wsUrl, rpcUrl: sim.rpcUrl, chain: chainName, flow: values['no-flow'] !== true },

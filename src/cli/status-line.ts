@@ -1,7 +1,7 @@
 /**
  * The compact live status a TTY shows while the bot runs: one line per pair, rewritten in place —
- * state, mid, our best quotes, inventory, PnL, fills and the 10 s markout (several pairs: and the
- * account's row).
+ * state, mid, our best quotes, inventory, PnL, fills and the 10 s markout (with a reference: its
+ * price and the markouts against it; several pairs: and the account's row).
  */
 import type { AccountSnapshot, EngineStatus } from '../engine/index.ts';
 
@@ -43,10 +43,16 @@ function hedgePart(hedge: NonNullable<EngineStatus['hedge']>): string {
   return `hedges ${hedge.hedgesSent}${hedge.hedgesFailed > 0 ? ` (${hedge.hedgesFailed} failed)` : ''} unhedged ${show(hedge.uncoveredBase, 4)}${state}`;
 }
 
-/** The reference market's part: its fair price and basis, and its state when it is not synchronised. */
+/**
+ * The reference market's part: its fair price and basis, our fills' 1 s and 10 s markouts against
+ * its mid (on a thin venue the honest ones: the venue's mid is our own quotes), and its state when
+ * it is not synchronised.
+ */
 function referencePart(reference: NonNullable<EngineStatus['reference']>, decimals: number): string {
   const state = reference.state === 'synchronised' ? '' : ` ${reference.state.toUpperCase()}${reference.reason === undefined ? '' : ` (${reference.reason})`}`;
-  return `ref ${show(reference.fair, decimals)} basis ${reference.basisBps === undefined ? '–' : `${reference.basisBps.toFixed(1)}bps`}${state}`;
+  const [oneSecond, tenSeconds] = reference.markouts.meanBps;
+  const markouts = `ref-mo1s ${oneSecond === undefined ? '–' : `${oneSecond.toFixed(1)}bps`} ref-mo10s ${tenSeconds === undefined ? '–' : `${tenSeconds.toFixed(1)}bps`}`;
+  return `ref ${show(reference.fair, decimals)} basis ${reference.basisBps === undefined ? '–' : `${reference.basisBps.toFixed(1)}bps`} ${markouts}${state}`;
 }
 
 /**

@@ -574,6 +574,7 @@ export class MarketMaker {
       const price = unitsToNumber(effect.fill.priceUnits, rules.quoteDecimals);
       this.markouts.addFill(effect.fill.side, price, effect.fill.timeMs);
       this.signals.onOwnFill(effect.fill.side, price, effect.fill.timeMs);
+      this.reference?.onFill(effect.fill.side, price, effect.fill.timeMs);
       this.scorecard.addFill(fillEffect, unitsToNumber(fillEffect.baseDeltaUnits, rules.baseDecimals), unitsToNumber(fillEffect.quoteDeltaUnits, rules.quoteDecimals), price);
       if (!effect.fill.isMaker) this.chargeTakerGas();
       this.observer.fill?.(effect.fill, fillEffect);

@@ -7,7 +7,8 @@
  * they agree again. It owns the feed's listener and its pause reasons; what a new price means
  * for quoting (mark, limits, drawdown, requote) stays the engine's, told through `onMoved`.
  */
-import type { Clock, Logger, ReferenceFeed, ReferenceListener, ReferenceState, ReferenceStatus, ReferenceTop } from '../core/index.ts';
+import { referenceMid, type Clock, type Logger, type ReferenceFeed, type ReferenceListener, type ReferenceState, type ReferenceStatus, type ReferenceTop, type Side } from '../core/index.ts';
+import { MarkoutTracker } from './markouts.ts';
 import type { MarketTracker } from './market.ts';
 import { ReferencePricer, type ReferenceSettings } from './reference-pricer.ts';
 import type { Safety } from './safety/safety.ts';
@@ -43,6 +44,11 @@ export class ReferenceStage {
   readonly drivesFair: boolean;
   /** The pause reason the reference's own state holds now (one at a time). */
   private statePause: string | undefined;
+  /**
+   * Our fills marked out against the reference mid: on a thin venue the venue's mid is our own
+   * quotes (and a lagging background maker), so only the reference shows a quote picked off.
+   */
+  private readonly markouts = new MarkoutTracker();
 
   constructor(private readonly options: ReferenceStageOptions) {
     this.pricer = new ReferencePricer(options.settings, options.feed);
@@ -74,6 +80,11 @@ export class ReferenceStage {
     };
   }
 
+  /** One of our fills, at `price` (quote per base): its reference markouts resolve as the reference moves. */
+  onFill(side: Side, price: number, timeMs: number): void {
+    this.markouts.addFill(side, price, timeMs);
+  }
+
   /** Closes the feed (the engine's stop). */
   stop(): Promise<void> {
     return this.options.feed.stop();
@@ -92,12 +103,14 @@ export class ReferenceStage {
       basisBps: basis === undefined ? undefined : basis * 10_000,
       divergenceBps: this.pricer.divergenceBps(venueMid),
       ageMs: status.lastUpdateMs === undefined ? undefined : this.options.clock.nowMs() - status.lastUpdateMs,
+      markouts: this.markouts.summary(),
     };
   }
 
   private onTop(top: ReferenceTop, market: MarketTracker, onMoved: () => void): void {
     const nowMs = this.options.clock.nowMs();
     const jumpBps = this.pricer.onTop(top, nowMs);
+    this.markouts.observeMid(referenceMid(top) * (1 + (this.pricer.basisFraction() ?? 0)), nowMs);
     market.onReferencePrice(nowMs, this.pricer.referenceFair());
     if (!this.drivesFair) return;
     // A reference jump: pull our quotes first (they may be far off the new price), requote after.

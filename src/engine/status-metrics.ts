@@ -112,8 +112,9 @@ export function registerStatusMetrics(registry: Registry, status: StatusSource, 
   });
   new Gauge({
     name: 'akira_mm_markout_bps',
-    help: 'Mean fill markout by horizon, bps (positive = the fill earned); absent until a fill is that old',
-    labelNames: ['horizon'],
+    help: 'Mean fill markout by horizon, bps (positive = the fill earned); absent until a fill is that old. Against the venue mid, or with against="reference" the reference mid',
+    // The venue-mid series keep their one label (`horizon`) as before; the reference's add `against`.
+    labelNames: ['horizon', 'against'],
     registers: [registry],
     collect() {
       const s = status();
@@ -121,6 +122,8 @@ export function registerStatusMetrics(registry: Registry, status: StatusSource, 
       MARKOUT_HORIZON_LABELS.forEach((horizon, i) => {
         const value = s.markouts.meanBps[i];
         if (value !== undefined) this.set({ horizon }, value);
+        const reference = s.reference?.markouts.meanBps[i];
+        if (reference !== undefined) this.set({ horizon, against: 'reference' }, reference);
       });
     },
   });

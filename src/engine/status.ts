@@ -79,6 +79,11 @@ export interface ReferenceView {
   readonly divergenceBps: number | undefined;
   /** Since its last update, ms. */
   readonly ageMs: number | undefined;
+  /**
+   * Our fills' markouts against the reference mid (in the venue's terms, × (1 + basis)) at the
+   * same horizons as `markouts`, which are against the venue's mid that our own quotes set.
+   */
+  readonly markouts: MarkoutSummary;
 }
 
 /** The scorecard now: time-weighted scores, order counts and the PnL split. */

@@ -8,15 +8,14 @@
  */
 import { numberToUnits, roundToStep, type ChainInfo, type Clock, type Rng, type Timer } from '../core/index.ts';
 import { shortStringToFelt } from '../exchange/wire/fields.ts';
-import type { FixedFee, OrderRequest } from '../exchange/wire/requests.ts';
 import { flowBalance } from './accounts.ts';
 import type { Engine } from './engine.ts';
+import { FlowOrders } from './flow-orders.ts';
 import type { Ledger } from './ledger.ts';
 import type { Market } from './markets.ts';
 import type { SimOrder } from './orders.ts';
 import type { PriceModel } from './prices.ts';
 import type { SimSettings } from './settings.ts';
-import { tradeSteps } from './validate.ts';
 
 /** Tunables of the synthetic flow. */
 export interface FlowOptions {
@@ -56,6 +55,8 @@ export interface FlowDeps {
   readonly engine: Engine;
   readonly ledger: Ledger;
   readonly prices: PriceModel;
+  /** Markets it leaves alone (their flow is the reference's). */
+  readonly excluded?: readonly Market[];
 }
 
 /** The running agents; `stop()` is idempotent. */
@@ -64,15 +65,16 @@ export class SyntheticFlow {
   private tickMs: number;
   private readonly takerTimers = new Map<Market, Timer>();
   private readonly markets: Market[];
-  private nextHash = 1n;
-  private readonly hashBase = shortStringToFelt('akira-sim flow') << 64n;
+  private readonly orders: FlowOrders;
 
   constructor(
     private readonly deps: FlowDeps,
     private readonly options: FlowOptions = DEFAULT_FLOW,
   ) {
     this.tickMs = options.tickMs;
-    this.markets = [...deps.engine.markets.values()].filter((market) => market.isEcosystemBook);
+    // Markets whose flow the reference drives (`ReferenceFlow`) are left to it.
+    this.markets = [...deps.engine.markets.values()].filter((market) => market.isEcosystemBook && deps.excluded?.includes(market) !== true);
+    this.orders = new FlowOrders({ ...deps, gasPriceFri: () => deps.prices.gasPriceFri() }, 'akira-sim flow');
     for (const token of deps.chain.tokens.values()) {
       deps.ledger.deposit(FLOW_MAKER, token.symbol, flowBalance(token.decimals));
       deps.ledger.deposit(FLOW_TAKER, token.symbol, flowBalance(token.decimals));
@@ -122,17 +124,9 @@ export class SyntheticFlow {
     this.deps.engine.pruneFinished(FLOW_TAKER, 500);
   }
 
-  private hash(): bigint {
-    return this.hashBase + this.nextHash++;
-  }
-
   private quoteAll(): void {
     for (const market of this.markets) {
-      this.deps.engine.acceptCancelAll(
-        { maker: FLOW_MAKER, salt: this.nextHash, base: market.base, quote: market.quote, toEcosystemBook: true, signScheme: 'ecdsa curve' },
-        this.hash(),
-        { isInternal: true },
-      );
+      this.orders.cancelAll(FLOW_MAKER, market);
       const reference = this.deps.prices.referencePrice(market);
       for (let level = 0; level < this.options.levels; level++) {
         const offset = (this.options.halfSpreadBps + level * this.options.levelStepBps) / 10_000;
@@ -168,58 +162,6 @@ export class SyntheticFlow {
   }
 
   private placeUnits(market: Market, side: 'buy' | 'sell', units: bigint, baseQty: bigint, isMarketOrder: boolean): boolean {
-    const { settings, chain, clock } = this.deps;
-    const tradeFee: FixedFee = { recipient: BigInt(chain.feeRecipient), makerPbips: settings.makerPbips, takerPbips: settings.takerPbips };
-    const zeroFee: FixedFee = { recipient: 0n, makerPbips: 0, takerPbips: 0 };
-    const strk = chain.tokens.get(chain.nativeGasToken);
-    if (strk === undefined) return false;
-    const request: OrderRequest = {
-      maker: isMarketOrder ? FLOW_TAKER : FLOW_MAKER,
-      price: units,
-      baseQty,
-      quoteQty: 0n,
-      base: market.base,
-      quote: market.quote,
-      fee: {
-        tradeFee,
-        routerFee: zeroFee,
-        integratorFee: zeroFee,
-        applyToReceiptAmount: true,
-        gasFee: {
-          gasPerAction: tradeSteps(settings, market),
-          feeToken: strk,
-          maxGasPrice: this.deps.prices.gasPriceFri() * 4n,
-          conversionRate: [10n ** 18n, 10n ** 18n],
-        },
-      },
-      constraints: {
-        numberOfSwapsAllowed: 10,
-        durationValid: 3_600,
-        createdAt: Math.floor(clock.nowMs() / 1000),
-        stp: 0,
-        nonce: 0,
-        minReceiveAmount: 0n,
-        routerSigner: 0n,
-      },
-      salt: this.nextHash,
-      flags: {
-        fullFillOnly: false,
-        bestLevelOnly: false,
-        postOnly: false,
-        isSellSide: side === 'sell',
-        isMarketOrder,
-        toEcosystemBook: true,
-        externalFunds: false,
-      },
-      source: 'akira-sim',
-      signScheme: 'ecdsa curve',
-    };
-    try {
-      this.deps.engine.acceptOrder(request, this.hash(), market);
-      return true;
-    } catch {
-      // A flow order the engine refuses (its huge balances make that unlikely) is simply skipped.
-      return false;
-    }
+    return this.orders.place(isMarketOrder ? FLOW_TAKER : FLOW_MAKER, market, side, units, baseQty, isMarketOrder) !== undefined;
   }
 }

@@ -11,3 +11,20 @@ export interface PriceFollower {
   /** The followed market's current price, USD per token; undefined while it has none (the walk goes on from the last price). */
   priceUsd(): number | undefined;
 }
+
+/** What a followed market tells the reference-driven flow as it happens. */
+export interface ReferenceMarketListener {
+  /** A new touch, quote per base (USD for a stable quote). */
+  onTop(bidPrice: number, askPrice: number): void;
+  /** A trade; `aggressor` undefined when the market does not say who took. */
+  onTrade(aggressor: 'buy' | 'sell' | undefined, price: number, qty: number): void;
+}
+
+/**
+ * A followed market whose touch and trades the sim can hear (`--flow reference`): the flow's
+ * takers copy its trades and arbitrage its touch against the venue's book.
+ */
+export interface ReferenceMarket extends PriceFollower {
+  /** Starts telling `listener`; returns the unsubscribe. */
+  subscribe(listener: ReferenceMarketListener): () => void;
+}

@@ -38,7 +38,8 @@ import { MarketData } from './market-data.ts';
 import { listMarkets } from './markets.ts';
 import type { SimOrder } from './orders.ts';
 import { PriceModel } from './prices.ts';
-import type { PriceFollower } from './price-follower.ts';
+import type { PriceFollower, ReferenceMarket } from './price-follower.ts';
+import { ReferenceFlow, checkReferenceFlowOptions, referenceMarkets, type ReferenceFlowOptions, type ReferenceFlowStats } from './reference-flow.ts';
 import { actionRoutes } from './routes-actions.ts';
 import { infoRoutes } from './routes-info.ts';
 import { userRoutes } from './routes-user.ts';
@@ -86,7 +87,16 @@ export interface SimOptions {
   /** Contract constants other than the chain's (a venue with another fee recipient, say). */
   readonly contracts?: ContractOverrides;
   /** A token whose price tracks an outside market instead of the random walk (`--flow-follow`). */
-  readonly follow?: PriceFollower;
+  readonly follow?: PriceFollower | ReferenceMarket;
+  /**
+   * Who trades on the books of the followed token against a USD stable: `reference` (the default
+   * when `follow` can be heard: uninformed twins of its trades, arbitrageurs of its touch and a
+   * lagged background maker, `ReferenceFlow`) or `poisson` (the synthetic ladder and Poisson
+   * takers, as on every other book). Other books always have the synthetic flow.
+   */
+  readonly flowModel?: 'poisson' | 'reference';
+  /** The reference flow's taker models; default `DEFAULT_REFERENCE_FLOW` (the backtest's `--thin-*` defaults). */
+  readonly referenceFlow?: ReferenceFlowOptions;
 }
 
 /** A running embedded exchange. */
@@ -134,6 +144,8 @@ export interface SimHandle {
   setMarketStorm(storm: boolean): void;
   /** Requests of this account the venue's rate limit refused with a 429 (not fault injection). */
   rateLimitedOf(account: bigint): number;
+  /** What the reference-driven flow did so far; undefined when the flow is not driven by a reference. */
+  referenceFlowStats(): ReferenceFlowStats | undefined;
 }
 
 function deriveKey(seed: number, label: string): bigint {
@@ -157,6 +169,11 @@ function listen(server: Server, port: number, host: string): Promise<number> {
  */
 export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
   const seed = options.seed ?? 0;
+  const reference = options.follow !== undefined && 'subscribe' in options.follow ? options.follow : undefined;
+  const flowModel = options.flowModel ?? (reference === undefined ? 'poisson' : 'reference');
+  if (flowModel === 'reference' && reference === undefined) throw new Error('flowModel reference needs a followed market the sim can hear (a follow with subscribe)');
+  // Checked before anything starts, so a bad option leaves nothing running.
+  if (options.referenceFlow !== undefined) checkReferenceFlowOptions(options.referenceFlow);
   const chain = withContracts(getChain(options.chain ?? 'mainnet'), options.contracts);
   const settings = resolveSettings(options.settings);
   const clock = options.clock ?? new LiveClock();
@@ -179,8 +196,10 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
 
   // The book callback runs only after the engine exists (first request), so the order is safe.
   const marketData: MarketData = new MarketData({ clock, hub, faults, book: (market) => engine.book(market) });
+  let referenceFlow: ReferenceFlow | undefined;
   const listener: EngineListener = {
     onExecution: (event) => {
+      referenceFlow?.onExecution(event);
       // The event's stream is "fills", not the subscription name: both SDKs route private events
       // only on `stream == "fills"` and find the subscriber by `client` (docs/venue.md).
       hub.publishReport(event.order.account, {
@@ -199,7 +218,10 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
         result: event.result,
       });
     },
-    onBooksChanged: (changes) => marketData.onBooksChanged(changes),
+    onBooksChanged: (changes) => {
+      marketData.onBooksChanged(changes);
+      referenceFlow?.onBooksChanged(changes.keys());
+    },
   };
   const raceRng = rng.fork('cancel-race');
   const engine = new Engine({
@@ -270,7 +292,11 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
   const flowOptions = { ...DEFAULT_FLOW, ...(typeof options.flow === 'object' ? options.flow : {}) };
   const flowTickMs = flowOptions.tickMs;
   if (options.flow !== false) {
-    flow = new SyntheticFlow({ chain, settings, clock, rng: rng.fork('flow'), engine, ledger, prices }, flowOptions);
+    const driven = flowModel === 'reference' && reference !== undefined ? referenceMarkets(engine.markets.values(), reference.token) : [];
+    if (reference !== undefined && driven.length > 0) {
+      referenceFlow = new ReferenceFlow({ chain, settings, clock, rng: rng.fork('reference-flow'), engine, ledger, prices, source: reference, markets: driven }, options.referenceFlow);
+    }
+    flow = new SyntheticFlow({ chain, settings, clock, rng: rng.fork('flow'), engine, ledger, prices, excluded: driven }, flowOptions);
   }
 
   const rpcServer = createRpcServer({
@@ -298,6 +324,7 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
     throw error;
   }
   flow?.start();
+  referenceFlow?.start();
   let flowRunning = flow !== undefined;
 
   let stopping: Promise<void> | undefined;
@@ -315,6 +342,7 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
       stopping ??= (async () => {
         flowRunning = false;
         flow?.stop();
+        referenceFlow?.stop();
         for (const timer of timers) timer.cancel();
         engine.stop();
         hub.stop();
@@ -351,14 +379,20 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
     setFlowRunning: (running) => {
       if (flow === undefined || stopping !== undefined || running === flowRunning) return;
       flowRunning = running;
-      if (running) flow.start();
-      else flow.stop();
+      if (running) {
+        flow.start();
+        referenceFlow?.start();
+      } else {
+        flow.stop();
+        referenceFlow?.stop();
+      }
     },
     setMarketStorm: (storm) => {
       flow?.setTickMs(storm ? 100 : flowTickMs);
       prices.setVolatilityMultiplier(storm ? 10 : 1);
     },
     rateLimitedOf: (account) => rateLimiter.deniedOf(account),
+    referenceFlowStats: () => referenceFlow?.stats(),
   };
 }
 

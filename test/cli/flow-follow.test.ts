@@ -23,10 +23,10 @@ afterEach(async () => {
 
 const deps = () => ({ clock: new LiveClock(), rng: createRng(1), logger: createSilentLogger(), chain: getChain('mainnet'), cwd: process.cwd() });
 
-/** The flow maker's ETH/USDC ladder: best bid and ask in USDC. */
+/** The flow maker's ETH/USDC ladder (`--flow poisson`): best bid and ask in USDC. */
 async function ladder(follow: FlowFollower): Promise<{ bid: number; ask: number }> {
   const clock = new ManualClock(0);
-  sim = await startSim({ seed: 1, flow: true, follow, clock, signatureWorkers: 0 });
+  sim = await startSim({ seed: 1, flow: true, follow, flowModel: 'poisson', clock, signatureWorkers: 0 });
   clock.advance(1_000);
   const orders = sim.openOrdersOf(FLOW_MAKER).filter((order) => order.market.base.symbol === 'ETH' && order.market.quote.symbol === 'USDC');
   const price = (order: (typeof orders)[number]): number => Number(order.request.price) / 1e6;
@@ -74,6 +74,28 @@ describe.skipIf(dataDir === undefined)('sim --flow-follow', () => {
     } finally {
       await reference.stop();
     }
+  });
+
+  it('drives the followed books with the reference flow by default: the background maker quotes the followed mid ± 10 bp one lag after a touch', async () => {
+    server = await startFeedServer({ files: recordingFiles('ethusdt'), loop: true });
+    follower = await startFlowFollower(server.wsUrl, undefined, deps());
+    const clock = new ManualClock(0);
+    sim = await startSim({ seed: 1, flow: true, follow: follower, clock, signatureWorkers: 0 });
+    let mid: number | undefined;
+    follower.subscribe({ onTop: (bid, ask) => (mid = (bid + ask) / 2), onTrade: () => undefined });
+    const deadline = performance.now() + 20_000;
+    while (mid === undefined && performance.now() < deadline) await new Promise((done) => setTimeout(done, 20));
+    const seen = mid as number;
+    clock.advance(1_000);
+    await sim.idle();
+    const quotes = sim.openOrdersOf(FLOW_MAKER).filter((order) => order.market.key === 'ETH-USDC/eco');
+    expect(quotes.map((order) => order.side).sort()).toEqual(['buy', 'sell']);
+    for (const order of quotes) {
+      const price = Number(order.request.price) / 1e6;
+      // Around the mid it saw one lag ago (the live feed may have moved a tick or two since).
+      expect(Math.abs(price - seen * (order.side === 'buy' ? 0.999 : 1.001))).toBeLessThan(seen * 2e-4);
+    }
+    expect(sim.referenceFlowStats()?.backgroundRequotes).toBeGreaterThan(0);
   });
 
   it('refuses --flow-follow with --no-flow', async () => {

@@ -87,7 +87,7 @@ describe('engine metrics', () => {
     plain.bindStatus(() => status(1));
     expect([...(await metricsOf(plain)).keys()].filter((name) => name.startsWith('akira_mm_reference_'))).toEqual([]);
     const withReference = createEngineMetrics({ pair: 'ETH/USDC', baseDecimals: 18, quoteDecimals: 6, hasReference: true });
-    const reference = { market: 'binance:ETHUSDT', state: 'synchronised', reason: undefined, mid: 2_001, fair: 2_000.5, basisBps: -2.5, divergenceBps: 0.4, ageMs: 20 };
+    const reference = { market: 'binance:ETHUSDT', state: 'synchronised', reason: undefined, mid: 2_001, fair: 2_000.5, basisBps: -2.5, divergenceBps: 0.4, ageMs: 20, markouts: { meanBps: [undefined, undefined, undefined], counts: [0, 0, 0] } };
     withReference.bindStatus(() => status(1, { reference }));
     const metrics = await metricsOf(withReference);
     expect(valuesOf(metrics.get('akira_mm_reference_fair_price'))).toEqual([{ labels: { pair: 'ETH/USDC' }, value: 2_000.5 }]);

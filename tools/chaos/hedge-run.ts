@@ -79,7 +79,7 @@ export async function runHedgeChaos(options: HedgeRunOptions): Promise<HedgeRunR
     },
   });
   const hedge = await startPaperHedge(options.recording ?? defaultHedgeRecording(), { clock, rng: createRng(options.seed), logger: quiet, chain: getChain('mainnet'), cwd: process.cwd() });
-  const sim = await startSim({ seed: options.seed, flow: { takerRatePerSec: 3, takerSizeMultiple: 20 }, follow: hedge.follower, signatureWorkers: 0, devAccounts: 1 });
+  const sim = await startSim({ seed: options.seed, flow: { takerRatePerSec: 3, takerSizeMultiple: 20 }, follow: hedge.follower, flowModel: 'poisson', signatureWorkers: 0, devAccounts: 1 });
   const dir = mkdtempSync(join(tmpdir(), 'akira-hedge-chaos-'));
   const account = sim.accounts[0];
   if (account?.privateKey === undefined) throw new Error('the embedded exchange has no dev account');

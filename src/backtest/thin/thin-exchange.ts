@@ -23,6 +23,7 @@ import {
   uninformedLimitTicks,
   uninformedTwinLots,
   unitsToNumber,
+  VenueAgenda,
   type Side,
 } from '../../core/index.ts';
 import { OrderTable } from '../order-table.ts';
@@ -31,7 +32,6 @@ import { fillQuoteUnits, type ExchangeFactory, type ExchangeHost, type FillTag, 
 import { BackgroundQuotes } from './background-quotes.ts';
 import { checkThinExchangeOptions, type ThinExchangeOptions } from './thin-options.ts';
 import type { ThinExchangeStats } from './thin-summary.ts';
-import { VenueAgenda } from './venue-agenda.ts';
 
 /** One of our orders on the thin venue, with its time-priority rank. */
 interface ThinOrder extends ReplayOrder {

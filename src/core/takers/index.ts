@@ -9,3 +9,4 @@ export * from './uninformed.ts';
 export * from './arbitrage.ts';
 export * from './background-maker.ts';
 export * from './delay-line.ts';
+export * from './venue-agenda.ts';

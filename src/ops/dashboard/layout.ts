@@ -141,12 +141,15 @@ export const PAIR_LAYOUT: PanelLayout = {
     },
     {
       id: 'markouts',
-      title: 'Mean fill markout by horizon (positive = the fills earned)',
+      title: 'Mean fill markout by horizon (positive = the fills earned); dashed: against the reference mid',
       yLabel: 'bps',
       lines: [
         { name: 'akira_mm_markout_bps', labels: { horizon: '1s' }, label: '+1 s', color: '#8ecae6', style: 'line' },
         { name: 'akira_mm_markout_bps', labels: { horizon: '10s' }, label: '+10 s', color: '#219ebc', style: 'line' },
         { name: 'akira_mm_markout_bps', labels: { horizon: '60s' }, label: '+60 s', color: '#023047', style: 'line' },
+        // On a thin venue our own quotes set the venue's mid: the reference's says what a fill lost.
+        { name: 'akira_mm_markout_bps', labels: { horizon: '1s', against: 'reference' }, label: '+1 s vs reference', color: '#8ecae6', style: 'dashed' },
+        { name: 'akira_mm_markout_bps', labels: { horizon: '10s', against: 'reference' }, label: '+10 s vs reference', color: '#219ebc', style: 'dashed' },
       ],
     },
     {
@@ -231,6 +234,8 @@ export const PAIR_LAYOUT: PanelLayout = {
         { name: 'akira_mm_markout_bps', labels: { horizon: '1s' }, label: '+1 s', unit: 'bps' },
         { name: 'akira_mm_markout_bps', labels: { horizon: '10s' }, label: '+10 s', unit: 'bps' },
         { name: 'akira_mm_markout_bps', labels: { horizon: '60s' }, label: '+60 s', unit: 'bps' },
+        { name: 'akira_mm_markout_bps', labels: { horizon: '1s', against: 'reference' }, label: '+1 s vs reference', unit: 'bps' },
+        { name: 'akira_mm_markout_bps', labels: { horizon: '10s', against: 'reference' }, label: '+10 s vs reference', unit: 'bps' },
       ],
     },
     {

@@ -148,7 +148,7 @@ describe('the dashboard history', () => {
     const unsubscribe = history.subscribe((message) => messages.push(message));
     history.observerOf(0).paused?.(true, 'feed down');
     await history.sample();
-    r.status = statusOf({ reference: { market: 'binance:ETHUSDT', state: 'synchronised', reason: undefined, mid: 3001, fair: 3000.9, basisBps: -0.3, divergenceBps: 0.1, ageMs: 40 } });
+    r.status = statusOf({ reference: { market: 'binance:ETHUSDT', state: 'synchronised', reason: undefined, mid: 3001, fair: 3000.9, basisBps: -0.3, divergenceBps: 0.1, ageMs: 40, markouts: { meanBps: [undefined, undefined, undefined], counts: [0, 0, 0] } } });
     await history.sample();
     unsubscribe();
     await history.sample();

@@ -1,11 +1,19 @@
 /**
  * When a thin venue's simulated agents act: the background maker's re-quotes (after its lag) and
  * the arbitrageurs' orders (after their latency) wait in FIFO delay lines and run at their due
- * time, woken by the venue's time line (`host.at`); every entry point of the exchange first runs
+ * time, woken by the venue's time line (`host.at`); every entry point of the venue first runs
  * what fell due, so at an equal time they act before a recorded event or one of our orders.
+ * Shared by the backtest's thin exchange (the replay's time line) and the embedded exchange's
+ * reference flow (its clock's timers), so both run the agents in the same order.
  */
-import { DelayLine } from '../../core/index.ts';
-import type { ExchangeHost } from '../venue-exchange.ts';
+import { DelayLine } from './delay-line.ts';
+
+/** The venue's time line: its clock, and a way to be woken at a time. */
+export interface AgendaHost {
+  readonly clock: { nowMs(): number };
+  /** Runs `run` at `timeMs` (≥ now). */
+  at(timeMs: number, run: () => void): void;
+}
 
 /** What the agents do when their turn comes. */
 export interface AgendaActions {
@@ -31,7 +39,7 @@ export class VenueAgenda {
   };
 
   constructor(
-    private readonly host: Pick<ExchangeHost, 'clock' | 'at'>,
+    private readonly host: AgendaHost,
     private readonly actions: AgendaActions,
   ) {}
 
