@@ -11,7 +11,7 @@ import { freePort } from '../../tools/chaos/bot-process.ts';
 import { dataDir } from '../markets/binance/support.ts';
 
 describe.skipIf(dataDir === undefined)('npm start -- --hedge', () => {
-  it('paper-trades the whole cross-venue loop with no configuration, and its status line shows the hedges', { timeout: 90_000 }, async () => {
+  it('paper-trades the whole cross-venue loop with no configuration, and its status line shows the hedges', { timeout: 200_000 }, async () => {
     let stdout = '';
     let stderr = '';
     const io: CliIo = {
@@ -22,14 +22,18 @@ describe.skipIf(dataDir === undefined)('npm start -- --hedge', () => {
       cwd: process.cwd(),
     };
     const metricsPort = await freePort();
-    const running = main(['paper', '--hedge', '--duration', '20', '--metrics-port', String(metricsPort)], io);
+    const running = main(['paper', '--hedge', '--duration', '150', '--metrics-port', String(metricsPort)], io);
     let metrics = '';
-    const deadline = performance.now() + 60_000;
+    // The reference's takers are few (1 % of its trades by default): a hedge may take a minute.
+    // A scrape that fails (the run ended) keeps the last one read.
+    const deadline = performance.now() + 140_000;
     while (performance.now() < deadline && !/akira_mm_hedges_sent_total\{[^}]*\} [1-9]/.test(metrics)) {
       await new Promise((resolve) => setTimeout(resolve, 1_000));
-      metrics = await fetch(`http://127.0.0.1:${metricsPort}/metrics`).then((response) => response.text(), () => '');
+      metrics = await fetch(`http://127.0.0.1:${metricsPort}/metrics`).then((response) => response.text(), () => metrics);
     }
     const health = (await fetch(`http://127.0.0.1:${metricsPort}/health`).then((response) => response.json(), () => ({}))) as Record<string, unknown>;
+    // Stopped as Ctrl-C stops it once a hedge is seen (--duration bounds a run that never hedges).
+    process.emit('SIGINT', 'SIGINT');
     const code = await running;
     expect(stderr).toContain('hedging every fill on binance:ETHUSDT');
     expect(code).toBe(0);

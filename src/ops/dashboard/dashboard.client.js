@@ -53,7 +53,12 @@
     if (ref.each !== undefined) {
       return found.filter((column) => ref.each.every((label) => (column.meta.labels[label] ?? '') !== '')).map((column) => ({ suffix: ref.each.map((label) => column.meta.labels[label] ?? '').join(' '), metric: column.meta.key, labels: column.meta.labels, columns: [column], isMetric: column.meta.isMetric }));
     }
-    return [{ suffix: '', metric: found[0].meta.key, labels: found[0].meta.labels, columns: [found[0]], isMetric: found[0].meta.isMetric }];
+    // One series: the one with exactly the ref's labels (and the panel's), so a series that adds a
+    // label (markouts `against="reference"`) never stands in for the one without it.
+    const own = { ...panel.labels, ...ref.labels };
+    const exact = found.find((column) => Object.keys(column.meta.labels).every((label) => label in own));
+    if (exact === undefined) return [];
+    return [{ suffix: '', metric: exact.meta.key, labels: exact.meta.labels, columns: [exact], isMetric: exact.meta.isMetric }];
   }
 
   /** Values over time of a resolved series: one column's, or the sum of several (null where none has one). */
