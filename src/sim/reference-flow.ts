@@ -18,6 +18,7 @@ import {
   DEFAULT_ARBITRAGE,
   DEFAULT_BACKGROUND_MAKER,
   DEFAULT_UNINFORMED_TAKERS,
+  ReferenceTouch,
   VenueAgenda,
   arbitrageCost,
   backgroundAskTicks,
@@ -33,24 +34,17 @@ import {
   unitsToNumber,
   type ArbitrageOptions,
   type BackgroundMakerOptions,
-  type ChainInfo,
-  type Clock,
-  type Rng,
   type Side,
   type UninformedTakerOptions,
 } from '../core/index.ts';
 import { shortStringToFelt } from '../exchange/wire/fields.ts';
 import { flowBalance } from './accounts.ts';
-import type { Engine } from './engine.ts';
 import type { ExecutionEvent } from './events.ts';
 import { FlowOrders } from './flow-orders.ts';
-import { FLOW_MAKER, FLOW_TAKER } from './flow.ts';
-import type { Ledger } from './ledger.ts';
+import { FLOW_MAKER, FLOW_TAKER, type FlowDeps } from './flow.ts';
 import type { Market } from './markets.ts';
 import { availableBase } from './orders.ts';
 import type { ReferenceMarket } from './price-follower.ts';
-import type { PriceModel } from './prices.ts';
-import type { SimSettings } from './settings.ts';
 import { tradeSteps } from './validate.ts';
 
 /** The three taker models' options (the backtest's `--thin-*` flags, with their defaults). */
@@ -94,15 +88,8 @@ export interface ReferenceFlowStats {
   readonly backgroundRequotes: number;
 }
 
-/** What the flow needs from the venue. */
-export interface ReferenceFlowDeps {
-  readonly chain: ChainInfo;
-  readonly settings: SimSettings;
-  readonly clock: Clock;
-  readonly rng: Rng;
-  readonly engine: Engine;
-  readonly ledger: Ledger;
-  readonly prices: PriceModel;
+/** What the flow needs from the venue: what the Poisson flow needs, the reference, and the books it drives. */
+export interface ReferenceFlowDeps extends Omit<FlowDeps, 'excluded'> {
   readonly source: ReferenceMarket;
   /** The books it drives (`referenceMarkets`). */
   readonly markets: readonly Market[];
@@ -118,9 +105,8 @@ class BookAgents {
   private readonly tickSize: number;
   private readonly lotSize: number;
   private readonly quotePerTickLot: number;
-  private referenceBid = 0;
-  private referenceAsk = 0;
-  private hasReferenceTop = false;
+  /** The reference's touch the agents watch, in this venue's ticks. */
+  private readonly touch = new ReferenceTouch();
   private pushedMidTwice = 0;
   private hasPushedMid = false;
   /** The background maker's live orders and their prices (ticks). */
@@ -153,14 +139,7 @@ class BookAgents {
     this.agenda.catchUp();
     const bid = Math.floor(bidPrice / this.tickSize + 1e-9);
     const ask = Math.ceil(askPrice / this.tickSize - 1e-9);
-    if (!(bid > 0) || bid >= ask) {
-      this.hasReferenceTop = false;
-      return;
-    }
-    if (this.hasReferenceTop && bid === this.referenceBid && ask === this.referenceAsk) return;
-    this.hasReferenceTop = true;
-    this.referenceBid = bid;
-    this.referenceAsk = ask;
+    if (!this.touch.update(bid, ask)) return;
     const now = this.flow.deps.clock.nowMs();
     const midTwice = bid + ask;
     if (!this.hasPushedMid || midTwice !== this.pushedMidTwice) {
@@ -210,9 +189,9 @@ class BookAgents {
   /** Sends an arbitrage order (due after the latency) when the book's best quote on a side may be a target now. */
   private watchForArbitrage(): void {
     const arbitrage = this.flow.options.arbitrage;
-    if (!arbitrage.enabled || !this.hasReferenceTop) return;
-    const bid = this.referenceBid;
-    const ask = this.referenceAsk;
+    if (!arbitrage.enabled || !this.touch.isSet) return;
+    const bid = this.touch.bid;
+    const ask = this.touch.ask;
     const proportionalBps = this.flow.deps.settings.takerPbips / 100 + arbitrage.edgeBps;
     const book = this.book();
     const bestAsk = book.best('sell');

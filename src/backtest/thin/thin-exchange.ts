@@ -22,6 +22,7 @@ import {
   mayBeArbitrageTarget,
   uninformedLimitTicks,
   uninformedTwinLots,
+  ReferenceTouch,
   unitsToNumber,
   VenueAgenda,
   type Side,
@@ -57,10 +58,8 @@ export class ThinExchange implements VenueExchange {
   readonly reference = new ReplayBook();
   private readonly table = new OrderTable<ThinOrder>();
   private readonly options: ThinExchangeOptions;
-  /** The reference's touch after the last complete message (meaningful when `hasReferenceTop`). */
-  private referenceBid = 0;
-  private referenceAsk = 0;
-  private hasReferenceTop = false;
+  /** The reference's touch the agents watch, in this venue's ticks. */
+  private readonly touch = new ReferenceTouch();
   /** Sum of the touch the background maker was last told of (its re-quotes run on it). */
   private pushedMidTwice = 0;
   private hasPushedMid = false;
@@ -95,7 +94,7 @@ export class ThinExchange implements VenueExchange {
    * touch), never the venue's own, which our quotes and the lagging background maker set.
    */
   markoutMid(): number | undefined {
-    return this.hasPushedMid ? ((this.referenceBid + this.referenceAsk) / 2) * this.quotePerTick : undefined;
+    return this.hasPushedMid ? ((this.touch.bid + this.touch.ask) / 2) * this.quotePerTick : undefined;
   }
 
   // ── the reference market (recorded events) ───────────────────────────────────────────────
@@ -109,16 +108,9 @@ export class ThinExchange implements VenueExchange {
     this.agenda.catchUp();
     const bid = this.reference.bestBidPrice();
     const ask = this.reference.bestAskPrice();
-    if (bid === undefined || ask === undefined || bid >= ask) {
-      this.hasReferenceTop = false;
-      return;
-    }
-    if (this.hasReferenceTop && bid === this.referenceBid && ask === this.referenceAsk) return;
-    this.hasReferenceTop = true;
-    this.referenceBid = bid;
-    this.referenceAsk = ask;
+    if (!this.touch.update(bid, ask)) return;
     const now = this.host.clock.nowMs();
-    const midTwice = bid + ask;
+    const midTwice = this.touch.bid + this.touch.ask;
     if (!this.hasPushedMid || midTwice !== this.pushedMidTwice) {
       this.hasPushedMid = true;
       this.pushedMidTwice = midTwice;
@@ -258,9 +250,9 @@ export class ThinExchange implements VenueExchange {
   /** Sends an arbitrage order (due after the latency) when some venue quote may be a target against the reference's touch now. */
   private watchForArbitrage(nowMs: number): void {
     const arbitrage = this.options.arbitrage;
-    if (!arbitrage.enabled || !this.hasReferenceTop) return;
-    const bid = this.referenceBid;
-    const ask = this.referenceAsk;
+    if (!arbitrage.enabled || !this.touch.isSet) return;
+    const bid = this.touch.bid;
+    const ask = this.touch.ask;
     const proportionalBps = this.options.takerFeePbips / 100 + arbitrage.edgeBps;
     const book = this.book;
     const ourAsk = this.table.bestRestingPrice('sell');
@@ -339,7 +331,7 @@ export class ThinExchange implements VenueExchange {
   /** Who took the fill, and what it lost against the reference mid now (the last complete reference touch). */
   private tag(side: Side, priceTicks: number, lots: number, counterparty: Counterparty): FillTag {
     // Before the reference's first two-sided message there is no mid: the fill is valued at its own price.
-    const midTwice = this.hasPushedMid ? this.referenceBid + this.referenceAsk : 2 * priceTicks;
+    const midTwice = this.hasPushedMid ? this.touch.bid + this.touch.ask : 2 * priceTicks;
     const lossHalfTickLots = (side === 'buy' ? 2 * priceTicks - midTwice : midTwice - 2 * priceTicks) * lots;
     const rules = this.options.rules;
     return {

@@ -10,3 +10,4 @@ export * from './arbitrage.ts';
 export * from './background-maker.ts';
 export * from './delay-line.ts';
 export * from './venue-agenda.ts';
+export * from './reference-touch.ts';
