@@ -29,6 +29,8 @@ export interface SessionPair {
   readonly observer?: EngineObserver;
   /** Crash journal (tests of the engine's journal handling); default none. */
   readonly journal?: Journal;
+  /** False when nothing reads the engine's signals from its status (`runBacktest`: no summary or report does); default true. */
+  readonly readsSignals?: boolean;
   /** Hedge every fill on a recorded deep market (`backtest --hedge FILE`). */
   readonly hedge?: SessionHedge;
   /** Read a recorded deep market as the reference (`backtest --reference FILE`). */
@@ -177,6 +179,7 @@ export class PairReplay {
       ...(this.hedger === undefined ? {} : { hedge: this.hedger }),
       ...(this.referenceFeed === undefined ? {} : { reference: this.referenceFeed }),
       ...(spec.journal === undefined ? {} : { journal: spec.journal }),
+      ...(spec.readsSignals === undefined ? {} : { readsSignals: spec.readsSignals }),
     };
   }
 
