@@ -95,8 +95,13 @@ export class OrderManager {
   private wakeTimer: Timer | undefined;
   /** The cancel-everything in progress (pause, halt, shutdown, an alert): one at a time. */
   private pulling: Promise<boolean> | undefined;
-  /** The requests held back since the budget last let everything through: each is counted once. */
-  private readonly heldKeys = new Set<string>();
+  /**
+   * The requests held back since the budget last let everything through: each is counted once.
+   * Cancels by order id; placements by side, then price, then size (held every requote while the
+   * budget is short: keyed by the numbers themselves, not by a string built from them).
+   */
+  private readonly heldCancels = new Set<string>();
+  private readonly heldPlaces = { buy: new Map<bigint, bigint[]>(), sell: new Map<bigint, bigint[]>() };
   private counts = { ordersSent: 0, cancelsSent: 0, placedQtyUnits: 0n, throttled: 0, gated: 0, rejected: 0 };
 
   constructor(private readonly options: OrderManagerOptions) {
@@ -167,7 +172,7 @@ export class OrderManager {
       }
       this.scheduleWake(this.budget.msUntilAvailable(heldKind));
     } else {
-      this.heldKeys.clear();
+      this.clearHeld();
     }
     for (const side of SIDES) {
       const batch = admitted[side];
@@ -366,14 +371,32 @@ export class OrderManager {
   }
 
   /** Remembers a held-back action; 1 when it is new in this stretch of throttling (requotes re-plan the same ones). */
+  /** Counts the action's requests not held back before in this stretch (0, 1 or 2) and remembers them. */
   private noteHeld(action: Action): number {
     let count = 0;
-    for (const key of [action.cancel === undefined ? undefined : `c:${action.cancel.orderId}`, action.place === undefined ? undefined : `p:${action.side}:${action.place.priceUnits}:${action.place.qtyUnits}`]) {
-      if (key === undefined || this.heldKeys.has(key)) continue;
-      this.heldKeys.add(key);
+    const { cancel, place } = action;
+    if (cancel !== undefined && !this.heldCancels.has(cancel.orderId)) {
+      this.heldCancels.add(cancel.orderId);
       count++;
     }
+    if (place !== undefined) {
+      const byPrice = action.side === 'buy' ? this.heldPlaces.buy : this.heldPlaces.sell;
+      const sizes = byPrice.get(place.priceUnits);
+      if (sizes === undefined) {
+        byPrice.set(place.priceUnits, [place.qtyUnits]);
+        count++;
+      } else if (!sizes.includes(place.qtyUnits)) {
+        sizes.push(place.qtyUnits);
+        count++;
+      }
+    }
     return count;
+  }
+
+  private clearHeld(): void {
+    if (this.heldCancels.size > 0) this.heldCancels.clear();
+    if (this.heldPlaces.buy.size > 0) this.heldPlaces.buy.clear();
+    if (this.heldPlaces.sell.size > 0) this.heldPlaces.sell.clear();
   }
 
   private scheduleWake(afterMs: number): void {
