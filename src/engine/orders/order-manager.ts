@@ -77,6 +77,17 @@ interface SideBatch {
 }
 
 const SIDES: readonly Side[] = ['buy', 'sell'];
+
+function newBatch(): SideBatch {
+  return { urgent: [], refresh: [], places: [] };
+}
+
+/** The same items in the same order. */
+function isSameList<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 const URGENCY: Readonly<Record<ActionKind, number>> = { risk: 0, front: 1, back: 2 };
 /** The matcher result of a post-only order that would have taken liquidity (SPEC §6). */
 const POST_ONLY_CROSSED = 'FAILED_VALIDATION';
@@ -102,6 +113,8 @@ export class OrderManager {
    */
   private readonly heldCancels = new Set<string>();
   private readonly heldPlaces = { buy: new Map<bigint, bigint[]>(), sell: new Map<bigint, bigint[]>() };
+  /** The last plans ranked, the touch they were ranked at and their actions (`rank`). */
+  private lastRanking: { readonly plans: readonly SidePlan[]; readonly bestBidUnits: bigint | undefined; readonly bestAskUnits: bigint | undefined; readonly actions: Action[] } | undefined;
   private counts = { ordersSent: 0, cancelsSent: 0, placedQtyUnits: 0n, throttled: 0, gated: 0, rejected: 0 };
 
   constructor(private readonly options: OrderManagerOptions) {
@@ -146,8 +159,11 @@ export class OrderManager {
    * they are answered.
    */
   execute(plans: readonly SidePlan[], context: ExecutionContext): void {
-    const actions = rankActions(plans, context);
-    const admitted: Record<Side, SideBatch> = { buy: { urgent: [], refresh: [], places: [] }, sell: { urgent: [], refresh: [], places: [] } };
+    const actions = this.rank(plans, context);
+    // Made when a side has an admitted request: a budget that holds everything back (the engine
+    // retries on every wake until tokens return) allocates no batch.
+    let buyBatch: SideBatch | undefined;
+    let sellBatch: SideBatch | undefined;
     let held = 0;
     let newlyHeld = 0;
     let heldKind: ActionKind = 'back';
@@ -161,7 +177,7 @@ export class OrderManager {
         newlyHeld += this.noteHeld(action);
         continue;
       }
-      const batch = admitted[action.side];
+      const batch = action.side === 'buy' ? (buyBatch ??= newBatch()) : (sellBatch ??= newBatch());
       if (action.cancel !== undefined) (action.group === 0 ? batch.urgent : batch.refresh).push(action.cancel);
       if (action.place !== undefined) batch.places.push(action.place);
     }
@@ -175,14 +191,28 @@ export class OrderManager {
       this.clearHeld();
     }
     for (const side of SIDES) {
-      const batch = admitted[side];
-      if (batch.urgent.length === 0 && batch.refresh.length === 0 && batch.places.length === 0) continue;
+      const batch = side === 'buy' ? buyBatch : sellBatch;
+      if (batch === undefined) continue;
       this.inFlight.add(side);
       void this.run(batch, context).finally(() => {
         this.inFlight.delete(side);
         if (this.dirty.delete(side)) this.options.hooks.onSideSettled(side);
       });
     }
+  }
+
+  /**
+   * The plans' actions by priority. The same plans (the planner hands back a side's unchanged
+   * plan) at the same touch rank the same: the last ranking is reused, as the engine retries a
+   * held-back plan on every wake of the budget.
+   */
+  private rank(plans: readonly SidePlan[], context: ExecutionContext): Action[] {
+    const last = this.lastRanking;
+    const { bestBidUnits, bestAskUnits } = context.touch;
+    if (last !== undefined && last.bestBidUnits === bestBidUnits && last.bestAskUnits === bestAskUnits && isSameList(last.plans, plans)) return last.actions;
+    const actions = rankActions(plans, context);
+    this.lastRanking = { plans: [...plans], bestBidUnits, bestAskUnits, actions };
+    return actions;
   }
 
   /** Cancels one order outside a requote (healing found it unknown, or it must go now): no budget wait. */
