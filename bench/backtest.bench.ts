@@ -7,10 +7,7 @@
  * streams (`data.read_events_per_sec`). The recording is imported once into
  * the OS temp directory; the repository never holds data.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { KIND, createRecordedEventSource, readRecording, readRecordingHeader } from '../src/backtest/data/index.ts';
+import { createRecordedEventSource, readRecording } from '../src/backtest/data/index.ts';
 import { constantLatency } from '../src/backtest/latency.ts';
 import { riskAverseQueue } from '../src/backtest/queue-model.ts';
 import { runBacktest } from '../src/backtest/run.ts';
@@ -19,7 +16,7 @@ import { createRng } from '../src/core/index.ts';
 import { DEFAULT_ENGINE_SETTINGS } from '../src/engine/index.ts';
 import { LADDER } from '../strategies/index.ts';
 import { percentile, type BenchContext, type BenchResult, type BenchSuite } from './harness.ts';
-import { ETHUSDT_RULES as RULES, SHARED_DATA_DIR, importEthusdt } from './recordings.ts';
+import { ETHUSDT_RULES as RULES, withEthusdtReplay } from './recordings.ts';
 
 const TARGET_EVENTS = 5_000_000;
 /**
@@ -33,19 +30,7 @@ const suite: BenchSuite = {
   name: 'backtest',
   async run(context: BenchContext): Promise<BenchResult[]> {
     // Quick: one day of the recording, one replay pass, no warm-up.
-    const plan = context.pick(
-      { days: ['20240808', '20240809'], targetEvents: TARGET_EVENTS, warmup: true, measuredRuns: MEASURED_RUNS },
-      { days: ['20240808'], targetEvents: 1, warmup: false, measuredRuns: 1 },
-    );
-    if (SHARED_DATA_DIR === undefined) {
-      process.stderr.write('backtest bench: ../shared/data not found beside the repository; skipped\n');
-      return [];
-    }
-    const dir = mkdtempSync(join(tmpdir(), 'akira-bench-'));
-    try {
-      const recording = await importEthusdt(plan.days, dir);
-      const records = readRecordingHeader(recording).records;
-
+    return withEthusdtReplay('backtest', context, TARGET_EVENTS, MEASURED_RUNS, async ({ plan, recording, records, perPass }) => {
       // Format alone: stream the file until 5M records have been decoded.
       let sink = 0;
       const readPasses = Math.ceil(plan.targetEvents / records);
@@ -90,11 +75,6 @@ const suite: BenchSuite = {
         });
         return { events: result.summary.events, seconds: (performance.now() - start) / 1000 };
       };
-      // Events per pass = records the replay delivers (venue BBO records are not events).
-      let perPass = 0;
-      await readRecording(recording, (record) => {
-        if (record.kind !== KIND.bbo && record.kind !== KIND.conversionRate) perPass++;
-      });
       // One pass first, not measured: the figure is the replay's steady rate, not V8's warm-up
       // (a CLI run's whole cost, start-up and warm-up included, is published beside it).
       if (plan.warmup) await run(1);
@@ -115,9 +95,7 @@ const suite: BenchSuite = {
         { bench: 'backtest.thin.events_per_sec', value: thinRate, unit: 'events/s', baseline: null },
         { bench: 'data.read_events_per_sec', value: readRate, unit: 'records/s', baseline: null },
       ];
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   },
 };
 

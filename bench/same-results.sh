@@ -35,6 +35,10 @@ runs=(
   "ladder-zero-latency --strategy ladder --latency-ms 0 --feed-latency-ms 0 --queue log"
   "ladder-hedged --strategy ladder --hedge $recording"
   "ladder-reference-blend --strategy ladder --reference $recording --set FAIR_PRICE=blend"
+  "ladder-thin --strategy ladder --venue thin"
+  "glft-thin-arb-off --strategy glft --venue thin --thin-arbitrage off --thin-taker-share 0.05 --seed 3"
+  "ladder-alpha-toxicity --strategy ladder --set ALPHA_OBI_BPS=1 --set ALPHA_OFI_BPS=0.5 --set ALPHA_TRADE_FLOW_BPS=0.2 --set ALPHA_MAX_BPS=2 --set TOXICITY_WIDEN_RATIO=1"
+  "ladder-reference-alpha --strategy ladder --reference $recording --set FAIR_PRICE=blend --set ALPHA_OBI_BPS=1 --set ALPHA_MAX_BPS=2"
 )
 [ -n "$second" ] && runs+=("account-two-pairs --data $second --env $second_env --latency-jitter-ms 10 --seed 7")
 

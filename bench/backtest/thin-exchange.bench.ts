@@ -9,10 +9,7 @@
  * about 1M, the median of three runs. The baseline is the event source alone into a handler that does
  * nothing: what reading and dispatching the recording costs before the thin venue's work.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { KIND, createRecordedEventSource, readRecording, type RecordedEventHandler } from '../../src/backtest/data/index.ts';
+import { createRecordedEventSource, type RecordedEventHandler } from '../../src/backtest/data/index.ts';
 import { constantLatency } from '../../src/backtest/latency.ts';
 import { riskAverseQueue } from '../../src/backtest/queue-model.ts';
 import { ReplayClock } from '../../src/backtest/replay-clock.ts';
@@ -22,7 +19,7 @@ import { EventScheduler } from '../../src/backtest/scheduler.ts';
 import { DEFAULT_THIN_VENUE, LAYERAKIRA_FEES, ThinExchange } from '../../src/backtest/thin/index.ts';
 import { createRng, type VenueListener } from '../../src/core/index.ts';
 import { percentile, type BenchContext, type BenchResult, type BenchSuite } from '../harness.ts';
-import { ETHUSDT_RULES as RULES, SHARED_DATA_DIR, importEthusdt } from '../recordings.ts';
+import { ETHUSDT_RULES as RULES, withEthusdtReplay } from '../recordings.ts';
 
 const TARGET_EVENTS = 5_000_000;
 const WARMUP_EVENTS = 1_000_000;
@@ -144,21 +141,7 @@ async function runSourceAlone(recording: string, passes: number): Promise<{ even
 const suite: BenchSuite = {
   name: 'backtest.thin',
   async run(context: BenchContext): Promise<BenchResult[]> {
-    const plan = context.pick(
-      { days: ['20240808', '20240809'], targetEvents: TARGET_EVENTS, warmup: true, measuredRuns: MEASURED_RUNS },
-      { days: ['20240808'], targetEvents: 1, warmup: false, measuredRuns: 1 },
-    );
-    if (SHARED_DATA_DIR === undefined) {
-      process.stderr.write('backtest.thin bench: ../shared/data not found beside the repository; skipped\n');
-      return [];
-    }
-    const dir = mkdtempSync(join(tmpdir(), 'akira-bench-thin-'));
-    try {
-      const recording = await importEthusdt(plan.days, dir);
-      let perPass = 0;
-      await readRecording(recording, (record) => {
-        if (record.kind !== KIND.bbo && record.kind !== KIND.conversionRate) perPass++;
-      });
+    return withEthusdtReplay('backtest.thin', context, TARGET_EVENTS, MEASURED_RUNS, async ({ plan, recording, perPass }) => {
       const passes = Math.ceil(plan.targetEvents / perPass);
       // Warm-up, not measured: about 1M events, so V8 has optimised the venue's paths (one pass of
       // the recording, 0.3M events, left the first measured run at half the later ones' rate).
@@ -174,9 +157,7 @@ const suite: BenchSuite = {
         baselines.push(alone.events / alone.seconds);
       }
       return [{ bench: 'backtest.thin.exchange_events_per_sec', value: percentile(rates, 50), unit: 'events/s', baseline: percentile(baselines, 50) }];
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   },
 };
 

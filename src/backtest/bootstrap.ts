@@ -67,31 +67,37 @@ export function blockBootstrap(figures: readonly BinnedFigure[], settings: Boots
   const draws = figures.map(() => new Float64Array(replicates));
   const counts = figures.map(() => 0);
   const rng = createRng(settings.seed);
-  const totals = figures.map(() => ({ numerator: 0, denominator: 0 }));
+  // Plain loops over arrays: the inner loop runs replicates × blocks × figures times, and a
+  // closure per block showed in every backtest's profile.
+  const numerators = sums.map((sum) => sum.numerator);
+  const denominators = sums.map((sum) => sum.denominator);
+  const figureCount = figures.length;
+  const numeratorTotals = new Float64Array(figureCount);
+  const denominatorTotals = new Float64Array(figureCount);
   for (let replicate = 0; replicate < replicates; replicate++) {
-    for (const total of totals) {
-      total.numerator = 0;
-      total.denominator = 0;
-    }
+    numeratorTotals.fill(0);
+    denominatorTotals.fill(0);
     for (let filled = 0; filled < bins; filled += binsPerBlock) {
       const start = rng.int(bins);
       // The last block is cut so a replicate is as long as the run.
       const length = Math.min(binsPerBlock, bins - filled);
       const end = Math.min(bins, start + length);
       const wrapped = start + length - end;
-      sums.forEach((sum, i) => {
-        const total = totals[i] as { numerator: number; denominator: number };
-        total.numerator += rangeSum(sum.numerator, start, end, wrapped);
-        if (sum.denominator !== undefined) total.denominator += rangeSum(sum.denominator, start, end, wrapped);
-      });
+      for (let i = 0; i < figureCount; i++) {
+        numeratorTotals[i] = (numeratorTotals[i] as number) + rangeSum(numerators[i] as Float64Array, start, end, wrapped);
+        const denominator = denominators[i];
+        if (denominator !== undefined) denominatorTotals[i] = (denominatorTotals[i] as number) + rangeSum(denominator, start, end, wrapped);
+      }
     }
-    sums.forEach((sum, i) => {
-      const total = totals[i] as { numerator: number; denominator: number };
-      if (sum.denominator !== undefined && total.denominator === 0) return;
-      const value = sum.denominator === undefined ? total.numerator : total.numerator / total.denominator;
+    for (let i = 0; i < figureCount; i++) {
+      const sum = sums[i] as (typeof sums)[number];
+      const numerator = numeratorTotals[i] as number;
+      const denominator = denominatorTotals[i] as number;
+      if (sum.denominator !== undefined && denominator === 0) continue;
+      const value = sum.denominator === undefined ? numerator : numerator / denominator;
       (draws[i] as Float64Array)[counts[i] as number] = value * sum.scale;
       counts[i] = (counts[i] as number) + 1;
-    });
+    }
   }
   return sums.map((sum, i) => {
     const count = counts[i] as number;

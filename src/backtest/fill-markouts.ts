@@ -28,27 +28,40 @@ export function markoutBps(fill: Pick<VenueFill, 'side' | 'price'>, mid: number)
   return (sign * (mid - fill.price) * 10_000) / fill.price;
 }
 
-/** Resolves the markouts of a pair's fills as replayed time passes their horizons. */
+/**
+ * Resolves the markouts of a pair's fills as replayed time passes their horizons. The replay
+ * asks `isDue` before every event: one comparison with the next horizon's end, which is ∞ while
+ * no fill waits for a markout; the venue tells the recorder of each fill (`noteFill`).
+ */
 export class FillMarkoutRecorder {
-  /** Earliest horizon end not yet resolved (∞ when none): `timeMs > nextDueMs` is the cheap per-event test. */
+  /** Earliest horizon end not yet resolved (∞ when none): `timeMs > nextDueMs` is the per-event test. */
   nextDueMs = Number.POSITIVE_INFINITY;
   private readonly bps: (number | null)[][];
   /** Per horizon, the first fill whose markout there is unresolved (fills come in time order). */
   private readonly cursors: number[];
-  private seen = 0;
+  private readonly shortestHorizonMs: number;
 
   constructor(
-    /** The venue's fills, appended as they happen. */
+    /** The venue's fills, appended as they happen (each then told to `noteFill`). */
     private readonly fills: readonly MarkedFill[],
     private readonly horizonsMs: readonly number[] = MARKOUT_CURVE_MS,
   ) {
     this.bps = horizonsMs.map(() => []);
     this.cursors = horizonsMs.map(() => 0);
+    this.shortestHorizonMs = Math.min(...horizonsMs);
+    // Fills from before the recorder: looked at on the first event.
+    if (fills.length > 0) this.nextDueMs = Number.NEGATIVE_INFINITY;
   }
 
-  /** True when new fills came in or a horizon ended before `timeMs`. */
+  /** A fill at `timeMs` was appended to the fills: its first markout is due when the shortest horizon ends. */
+  noteFill(timeMs: number): void {
+    const due = timeMs + this.shortestHorizonMs;
+    if (due < this.nextDueMs) this.nextDueMs = due;
+  }
+
+  /** True when a horizon ended before `timeMs`. */
   isDue(timeMs: number): boolean {
-    return timeMs > this.nextDueMs || this.fills.length !== this.seen;
+    return timeMs > this.nextDueMs;
   }
 
   /** Resolves every horizon that ended before `timeMs` with `mid()`, the mid in force until now. */
@@ -67,7 +80,6 @@ export class FillMarkoutRecorder {
       this.cursors[h] = cursor;
       if (cursor < fills.length) next = Math.min(next, (fills[cursor] as MarkedFill).timeMs + horizonMs);
     });
-    this.seen = fills.length;
     this.nextDueMs = next;
   }
 

@@ -16,7 +16,7 @@ import type { EventScheduler } from './scheduler.ts';
 import type { PathSample } from './stats.ts';
 
 /** The replay venue of a pair, with what the pair holds at the start (the account holds every pair's holdings together). */
-export type PairVenueOptions = Omit<ReplayVenueOptions, 'clock' | 'scheduler' | 'account'> & {
+export type PairVenueOptions = Omit<ReplayVenueOptions, 'clock' | 'scheduler' | 'account' | 'onFill'> & {
   readonly initialBase: bigint;
   readonly initialQuote: bigint;
 };
@@ -29,6 +29,8 @@ export interface SessionPair {
   readonly observer?: EngineObserver;
   /** Crash journal (tests of the engine's journal handling); default none. */
   readonly journal?: Journal;
+  /** False when nothing reads the engine's signals from its status (`runBacktest`: no summary or report does); default true. */
+  readonly readsSignals?: boolean;
   /** Hedge every fill on a recorded deep market (`backtest --hedge FILE`). */
   readonly hedge?: SessionHedge;
   /** Read a recorded deep market as the reference (`backtest --reference FILE`). */
@@ -80,7 +82,9 @@ export class PairReplay {
   readonly referenceFeed: ReplayReferenceFeed | undefined;
   /** Times quoting paused with a reference reason (stale, resyncing, divergent, jump) as the first. */
   referencePauses = 0;
-  private started: { readonly engine: MarketMaker; readonly sampler: PathSampler; readonly markouts: FillMarkoutRecorder } | undefined;
+  private started: { readonly engine: MarketMaker; readonly sampler: PathSampler } | undefined;
+  /** Every fill's markouts, resolved as time passes their horizons (from the engine's start). */
+  private readonly markouts: FillMarkoutRecorder;
   private closedMarkouts: FillMarkouts | undefined;
 
   constructor(
@@ -90,7 +94,8 @@ export class PairReplay {
     const { clock, scheduler, funds, logger } = shared;
     const rules = spec.venue.rules;
     this.name = `${rules.base}/${rules.quote}`;
-    this.venue = new ReplayVenue({ ...spec.venue, clock, scheduler, account: funds });
+    this.venue = new ReplayVenue({ ...spec.venue, clock, scheduler, account: funds, onFill: (fill) => this.markouts.noteFill(fill.timeMs) });
+    this.markouts = new FillMarkoutRecorder(this.venue.fills);
     const hedge = spec.hedge;
     this.hedgeVenue =
       hedge === undefined
@@ -177,6 +182,7 @@ export class PairReplay {
       ...(this.hedger === undefined ? {} : { hedge: this.hedger }),
       ...(this.referenceFeed === undefined ? {} : { reference: this.referenceFeed }),
       ...(spec.journal === undefined ? {} : { journal: spec.journal }),
+      ...(spec.readsSignals === undefined ? {} : { readsSignals: spec.readsSignals }),
     };
   }
 
@@ -184,19 +190,20 @@ export class PairReplay {
   began(engine: MarketMaker, startMs: number, sampleMs: number): void {
     const sampler = new PathSampler(startMs, sampleMs, this.spec.venue.rules, this.venue.exchange, () => engine.pathStatus());
     sampler.startBase = engine.status().baseBalance;
-    this.started = { engine, sampler, markouts: new FillMarkoutRecorder(this.venue.fills) };
+    this.started = { engine, sampler };
   }
 
-  /** Resolves the fills' markouts whose horizon ended before `timeMs` (cheap when none did). */
+  /** Resolves the fills' markouts whose horizon ended before `timeMs` (one comparison while none did, ∞ while no fill waits). */
   markOutUpTo(timeMs: number): void {
+    if (!this.markouts.isDue(timeMs)) return;
     const started = this.started;
-    if (started !== undefined && started.markouts.isDue(timeMs)) started.markouts.observe(timeMs, () => this.markoutMid(started.engine));
+    if (started !== undefined) this.markouts.observe(timeMs, () => this.markoutMid(started.engine));
   }
 
   /** The run's last event was at `endMs`: markouts whose horizon ended by then resolve, later ones stay out. */
   closeMarkouts(endMs: number): void {
     const started = this.started;
-    if (started !== undefined && this.closedMarkouts === undefined) this.closedMarkouts = started.markouts.finish(endMs, () => this.markoutMid(started.engine));
+    if (started !== undefined && this.closedMarkouts === undefined) this.closedMarkouts = this.markouts.finish(endMs, () => this.markoutMid(started.engine));
   }
 
   /** The mid fills are marked out against: the exchange's own choice (a thin venue's reference mid), else the engine's. */
@@ -240,7 +247,7 @@ export class PairReplay {
     this.venue.onGasPrice(gasPriceUnits);
   }
 
-  private afterStart(): { readonly engine: MarketMaker; readonly sampler: PathSampler; readonly markouts: FillMarkoutRecorder } {
+  private afterStart(): { readonly engine: MarketMaker; readonly sampler: PathSampler } {
     if (this.started === undefined) throw new Error(`backtest pair ${this.name}: its engine exists once the session started`);
     return this.started;
   }

@@ -6,12 +6,26 @@
  */
 import { ManualClock, type Timer } from '../core/index.ts';
 
-interface HeapTimer {
-  readonly id: number;
-  dueMs: number;
-  readonly intervalMs: number | undefined;
-  readonly callback: () => void;
-  cancelled: boolean;
+/**
+ * A timer in the heap, and the handle its setter gets back: one object per timer (an engine sets
+ * one per requote and per request), not a record, a handle and a closure.
+ */
+class HeapTimer implements Timer {
+  cancelled = false;
+
+  constructor(
+    readonly id: number,
+    public dueMs: number,
+    readonly intervalMs: number | undefined,
+    readonly callback: () => void,
+    private readonly clock: ReplayClock,
+  ) {}
+
+  cancel(): void {
+    if (this.cancelled) return;
+    this.cancelled = true;
+    this.clock.timerCancelled();
+  }
 }
 
 function isEarlier(a: HeapTimer, b: HeapTimer): boolean {
@@ -99,18 +113,17 @@ export class ReplayClock extends ManualClock {
     await flushMicrotasks();
   }
 
+  /** A live timer was cancelled (its handle calls this). */
+  timerCancelled(): void {
+    this.live--;
+  }
+
   private add(callback: () => void, delayMs: number, intervalMs: number | undefined): Timer {
-    const timer: HeapTimer = { id: this.nextTimerId++, dueMs: this.timeMs + delayMs, intervalMs, callback, cancelled: false };
+    const timer = new HeapTimer(this.nextTimerId++, this.timeMs + delayMs, intervalMs, callback, this);
     if (delayMs <= 0) this.zeroDelaySet = true;
     this.push(timer);
     this.live++;
-    return {
-      cancel: () => {
-        if (timer.cancelled) return;
-        timer.cancelled = true;
-        this.live--;
-      },
-    };
+    return timer;
   }
 
   private fireTimer(timer: HeapTimer): void {

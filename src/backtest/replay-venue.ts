@@ -62,6 +62,8 @@ export interface ReplayVenueOptions {
    * `queue`). A thin venue priced off the recording: `thinExchangeFactory` (thin/).
    */
   readonly exchange?: ExchangeFactory;
+  /** Told of each of our fills once it is in `fills` (the session's markout recorder); default none. */
+  readonly onFill?: (fill: VenueFill) => void;
 }
 
 /** One account's balances, shared by the replay venues of its pairs. */
@@ -380,7 +382,7 @@ export class ReplayVenue implements Venue {
       this.feesQuoteUnits += fee;
       feeQuote = unitsToNumber(fee, rules.quoteDecimals);
     }
-    this.fills.push({
+    const fill: VenueFill = {
       timeMs: this.clock.nowMs(),
       orderId: order.orderId,
       side: order.side,
@@ -389,7 +391,9 @@ export class ReplayVenue implements Venue {
       isMaker,
       feeQuote,
       ...(tag === undefined ? {} : { tag }),
-    });
+    };
+    this.fills.push(fill);
+    this.options.onFill?.(fill);
     if (!isMaker) this.chargeGas(this.options.steps.trade);
     // The replay does not lock balances; a strategy that overspends is a configuration error (the account throws).
     this.options.account.settle(rules.base, baseDelta, rules.quote, quoteDelta);

@@ -267,6 +267,8 @@ function sessionPairs(pending: readonly PendingPair[], mids: readonly number[], 
       venue: { ...spec.venue, initialBase: numberToUnits(spec.initialBase, rules.baseDecimals, 'down'), initialQuote: initialQuoteUnits },
       strategy: spec.strategy,
       settings: spec.settings,
+      // The summary and the report read no signal: the engine tracks only what quoting uses.
+      readsSignals: false,
       ...(spec.observer === undefined ? {} : { observer: spec.observer }),
       ...(spec.budgetBaseUnits === undefined ? {} : { budgetBaseUnits: spec.budgetBaseUnits }),
       ...(spec.budgetQuoteUnits === undefined ? {} : { budgetQuoteUnits: spec.budgetQuoteUnits }),

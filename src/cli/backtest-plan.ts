@@ -29,7 +29,8 @@ import { UsageError } from './io.ts';
 import { validatePairEnv } from './pair-config.ts';
 import { secretKeys, type PairConfig } from '../config/index.ts';
 import { BACKTEST_DEFAULTS } from './backtest-defaults.ts';
-import { describeThinPlan, type ThinPlan, type VenueKind } from './backtest-thin.ts';
+import { describeThinPlan, type VenueKind } from './backtest-thin.ts';
+import type { ThinPlan } from './thin-flags.ts';
 import { thinExchangeFactory } from '../backtest/thin/index.ts';
 
 export { BACKTEST_DEFAULTS } from './backtest-defaults.ts';

@@ -12,7 +12,7 @@ import { SweepMergeError, formatResultLines, mergeSweepResults } from '../backte
 import { DEFAULT_RANK_BY, SweepJobError, checkRankBy, defaultWorkers, formatSweepTable, runOnWorkers, shardCells, sweepGrid, type Shard, type SweepAxis, type SweepSummary } from '../backtest/sweep.ts';
 import { integerFlag, parseFlags, type CommandHelp } from './args.ts';
 import { planFingerprint, prepareAccount, type AccountPlan, type BacktestPlan } from './backtest-plan.ts';
-import { isThinFlag, THIN_FLAG_NAMES, withThinFlag } from './backtest-thin.ts';
+import { isThinFlag, THIN_FLAG_NAMES, withThinFlag } from './thin-flags.ts';
 import { startProgress } from './progress.ts';
 import { UsageError, type CliIo } from './io.ts';
 

@@ -80,6 +80,12 @@ export interface EngineOptions {
    * protocol starts it (before the venue); the engine stops it.
    */
   readonly reference?: ReferenceFeed;
+  /**
+   * False when nothing reads the signals from the status (a backtest's summary and report never
+   * do): the signal stage then tracks only what the alpha term and the toxicity widening use, and
+   * the status goes without `signals`. Default true (the daemon's metrics, status line and ctl).
+   */
+  readonly readsSignals?: boolean;
 }
 
 /**
@@ -197,7 +203,7 @@ export class MarketMaker {
       points: this.settings.arrivalGridPoints,
       evidenceHalfLifeMs: this.settings.arrivalEvidenceHalfLifeMs,
     });
-    this.signals = new SignalStage(this.settings.signals ?? DEFAULT_SIGNAL_SETTINGS, options.reference, info.rules.baseDecimals);
+    this.signals = new SignalStage(this.settings.signals ?? DEFAULT_SIGNAL_SETTINGS, options.reference, info.rules.baseDecimals, options.readsSignals ?? true);
     const signals = this.signals;
     if (signals.isAlphaOn) this.market.useAlpha((nowMs) => signals.alphaBps(nowMs));
     this.ledger = new Ledger({ baseDecimals: this.rules.baseDecimals, quoteDecimals: this.rules.quoteDecimals, makerFeePbips: info.makerFeePbips, takerFeePbips: info.takerFeePbips });
@@ -454,6 +460,7 @@ export class MarketMaker {
     const fair = this.market.fair();
     const rules = this.rules;
     const scorecard = scorecardSnapshot(this.scorecard, this.orders.stats(), pnl, rules);
+    const signals = this.signals.isRead ? this.signals.status(this.clock.nowMs()) : undefined;
     return {
       state: this.safety.state,
       haltReason: this.safety.haltReason,
@@ -474,7 +481,7 @@ export class MarketMaker {
       ...(hedge === undefined ? {} : { hedge }),
       reference,
       ...(model === undefined ? {} : { model }),
-      signals: this.signals.status(this.clock.nowMs()),
+      ...(signals === undefined ? {} : { signals }),
     };
   }
 
@@ -527,9 +534,12 @@ export class MarketMaker {
     // A top recomputed from our own orders proves nothing about the feed (the dead-man ignores it).
     if (top.fromOwnOrders !== true) this.safety.marketDataSeen();
     if (!market.onTopOfBook(top)) return;
-    const levels = market.topOfBook();
-    this.signals.onVenueTop(top.timeMs, levels.bid, levels.ask);
-    this.market.onSignalsMoved();
+    const signals = this.signals;
+    if (signals.readsVenue) {
+      const levels = market.topOfBook();
+      signals.onVenueTop(top.timeMs, levels.bid, levels.ask);
+    }
+    market.onSignalsMoved();
     this.reference?.onVenueMid(market.mid());
     this.markouts.observeMid(market.mid(), top.timeMs);
     this.onPriceMoved();

@@ -3,7 +3,8 @@
  * asymmetric band), replacements that would not pay for their gas dropped, placements held back
  * while the side backs off after rejections. A side whose last diff was empty stays quiet until
  * something it reads changes: the desired quotes (the pipeline's memo hands back the same array),
- * its orders (the table's version), or a deadline (an order's maximum age, the back-off's end).
+ * its orders (the table's version), or a deadline (an order's maximum age, the back-off's end); a
+ * side with a plan gets the same plan back while nothing its diff reads has changed.
  */
 import type { Side } from '../core/index.ts';
 import type { OrderManager } from './orders/order-manager.ts';
@@ -15,18 +16,30 @@ import type { EngineSettings } from './settings.ts';
 
 const SIDES: readonly Side[] = ['buy', 'sell'];
 
-/** A side whose last diff was empty, and what it read then. */
-interface QuietSide {
+/**
+ * A side's last plan and what it read then. A side whose diff was empty (no plan) stays quiet
+ * while its desired quotes, its orders and the time allow; a side with a plan gets the same plan
+ * back while, besides those, the fair price, the edge context and the back-off are the same: a
+ * budget that holds the plan back wakes the engine again and again until tokens return, and
+ * each wake would otherwise rebuild an identical diff.
+ */
+interface SideMemo {
   readonly desired: readonly RoundedQuote[];
   readonly ordersVersion: number;
+  /** When the time alone could change the diff (an order reaching its maximum age, the back-off ending). */
   readonly untilMs: number;
+  /** The side's plan; undefined when its diff was empty (the side is quiet). */
+  readonly plan: SidePlan | undefined;
+  readonly fair: number | undefined;
+  readonly edge: EdgeContext | undefined;
+  readonly backoffUntilMs: number;
 }
 
-/** Plans requotes side by side, remembering which sides are quiet. */
+/** Plans requotes side by side, remembering which sides are quiet and each side's last plan. */
 export class SidePlanner {
-  /** Each side's quiet state, by a branch in `plan` (a lookup by a key that alternates is a generic property load). */
-  private quietBuy: QuietSide | undefined;
-  private quietSell: QuietSide | undefined;
+  /** Each side's memo, by a branch in `plan` (a lookup by a key that alternates is a generic property load). */
+  private memoBuy: SideMemo | undefined;
+  private memoSell: SideMemo | undefined;
 
   constructor(
     private readonly orders: OrderManager,
@@ -34,10 +47,10 @@ export class SidePlanner {
     private readonly settingsNow: () => Pick<EngineSettings, 'requoteTolerance' | 'maxOrderAgeMs' | 'minEdgeBps'>,
   ) {}
 
-  /** Forgets which sides are quiet: the settings changed, so every side is planned afresh. */
+  /** Forgets which sides are quiet and their plans: the settings changed, so every side is planned afresh. */
   forgetQuietSides(): void {
-    this.quietBuy = undefined;
-    this.quietSell = undefined;
+    this.memoBuy = undefined;
+    this.memoSell = undefined;
   }
 
   /**
@@ -52,9 +65,15 @@ export class SidePlanner {
         this.orders.markDirty(side);
         continue;
       }
-      const quiet = side === 'buy' ? this.quietBuy : this.quietSell;
-      if (quiet !== undefined && quiet.desired === desired && quiet.ordersVersion === table.version && nowMs < quiet.untilMs) continue;
-      this.setQuiet(side, undefined);
+      const memo = side === 'buy' ? this.memoBuy : this.memoSell;
+      if (memo !== undefined && memo.desired === desired && memo.ordersVersion === table.version && nowMs < memo.untilMs) {
+        if (memo.plan === undefined) continue;
+        if (Object.is(memo.fair, fair) && memo.backoffUntilMs === this.orders.backoffUntilMs(side) && (fair === undefined || memo.edge === edge())) {
+          plans.push(memo.plan);
+          continue;
+        }
+      }
+      this.setMemo(side, undefined);
       const wanted = desired.filter((quote) => quote.side === side);
       const settings = this.settingsNow();
       const bandDiff = diffQuotes(wanted, table.working(side).map(toLiveQuote), {
@@ -62,20 +81,21 @@ export class SidePlanner {
         maxOrderAgeMs: settings.maxOrderAgeMs,
         nowMs,
       });
-      const paying = fair === undefined ? bandDiff : keepReplacementsThatPay(bandDiff, fair, settings.minEdgeBps, edge());
-      const diff = nowMs < this.orders.backoffUntilMs(side) ? { ...paying, place: [] } : paying;
-      if (diff.cancel.length === 0 && diff.place.length === 0) {
-        this.setQuiet(side, { desired, ordersVersion: table.version, untilMs: this.quietUntilMs(side, nowMs) });
-        continue;
-      }
-      plans.push({ side, diff, wanted });
+      const edgeContext = fair === undefined ? undefined : edge();
+      const paying = fair === undefined || edgeContext === undefined ? bandDiff : keepReplacementsThatPay(bandDiff, fair, settings.minEdgeBps, edgeContext);
+      const backoffUntilMs = this.orders.backoffUntilMs(side);
+      const diff = nowMs < backoffUntilMs ? { ...paying, place: [] } : paying;
+      const isEmpty = diff.cancel.length === 0 && diff.place.length === 0;
+      const plan = isEmpty ? undefined : { side, diff, wanted };
+      this.setMemo(side, { desired, ordersVersion: table.version, untilMs: this.quietUntilMs(side, nowMs), plan, fair, edge: edgeContext, backoffUntilMs });
+      if (plan !== undefined) plans.push(plan);
     }
     return plans;
   }
 
-  private setQuiet(side: Side, quiet: QuietSide | undefined): void {
-    if (side === 'buy') this.quietBuy = quiet;
-    else this.quietSell = quiet;
+  private setMemo(side: Side, memo: SideMemo | undefined): void {
+    if (side === 'buy') this.memoBuy = memo;
+    else this.memoSell = memo;
   }
 
   /** When the time alone could change this side's diff: an order reaching its maximum age, or the reject backoff ending. */

@@ -5,7 +5,10 @@
  * book says more than a thin venue, whose touch is often our own quotes), else the venue's top
  * of book; the venue shows only its top, so the book imbalance there is the touch's.
  * With every ALPHA_* weight 0 (the defaults) the fair price is left exactly as it was; the
- * signals are still computed, for the metrics and the status.
+ * signals are still computed, for the metrics and the status, unless nothing reads them (a
+ * backtest's summary and report never do): then the stage does only the work a consumer needs
+ * (the book's signals for the alpha term, the toxicity for TOXICITY_WIDEN_RATIO) and none at all
+ * with both off. Each book update is taken as numbers: no object per update.
  */
 import { unitsToNumber, type DesiredQuote, type ReferenceFeed, type ReferenceTop, type ReferenceTrade, type Side, type SignalSettings, type VenueTrade } from '../core/index.ts';
 import { ReferenceMove, SignalSet, Toxicity, alphaBps, isAlphaOn, widenToxicSides, type SignalValues, type TopLevel } from '../../strategies/index.ts';
@@ -31,57 +34,74 @@ export class SignalStage {
   /** True when the alpha term can move the fair price (ALPHA_MAX_BPS > 0 and a weight ≠ 0). */
   readonly isAlphaOn: boolean;
   readonly source: 'reference' | 'venue';
+  /** True when the status shows the signals (someone reads them): every signal is tracked. */
+  readonly isRead: boolean;
+  /** The book's signals are fed (they are read, or the alpha term weighs them). */
+  private readonly tracksBook: boolean;
+  /** The venue's top and trades feed the signals (they read the venue, and something uses them): the engine asks before building the levels. */
+  readonly readsVenue: boolean;
+  /** Our fills' toxicity is tracked (it is read, or it widens the quotes). */
+  private readonly tracksToxicity: boolean;
 
   /**
    * @param reference the pair's reference feed, when it reads one: the signals read its book.
    * @param baseDecimals the venue's base token decimals (its trade sizes are in base units).
+   * @param isRead false when nothing reads the signals from the status (a backtest): the stage then
+   *   tracks only what the alpha term and the toxicity widening use.
    * @throws RangeError for a window or half-life that is not positive (the keys' bounds prevent it).
    */
   constructor(
     readonly settings: SignalSettings,
     private readonly reference: Pick<ReferenceFeed, 'depth'> | undefined,
     private readonly baseDecimals: number,
+    isRead = true,
   ) {
     this.signals = new SignalSet(settings);
     this.toxicity = new Toxicity(settings.toxicityHorizonMs, settings.toxicityHalfLifeMs);
     this.isAlphaOn = isAlphaOn(settings);
     this.source = reference === undefined ? 'venue' : 'reference';
+    this.isRead = isRead;
+    this.tracksBook = isRead || this.isAlphaOn;
+    this.readsVenue = this.tracksBook && this.source === 'venue';
+    this.tracksToxicity = isRead || settings.toxicityWidenRatio !== 0;
   }
 
   /** The venue's top changed (its levels as numbers); read only when the signals read the venue. */
   onVenueTop(timeMs: number, bid: TopLevel | undefined, ask: TopLevel | undefined): void {
-    if (this.source !== 'venue') return;
-    this.signals.onTop(timeMs, bid === undefined || ask === undefined ? undefined : { bidPrice: bid.price, bidSize: bid.size, askPrice: ask.price, askSize: ask.size });
+    if (!this.readsVenue) return;
+    if (bid === undefined || ask === undefined) this.signals.onNoTop(timeMs);
+    else this.signals.onTopLevels(timeMs, bid.price, bid.size, ask.price, ask.size);
   }
 
   /** A venue trade; true when it moved a signal the alpha term reads (the fair price is then looked at again). */
   onVenueTrade(trade: VenueTrade): boolean {
-    if (this.source !== 'venue' || trade.aggressor === undefined) return false;
+    if (!this.readsVenue || trade.aggressor === undefined) return false;
     return this.onTrade(trade.timeMs, unitsToNumber(trade.qtyUnits, this.baseDecimals), trade.aggressor);
   }
 
   /** A new usable top of the reference. */
   onReferenceTop(nowMs: number, top: ReferenceTop): void {
-    this.signals.onTop(nowMs, { bidPrice: top.bidPrice, bidSize: top.bidQty, askPrice: top.askPrice, askSize: top.askQty });
-    this.referenceMove.onReferenceMid((top.bidPrice + top.askPrice) / 2);
+    if (this.tracksBook) this.signals.onTopLevels(nowMs, top.bidPrice, top.bidQty, top.askPrice, top.askQty);
+    if (this.isRead) this.referenceMove.onReferenceMid((top.bidPrice + top.askPrice) / 2);
   }
 
   /** The engine just sent placements or replacements: the reference move counts from here. */
   onQuotesSet(): void {
-    this.referenceMove.onQuotesSet();
+    if (this.isRead) this.referenceMove.onQuotesSet();
   }
 
   /** A reference trade; true when it moved a signal the alpha term reads. */
   onReferenceTrade(nowMs: number, trade: ReferenceTrade): boolean {
+    if (!this.tracksBook) return false;
     return this.onTrade(nowMs, trade.qty, trade.aggressor);
   }
 
   /** One of our fills (its price in quote tokens per base token). */
   onOwnFill(side: Side, price: number, timeMs: number): void {
-    this.toxicity.onFill(side, price, timeMs);
+    if (this.tracksToxicity) this.toxicity.onFill(side, price, timeMs);
   }
 
-  /** The fair price now (or none): resolves the markouts due. */
+  /** The fair price now (or none): resolves the markouts due (untracked, no fill ever waits). */
   observeFair(fair: number | undefined, nowMs: number): void {
     this.toxicity.observe(fair, nowMs);
   }
@@ -97,7 +117,7 @@ export class SignalStage {
     return this.isAlphaOn ? alphaBps(this.values(nowMs), this.settings) : 0;
   }
 
-  /** Every signal and the alpha term at `nowMs`. */
+  /** Every signal and the alpha term at `nowMs` (all tracked only while `isRead`: the engine's status asks it first). */
   status(nowMs: number): SignalStatus {
     const values = this.values(nowMs);
     const toxicity = this.toxicity.value(nowMs);

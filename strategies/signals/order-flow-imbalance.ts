@@ -20,17 +20,27 @@ export interface SignalTop {
 
 /** One top-of-book update's contribution eₙ, given the previous top. */
 export function orderFlowContribution(previous: SignalTop, next: SignalTop): number {
+  return contribution(previous.bidPrice, previous.bidSize, previous.askPrice, previous.askSize, next.bidPrice, next.bidSize, next.askPrice, next.askSize);
+}
+
+/** eₙ from the two tops' numbers (the stage's per-update path keeps numbers, not objects). */
+function contribution(bidPrice0: number, bidSize0: number, askPrice0: number, askSize0: number, bidPrice: number, bidSize: number, askPrice: number, askSize: number): number {
   let e = 0;
-  if (next.bidPrice >= previous.bidPrice) e += next.bidSize;
-  if (next.bidPrice <= previous.bidPrice) e -= previous.bidSize;
-  if (next.askPrice <= previous.askPrice) e -= next.askSize;
-  if (next.askPrice >= previous.askPrice) e += previous.askSize;
+  if (bidPrice >= bidPrice0) e += bidSize;
+  if (bidPrice <= bidPrice0) e -= bidSize0;
+  if (askPrice <= askPrice0) e -= askSize;
+  if (askPrice >= askPrice0) e += askSize0;
   return e;
 }
 
 /** OFI over a sliding window of time, normalised by the window's mean touch depth. */
 export class OrderFlowImbalance {
-  private previous: SignalTop | undefined;
+  /** The previous usable top as numbers (fed once per book update: no object kept per update). */
+  private hasPrevious = false;
+  private bidPrice = 0;
+  private bidSize = 0;
+  private askPrice = 0;
+  private askSize = 0;
   /** Updates inside the window, oldest first from `head` (a queue without shifting). */
   private times: number[] = [];
   private contributions: number[] = [];
@@ -49,15 +59,24 @@ export class OrderFlowImbalance {
 
   /** A new top of book at `timeMs` (both sides present, not crossed; others are skipped and break the chain). */
   onTop(timeMs: number, top: SignalTop): void {
-    if (!(top.bidPrice > 0 && top.askPrice > top.bidPrice && Number.isFinite(top.askPrice))) {
-      this.previous = undefined;
+    this.onTopLevels(timeMs, top.bidPrice, top.bidSize, top.askPrice, top.askSize);
+  }
+
+  /** `onTop` with the top's numbers. */
+  onTopLevels(timeMs: number, bidPrice: number, bidSize: number, askPrice: number, askSize: number): void {
+    if (!(bidPrice > 0 && askPrice > bidPrice && Number.isFinite(askPrice))) {
+      this.hasPrevious = false;
       return;
     }
-    const previous = this.previous;
-    this.previous = top;
-    if (previous === undefined) return;
-    const e = orderFlowContribution(previous, top);
-    const depth = (top.bidSize + top.askSize) / 2;
+    const hadPrevious = this.hasPrevious;
+    const e = hadPrevious ? contribution(this.bidPrice, this.bidSize, this.askPrice, this.askSize, bidPrice, bidSize, askPrice, askSize) : 0;
+    this.hasPrevious = true;
+    this.bidPrice = bidPrice;
+    this.bidSize = bidSize;
+    this.askPrice = askPrice;
+    this.askSize = askSize;
+    if (!hadPrevious) return;
+    const depth = (bidSize + askSize) / 2;
     if (!Number.isFinite(e) || !Number.isFinite(depth)) return;
     this.times.push(timeMs);
     this.contributions.push(e);

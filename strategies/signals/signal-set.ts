@@ -59,7 +59,12 @@ export class SignalSet {
   private readonly ofi: OrderFlowImbalance;
   private readonly flow: TradeFlow;
   private readonly volatility: VolatilityRegime;
-  private lastTop: SignalTop | undefined;
+  /** The last usable top as numbers (fed on every book update: no object per update). */
+  private hasTop = false;
+  private bidPrice = 0;
+  private bidSize = 0;
+  private askPrice = 0;
+  private askSize = 0;
   private readonly topDepth: { bids: { price: number; qty: number }[]; asks: { price: number; qty: number }[] } = { bids: [], asks: [] };
 
   /** @throws RangeError for a window or half-life that is not positive. */
@@ -71,14 +76,29 @@ export class SignalSet {
 
   /** A new top of book (undefined: no usable top now, e.g. a side empty). */
   onTop(timeMs: number, top: SignalTop | undefined): void {
-    const usable = top !== undefined && top.bidPrice > 0 && top.askPrice > top.bidPrice && Number.isFinite(top.askPrice) ? top : undefined;
-    this.lastTop = usable;
-    if (usable === undefined) {
-      this.volatility.onMid(timeMs, undefined);
+    if (top === undefined) this.onNoTop(timeMs);
+    else this.onTopLevels(timeMs, top.bidPrice, top.bidSize, top.askPrice, top.askSize);
+  }
+
+  /** `onTop` with the top's numbers (a crossed or empty side counts as no usable top). */
+  onTopLevels(timeMs: number, bidPrice: number, bidSize: number, askPrice: number, askSize: number): void {
+    if (!(bidPrice > 0 && askPrice > bidPrice && Number.isFinite(askPrice))) {
+      this.onNoTop(timeMs);
       return;
     }
-    this.ofi.onTop(timeMs, usable);
-    this.volatility.onMid(timeMs, (usable.bidPrice + usable.askPrice) / 2);
+    this.hasTop = true;
+    this.bidPrice = bidPrice;
+    this.bidSize = bidSize;
+    this.askPrice = askPrice;
+    this.askSize = askSize;
+    this.ofi.onTopLevels(timeMs, bidPrice, bidSize, askPrice, askSize);
+    this.volatility.onMid(timeMs, (bidPrice + askPrice) / 2);
+  }
+
+  /** No usable top now: the volatility's chain of returns breaks. */
+  onNoTop(timeMs: number): void {
+    this.hasTop = false;
+    this.volatility.onMid(timeMs, undefined);
   }
 
   /** A public trade of `size` base tokens; its aggressor's side. */
@@ -103,13 +123,12 @@ export class SignalSet {
   }
 
   private depthOfTop(): SignalDepth {
-    const top = this.lastTop;
     const depth = this.topDepth;
     depth.bids.length = 0;
     depth.asks.length = 0;
-    if (top !== undefined) {
-      depth.bids.push({ price: top.bidPrice, qty: top.bidSize });
-      depth.asks.push({ price: top.askPrice, qty: top.askSize });
+    if (this.hasTop) {
+      depth.bids.push({ price: this.bidPrice, qty: this.bidSize });
+      depth.asks.push({ price: this.askPrice, qty: this.askSize });
     }
     return depth;
   }

@@ -9,11 +9,15 @@ describe('the fill markout recorder', () => {
     const fills: VenueFill[] = [];
     const recorder = new FillMarkoutRecorder(fills, [100, 1_000]);
     let mid = 100;
-    fills.push(fill(0, 'buy', 100), fill(50, 'sell', 100));
-    expect(recorder.isDue(10)).toBe(true);
-    recorder.observe(10, () => mid);
+    expect(recorder.nextDueMs).toBe(Number.POSITIVE_INFINITY);
+    for (const made of [fill(0, 'buy', 100), fill(50, 'sell', 100)]) {
+      fills.push(made);
+      recorder.noteFill(made.timeMs);
+    }
+    // Nothing is due before the first fill's shortest horizon has ended.
     expect(recorder.nextDueMs).toBe(100);
     expect(recorder.isDue(100)).toBe(false);
+    expect(recorder.isDue(101)).toBe(true);
     mid = 101; // in force from t = 120 on: the first fill's 100 ms ended at t = 100, before it
     recorder.observe(120, () => 100);
     recorder.observe(200, () => mid);
@@ -24,6 +28,13 @@ describe('the fill markout recorder', () => {
       [0, -100],
       [-100, 100],
     ]);
+  });
+
+  it('looks at fills made before it existed on the first event', () => {
+    const recorder = new FillMarkoutRecorder([fill(0, 'buy', 100)], [100]);
+    expect(recorder.isDue(0)).toBe(true);
+    recorder.observe(0, () => 100);
+    expect(recorder.nextDueMs).toBe(100);
   });
 
   it('leaves out the horizons that end after the run', () => {

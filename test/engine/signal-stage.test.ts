@@ -141,3 +141,46 @@ describe('which book the signals read', () => {
     expect(stage.status(0).tradeFlow).toBeCloseTo(-10, 9);
   });
 });
+
+describe('a signal stage nothing reads (a backtest)', () => {
+  const tops = [
+    [0, 2000, 3, 2000.02, 1],
+    [40, 2000.01, 1, 2000.03, 2],
+    [90, 2000, 5, 2000.02, 0.5],
+    [150, 1999.99, 2, 2000.01, 2],
+  ] as const;
+  const feed = (stage: SignalStage): void => {
+    for (const [t, bid, bidSize, ask, askSize] of tops) {
+      stage.onVenueTop(t, { price: bid, size: bidSize }, { price: ask, size: askSize });
+      stage.onVenueTrade({ priceUnits: 2000n, qtyUnits: 10n ** 17n, aggressor: t % 20 === 0 ? 'buy' : 'sell', timeMs: t });
+    }
+  };
+
+  it('feeds the alpha term exactly as a read stage does, when a weight is set', () => {
+    const settings = { ...DEFAULT_SIGNAL_SETTINGS, alphaObiBps: 1, alphaOfiBps: 0.5, alphaTradeFlowBps: 0.2, alphaMaxBps: 50 };
+    const read = new SignalStage(settings, undefined, 18);
+    const unread = new SignalStage(settings, undefined, 18, false);
+    feed(read);
+    feed(unread);
+    expect(unread.readsVenue).toBe(true);
+    expect(unread.alphaBps(200)).not.toBe(0);
+    expect(unread.alphaBps(200)).toBe(read.alphaBps(200));
+  });
+
+  it('takes no venue update at all with the shipped keys, and the engine asks before building the levels', () => {
+    const unread = new SignalStage(DEFAULT_SIGNAL_SETTINGS, undefined, 18, false);
+    expect(unread.readsVenue).toBe(false);
+    expect(new SignalStage(DEFAULT_SIGNAL_SETTINGS, undefined, 18).readsVenue).toBe(true);
+    feed(unread);
+    // Nothing was tracked: every signal is still at its start.
+    expect(unread.status(200)).toMatchObject({ obi: 0, ofi: 0, tradeFlow: 0, volShortBps: 0 });
+  });
+
+  it('still tracks its own fills when the toxicity widens the quotes', () => {
+    const unread = new SignalStage({ ...DEFAULT_SIGNAL_SETTINGS, toxicityWidenRatio: 1 }, undefined, 18, false);
+    unread.onOwnFill('buy', 2000, 0);
+    unread.observeFair(1999, DEFAULT_SIGNAL_SETTINGS.toxicityHorizonMs);
+    const quotes = [{ side: 'buy' as const, price: 1999.5, size: 1, level: 0 }];
+    expect(unread.adjustQuotes(quotes, 1999, DEFAULT_SIGNAL_SETTINGS.toxicityHorizonMs)[0]?.price).toBeLessThan(1999.5);
+  });
+});

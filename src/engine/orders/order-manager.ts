@@ -77,6 +77,17 @@ interface SideBatch {
 }
 
 const SIDES: readonly Side[] = ['buy', 'sell'];
+
+function newBatch(): SideBatch {
+  return { urgent: [], refresh: [], places: [] };
+}
+
+/** The same items in the same order. */
+function isSameList<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 const URGENCY: Readonly<Record<ActionKind, number>> = { risk: 0, front: 1, back: 2 };
 /** The matcher result of a post-only order that would have taken liquidity (SPEC §6). */
 const POST_ONLY_CROSSED = 'FAILED_VALIDATION';
@@ -95,8 +106,15 @@ export class OrderManager {
   private wakeTimer: Timer | undefined;
   /** The cancel-everything in progress (pause, halt, shutdown, an alert): one at a time. */
   private pulling: Promise<boolean> | undefined;
-  /** The requests held back since the budget last let everything through: each is counted once. */
-  private readonly heldKeys = new Set<string>();
+  /**
+   * The requests held back since the budget last let everything through: each is counted once.
+   * Cancels by order id; placements by side, then price, then size (held every requote while the
+   * budget is short: keyed by the numbers themselves, not by a string built from them).
+   */
+  private readonly heldCancels = new Set<string>();
+  private readonly heldPlaces = { buy: new Map<bigint, bigint[]>(), sell: new Map<bigint, bigint[]>() };
+  /** The last plans ranked, the touch they were ranked at and their actions (`rank`). */
+  private lastRanking: { readonly plans: readonly SidePlan[]; readonly bestBidUnits: bigint | undefined; readonly bestAskUnits: bigint | undefined; readonly actions: Action[] } | undefined;
   private counts = { ordersSent: 0, cancelsSent: 0, placedQtyUnits: 0n, throttled: 0, gated: 0, rejected: 0 };
 
   constructor(private readonly options: OrderManagerOptions) {
@@ -141,8 +159,11 @@ export class OrderManager {
    * they are answered.
    */
   execute(plans: readonly SidePlan[], context: ExecutionContext): void {
-    const actions = rankActions(plans, context);
-    const admitted: Record<Side, SideBatch> = { buy: { urgent: [], refresh: [], places: [] }, sell: { urgent: [], refresh: [], places: [] } };
+    const actions = this.rank(plans, context);
+    // Made when a side has an admitted request: a budget that holds everything back (the engine
+    // retries on every wake until tokens return) allocates no batch.
+    let buyBatch: SideBatch | undefined;
+    let sellBatch: SideBatch | undefined;
     let held = 0;
     let newlyHeld = 0;
     let heldKind: ActionKind = 'back';
@@ -156,7 +177,7 @@ export class OrderManager {
         newlyHeld += this.noteHeld(action);
         continue;
       }
-      const batch = admitted[action.side];
+      const batch = action.side === 'buy' ? (buyBatch ??= newBatch()) : (sellBatch ??= newBatch());
       if (action.cancel !== undefined) (action.group === 0 ? batch.urgent : batch.refresh).push(action.cancel);
       if (action.place !== undefined) batch.places.push(action.place);
     }
@@ -167,17 +188,31 @@ export class OrderManager {
       }
       this.scheduleWake(this.budget.msUntilAvailable(heldKind));
     } else {
-      this.heldKeys.clear();
+      this.clearHeld();
     }
     for (const side of SIDES) {
-      const batch = admitted[side];
-      if (batch.urgent.length === 0 && batch.refresh.length === 0 && batch.places.length === 0) continue;
+      const batch = side === 'buy' ? buyBatch : sellBatch;
+      if (batch === undefined) continue;
       this.inFlight.add(side);
       void this.run(batch, context).finally(() => {
         this.inFlight.delete(side);
         if (this.dirty.delete(side)) this.options.hooks.onSideSettled(side);
       });
     }
+  }
+
+  /**
+   * The plans' actions by priority. The same plans (the planner hands back a side's unchanged
+   * plan) at the same touch rank the same: the last ranking is reused, as the engine retries a
+   * held-back plan on every wake of the budget.
+   */
+  private rank(plans: readonly SidePlan[], context: ExecutionContext): Action[] {
+    const last = this.lastRanking;
+    const { bestBidUnits, bestAskUnits } = context.touch;
+    if (last !== undefined && last.bestBidUnits === bestBidUnits && last.bestAskUnits === bestAskUnits && isSameList(last.plans, plans)) return last.actions;
+    const actions = rankActions(plans, context);
+    this.lastRanking = { plans: [...plans], bestBidUnits, bestAskUnits, actions };
+    return actions;
   }
 
   /** Cancels one order outside a requote (healing found it unknown, or it must go now): no budget wait. */
@@ -366,14 +401,32 @@ export class OrderManager {
   }
 
   /** Remembers a held-back action; 1 when it is new in this stretch of throttling (requotes re-plan the same ones). */
+  /** Counts the action's requests not held back before in this stretch (0, 1 or 2) and remembers them. */
   private noteHeld(action: Action): number {
     let count = 0;
-    for (const key of [action.cancel === undefined ? undefined : `c:${action.cancel.orderId}`, action.place === undefined ? undefined : `p:${action.side}:${action.place.priceUnits}:${action.place.qtyUnits}`]) {
-      if (key === undefined || this.heldKeys.has(key)) continue;
-      this.heldKeys.add(key);
+    const { cancel, place } = action;
+    if (cancel !== undefined && !this.heldCancels.has(cancel.orderId)) {
+      this.heldCancels.add(cancel.orderId);
       count++;
     }
+    if (place !== undefined) {
+      const byPrice = action.side === 'buy' ? this.heldPlaces.buy : this.heldPlaces.sell;
+      const sizes = byPrice.get(place.priceUnits);
+      if (sizes === undefined) {
+        byPrice.set(place.priceUnits, [place.qtyUnits]);
+        count++;
+      } else if (!sizes.includes(place.qtyUnits)) {
+        sizes.push(place.qtyUnits);
+        count++;
+      }
+    }
     return count;
+  }
+
+  private clearHeld(): void {
+    if (this.heldCancels.size > 0) this.heldCancels.clear();
+    if (this.heldPlaces.buy.size > 0) this.heldPlaces.buy.clear();
+    if (this.heldPlaces.sell.size > 0) this.heldPlaces.sell.clear();
   }
 
   private scheduleWake(afterMs: number): void {

@@ -63,7 +63,6 @@ export function rankActions(plans: readonly SidePlan[], context: ExecutionContex
       if (risky) actions.push({ side, cancel: order, group: 0, distance: distanceFromTouch(side, order.priceUnits, context.touch), level: 0 });
       else refreshCancels.push(order);
     }
-    const byDistance = (a: bigint, b: bigint): number => (a < b ? -1 : a > b ? 1 : 0);
     refreshCancels.sort((a, b) => byDistance(distanceFromTouch(side, a.priceUnits, context.touch), distanceFromTouch(side, b.priceUnits, context.touch)));
     const places = [...plan.diff.place].sort((a, b) => a.level - b.level || byDistance(distanceFromTouch(side, a.priceUnits, context.touch), distanceFromTouch(side, b.priceUnits, context.touch)));
     places.forEach((quote, i) => {
@@ -89,6 +88,11 @@ function mostAggressiveWanted(side: Side, wanted: readonly RoundedQuote[]): bigi
     if (limit === undefined || (side === 'buy' ? edge > limit : edge < limit)) limit = edge;
   }
   return limit;
+}
+
+/** Nearer the touch first (module-level: a function made per call costs an allocation and a name). */
+function byDistance(a: bigint, b: bigint): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function compareActions(a: Action, b: Action): number {

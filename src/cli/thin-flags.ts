@@ -1,0 +1,114 @@
+/**
+ * The taker models' `--thin-*` flags, one parser for every command that has them: `backtest
+ * --venue thin` and the reference flow of `sim` and `paper`. Each flag is named, bounded and
+ * defaulted by its model's declaration in `src/core/takers` (`*_PARAMETERS`: flag, unit, range),
+ * so a value is refused the same way, with the same words, wherever it is given.
+ */
+import {
+  ARBITRAGE_PARAMETERS,
+  BACKGROUND_MAKER_PARAMETERS,
+  DEFAULT_ARBITRAGE,
+  DEFAULT_BACKGROUND_MAKER,
+  DEFAULT_UNINFORMED_TAKERS,
+  UNINFORMED_TAKER_PARAMETERS,
+  describeRange,
+  type ArbitrageOptions,
+  type BackgroundMakerOptions,
+  type TakerParameter,
+  type UninformedTakerOptions,
+} from '../core/takers/index.ts';
+import type { FlagSpec } from './args.ts';
+import { UsageError } from './io.ts';
+
+/** The taker models' settings, as a plan carries them (plain data: sweep workers receive it). */
+export interface ThinPlan {
+  readonly uninformed: UninformedTakerOptions;
+  readonly background: BackgroundMakerOptions;
+  readonly arbitrage: ArbitrageOptions;
+}
+
+/** The defaults of every model. */
+export const DEFAULT_THIN_PLAN: ThinPlan = { uninformed: DEFAULT_UNINFORMED_TAKERS, background: DEFAULT_BACKGROUND_MAKER, arbitrage: DEFAULT_ARBITRAGE };
+
+/** The arbitrageurs' switch (`enabled` is no number, so it has no declaration of its own). */
+export const THIN_ARBITRAGE_FLAG = 'thin-arbitrage';
+
+/** One numeric flag: its declaration and where its value lives in a `ThinPlan`. */
+interface ThinNumberFlag {
+  readonly model: keyof ThinPlan;
+  readonly declaration: TakerParameter<never>;
+  readonly defaultValue: number;
+}
+
+function flagsOf<Options extends object>(model: keyof ThinPlan, declarations: readonly TakerParameter<Options>[], defaults: Options): ThinNumberFlag[] {
+  return declarations.map((declaration) => ({ model, declaration: declaration as unknown as TakerParameter<never>, defaultValue: defaults[declaration.field] as number }));
+}
+
+const NUMBER_FLAGS: readonly ThinNumberFlag[] = [
+  ...flagsOf('uninformed', UNINFORMED_TAKER_PARAMETERS, DEFAULT_UNINFORMED_TAKERS),
+  ...flagsOf('background', BACKGROUND_MAKER_PARAMETERS, DEFAULT_BACKGROUND_MAKER),
+  ...flagsOf('arbitrage', ARBITRAGE_PARAMETERS, DEFAULT_ARBITRAGE),
+];
+
+/** Every `--thin-*` flag name (without `--`). */
+export const THIN_FLAG_NAMES: readonly string[] = [...NUMBER_FLAGS.map((flag) => flag.declaration.flag), THIN_ARBITRAGE_FLAG];
+
+/** Whether `name` is a `--thin-*` flag. */
+export function isThinFlag(name: string): boolean {
+  return THIN_FLAG_NAMES.includes(name);
+}
+
+/**
+ * The flags for a command's `--help` and parser, each with its unit, range and default; `appliesTo`
+ * says when they count (e.g. `--venue thin`).
+ */
+export function thinFlagSpecs(appliesTo: string): Readonly<Record<string, FlagSpec>> {
+  return Object.fromEntries([
+    ...NUMBER_FLAGS.map((flag): [string, FlagSpec] => [
+      flag.declaration.flag,
+      {
+        type: 'string',
+        value: 'X',
+        unit: `${flag.declaration.unit.replace(/^\((.*)\)$/, '$1')}; ${describeRange(flag.declaration)}`,
+        default: flag.defaultValue,
+        doc: `${appliesTo}: ${flag.declaration.doc}`,
+      },
+    ]),
+    [THIN_ARBITRAGE_FLAG, { type: 'string', value: 'on|off', default: DEFAULT_ARBITRAGE.enabled ? 'on' : 'off', doc: `${appliesTo}: whether arbitrageurs take stale quotes (off: the honesty checks' baseline)` }],
+  ]);
+}
+
+/**
+ * `plan` with one `--thin-*` flag set from its text.
+ * @throws UsageError naming the flag, the value and what is allowed.
+ */
+export function withThinFlag(plan: ThinPlan, name: string, text: string): ThinPlan {
+  if (name === THIN_ARBITRAGE_FLAG) {
+    if (text !== 'on' && text !== 'off') throw new UsageError(`--${THIN_ARBITRAGE_FLAG}=${text}: allowed on or off`);
+    return { ...plan, arbitrage: { ...plan.arbitrage, enabled: text === 'on' } };
+  }
+  const flag = NUMBER_FLAGS.find((candidate) => candidate.declaration.flag === name);
+  if (flag === undefined) throw new UsageError(`--${name} is no thin-venue flag (${THIN_FLAG_NAMES.map((known) => `--${known}`).join(', ')})`);
+  const { declaration } = flag;
+  const value = /^-?\d+(\.\d+)?(e-?\d+)?$/i.test(text.trim()) ? Number(text) : Number.NaN;
+  const tooLow = declaration.minExclusive ? value <= declaration.min : value < declaration.min;
+  if (!Number.isFinite(value) || tooLow || value > declaration.max) {
+    throw new UsageError(`--${name}=${text}: allowed ${describeRange(declaration)} ${declaration.unit}`);
+  }
+  return { ...plan, [flag.model]: { ...plan[flag.model], [declaration.field]: value } };
+}
+
+/** The `--thin-*` flags given (as texts) among a command's parsed values. */
+export function givenThinFlags(values: Readonly<Record<string, unknown>>): string[] {
+  return THIN_FLAG_NAMES.filter((name) => typeof values[name] === 'string');
+}
+
+/**
+ * The models from the `--thin-*` flags given, the defaults where not.
+ * @throws UsageError naming the flag, the value and what is allowed.
+ */
+export function readThinFlags(values: Readonly<Record<string, unknown>>): ThinPlan {
+  let plan = DEFAULT_THIN_PLAN;
+  for (const name of givenThinFlags(values)) plan = withThinFlag(plan, name, values[name] as string);
+  return plan;
+}
