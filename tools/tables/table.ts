@@ -1,0 +1,47 @@
+/**
+ * `npx tsx tools/tables/table.ts FILE.jsonl… [--title T] [--params A,B] [--columns C,D] [--collapse P,Q] [--break-even-by P]`:
+ * prints the markdown table of backtest results (`akira-mm backtest --sweep … --jsonl FILE`, or the
+ * ablation's lines, tools/tables/ablation.sh), each figure with its 95 % interval; the docs' result
+ * tables are its output. Several files are one table, in the order given.
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { COLUMNS, describeSpan, parseResultLines, renderBreakEven, renderTable } from './sweep-table.ts';
+
+const USAGE = 'usage: npx tsx tools/tables/table.ts FILE.jsonl… [--title T] [--params A,B] [--columns C,D] [--collapse P,Q] [--break-even-by PARAM]';
+const THIN_COLUMNS = ['thin-fills', 'pickoff', 'pnl', 'pnl-day', 'pnl-bps', 'break-even', 'verdict', 'markout-10s'];
+
+function main(argv: readonly string[]): number {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      title: { type: 'string' },
+      params: { type: 'string' },
+      columns: { type: 'string' },
+      collapse: { type: 'string' },
+      'break-even-by': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help === true || positionals.length === 0) {
+    process.stdout.write(`${USAGE}\n\ncolumns (default ${THIN_COLUMNS.join(',')}): ${Object.keys(COLUMNS).join(', ')}\n`);
+    return values.help === true ? 0 : 2;
+  }
+  const lines = positionals.flatMap((path) => parseResultLines(readFileSync(path, 'utf8'), path));
+  const list = (text: string | undefined): string[] | undefined => text?.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  const out: string[] = [];
+  if (values.title !== undefined) out.push(`**${values.title}**: ${describeSpan(lines)}.`, '');
+  const params = list(values.params);
+  out.push(renderTable(lines, { columns: list(values.columns) ?? THIN_COLUMNS, ...(params === undefined ? {} : { params }), ...(values.collapse === undefined ? {} : { collapse: list(values.collapse) ?? [] }) }));
+  if (values['break-even-by'] !== undefined) out.push('', renderBreakEven(lines, values['break-even-by']));
+  process.stdout.write(`${out.join('\n')}\n`);
+  return 0;
+}
+
+try {
+  process.exitCode = main(process.argv.slice(2));
+} catch (error) {
+  process.stderr.write(`tools/tables/table.ts: ${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
+  process.exitCode = 2;
+}
