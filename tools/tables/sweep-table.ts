@@ -142,7 +142,30 @@ export interface TableOptions {
    * their summaries are identical (e.g. the arbitrage latency when no arbitrageur came).
    */
   readonly collapse?: readonly string[];
+  /**
+   * Adds a column comparing each row's `figure` interval with the point of its baseline: the line
+   * with the same parameters but `param` = `value` (e.g. the ablation's no-signal row).
+   */
+  readonly baseline?: { readonly param: string; readonly value: string; readonly figure: string };
 }
+
+/**
+ * Where a line's interval of `figure` lies against its baseline's point: `above` (wholly above),
+ * `below`, `overlaps`; `baseline` for the baseline itself; `–` with no interval or no baseline.
+ */
+export function againstBaseline(line: ResultLine, lines: readonly ResultLine[], baseline: NonNullable<TableOptions['baseline']>): string {
+  if (line.params[baseline.param] === baseline.value) return 'baseline';
+  const same = (other: ResultLine): boolean =>
+    other.params[baseline.param] === baseline.value && Object.keys(line.params).every((key) => key === baseline.param || BASELINE_FREE.has(key) || other.params[key] === line.params[key]);
+  const base = lines.find(same);
+  const point = base === undefined ? null : num(base, baseline.figure);
+  const bounds = interval(line, baseline.figure);
+  if (point === null || bounds === null || bounds === undefined) return '–';
+  return bounds[0] > point ? 'above' : bounds[1] < point ? 'below' : 'overlaps';
+}
+
+/** Parameters that say how a row was tuned, not which cell it is: a baseline need not share them. */
+const BASELINE_FREE = new Set(['tuned']);
 
 /** What a cell's summary says, without what names the cell: equal for cells that ran alike. */
 function outcome(line: ResultLine): string {
@@ -158,9 +181,12 @@ export function renderTable(lines: readonly ResultLine[], options: TableOptions)
   const columns = options.columns.map((name) => COLUMNS[name] ?? unknownColumn(name));
   const params = options.params ?? Object.keys(lines[0]?.params ?? {});
   const rows = collapseRows(lines, params, options.collapse ?? []);
-  const header = [...params, ...columns.map((column) => column.header)];
-  const align = [...params.map(() => '---'), ...columns.map(() => '---:')];
-  const body = rows.map(({ line, values }) => [...params.map((key) => values[key] ?? '–'), ...columns.map((column) => column.cell(line))]);
+  const { baseline } = options;
+  const extra: Column[] = baseline === undefined ? [] : [{ header: `${baseline.figure} vs ${baseline.value}`, cell: (line) => againstBaseline(line, lines, baseline) }];
+  const all = [...columns, ...extra];
+  const header = [...params, ...all.map((column) => column.header)];
+  const align = [...params.map(() => '---'), ...all.map(() => '---:')];
+  const body = rows.map(({ line, values }) => [...params.map((key) => values[key] ?? '–'), ...all.map((column) => column.cell(line))]);
   return [header, align, ...body].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 }
 

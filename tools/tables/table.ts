@@ -1,5 +1,5 @@
 /**
- * `npx tsx tools/tables/table.ts FILE.jsonl… [--title T] [--params A,B] [--columns C,D] [--collapse P,Q] [--break-even-by P]`:
+ * `npx tsx tools/tables/table.ts FILE.jsonl… [--title T] [--params A,B] [--columns C,D] [--collapse P,Q] [--break-even-by P] [--baseline P=V[:FIGURE]]`:
  * prints the markdown table of backtest results (`akira-mm backtest --sweep … --jsonl FILE`, or the
  * ablation's lines, tools/tables/ablation.sh), each figure with its 95 % interval; the docs' result
  * tables are its output. Several files are one table, in the order given.
@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { COLUMNS, describeSpan, parseResultLines, renderBreakEven, renderTable } from './sweep-table.ts';
 
-const USAGE = 'usage: npx tsx tools/tables/table.ts FILE.jsonl… [--title T] [--params A,B] [--columns C,D] [--collapse P,Q] [--break-even-by PARAM]';
+const USAGE = 'usage: npx tsx tools/tables/table.ts FILE.jsonl… [--title T] [--params A,B] [--columns C,D] [--collapse P,Q] [--break-even-by PARAM] [--baseline PARAM=VALUE[:FIGURE]]';
 const THIN_COLUMNS = ['thin-fills', 'pickoff', 'pnl', 'pnl-day', 'pnl-bps', 'break-even', 'verdict', 'markout-10s'];
 
 function main(argv: readonly string[]): number {
@@ -21,6 +21,7 @@ function main(argv: readonly string[]): number {
       columns: { type: 'string' },
       collapse: { type: 'string' },
       'break-even-by': { type: 'string' },
+      baseline: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -33,10 +34,18 @@ function main(argv: readonly string[]): number {
   const out: string[] = [];
   if (values.title !== undefined) out.push(`**${values.title}**: ${describeSpan(lines)}.`, '');
   const params = list(values.params);
-  out.push(renderTable(lines, { columns: list(values.columns) ?? THIN_COLUMNS, ...(params === undefined ? {} : { params }), ...(values.collapse === undefined ? {} : { collapse: list(values.collapse) ?? [] }) }));
+  const baseline = values.baseline === undefined ? undefined : baselineOf(values.baseline);
+  out.push(renderTable(lines, { columns: list(values.columns) ?? THIN_COLUMNS, ...(params === undefined ? {} : { params }), ...(values.collapse === undefined ? {} : { collapse: list(values.collapse) ?? [] }), ...(baseline === undefined ? {} : { baseline }) }));
   if (values['break-even-by'] !== undefined) out.push('', renderBreakEven(lines, values['break-even-by']));
   process.stdout.write(`${out.join('\n')}\n`);
   return 0;
+}
+
+/** `--baseline PARAM=VALUE[:FIGURE]` (figure default pnl_quote). */
+function baselineOf(text: string): { param: string; value: string; figure: string } {
+  const match = /^([^=]+)=([^:]+)(?::(\w+))?$/.exec(text);
+  if (match === null) throw new Error(`--baseline ${text}: expected PARAM=VALUE or PARAM=VALUE:FIGURE, e.g. signals=none:pnl_quote`);
+  return { param: match[1] as string, value: match[2] as string, figure: match[3] ?? 'pnl_quote' };
 }
 
 try {

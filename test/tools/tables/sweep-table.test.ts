@@ -43,6 +43,32 @@ describe('the results table of a sweep', () => {
     expect(renderBreakEven(lines, 'STRATEGY').split('\n').slice(2)).toEqual(['| ladder | 2 | 2 | 0 | 0 | 3.00 / 3.00 / 3.00 | 0 | 0 |', '| glft | 2 | 0 | 0 | 1 | −3.00 / −3.00 / −3.00 | 1 | 1 |']);
   });
 
+  it('says where each row\'s interval lies against the point of its baseline row, the one with the same other parameters', () => {
+    const ablation = parseResultLines(
+      [
+        { params: { strategy: 'glft', signals: 'none' }, pnl_quote: 0.5, pnl_quote_ci95: [0.1, 0.9] },
+        { params: { strategy: 'glft', signals: 'obi', tuned: 'ALPHA_MAX_BPS=4' }, pnl_quote: 1, pnl_quote_ci95: [0.6, 1.4] },
+        { params: { strategy: 'glft', signals: 'ofi', tuned: 'ALPHA_MAX_BPS=1' }, pnl_quote: 0.4, pnl_quote_ci95: [0.2, 0.7] },
+        { params: { strategy: 'ladder', signals: 'obi' }, pnl_quote: -1, pnl_quote_ci95: [-2, -0.5] },
+        { params: { strategy: 'ladder', signals: 'none' }, pnl_quote: 0, pnl_quote_ci95: [-0.4, 0.4] },
+        { params: { strategy: 'ladder', signals: 'ofi' }, pnl_quote: 0.1, pnl_quote_ci95: null },
+      ]
+        .map((line) => JSON.stringify(line))
+        .join('\n'),
+    );
+    const table = renderTable(ablation, { columns: ['pnl'], params: ['strategy', 'signals', 'tuned'], baseline: { param: 'signals', value: 'none', figure: 'pnl_quote' } }).split('\n');
+    expect(table[0]).toBe('| strategy | signals | tuned | PnL [95 %] | pnl_quote vs none |');
+    expect(table.slice(2).map((row) => row.split(' | ').slice(1, 2).concat(row.split(' | ').slice(-1)))).toEqual([
+      ['none', 'baseline |'],
+      ['obi', 'above |'],
+      ['ofi', 'overlaps |'],
+      // Rows follow the order each parameter's values first appear in: none, obi, ofi.
+      ['none', 'baseline |'],
+      ['obi', 'below |'],
+      ['ofi', '– |'],
+    ]);
+  });
+
   it('names the span, the length and the events the cells share', () => {
     expect(describeSpan(lines)).toBe('2024-08-08 23:54 → 2024-08-09 00:04 UTC, 10.0 min, 1,000 events, 4 cells');
   });
