@@ -226,18 +226,22 @@ function collapseRows(lines: readonly ResultLine[], params: readonly string[], c
 }
 
 /**
- * Per value of `by`: how many cells' PnL intervals lie wholly above zero, wholly below or across
- * it; the range of the break-even maker fee; the cells with pick-offs, and of those the ones whose
- * PnL interval is wholly below zero.
+ * Per value of the `by` parameters (in the order they first appear): how many cells' PnL
+ * intervals lie wholly above zero, wholly below or across it; the break-even maker fee's range;
+ * the cells with pick-offs, and of those the ones whose PnL interval is wholly below zero.
  */
-export function renderBreakEven(lines: readonly ResultLine[], by: string): string {
-  const groups = new Map<string, ResultLine[]>();
+export function renderBreakEven(lines: readonly ResultLine[], by: readonly string[]): string {
+  const groups = new Map<string, { values: string[]; lines: ResultLine[] }>();
   for (const line of lines) {
-    const value = line.params[by] ?? '–';
-    groups.set(value, [...(groups.get(value) ?? []), line]);
+    const values = by.map((param) => line.params[param] ?? '–');
+    const key = JSON.stringify(values);
+    const group = groups.get(key) ?? { values, lines: [] };
+    group.lines.push(line);
+    groups.set(key, group);
   }
-  const header = `| ${by} | cells | PnL > 0 | PnL ∋ 0 | PnL < 0 | break-even maker fee, bp: min / median / max | cells with pick-offs | of them PnL < 0 |`;
-  const rows = [...groups].map(([value, group]) => {
+  const header = `| ${by.join(' | ')} | cells | PnL > 0 | PnL ∋ 0 | PnL < 0 | break-even maker fee, bp: min / median / max | cells with pick-offs | of them PnL < 0 |`;
+  const align = `|${by.map(() => '---|').join('')}---:|---:|---:|---:|---:|---:|---:|`;
+  const rows = [...groups.values()].map(({ values, lines: group }) => {
     const count = (v: ReturnType<typeof verdict>): number => group.filter((line) => verdict(line) === v).length;
     const fees = group.flatMap((line) => {
       const fee = makerFeeBps(line);
@@ -247,9 +251,9 @@ export function renderBreakEven(lines: readonly ResultLine[], by: string): strin
     fees.sort((a, b) => a - b);
     const picked = group.filter((line) => (num(line, 'arb_fills') ?? 0) > 0);
     const spread = fees.length === 0 ? '–' : [fees[0], fees[Math.floor((fees.length - 1) / 2)], fees[fees.length - 1]].map((fee) => formatFigure(fee as number)).join(' / ');
-    return `| ${value} | ${group.length} | ${count('> 0')} | ${count('∋ 0')} | ${count('< 0')} | ${spread} | ${picked.length} | ${picked.filter((line) => verdict(line) === '< 0').length} |`;
+    return `| ${values.join(' | ')} | ${group.length} | ${count('> 0')} | ${count('∋ 0')} | ${count('< 0')} | ${spread} | ${picked.length} | ${picked.filter((line) => verdict(line) === '< 0').length} |`;
   });
-  return [header, '|---|---:|---:|---:|---:|---:|---:|---:|', ...rows].join('\n');
+  return [header, align, ...rows].join('\n');
 }
 
 /** One line on the run the lines share: its span in UTC, its length and its events. */

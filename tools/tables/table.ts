@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { COLUMNS, describeSpan, parseResultLines, renderBreakEven, renderTable } from './sweep-table.ts';
 
-const USAGE = 'usage: npx tsx tools/tables/table.ts FILE.jsonl… [--title T] [--params A,B] [--columns C,D] [--collapse P,Q] [--break-even-by PARAM] [--baseline PARAM=VALUE[:FIGURE]]';
+const USAGE = 'usage: npx tsx tools/tables/table.ts FILE.jsonl… [--title T] [--params A,B] [--columns C,D] [--collapse P,Q] [--break-even-by P,Q] [--baseline PARAM=VALUE[:FIGURE]]';
 const THIN_COLUMNS = ['thin-fills', 'pickoff', 'pnl', 'pnl-day', 'pnl-bps', 'break-even', 'verdict', 'markout-10s'];
 
 function main(argv: readonly string[]): number {
@@ -36,7 +36,7 @@ function main(argv: readonly string[]): number {
   const params = list(values.params);
   const baseline = values.baseline === undefined ? undefined : baselineOf(values.baseline);
   out.push(renderTable(lines, { columns: list(values.columns) ?? THIN_COLUMNS, ...(params === undefined ? {} : { params }), ...(values.collapse === undefined ? {} : { collapse: list(values.collapse) ?? [] }), ...(baseline === undefined ? {} : { baseline }) }));
-  if (values['break-even-by'] !== undefined) out.push('', renderBreakEven(lines, values['break-even-by']));
+  if (values['break-even-by'] !== undefined) out.push('', renderBreakEven(lines, list(values['break-even-by']) ?? []));
   process.stdout.write(`${out.join('\n')}\n`);
   return 0;
 }

@@ -40,7 +40,14 @@ describe('the results table of a sweep', () => {
 
   it('counts per strategy where the PnL interval lies and where the pick-offs overturned it', () => {
     expect(lines.map(verdict)).toEqual(['> 0', '> 0', '< 0', '–']);
-    expect(renderBreakEven(lines, 'STRATEGY').split('\n').slice(2)).toEqual(['| ladder | 2 | 2 | 0 | 0 | 3.00 / 3.00 / 3.00 | 0 | 0 |', '| glft | 2 | 0 | 0 | 1 | −3.00 / −3.00 / −3.00 | 1 | 1 |']);
+    expect(renderBreakEven(lines, ['STRATEGY']).split('\n').slice(2)).toEqual(['| ladder | 2 | 2 | 0 | 0 | 3.00 / 3.00 / 3.00 | 0 | 0 |', '| glft | 2 | 0 | 0 | 1 | −3.00 / −3.00 / −3.00 | 1 | 1 |']);
+  });
+
+  it('groups the counts by several parameters at once', () => {
+    const table = renderBreakEven(lines, ['STRATEGY', 'thin-arb-latency-ms']).split('\n');
+    expect(table[0]).toBe('| STRATEGY | thin-arb-latency-ms | cells | PnL > 0 | PnL ∋ 0 | PnL < 0 | break-even maker fee, bp: min / median / max | cells with pick-offs | of them PnL < 0 |');
+    expect(table[1]).toBe('|---|---|---:|---:|---:|---:|---:|---:|---:|');
+    expect(table.slice(2)).toEqual(['| ladder | 10 | 1 | 1 | 0 | 0 | 3.00 / 3.00 / 3.00 | 0 | 0 |', '| ladder | 250 | 1 | 1 | 0 | 0 | 3.00 / 3.00 / 3.00 | 0 | 0 |', '| glft | 10 | 1 | 0 | 0 | 1 | −3.00 / −3.00 / −3.00 | 1 | 1 |', '| glft | 250 | 1 | 0 | 0 | 0 | – | 0 | 0 |']);
   });
 
   it('says where each row\'s interval lies against the point of its baseline row, the one with the same other parameters', () => {
