@@ -1,5 +1,5 @@
 /**
- * `npx tsx tools/tables/table.ts FILE.jsonl… [--title T] [--params A,B] [--columns C,D] [--collapse P,Q] [--break-even-by P] [--baseline P=V[:FIGURE]]`:
+ * `npx tsx tools/tables/table.ts FILE.jsonl… [--title T] [--params A,B] [--columns C,D] [--collapse P,Q] [--break-even-by P,Q [--break-even-only]] [--baseline P=V[:FIGURE]]`:
  * prints the markdown table of backtest results (`akira-mm backtest --sweep … --jsonl FILE`, or the
  * ablation's lines, tools/tables/ablation.sh), each figure with its 95 % interval; the docs' result
  * tables are its output. Several files are one table, in the order given.
@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { COLUMNS, describeSpan, parseResultLines, renderBreakEven, renderTable } from './sweep-table.ts';
 
-const USAGE = 'usage: npx tsx tools/tables/table.ts FILE.jsonl… [--title T] [--params A,B] [--columns C,D] [--collapse P,Q] [--break-even-by P,Q] [--baseline PARAM=VALUE[:FIGURE]]';
+const USAGE = 'usage: npx tsx tools/tables/table.ts FILE.jsonl… [--title T] [--params A,B] [--columns C,D] [--collapse P,Q] [--break-even-by P,Q [--break-even-only]] [--baseline PARAM=VALUE[:FIGURE]]';
 const THIN_COLUMNS = ['thin-fills', 'pickoff', 'pnl', 'pnl-day', 'pnl-bps', 'break-even', 'verdict', 'markout-10s'];
 
 function main(argv: readonly string[]): number {
@@ -22,6 +22,7 @@ function main(argv: readonly string[]): number {
       collapse: { type: 'string' },
       'break-even-by': { type: 'string' },
       baseline: { type: 'string' },
+      'break-even-only': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -35,8 +36,9 @@ function main(argv: readonly string[]): number {
   if (values.title !== undefined) out.push(`**${values.title}**: ${describeSpan(lines)}.`, '');
   const params = list(values.params);
   const baseline = values.baseline === undefined ? undefined : baselineOf(values.baseline);
-  out.push(renderTable(lines, { columns: list(values.columns) ?? THIN_COLUMNS, ...(params === undefined ? {} : { params }), ...(values.collapse === undefined ? {} : { collapse: list(values.collapse) ?? [] }), ...(baseline === undefined ? {} : { baseline }) }));
-  if (values['break-even-by'] !== undefined) out.push('', renderBreakEven(lines, list(values['break-even-by']) ?? []));
+  if (values['break-even-only'] !== true) out.push(renderTable(lines, { columns: list(values.columns) ?? THIN_COLUMNS, ...(params === undefined ? {} : { params }), ...(values.collapse === undefined ? {} : { collapse: list(values.collapse) ?? [] }), ...(baseline === undefined ? {} : { baseline }) }));
+  if (values['break-even-by'] !== undefined) out.push(...(values['break-even-only'] === true ? [] : ['']), renderBreakEven(lines, list(values['break-even-by']) ?? []));
+  else if (values['break-even-only'] === true) throw new Error('--break-even-only goes with --break-even-by P,Q');
   process.stdout.write(`${out.join('\n')}\n`);
   return 0;
 }
