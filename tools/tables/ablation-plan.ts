@@ -10,8 +10,12 @@ export interface AblationRow {
   readonly name: string;
   /** KEY → value; `@fit` = the weight the fit wrote for KEY. */
   readonly overlay: readonly (readonly [string, string])[];
+  /** Env keys and their candidate values; the key {@link FIT_SCALE} scales every `@fit` weight of the overlay together. */
   readonly tune: readonly { readonly key: string; readonly values: readonly string[] }[];
 }
+
+/** The tuned "key" that multiplies the fitted weights (`@fit=1,4`): the fit's scale, not an env key. */
+export const FIT_SCALE = '@fit';
 
 const KEY = /^[A-Z][A-Z0-9_]*$/;
 
@@ -39,12 +43,17 @@ export function parseAblationRows(text: string, source = 'rows'): AblationRow[] 
           const at = word.indexOf('=');
           const key = word.slice(0, Math.max(0, at));
           const value = word.slice(at + 1);
-          if (at < 0 || !KEY.test(key) || value === '') throw new Error(`${where}: ${what} "${word}" is not KEY=VALUE with an env key`);
+          const isScale = what === 'tuned' && key === FIT_SCALE;
+          if (at < 0 || !(KEY.test(key) || isScale) || value === '') throw new Error(`${where}: ${what} "${word}" is not KEY=VALUE with an env key${what === 'tuned' ? ` (or ${FIT_SCALE}=k1,k2 scaling the fitted weights)` : ''}`);
           return [key, value];
         });
     const overlay = pairs(overlayText, 'overlay');
     const tune = pairs(tuneText, 'tuned').map(([key, values]) => ({ key, values: values.split(',').filter((value) => value !== '') }));
-    for (const { key, values } of tune) if (values.length < 2) throw new Error(`${where}: tuned ${key} needs at least two values to choose from`);
+    for (const { key, values } of tune) {
+      if (values.length < 2) throw new Error(`${where}: tuned ${key} needs at least two values to choose from`);
+      if (key === FIT_SCALE && !values.every((value) => Number.isFinite(Number(value)))) throw new Error(`${where}: ${FIT_SCALE}=${values.join(',')}: the scales of the fitted weights are numbers`);
+      if (key === FIT_SCALE && !overlay.some(([, value]) => value === '@fit')) throw new Error(`${where}: ${FIT_SCALE} scales the overlay's @fit weights, and it has none`);
+    }
     rows.push({ name, overlay, tune });
   });
   if (rows.length === 0) throw new Error(`${source}: no rows`);
@@ -52,15 +61,16 @@ export function parseAblationRows(text: string, source = 'rows'): AblationRow[] 
 }
 
 /**
- * The overlay with each `@fit` replaced by the fitted weight of its key.
+ * The overlay with each `@fit` replaced by the fitted weight of its key, times `scale` (rounded
+ * to 4 decimals, as the fit writes them).
  * @throws Error for a key the fit wrote no weight for.
  */
-export function resolveOverlay(row: AblationRow, fitted: Readonly<Record<string, string>>): [string, string][] {
+export function resolveOverlay(row: AblationRow, fitted: Readonly<Record<string, string>>, scale = 1): [string, string][] {
   return row.overlay.map(([key, value]) => {
     if (value !== '@fit') return [key, value];
     const weight = fitted[key];
     if (weight === undefined) throw new Error(`row ${row.name}: ${key}=@fit but the fit wrote no ${key} (it writes ${Object.keys(fitted).join(', ') || 'nothing'})`);
-    return [key, weight];
+    return [key, scale === 1 ? weight : String(Number((Number(weight) * scale).toFixed(4)))];
   });
 }
 

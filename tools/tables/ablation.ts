@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { parse as parseDotenv } from 'dotenv';
-import { chooseTuned, parseAblationRows, resolveOverlay, type AblationRow } from './ablation-plan.ts';
+import { FIT_SCALE, chooseTuned, parseAblationRows, resolveOverlay, type AblationRow } from './ablation-plan.ts';
 import { describeSpan, parseResultLines, renderTable, type ResultLine } from './sweep-table.ts';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -106,14 +106,16 @@ function main(argv: readonly string[]): number {
   writeFileSync(testFile, '');
   for (const venue of venues) {
     for (const row of rows) {
-      const overlay = resolveOverlay(row, fitted);
-      const tuned = tune(context, venue, row, overlay, strategies, split, values.workers);
+      const tuned = tune(context, venue, row, fitted, strategies, split, values.workers);
       for (const strategy of strategies) {
         const choice = tuned.get(strategy) ?? [];
-        const stdout = akira(context, ['backtest', ...venueFlags(venue, data), '--data', data, '--env', baseEnv, '--from-share', split, '--strategy', strategy, ...sets(overlay), ...sets(choice), '--json']);
+        const scale = Number(choice.find(([key]) => key === FIT_SCALE)?.[1] ?? 1);
+        const overlay = resolveOverlay(row, fitted, scale);
+        const envChoice = choice.filter(([key]) => key !== FIT_SCALE);
+        const stdout = akira(context, ['backtest', ...venueFlags(venue, data), '--data', data, '--env', baseEnv, '--from-share', split, '--strategy', strategy, ...sets(overlay), ...sets(envChoice), '--json']);
         const summary = lastJson(stdout);
         const line: ResultLine = {
-          params: { venue, strategy, signals: row.name, tuned: choice.length === 0 ? '–' : choice.map(([key, value]) => `${key}=${value}`).join(' ') },
+          params: { venue, strategy, signals: row.name, tuned: choice.length === 0 ? '–' : choice.map(([key, value]) => `${key === FIT_SCALE ? 'fit ×' : `${key}=`}${value}`).join(' ') },
           overlay: overlay.map(([key, value]) => `${key}=${value}`).join(' '),
           ...summary,
         };
@@ -126,29 +128,42 @@ function main(argv: readonly string[]): number {
   return 0;
 }
 
-/** The row's tuned keys, chosen per strategy on the first part by a sweep; none for a row without. */
-function tune(context: Context, venue: string, row: AblationRow, overlay: readonly (readonly [string, string])[], strategies: readonly string[], split: string, workers: string): Map<string, [string, string][]> {
+/**
+ * The row's tuned keys, chosen per strategy on the first part: a sweep of the env keys' grid for
+ * each scale of the fitted weights (`@fit=k1,k2`; one sweep at scale 1 without); none for a row
+ * without tuned keys.
+ */
+function tune(context: Context, venue: string, row: AblationRow, fitted: Readonly<Record<string, string>>, strategies: readonly string[], split: string, workers: string): Map<string, [string, string][]> {
   if (row.tune.length === 0) return new Map();
-  const jsonl = join(context.out, `tune-${venue}-${row.name}.jsonl`);
-  akira(context, [
-    'backtest',
-    ...venueFlags(venue, context.data),
-    '--data',
-    context.data,
-    '--env',
-    context.baseEnv,
-    '--to-share',
-    split,
-    ...sets(overlay),
-    '--sweep',
-    `STRATEGY=${strategies.join(',')}`,
-    ...row.tune.flatMap(({ key, values }) => ['--sweep', `${key}=${values.join(',')}`]),
-    '--workers',
-    workers,
-    '--jsonl',
-    jsonl,
-  ]);
-  return chooseTuned(parseResultLines(readFileSync(jsonl, 'utf8'), jsonl), strategies, row.tune.map(({ key }) => key));
+  const scales = row.tune.find(({ key }) => key === FIT_SCALE)?.values ?? ['1'];
+  const envKeys = row.tune.filter(({ key }) => key !== FIT_SCALE);
+  const lines: ResultLine[] = [];
+  for (const [i, scale] of scales.entries()) {
+    const jsonl = join(context.out, `tune-${venue}-${row.name}${scales.length > 1 ? `-fit${scale}` : ''}.jsonl`);
+    akira(context, [
+      'backtest',
+      ...venueFlags(venue, context.data),
+      '--data',
+      context.data,
+      '--env',
+      context.baseEnv,
+      '--to-share',
+      split,
+      ...sets(resolveOverlay(row, fitted, Number(scale))),
+      '--sweep',
+      `STRATEGY=${strategies.join(',')}`,
+      ...envKeys.flatMap(({ key, values }) => ['--sweep', `${key}=${values.join(',')}`]),
+      '--workers',
+      workers,
+      '--jsonl',
+      jsonl,
+    ]);
+    // The scale's cells after the previous scale's, so a tie keeps the first scale given.
+    for (const line of parseResultLines(readFileSync(jsonl, 'utf8'), jsonl)) {
+      lines.push({ ...line, cell: i * 1_000_000 + Number(line['cell'] ?? 0), params: { ...line.params, ...(scales.length > 1 || row.tune.some(({ key }) => key === FIT_SCALE) ? { [FIT_SCALE]: scale } : {}) } });
+    }
+  }
+  return chooseTuned(lines, strategies, row.tune.map(({ key }) => key));
 }
 
 /** One table per venue, each row against the no-signal row of its strategy. */

@@ -32,6 +32,22 @@ describe('the ablation plan', () => {
     expect(rows.map((row) => row.name)).toContain('all');
   });
 
+  it('reads @fit=k1,k2 in the tuned part as scales of the fitted weights, and puts each scale on every @fit weight', () => {
+    const [row] = parseAblationRows('alpha | ALPHA_OBI_BPS=@fit ALPHA_OFI_BPS=@fit ALPHA_MAX_BPS=3 | @fit=1,4 ALPHA_MAX_BPS=2,8');
+    expect(row!.tune).toEqual([
+      { key: '@fit', values: ['1', '4'] },
+      { key: 'ALPHA_MAX_BPS', values: ['2', '8'] },
+    ]);
+    expect(resolveOverlay(row!, { ALPHA_OBI_BPS: '0.7112', ALPHA_OFI_BPS: '-0.0134' }, 4)).toEqual([
+      ['ALPHA_OBI_BPS', '2.8448'],
+      ['ALPHA_OFI_BPS', '-0.0536'],
+      ['ALPHA_MAX_BPS', '3'],
+    ]);
+    expect(() => parseAblationRows('x | ALPHA_MAX_BPS=1 | @fit=1,2')).toThrow("rows line 1: @fit scales the overlay's @fit weights, and it has none");
+    expect(() => parseAblationRows('x | ALPHA_OBI_BPS=@fit | @fit=1,big')).toThrow('the scales of the fitted weights are numbers');
+    expect(() => parseAblationRows('x | @fit=1,2 |')).toThrow('overlay "@fit=1,2" is not KEY=VALUE');
+  });
+
   it('refuses a row it cannot read, naming the line', () => {
     expect(() => parseAblationRows('a | b | c | d')).toThrow('rows line 1: expected "name | KEY=VALUE … | KEY=v1,v2 …", got 4 parts');
     expect(() => parseAblationRows('x | alpha=1')).toThrow('rows line 1: overlay "alpha=1" is not KEY=VALUE');
