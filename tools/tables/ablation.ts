@@ -172,7 +172,7 @@ export function renderAblation(results: readonly ResultLine[], venues: readonly 
     .map((venue) => {
       const lines = results.filter((line) => line.params['venue'] === venue);
       const columns = COLUMNS[venue === 'deep' ? 'deep' : 'thin'] as string[];
-      return [`**${VENUE_TITLES[venue] ?? venue}**, second half: ${describeSpan(lines)}.`, '', renderTable(lines, { params: ['strategy', 'signals', 'tuned'], columns, baseline: { param: 'signals', value: 'none', figure: 'pnl_quote' } })].join('\n');
+      return [`**${VENUE_TITLES[venue] ?? venue}**, second half: ${describeSpan(lines)}.`, '', renderTable(lines, { params: ['strategy', 'signals', 'tuned'], columns, baseline: { param: 'signals', value: 'none', figures: ['pnl_quote', 'markout_1s_bps'] } })].join('\n');
     })
     .join('\n\n');
 }

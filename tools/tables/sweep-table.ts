@@ -143,17 +143,17 @@ export interface TableOptions {
    */
   readonly collapse?: readonly string[];
   /**
-   * Adds a column comparing each row's `figure` interval with the point of its baseline: the line
-   * with the same parameters but `param` = `value` (e.g. the ablation's no-signal row).
+   * Adds a column per figure comparing each row's interval of it with the point of its baseline:
+   * the line with the same parameters but `param` = `value` (e.g. the ablation's no-signal row).
    */
-  readonly baseline?: { readonly param: string; readonly value: string; readonly figure: string };
+  readonly baseline?: { readonly param: string; readonly value: string; readonly figures: readonly string[] };
 }
 
 /**
  * Where a line's interval of `figure` lies against its baseline's point: `above` (wholly above),
  * `below`, `overlaps`; `baseline` for the baseline itself; `–` with no interval or no baseline.
  */
-export function againstBaseline(line: ResultLine, lines: readonly ResultLine[], baseline: NonNullable<TableOptions['baseline']>): string {
+export function againstBaseline(line: ResultLine, lines: readonly ResultLine[], baseline: { readonly param: string; readonly value: string; readonly figure: string }): string {
   if (line.params[baseline.param] === baseline.value) return 'baseline';
   const same = (other: ResultLine): boolean =>
     other.params[baseline.param] === baseline.value && Object.keys(line.params).every((key) => key === baseline.param || BASELINE_FREE.has(key) || other.params[key] === line.params[key]);
@@ -182,7 +182,7 @@ export function renderTable(lines: readonly ResultLine[], options: TableOptions)
   const params = options.params ?? Object.keys(lines[0]?.params ?? {});
   const rows = collapseRows(lines, params, options.collapse ?? []);
   const { baseline } = options;
-  const extra: Column[] = baseline === undefined ? [] : [{ header: `${baseline.figure} vs ${baseline.value}`, cell: (line) => againstBaseline(line, lines, baseline) }];
+  const extra: Column[] = (baseline?.figures ?? []).map((figure) => ({ header: `${figure} vs ${baseline?.value ?? ''}`, cell: (line) => againstBaseline(line, lines, { param: baseline?.param ?? '', value: baseline?.value ?? '', figure }) }));
   const all = [...columns, ...extra];
   const header = [...params, ...all.map((column) => column.header)];
   const align = [...params.map(() => '---'), ...all.map(() => '---:')];

@@ -1,5 +1,5 @@
 /**
- * `npx tsx tools/tables/table.ts FILE.jsonl… [--title T] [--params A,B] [--columns C,D] [--collapse P,Q] [--break-even-by P,Q [--break-even-only]] [--baseline P=V[:FIGURE]]`:
+ * `npx tsx tools/tables/table.ts FILE.jsonl… [--where P=V]… [--title T] [--params A,B] [--columns C,D] [--collapse P,Q] [--break-even-by P,Q [--break-even-only]] [--baseline P=V[:FIGURE,…]]`:
  * prints the markdown table of backtest results (`akira-mm backtest --sweep … --jsonl FILE`, or the
  * ablation's lines, tools/tables/ablation.sh), each figure with its 95 % interval; the docs' result
  * tables are its output. Several files are one table, in the order given.
@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { COLUMNS, describeSpan, parseResultLines, renderBreakEven, renderTable } from './sweep-table.ts';
 
-const USAGE = 'usage: npx tsx tools/tables/table.ts FILE.jsonl… [--title T] [--params A,B] [--columns C,D] [--collapse P,Q] [--break-even-by P,Q [--break-even-only]] [--baseline PARAM=VALUE[:FIGURE]]';
+const USAGE = 'usage: npx tsx tools/tables/table.ts FILE.jsonl… [--where P=V]… [--title T] [--params A,B] [--columns C,D] [--collapse P,Q] [--break-even-by P,Q [--break-even-only]] [--baseline PARAM=VALUE[:FIGURE,…]]';
 const THIN_COLUMNS = ['thin-fills', 'pickoff', 'pnl', 'pnl-day', 'pnl-bps', 'break-even', 'verdict', 'markout-10s'];
 
 function main(argv: readonly string[]): number {
@@ -22,6 +22,7 @@ function main(argv: readonly string[]): number {
       collapse: { type: 'string' },
       'break-even-by': { type: 'string' },
       baseline: { type: 'string' },
+      where: { type: 'string', multiple: true },
       'break-even-only': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -30,7 +31,12 @@ function main(argv: readonly string[]): number {
     process.stdout.write(`${USAGE}\n\ncolumns (default ${THIN_COLUMNS.join(',')}): ${Object.keys(COLUMNS).join(', ')}\n`);
     return values.help === true ? 0 : 2;
   }
-  const lines = positionals.flatMap((path) => parseResultLines(readFileSync(path, 'utf8'), path));
+  const wheres = (values.where ?? []).map((text) => {
+    const at = text.indexOf('=');
+    if (at <= 0) throw new Error(`--where ${text}: expected PARAM=VALUE, e.g. venue=thin`);
+    return [text.slice(0, at), text.slice(at + 1)] as const;
+  });
+  const lines = positionals.flatMap((path) => parseResultLines(readFileSync(path, 'utf8'), path)).filter((line) => wheres.every(([param, value]) => line.params[param] === value));
   const list = (text: string | undefined): string[] | undefined => text?.split(',').map((item) => item.trim()).filter((item) => item !== '');
   const out: string[] = [];
   if (values.title !== undefined) out.push(`**${values.title}**: ${describeSpan(lines)}.`, '');
@@ -43,11 +49,11 @@ function main(argv: readonly string[]): number {
   return 0;
 }
 
-/** `--baseline PARAM=VALUE[:FIGURE]` (figure default pnl_quote). */
-function baselineOf(text: string): { param: string; value: string; figure: string } {
-  const match = /^([^=]+)=([^:]+)(?::(\w+))?$/.exec(text);
-  if (match === null) throw new Error(`--baseline ${text}: expected PARAM=VALUE or PARAM=VALUE:FIGURE, e.g. signals=none:pnl_quote`);
-  return { param: match[1] as string, value: match[2] as string, figure: match[3] ?? 'pnl_quote' };
+/** `--baseline PARAM=VALUE[:FIGURE,FIGURE…]` (figures default pnl_quote). */
+function baselineOf(text: string): { param: string; value: string; figures: string[] } {
+  const match = /^([^=]+)=([^:]+)(?::([\w,]+))?$/.exec(text);
+  if (match === null) throw new Error(`--baseline ${text}: expected PARAM=VALUE or PARAM=VALUE:FIGURE,FIGURE, e.g. signals=none:pnl_quote,markout_1s_bps`);
+  return { param: match[1] as string, value: match[2] as string, figures: (match[3] ?? 'pnl_quote').split(',').filter((figure) => figure !== '') };
 }
 
 try {

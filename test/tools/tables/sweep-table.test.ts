@@ -63,7 +63,7 @@ describe('the results table of a sweep', () => {
         .map((line) => JSON.stringify(line))
         .join('\n'),
     );
-    const table = renderTable(ablation, { columns: ['pnl'], params: ['strategy', 'signals', 'tuned'], baseline: { param: 'signals', value: 'none', figure: 'pnl_quote' } }).split('\n');
+    const table = renderTable(ablation, { columns: ['pnl'], params: ['strategy', 'signals', 'tuned'], baseline: { param: 'signals', value: 'none', figures: ['pnl_quote'] } }).split('\n');
     expect(table[0]).toBe('| strategy | signals | tuned | PnL [95 %] | pnl_quote vs none |');
     expect(table.slice(2).map((row) => row.split(' | ').slice(1, 2).concat(row.split(' | ').slice(-1)))).toEqual([
       ['none', 'baseline |'],
