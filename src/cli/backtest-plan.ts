@@ -21,7 +21,7 @@ import type { SweepSummary } from '../backtest/sweep.ts';
 import { BudgetError } from '../engine/index.ts';
 import { accountLimitsOf } from './account-files.ts';
 import type { SummaryUnits } from '../backtest/summary-rows.ts';
-import { DataError, createRecordedEventSource, readRecordingHeader, recordingScale, type RecordingHeader } from '../backtest/data/index.ts';
+import { DataError, createRecordedEventSource, readRecordingHeader, recordingScale, recordingSpan, shareWindow, windowedSource, type RecordingHeader, type TimeWindow } from '../backtest/data/index.ts';
 import { buildStrategy } from './daemon.ts';
 import { engineSettingsOf } from '../engine/index.ts';
 import { minNotionalOf } from '../markets/binance/server/market-routes.ts';
@@ -77,6 +77,12 @@ export interface BacktestPlan {
   readonly venue?: VenueKind;
   /** The thin venue's taker models (`--thin-…` flags); present with `venue: 'thin'`. */
   readonly thin?: ThinPlan;
+  /**
+   * `--from-share` / `--to-share`: replay only this share of the recordings' time span (0 ≤ from <
+   * to ≤ 1); undefined (plans written before them) = the whole span.
+   */
+  readonly fromShare?: number;
+  readonly toShare?: number;
 }
 
 /** The market a run trades, as resolved from the recording and the flags. */
@@ -241,10 +247,12 @@ export function prepareRun(plan: BacktestPlan, onProgress?: (done: number, total
   const referenceLatencyMs = plan.referenceLatencyMs ?? BACKTEST_DEFAULTS.referenceLatencyMs;
   const rng = createRng(plan.seed);
   const hedgeMinNotional = plan.hedgeMinNotional ?? (hedgeHeader === undefined ? '0' : minNotionalOf(hedgeHeader.symbol));
+  const source = createRecordedEventSource(plan.data, rules, onProgress === undefined ? {} : { onProgress });
+  const timeWindow = timeWindowOf(plan);
   const options: BacktestOptions = {
     ...(hedgeHeader === undefined ? {} : { hedge: { paths: plan.hedge, settings: settingsOf(HEDGE_KEYS, 'hedger', config.keys), latencyMs: plan.hedgeLatencyMs, minNotional: hedgeMinNotional } }),
     ...(referenceHeader === undefined ? {} : { reference: { paths: referencePaths, latencyMs: referenceLatencyMs, staleAfterMs: config.reference.staleMs } }),
-    source: createRecordedEventSource(plan.data, rules, onProgress === undefined ? {} : { onProgress }),
+    source: timeWindow === undefined ? source : windowedSource(source, timeWindow),
     strategy,
     settings,
     initialBase: Number(plan.initialBase),
@@ -280,6 +288,7 @@ export function prepareRun(plan: BacktestPlan, onProgress?: (done: number, total
           `reference: ${referencePaths.join(', ')} (${referenceHeader.symbol}); latency ${referenceLatencyMs} ms; FAIR_PRICE=${config.engine.FAIR_PRICE}, basis ${config.reference.basisBps === 'auto' ? 'estimated online' : `${config.reference.basisBps} bps`}, stale after ${config.reference.staleMs} ms, divergence limit ${config.reference.maxDivergenceBps} bps`,
         ]),
     ...(plan.thin === undefined ? [] : [describeThinPlan(plan.thin, plan.takerPbips)]),
+    ...(timeWindow === undefined ? [] : [`window: shares ${plan.fromShare ?? 0} to ${plan.toShare ?? 1} of the recording's time span, ${new Date(timeWindow.fromMs).toISOString()} → ${new Date(timeWindow.toMs).toISOString()} (the book before it is built, not traded on)`]),
     ...Object.entries(plan.overrides)
       .filter(([key]) => key !== 'STRATEGY')
       .map(([key, value]) => `set: ${key}=${value}`),
@@ -292,6 +301,22 @@ export function prepareRun(plan: BacktestPlan, onProgress?: (done: number, total
     units: { base: market.base, quote: market.quote },
     config,
   };
+}
+
+/**
+ * The exchange times of `--from-share`/`--to-share`; undefined for the whole recording (no
+ * window: the replay as it always was).
+ */
+function timeWindowOf(plan: BacktestPlan): TimeWindow | undefined {
+  const fromShare = plan.fromShare ?? 0;
+  const toShare = plan.toShare ?? 1;
+  if (fromShare === 0 && toShare === 1) return undefined;
+  try {
+    return shareWindow(recordingSpan(plan.data), fromShare, toShare);
+  } catch (error) {
+    if (error instanceof DataError) throw new UsageError(`--from-share/--to-share: ${error.message}`);
+    throw error;
+  }
 }
 
 /**

@@ -115,6 +115,14 @@ export const BACKTEST_OPTIONS = {
     doc: "read this recorded deep market as REFERENCE beside the venue recording, on the same clock (replay format from record --reference or data import --format binance, or Binance's .gz collector files): FAIR_PRICE=reference|blend, the basis and the reference pauses backtest as live",
   },
   'reference-latency-ms': { type: 'string', value: 'N', unit: 'ms', default: BACKTEST_DEFAULTS.referenceLatencyMs, doc: "from the reference's exchange time to the engine (its own, apart from --feed-latency-ms)" },
+  'from-share': {
+    type: 'string',
+    value: 'X',
+    default: 0,
+    doc:
+      "replay from this share of the recordings' time span on (0 ≤ X < 1): the book before it is built, not traded on. With --to-share, one part of a recording tunes and another tests: --to-share 0.5, then --from-share 0.5, splits it as `akira-mm fit --train-share 0.5` does",
+  },
+  'to-share': { type: 'string', value: 'Y', default: 1, doc: "replay up to this share of the recordings' time span (--from-share < Y ≤ 1)" },
   venue: {
     type: 'string',
     value: 'replay|thin',
@@ -240,7 +248,23 @@ function planFromFlags(values: Values, pair: PairArgs, reference: readonly strin
     reference,
     referenceLatencyMs: integerFlag('reference-latency-ms', values['reference-latency-ms'], BACKTEST_DEFAULTS.referenceLatencyMs, 0, 60_000),
     ...(venue.thin === undefined ? {} : { venue: venue.venue, thin: venue.thin }),
+    ...timeShares(values),
   };
+}
+
+/** `--from-share` and `--to-share`, checked; none when both are at their defaults (the whole recording). */
+function timeShares(values: Values): { fromShare?: number; toShare?: number } {
+  const share = (flag: 'from-share' | 'to-share', fallback: number): number => {
+    const text = values[flag];
+    if (text === undefined) return fallback;
+    const value = Number(text);
+    if (text.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) throw new UsageError(`--${flag}=${text} is not a share of the recording's time span (a number ≥ 0 and ≤ 1)`);
+    return value;
+  };
+  const fromShare = share('from-share', 0);
+  const toShare = share('to-share', 1);
+  if (fromShare >= toShare) throw new UsageError(`--from-share=${fromShare} must be below --to-share=${toShare} (the window runs from one share of the recording's time span to a later one)`);
+  return fromShare === 0 && toShare === 1 ? {} : { fromShare, toShare };
 }
 
 /** The fee flags over the venue's defaults: a maker rebate (negative) may not exceed the taker fee. */

@@ -189,6 +189,37 @@ describe.skipIf(dataDir === undefined)('akira-mm data and backtest on the ETHUSD
     expect(stderr).toContain(named);
   });
 
+  it('--to-share and --from-share replay one part of the recording\'s time span each, the two halves adding up to the whole', async () => {
+    const whole = lastJson((await runCli([...base, '--json'])).stdout);
+    const first = await runCli([...base, '--to-share', '0.5', '--json']);
+    const second = await runCli([...base, '--from-share', '0.5', '--json']);
+    expect([first.code, second.code]).toEqual([0, 0]);
+    expect(second.stdout).toContain("window: shares 0.5 to 1 of the recording's time span");
+    const [a, b] = [lastJson(first.stdout), lastJson(second.stdout)];
+    const [startMs, endMs] = [whole['start_ms'] as number, whole['end_ms'] as number];
+    // The span is the records' (the first, the snapshot, is 1.4 s before the book is two-sided and the run starts).
+    const middle = startMs + (endMs - startMs) / 2;
+    expect(a['start_ms']).toBe(startMs);
+    expect(a['end_ms']).toBeLessThan(b['start_ms'] as number);
+    expect(Math.abs((b['start_ms'] as number) - middle)).toBeLessThan(1_500);
+    expect(b['end_ms']).toBe(endMs);
+    expect((a['duration_s'] as number) + (b['duration_s'] as number)).toBeCloseTo(whole['duration_s'] as number, 0);
+    // Each half trades: the second starts on the book as it stood at its start.
+    expect([a['fills'], b['fills']].every((fills) => (fills as number) > 0)).toBe(true);
+    // The whole span is the plain replay.
+    expect(lastJson((await runCli([...base, '--from-share', '0', '--to-share', '1', '--json'])).stdout)).toEqual({ ...whole, events_per_sec: expect.any(Number) as unknown });
+  });
+
+  it.each([
+    [['--from-share', '1.5'], "--from-share=1.5 is not a share of the recording's time span (a number ≥ 0 and ≤ 1)"],
+    [['--to-share', 'half'], '--to-share=half is not a share'],
+    [['--from-share', '0.6', '--to-share', '0.4'], '--from-share=0.6 must be below --to-share=0.4'],
+  ])('exits 2 naming a bad time share: %j', async (extra, named) => {
+    const { code, stderr } = await runCli([...base, ...extra]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(named);
+  });
+
   it('exits 2 naming what is missing or unreadable', async () => {
     expect((await runCli(['backtest', '--env', env])).stderr).toContain('--data FILE is required');
     expect((await runCli(['backtest', '--data', recording])).stderr).toContain('--env FILE is required');
