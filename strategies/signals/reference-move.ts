@@ -6,6 +6,8 @@
  * 0 until both are known.
  */
 
+import type { Side } from '../../src/core/index.ts';
+
 /** The reference mid now against the one our quotes were set at. */
 export class ReferenceMove {
   private lastMid: number | undefined;
@@ -27,4 +29,14 @@ export class ReferenceMove {
     const then = this.midAtQuotes;
     return now === undefined || then === undefined ? 0 : 10_000 * (now / then - 1);
   }
+}
+
+/**
+ * The side whose quotes the reference left stale once it moved more than `pullBps` (either way):
+ * our asks after a rise (an arbitrageur buys them under the new price), our bids after a fall;
+ * undefined under the threshold, or with it at 0 (off).
+ */
+export function staleSide(moveBps: number, pullBps: number): Side | undefined {
+  if (!(pullBps > 0) || !(Math.abs(moveBps) > pullBps)) return undefined;
+  return moveBps > 0 ? 'sell' : 'buy';
 }

@@ -8,6 +8,7 @@
  * than usual. Kept apart from the models' own σ (strategies/estimators/volatility.ts), which
  * prices their spread; this one is a signal with its own keys.
  */
+import type { DesiredQuote } from '../../src/core/index.ts';
 import { DecayingSum } from './decaying-sum.ts';
 
 /** The three volatility signals at one moment. */
@@ -52,4 +53,29 @@ export class VolatilityRegime {
     const longBps = Math.sqrt(this.long.ratePerSecond(timeMs));
     return { shortBps, longBps, ratio: longBps > 0 ? shortBps / longBps : 1 };
   }
+}
+
+/**
+ * The quotes widened by the regime: while it is above 1, each quote's distance from its model's
+ * centre (its edge reference, else the fair price) grows by widen × (regime − 1), at most
+ * `maxBps` of the fair price: the half-spread of every model follows how fast the market moves
+ * now against how fast it usually does, and the model's skew (its centre) is kept. The same
+ * quotes when the regime is at or under 1 or `widen` is 0.
+ */
+export function widenByRegime(quotes: DesiredQuote[], fair: number, regime: number, widen: number, maxBps: number): DesiredQuote[] {
+  const factor = regimeWidenFactor(regime, widen);
+  if (factor === 0) return quotes;
+  const maxOffset = (fair * maxBps) / 10_000;
+  return quotes.map((quote) => {
+    const centre = quote.reference ?? fair;
+    const offset = Math.min(Math.abs(quote.price - centre) * factor, maxOffset);
+    if (!(offset > 0)) return quote;
+    return { ...quote, price: quote.side === 'buy' ? quote.price - offset : quote.price + offset };
+  });
+}
+
+/** widen × (regime − 1) while the regime is above 1, else 0 (and 0 for a non-finite regime). */
+export function regimeWidenFactor(regime: number, widen: number): number {
+  const excess = regime - 1;
+  return widen > 0 && excess > 0 && Number.isFinite(excess) ? widen * excess : 0;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ReferenceMove } from '../../../strategies/index.ts';
+import { ReferenceMove, staleSide } from '../../../strategies/index.ts';
 
 describe('the reference move since our quotes were set', () => {
   it('reads 0 until quotes were set, then the move of the reference mid since, in bps', () => {
@@ -24,5 +24,14 @@ describe('the reference move since our quotes were set', () => {
     expect(move.valueBps()).toBe(0);
     move.onReferenceMid(2002);
     expect(move.valueBps()).toBeCloseTo(10, 9);
+  });
+});
+
+describe('the side a reference move leaves stale', () => {
+  it('is the asks after a rise and the bids after a fall past the threshold, none under it or while off', () => {
+    expect(staleSide(2.1, 2)).toBe('sell');
+    expect(staleSide(-2.1, 2)).toBe('buy');
+    expect(staleSide(2, 2)).toBeUndefined();
+    expect(staleSide(50, 0)).toBeUndefined();
   });
 });
