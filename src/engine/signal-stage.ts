@@ -7,8 +7,8 @@
  * With every ALPHA_* weight 0 (the defaults) the fair price is left exactly as it was; the
  * signals are still computed, for the metrics and the status.
  */
-import { unitsToNumber, type DesiredQuote, type ReferenceFeed, type ReferenceTop, type ReferenceTrade, type Side, type SignalSettings, type VenueTrade } from '../core/index.ts';
-import { ReferenceMove, SignalSet, Toxicity, alphaBps, isAlphaOn, widenToxicSides, type SignalValues, type TopLevel } from '../../strategies/index.ts';
+import { unitsToNumber, type DesiredQuote, type MarketView, type ReferenceFeed, type ReferenceTop, type ReferenceTrade, type Side, type SignalSettings, type VenueTrade } from '../core/index.ts';
+import { ReferenceMove, SignalSet, Toxicity, alphaBps, isAlphaOn, placeInQueue, predictedMoveBps, regimeWidenFactor, staleSide, widenByRegime, widenToxicSides, type QueueTouch, type SignalValues, type TopLevel } from '../../strategies/index.ts';
 
 /** The signals as the status and the metrics show them. */
 export interface SignalStatus extends SignalValues {
@@ -21,7 +21,18 @@ export interface SignalStatus extends SignalValues {
   /** Toxicity of our buy and sell fills, bps (positive = that side is picked off). */
   readonly toxicityBuyBps: number;
   readonly toxicitySellBps: number;
+  /** The move the signals predict (Σ ALPHA_* weight·signal before the clamp), bps. */
+  readonly predictedMoveBps: number;
+  /** How much VOL_REGIME_WIDEN widens each quote's distance from its centre now (0.2 = 20 % further; 0 while off or calm). */
+  readonly volRegimeWiden: number;
+  /** Which side queue placement moved to the touch at the last requote: +1 the bid, −1 the ask, 0 none. */
+  readonly queueJoin: number;
+  /** The side REFERENCE_PULL_BPS finds stale now: +1 the asks (the reference rose), −1 the bids, 0 none. */
+  readonly referenceStale: number;
 }
+
+/** What queue placement reads of the strategy's view: the venue's touch, its tick and the maker fee (a fraction). */
+export type QuoteMarket = QueueTouch & Pick<MarketView, 'makerFee'>;
 
 /** The signals of one pair and its alpha term. */
 export class SignalStage {
@@ -31,6 +42,8 @@ export class SignalStage {
   /** True when the alpha term can move the fair price (ALPHA_MAX_BPS > 0 and a weight ≠ 0). */
   readonly isAlphaOn: boolean;
   readonly source: 'reference' | 'venue';
+  /** Which side queue placement last moved to the touch (+1 bid, −1 ask, 0 none). */
+  private queueJoin: -1 | 0 | 1 = 0;
 
   /**
    * @param reference the pair's reference feed, when it reads one: the signals read its book.
@@ -86,10 +99,36 @@ export class SignalStage {
     this.toxicity.observe(fair, nowMs);
   }
 
-  /** The strategy's quotes with each toxic side moved away (TOXICITY_WIDEN_RATIO; the same quotes while it is 0). */
-  adjustQuotes(quotes: DesiredQuote[], fair: number, nowMs: number): DesiredQuote[] {
-    if (this.settings.toxicityWidenRatio === 0) return quotes;
-    return widenToxicSides(quotes, fair, this.toxicity.value(nowMs), this.settings.toxicityWidenRatio, this.settings.toxicityMaxWidenBps);
+  /**
+   * The strategy's quotes adjusted by the signals, in this order: each toxic side moved away
+   * (TOXICITY_WIDEN_RATIO), the half-spread widened by the volatility regime (VOL_REGIME_WIDEN),
+   * the side the predicted move favours placed at the touch (QUEUE_JOIN_THRESHOLD_BPS). The same
+   * array while every one of those keys is 0.
+   */
+  adjustQuotes(quotes: DesiredQuote[], fair: number, nowMs: number, market: QuoteMarket, minEdgeBps: number): DesiredQuote[] {
+    const settings = this.settings;
+    let adjusted = quotes;
+    if (settings.toxicityWidenRatio !== 0) adjusted = widenToxicSides(adjusted, fair, this.toxicity.value(nowMs), settings.toxicityWidenRatio, settings.toxicityMaxWidenBps);
+    if (settings.volRegimeWiden !== 0) adjusted = widenByRegime(adjusted, fair, this.signals.volatilityAt(nowMs).ratio, settings.volRegimeWiden, settings.volRegimeMaxWidenBps);
+    if (settings.queueJoinThresholdBps !== 0) {
+      const values = this.values(nowMs);
+      const predicted = predictedMoveBps(values, settings);
+      // The fair price already carries the clamped alpha: the price the move leads to adds only the rest.
+      const expected = fair * (1 + (predicted - (this.isAlphaOn ? alphaBps(values, settings) : 0)) / 10_000);
+      const placement = placeInQueue(adjusted, market, predicted, expected, {
+        thresholdBps: settings.queueJoinThresholdBps,
+        improve: settings.queueImprove,
+        costBps: market.makerFee * 10_000 + minEdgeBps,
+      });
+      this.queueJoin = placement.joined;
+      adjusted = placement.quotes;
+    }
+    return adjusted;
+  }
+
+  /** The side whose quotes the reference's move since they were set left stale (REFERENCE_PULL_BPS), or undefined. */
+  staleSide(): Side | undefined {
+    return staleSide(this.referenceMove.valueBps(), this.settings.referencePullBps);
   }
 
   /** The alpha term at `nowMs`, bps of the fair price; 0 while it is off. */
@@ -101,7 +140,19 @@ export class SignalStage {
   status(nowMs: number): SignalStatus {
     const values = this.values(nowMs);
     const toxicity = this.toxicity.value(nowMs);
-    return { ...values, source: this.source, alphaBps: this.isAlphaOn ? alphaBps(values, this.settings) : 0, referenceMoveBps: this.referenceMove.valueBps(), toxicityBuyBps: toxicity.buyBps, toxicitySellBps: toxicity.sellBps };
+    const stale = this.staleSide();
+    return {
+      ...values,
+      source: this.source,
+      alphaBps: this.isAlphaOn ? alphaBps(values, this.settings) : 0,
+      referenceMoveBps: this.referenceMove.valueBps(),
+      toxicityBuyBps: toxicity.buyBps,
+      toxicitySellBps: toxicity.sellBps,
+      predictedMoveBps: predictedMoveBps(values, this.settings),
+      volRegimeWiden: regimeWidenFactor(values.volRatio, this.settings.volRegimeWiden),
+      queueJoin: this.queueJoin,
+      referenceStale: stale === undefined ? 0 : stale === 'sell' ? 1 : -1,
+    };
   }
 
   private onTrade(timeMs: number, size: number, aggressor: Side): boolean {
