@@ -26,6 +26,8 @@ export class VolatilityRegime {
   private readonly short: DecayingSum;
   private readonly long: DecayingSum;
   private lastMid: number | undefined;
+  /** When the first mid came: the weighted sums have been filling since. */
+  private firstMs: number | undefined;
 
   /** @throws RangeError for a half-life that is not a positive number of ms. */
   constructor(shortHalfLifeMs: number, longHalfLifeMs: number) {
@@ -39,6 +41,7 @@ export class VolatilityRegime {
       this.lastMid = undefined;
       return;
     }
+    this.firstMs ??= timeMs;
     const last = this.lastMid;
     this.lastMid = mid;
     if (last === undefined || last === mid) return;
@@ -47,11 +50,23 @@ export class VolatilityRegime {
     this.long.add(timeMs, returnBps * returnBps);
   }
 
-  /** The values at `timeMs`. */
+  /**
+   * The values at `timeMs`. Each rate is divided by the weight its sum could have gathered since
+   * the first mid, 1 − 0.5^(elapsed / H): a sum that began filling a moment ago holds a sliver of
+   * what it holds in steady state, so without it the long σ reads far too low while it warms up
+   * and the regime reads √(long H / short H) (≈ 5.5 at the default 300 s and 10 s) for the first
+   * minutes of every run, in a market moving at its usual pace.
+   */
   value(timeMs: number): VolatilityRegimeValue {
-    const shortBps = Math.sqrt(this.short.ratePerSecond(timeMs));
-    const longBps = Math.sqrt(this.long.ratePerSecond(timeMs));
+    const shortBps = Math.sqrt(this.short.ratePerSecond(timeMs) / this.filled(this.short, timeMs));
+    const longBps = Math.sqrt(this.long.ratePerSecond(timeMs) / this.filled(this.long, timeMs));
     return { shortBps, longBps, ratio: longBps > 0 ? shortBps / longBps : 1 };
+  }
+
+  /** The share of its steady-state weight `sum` could have gathered by `timeMs`; 1 before any time passed (nothing to correct by then). */
+  private filled(sum: DecayingSum, timeMs: number): number {
+    const elapsedMs = this.firstMs === undefined ? 0 : timeMs - this.firstMs;
+    return elapsedMs > 0 ? 1 - 0.5 ** (elapsedMs / sum.halfLifeMs) : 1;
   }
 }
 

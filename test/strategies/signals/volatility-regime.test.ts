@@ -13,6 +13,21 @@ describe('short and long volatility with a regime ratio', () => {
     expect(value.ratio).toBeCloseTo(Math.sqrt(30), 10);
   });
 
+  it('reads a ratio near 1 from the first minute of a steady stream, not the ratio of the half-lives the sums were still filling to', () => {
+    const vol = new VolatilityRegime(10_000, 300_000);
+    let mid = 100;
+    for (let t = 0; t <= 60_000; t += 100) {
+      mid = mid === 100 ? 100.01 : 100;
+      vol.onMid(t, mid);
+    }
+    const value = vol.value(60_000);
+    // Ten 1 bp moves a second: σ ≈ √10 bps per √s on either horizon.
+    expect(value.shortBps).toBeCloseTo(Math.sqrt(10), 1);
+    expect(value.longBps).toBeCloseTo(Math.sqrt(10), 1);
+    expect(value.ratio).toBeGreaterThan(0.95);
+    expect(value.ratio).toBeLessThan(1.05);
+  });
+
   it('reads a ratio near 1 under a steady stream of equal moves, and above 1 after a burst', () => {
     const vol = new VolatilityRegime(1_000, 30_000);
     let mid = 100;
