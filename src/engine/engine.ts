@@ -630,7 +630,7 @@ export class MarketMaker {
       const triggeredAtMs = this.requoteTriggerMs ?? nowMs;
       const accountRoomUnits = this.account.notionalRoomUnits(this.pairName);
       this.orders.execute(plans, { holdings: this.position.holdings(market.fair()), limits: this.limits, touch: this.touch(), ...(accountRoomUnits === undefined ? {} : { accountRoomUnits }) });
-      this.signals.onQuotesSet();
+      for (const plan of plans) if (plan.diff.place.length > 0) this.signals.onQuotesSet(plan.side);
       this.observer.requoteLatency?.(this.clock.nowMs() - triggeredAtMs);
     }
     this.requoteTriggerMs = undefined;

@@ -8,7 +8,7 @@
  * signals are still computed, for the metrics and the status.
  */
 import { unitsToNumber, type DesiredQuote, type MarketView, type ReferenceFeed, type ReferenceTop, type ReferenceTrade, type Side, type SignalSettings, type VenueTrade } from '../core/index.ts';
-import { ReferenceMove, SignalSet, Toxicity, alphaBps, isAlphaOn, placeInQueue, predictedMoveBps, regimeWidenFactor, staleSide, widenByRegime, widenToxicSides, type QueueTouch, type SignalValues, type TopLevel } from '../../strategies/index.ts';
+import { ReferenceMove, SideHold, SignalSet, Toxicity, alphaBps, isAlphaOn, laggingSide, placeInQueue, predictedMoveBps, regimeWidenFactor, staleSide, widenByRegime, widenToxicSides, type QueueTouch, type SignalValues, type TopLevel } from '../../strategies/index.ts';
 
 /** The signals as the status and the metrics show them. */
 export interface SignalStatus extends SignalValues {
@@ -29,6 +29,8 @@ export interface SignalStatus extends SignalValues {
   readonly queueJoin: number;
   /** The side REFERENCE_PULL_BPS finds stale now: +1 the asks (the reference rose), −1 the bids, 0 none. */
   readonly referenceStale: number;
+  /** The side left out at the last requote because the fair price has not followed the reference past REFERENCE_PULL_BPS (for at most REFERENCE_PULL_HOLD_MS): +1 the asks, −1 the bids, 0 none. */
+  readonly referenceHeld: number;
 }
 
 /** What queue placement reads of the strategy's view: the venue's touch, its tick and the maker fee (a fraction). */
@@ -44,6 +46,9 @@ export class SignalStage {
   readonly source: 'reference' | 'venue';
   /** Which side queue placement last moved to the touch (+1 bid, −1 ask, 0 none). */
   private queueJoin: -1 | 0 | 1 = 0;
+  private readonly hold = new SideHold();
+  /** The side REFERENCE_PULL_BPS left out at the last requote. */
+  private heldNow: Side | undefined;
 
   /**
    * @param reference the pair's reference feed, when it reads one: the signals read its book.
@@ -79,9 +84,9 @@ export class SignalStage {
     this.referenceMove.onReferenceMid((top.bidPrice + top.askPrice) / 2);
   }
 
-  /** The engine just sent placements or replacements: the reference move counts from here. */
-  onQuotesSet(): void {
-    this.referenceMove.onQuotesSet();
+  /** The engine just sent placements (new or replacing) for `side`: the reference move counts from here. */
+  onQuotesSet(side: Side): void {
+    this.referenceMove.onQuotesSet(side);
   }
 
   /** A reference trade; true when it moved a signal the alpha term reads. */
@@ -94,20 +99,27 @@ export class SignalStage {
     this.toxicity.onFill(side, price, timeMs);
   }
 
-  /** The fair price now (or none): resolves the markouts due. */
+  /** The fair price now (or none): resolves the markouts due, and is what the reference's move is weighed against. */
   observeFair(fair: number | undefined, nowMs: number): void {
     this.toxicity.observe(fair, nowMs);
+    this.referenceMove.onFair(fair);
   }
 
   /**
    * The strategy's quotes adjusted by the signals, in this order: each toxic side moved away
    * (TOXICITY_WIDEN_RATIO), the half-spread widened by the volatility regime (VOL_REGIME_WIDEN),
-   * the side the predicted move favours placed at the touch (QUEUE_JOIN_THRESHOLD_BPS). The same
-   * array while every one of those keys is 0.
+   * the side the predicted move favours placed at the touch (QUEUE_JOIN_THRESHOLD_BPS), after
+   * leaving out a side the reference moved through while the fair price did not follow
+   * (REFERENCE_PULL_BPS). The same array while every one of those keys is 0.
    */
   adjustQuotes(quotes: DesiredQuote[], fair: number, nowMs: number, market: QuoteMarket, minEdgeBps: number): DesiredQuote[] {
     const settings = this.settings;
     let adjusted = quotes;
+    if (settings.referencePullBps !== 0) {
+      const held = this.hold.held(laggingSide(this.referenceMove, settings.referencePullBps), settings.referencePullHoldMs, nowMs);
+      this.heldNow = held;
+      if (held !== undefined) adjusted = adjusted.filter((quote) => quote.side !== held);
+    }
     if (settings.toxicityWidenRatio !== 0) adjusted = widenToxicSides(adjusted, fair, this.toxicity.value(nowMs), settings.toxicityWidenRatio, settings.toxicityMaxWidenBps);
     if (settings.volRegimeWiden !== 0) adjusted = widenByRegime(adjusted, fair, this.signals.volatilityAt(nowMs).ratio, settings.volRegimeWiden, settings.volRegimeMaxWidenBps);
     if (settings.queueJoinThresholdBps !== 0) {
@@ -128,7 +140,7 @@ export class SignalStage {
 
   /** The side whose quotes the reference's move since they were set left stale (REFERENCE_PULL_BPS), or undefined. */
   staleSide(): Side | undefined {
-    return staleSide(this.referenceMove.valueBps(), this.settings.referencePullBps);
+    return staleSide(this.referenceMove, this.settings.referencePullBps);
   }
 
   /** The alpha term at `nowMs`, bps of the fair price; 0 while it is off. */
@@ -151,7 +163,8 @@ export class SignalStage {
       predictedMoveBps: predictedMoveBps(values, this.settings),
       volRegimeWiden: regimeWidenFactor(values.volRatio, this.settings.volRegimeWiden),
       queueJoin: this.queueJoin,
-      referenceStale: stale === undefined ? 0 : stale === 'sell' ? 1 : -1,
+      referenceStale: sideSign(stale),
+      referenceHeld: sideSign(this.heldNow),
     };
   }
 
@@ -165,4 +178,9 @@ export class SignalStage {
     const depth = this.reference?.depth(this.settings.obiLevels);
     return this.signals.values(nowMs, depth);
   }
+}
+
+/** +1 for the asks, −1 for the bids, 0 for none (how a side reads as a gauge). */
+function sideSign(side: Side | undefined): number {
+  return side === undefined ? 0 : side === 'sell' ? 1 : -1;
 }

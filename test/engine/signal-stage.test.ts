@@ -84,6 +84,7 @@ describe('the signals as metrics', () => {
       'vol_regime_widen',
       'queue_join',
       'reference_stale',
+      'reference_held',
     ]);
     expect(byName.get('obi')).toBeCloseTo(0.5, 12);
     expect(byName.get('predicted_move_bps')).toBeCloseTo(1, 12);
@@ -138,7 +139,7 @@ describe('which book the signals read', () => {
     stage.onReferenceTrade(0, { price: 2000.01, qty: 2, aggressor: 'buy', tradeId: 1, exchangeMs: 0, receivedMs: 0 });
     expect(stage.status(0).tradeFlow).toBeCloseTo(10, 9);
     // Quotes set at the reference mid 2000.005; the reference then rises a cent.
-    stage.onQuotesSet();
+    stage.onQuotesSet('buy');
     stage.onReferenceTop(10, { ...referenceTop, bidPrice: 2000.01, askPrice: 2000.02 });
     expect(stage.status(10).referenceMoveBps).toBeCloseTo(10_000 * (2000.015 / 2000.005 - 1), 9);
   });

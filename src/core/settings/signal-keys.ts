@@ -101,8 +101,14 @@ export const SIGNAL_KEYS = defineKeys({
   REFERENCE_PULL_BPS: key(v.decimal(0, 1_000), {
     default: '0',
     unit: 'bps',
-    doc: 'Lead–lag: once the reference mid has moved more than this since our quotes were last set, the stale side (the asks on a rise, the bids on a fall) is cancelled at once through the venue\'s cancel path (FAST_CANCEL on LayerAkira), outside the outbound budget, and requoted at the new price; needs REFERENCE; 0 = off',
+    doc: 'Lead–lag: once the reference mid has moved more than this since our quotes were last set, the stale side (the asks on a rise, the bids on a fall) is cancelled at once through the venue\'s cancel path (FAST_CANCEL on LayerAkira), outside the outbound budget, and requoted at the new fair price (held out while that has not followed: REFERENCE_PULL_HOLD_MS); needs REFERENCE; 0 = off',
     readers: { signals: { field: 'referencePullBps', convert: valueOf } },
+  }),
+  REFERENCE_PULL_HOLD_MS: key(v.integer(0, 600_000), {
+    default: '1000',
+    unit: 'ms',
+    doc: 'With REFERENCE_PULL_BPS: a side the reference moved through by more than it while the fair price did not follow (a fair price off a lagging venue\'s book) is not quoted again for up to this long, or until the fair price catches up; 0 = pull and requote at once',
+    readers: { signals: 'referencePullHoldMs' },
   }),
   ALPHA_OBI_BPS: key(v.signedDecimal(-MAX_WEIGHT_BPS, MAX_WEIGHT_BPS, 'bps'), {
     default: '0',
