@@ -79,7 +79,10 @@ function joinTarget(side: Side, touch: QueueTouch, quotes: readonly DesiredQuote
   const improved = side === 'buy' ? best + tickSize : best - tickSize;
   const mayImprove = options.improve && spreadTicks >= 2 - 1e-6 && (ownOther === undefined || (side === 'buy' ? improved < ownOther - tickSize / 2 : improved > ownOther + tickSize / 2));
   const target = mayImprove ? improved : best;
-  const limit = side === 'buy' ? expected * (1 - options.costBps / 10_000) : expected * (1 + options.costBps / 10_000);
+  // A hair inside the limit: the pipeline snaps a price within a millionth of a tick onto the grid,
+  // which must not carry a quote at the limit past it (its edge a rounding short of the cost).
+  const slack = tickSize * 1e-5;
+  const limit = side === 'buy' ? expected * (1 - options.costBps / 10_000) - slack : expected * (1 + options.costBps / 10_000) + slack;
   const price = side === 'buy' ? Math.min(target, limit) : Math.max(target, limit);
   // Never at or through our own quote of the other side (the pipeline clamps against the book, not against us).
   if (ownOther !== undefined && (side === 'buy' ? price > ownOther - tickSize / 2 : price < ownOther + tickSize / 2)) return undefined;

@@ -53,7 +53,7 @@ describe('queue-aware placement against the predicted move', () => {
     expect(priceOf(placeInQueue(model, touch, 1.5, 2000.3, { ...joinAt1bp, costBps: 1 }).quotes, 'buy')).toBe(1999.99);
     // A 3 bp fee: only up to 2000.3 × (1 − 3·10⁻⁴) ≈ 1999.70, short of the touch, still above the model's bid.
     const { quotes } = placeInQueue(model, touch, 1.5, 2000.3, { ...joinAt1bp, costBps: 3 });
-    expect(priceOf(quotes, 'buy')).toBeCloseTo(2000.3 * (1 - 3e-4), 9);
+    expect(priceOf(quotes, 'buy')).toBeCloseTo(2000.3 * (1 - 3e-4), 6);
     // A 5 bp fee: the model's bid already sits where the rise pays: it stays.
     expect(placeInQueue(model, touch, 1.5, 2000.3, { ...joinAt1bp, costBps: 5 })).toEqual({ quotes: model, joined: 0 });
   });
