@@ -57,6 +57,13 @@ export const LADDER_KEYS = {
     doc: 'Extra distance of each deeper level from the one before it',
     parse: v.numberIn({ min: 0, max: 5_000, unit: 'bps' }),
   }),
+  volSpreadMultiple: envKey({
+    key: 'LADDER_VOL_SPREAD_MULTIPLE',
+    default: '0',
+    unit: '√s',
+    doc: 'Each spread (bid and ask, every level) grows by this × σ, the volatility every model reads (bps of the reference per √s, the engine\'s exponentially weighted estimate): the ladder widens as the market moves faster; 0 = fixed spreads',
+    parse: v.numberIn({ min: 0, max: 1_000 }),
+  }),
   ...buildSizeKeys('LADDER', { orderSize: '0.01', sizeDoc: 'Size of each level-0 order' }),
   levelSizeIncrement: envKey({
     key: 'LADDER_LEVEL_SIZE_INCREMENT',
@@ -160,6 +167,8 @@ export interface LadderExplanation extends QuoteExplanation {
   readonly inventoryRatio: number;
   /** Centre of the ladder after the price skew. */
   readonly centre: number;
+  /** What LADDER_VOL_SPREAD_MULTIPLE added to each spread, bps (0 while it is off or σ unknown). */
+  readonly volSpreadBps: number;
   readonly bidSizeFactor: number;
   readonly askSizeFactor: number;
   /** Why a side is not quoted, if it is not. */
@@ -191,12 +200,13 @@ export function explainLadder(params: LadderParams, view: MarketView, inventory:
     else asksOff ??= 'ping-pong';
   }
 
+  const volSpreadBps = volatilitySpreadBps(params.volSpreadMultiple, view.volatility, reference);
   const minDistance = bpsToPrice(params.minSpreadBps, reference);
   const raw: DesiredQuote[] = [];
   for (let level = 0; level < params.levels; level++) {
     const amount = levelAmount(params, level);
     const size = baseTokensOf(amount, reference);
-    const extraBps = level * params.levelSpacingBps;
+    const extraBps = level * params.levelSpacingBps + volSpreadBps;
     const cost = fillCostPerUnit(view, centre, size);
     // At least one tick between a level's bid and ask, so rounding can never lock our own quotes.
     // A maker rebate (a negative cost) moves a level in, up to the centre and never past it: a
@@ -217,11 +227,18 @@ export function explainLadder(params: LadderParams, view: MarketView, inventory:
     inventoryRangeBase,
     inventoryRatio,
     centre,
+    volSpreadBps,
     bidSizeFactor: factors.bid,
     askSizeFactor: factors.ask,
     bidsOff,
     asksOff,
   };
+}
+
+/** The spread σ adds, bps: multiple × σ in bps of the reference per √s (σ is in quote tokens per √s); 0 while off. */
+function volatilitySpreadBps(multiple: number, volatility: number, reference: number): number {
+  if (multiple === 0 || !(volatility > 0) || !Number.isFinite(volatility)) return 0;
+  return (multiple * volatility * 10_000) / reference;
 }
 
 /** A level's size after the skew factor: base tokens as before, a notional rounded to the lot once (0 under the minimum). */
@@ -263,6 +280,7 @@ export function createLadder(params: LadderParams): ExplainedStrategy<LadderExpl
     fair: 0 as number | undefined,
     mid: 0 as number | undefined,
     microprice: 0 as number | undefined,
+    volatility: 0,
     tickSize: 0,
     lotSize: 0,
     minSize: 0,
@@ -275,6 +293,8 @@ export function createLadder(params: LadderParams): ExplainedStrategy<LadderExpl
   // Built around the fair price, the ladder reads neither the mid nor the microprice, and the
   // microprice moves with every size at the touch: comparing it would rebuild the same ladder.
   const readsBook = params.priceSource !== 'fair';
+  // σ moves with every mid change: compared only when the spread reads it.
+  const readsVolatility = params.volSpreadMultiple !== 0;
   return {
     name: 'ladder',
     ...strategySizeOf(params),
@@ -287,7 +307,8 @@ export function createLadder(params: LadderParams): ExplainedStrategy<LadderExpl
       const ask = e.quotes.find((q) => q.side === 'sell' && q.level === 0)?.price;
       const levelZero = { bid: bid ?? 2 * e.centre - (ask ?? e.centre), ask: ask ?? 2 * e.centre - (bid ?? e.centre) };
       return modelInternals(view, e.reference, levelZero, {
-        signals: { inventoryRatio: e.inventoryRatio, bidSizeFactor: e.bidSizeFactor, askSizeFactor: e.askSizeFactor },
+        // The σ term only when its key is on: a report of the plain ladder stays as it was.
+        signals: { inventoryRatio: e.inventoryRatio, bidSizeFactor: e.bidSizeFactor, askSizeFactor: e.askSizeFactor, ...(params.volSpreadMultiple === 0 ? {} : { volSpreadBps: e.volSpreadBps }) },
       });
     },
     quote: (view, inventory) => {
@@ -296,6 +317,7 @@ export function createLadder(params: LadderParams): ExplainedStrategy<LadderExpl
         last.quotes !== undefined &&
         Object.is(view.fair, last.fair) &&
         (!readsBook || (Object.is(view.mid, last.mid) && Object.is(view.microprice, last.microprice))) &&
+        (!readsVolatility || Object.is(view.volatility, last.volatility)) &&
         Object.is(view.tickSize, last.tickSize) &&
         Object.is(view.lotSize, last.lotSize) &&
         Object.is(view.minSize, last.minSize) &&
@@ -312,6 +334,7 @@ export function createLadder(params: LadderParams): ExplainedStrategy<LadderExpl
       last.fair = view.fair;
       last.mid = view.mid;
       last.microprice = view.microprice;
+      last.volatility = view.volatility;
       last.tickSize = view.tickSize;
       last.lotSize = view.lotSize;
       last.minSize = view.minSize;

@@ -290,6 +290,7 @@ export class MarketMaker {
     return {
       onTop: (top) => {
         this.signals.onReferenceTop(this.clock.nowMs(), top);
+        this.pullStaleSide();
         inner.onTop(top);
       },
       onTrade: (trade) => {
@@ -298,6 +299,18 @@ export class MarketMaker {
       },
       onStatus: (status) => inner.onStatus(status),
     };
+  }
+
+  /**
+   * Lead–lag (REFERENCE_PULL_BPS): once the reference moved past the threshold since our quotes
+   * were set, the stale side's orders are cancelled at once, outside the outbound budget and
+   * before the requote this top brings, which places that side afresh at the new price: an
+   * arbitrageur who reads the same move finds nothing left to take.
+   */
+  private pullStaleSide(): void {
+    const side = this.signals.staleSide();
+    if (side === undefined || !this.safety.isQuoting()) return;
+    this.orders.pullSide(side);
   }
 
   /** Recovers from the journal and settles leftovers (adopt or cancel): everything before quoting. */
@@ -627,7 +640,7 @@ export class MarketMaker {
       const triggeredAtMs = this.requoteTriggerMs ?? nowMs;
       const accountRoomUnits = this.account.notionalRoomUnits(this.pairName);
       this.orders.execute(plans, { holdings: this.position.holdings(market.fair()), limits: this.limits, touch: this.touch(), ...(accountRoomUnits === undefined ? {} : { accountRoomUnits }) });
-      this.signals.onQuotesSet();
+      for (const plan of plans) if (plan.diff.place.length > 0) this.signals.onQuotesSet(plan.side);
       this.observer.requoteLatency?.(this.clock.nowMs() - triggeredAtMs);
     }
     this.requoteTriggerMs = undefined;
@@ -649,7 +662,7 @@ export class MarketMaker {
     this.lastQuoteInput = { view, inventory };
     let raw: DesiredQuote[];
     try {
-      raw = this.signals.adjustQuotes(this.strategy.quote(view, inventory), fair, view.timeMs);
+      raw = this.signals.adjustQuotes(this.strategy.quote(view, inventory), fair, view.timeMs, view, this.settings.minEdgeBps);
       if (this.hedge !== undefined) raw = withoutOffSides(raw, this.hedge);
     } catch (error) {
       void this.halt('ENGINE_INVARIANT', `strategy ${this.strategy.name} threw: ${error instanceof Error ? error.message : String(error)}`);

@@ -10,8 +10,8 @@
  * (the book's signals for the alpha term, the toxicity for TOXICITY_WIDEN_RATIO) and none at all
  * with both off. Each book update is taken as numbers: no object per update.
  */
-import { unitsToNumber, type DesiredQuote, type ReferenceFeed, type ReferenceTop, type ReferenceTrade, type Side, type SignalSettings, type VenueTrade } from '../core/index.ts';
-import { ReferenceMove, SignalSet, Toxicity, alphaBps, isAlphaOn, widenToxicSides, type SignalValues, type TopLevel } from '../../strategies/index.ts';
+import { unitsToNumber, type DesiredQuote, type MarketView, type ReferenceFeed, type ReferenceTop, type ReferenceTrade, type Side, type SignalSettings, type VenueTrade } from '../core/index.ts';
+import { ReferenceMove, SideHold, SignalSet, Toxicity, alphaBps, isAlphaOn, laggingSide, placeInQueue, predictedMoveBps, regimeWidenFactor, staleSide, widenByRegime, widenToxicSides, type QueueTouch, type SignalValues, type TopLevel } from '../../strategies/index.ts';
 
 /** The signals as the status and the metrics show them. */
 export interface SignalStatus extends SignalValues {
@@ -24,7 +24,20 @@ export interface SignalStatus extends SignalValues {
   /** Toxicity of our buy and sell fills, bps (positive = that side is picked off). */
   readonly toxicityBuyBps: number;
   readonly toxicitySellBps: number;
+  /** The move the signals predict (Σ ALPHA_* weight·signal before the clamp), bps. */
+  readonly predictedMoveBps: number;
+  /** How much VOL_REGIME_WIDEN widens each quote's distance from its centre now (0.2 = 20 % further; 0 while off or calm). */
+  readonly volRegimeWiden: number;
+  /** Which side queue placement moved to the touch at the last requote: +1 the bid, −1 the ask, 0 none. */
+  readonly queueJoin: number;
+  /** The side REFERENCE_PULL_BPS finds stale now: +1 the asks (the reference rose), −1 the bids, 0 none. */
+  readonly referenceStale: number;
+  /** The side left out at the last requote because the fair price has not followed the reference past REFERENCE_PULL_BPS (for at most REFERENCE_PULL_HOLD_MS): +1 the asks, −1 the bids, 0 none. */
+  readonly referenceHeld: number;
 }
+
+/** What queue placement reads of the strategy's view: the venue's touch, its tick and the maker fee (a fraction). */
+export type QuoteMarket = QueueTouch & Pick<MarketView, 'makerFee'>;
 
 /** The signals of one pair and its alpha term. */
 export class SignalStage {
@@ -42,6 +55,13 @@ export class SignalStage {
   readonly readsVenue: boolean;
   /** Our fills' toxicity is tracked (it is read, or it widens the quotes). */
   private readonly tracksToxicity: boolean;
+  /** Which side queue placement last moved to the touch (+1 bid, −1 ask, 0 none). */
+  private queueJoin: -1 | 0 | 1 = 0;
+  private readonly hold = new SideHold();
+  /** The side REFERENCE_PULL_BPS left out at the last requote. */
+  private heldNow: Side | undefined;
+  /** The reference's move since each side was set is tracked (it is read, or REFERENCE_PULL_BPS pulls on it). */
+  private readonly tracksReferenceMove: boolean;
 
   /**
    * @param reference the pair's reference feed, when it reads one: the signals read its book.
@@ -61,9 +81,11 @@ export class SignalStage {
     this.isAlphaOn = isAlphaOn(settings);
     this.source = reference === undefined ? 'venue' : 'reference';
     this.isRead = isRead;
-    this.tracksBook = isRead || this.isAlphaOn;
+    // Queue placement weighs the signals' predicted move and the regime widening their volatility, alpha term or not.
+    this.tracksBook = isRead || this.isAlphaOn || settings.queueJoinThresholdBps !== 0 || settings.volRegimeWiden !== 0;
     this.readsVenue = this.tracksBook && this.source === 'venue';
     this.tracksToxicity = isRead || settings.toxicityWidenRatio !== 0;
+    this.tracksReferenceMove = isRead || settings.referencePullBps !== 0;
   }
 
   /** The venue's top changed (its levels as numbers); read only when the signals read the venue. */
@@ -82,12 +104,12 @@ export class SignalStage {
   /** A new usable top of the reference. */
   onReferenceTop(nowMs: number, top: ReferenceTop): void {
     if (this.tracksBook) this.signals.onTopLevels(nowMs, top.bidPrice, top.bidQty, top.askPrice, top.askQty);
-    if (this.isRead) this.referenceMove.onReferenceMid((top.bidPrice + top.askPrice) / 2);
+    if (this.tracksReferenceMove) this.referenceMove.onReferenceMid((top.bidPrice + top.askPrice) / 2);
   }
 
-  /** The engine just sent placements or replacements: the reference move counts from here. */
-  onQuotesSet(): void {
-    if (this.isRead) this.referenceMove.onQuotesSet();
+  /** The engine just sent placements (new or replacing) for `side`: the reference move counts from here. */
+  onQuotesSet(side: Side): void {
+    if (this.tracksReferenceMove) this.referenceMove.onQuotesSet(side);
   }
 
   /** A reference trade; true when it moved a signal the alpha term reads. */
@@ -101,15 +123,48 @@ export class SignalStage {
     if (this.tracksToxicity) this.toxicity.onFill(side, price, timeMs);
   }
 
-  /** The fair price now (or none): resolves the markouts due (untracked, no fill ever waits). */
+  /** The fair price now (or none): resolves the markouts due (untracked, no fill ever waits), and is what the reference's move is weighed against. */
   observeFair(fair: number | undefined, nowMs: number): void {
     this.toxicity.observe(fair, nowMs);
+    this.referenceMove.onFair(fair);
   }
 
-  /** The strategy's quotes with each toxic side moved away (TOXICITY_WIDEN_RATIO; the same quotes while it is 0). */
-  adjustQuotes(quotes: DesiredQuote[], fair: number, nowMs: number): DesiredQuote[] {
-    if (this.settings.toxicityWidenRatio === 0) return quotes;
-    return widenToxicSides(quotes, fair, this.toxicity.value(nowMs), this.settings.toxicityWidenRatio, this.settings.toxicityMaxWidenBps);
+  /**
+   * The strategy's quotes adjusted by the signals, in this order: each toxic side moved away
+   * (TOXICITY_WIDEN_RATIO), the half-spread widened by the volatility regime (VOL_REGIME_WIDEN),
+   * the side the predicted move favours placed at the touch (QUEUE_JOIN_THRESHOLD_BPS), after
+   * leaving out a side the reference moved through while the fair price did not follow
+   * (REFERENCE_PULL_BPS). The same array while every one of those keys is 0.
+   */
+  adjustQuotes(quotes: DesiredQuote[], fair: number, nowMs: number, market: QuoteMarket, minEdgeBps: number): DesiredQuote[] {
+    const settings = this.settings;
+    let adjusted = quotes;
+    if (settings.referencePullBps !== 0) {
+      const held = this.hold.held(laggingSide(this.referenceMove, settings.referencePullBps), settings.referencePullHoldMs, nowMs);
+      this.heldNow = held;
+      if (held !== undefined) adjusted = adjusted.filter((quote) => quote.side !== held);
+    }
+    if (settings.toxicityWidenRatio !== 0) adjusted = widenToxicSides(adjusted, fair, this.toxicity.value(nowMs), settings.toxicityWidenRatio, settings.toxicityMaxWidenBps);
+    if (settings.volRegimeWiden !== 0) adjusted = widenByRegime(adjusted, fair, this.signals.volatilityAt(nowMs).ratio, settings.volRegimeWiden, settings.volRegimeMaxWidenBps);
+    if (settings.queueJoinThresholdBps !== 0) {
+      const values = this.values(nowMs);
+      const predicted = predictedMoveBps(values, settings);
+      // The fair price already carries the clamped alpha: the price the move leads to adds only the rest.
+      const expected = fair * (1 + (predicted - (this.isAlphaOn ? alphaBps(values, settings) : 0)) / 10_000);
+      const placement = placeInQueue(adjusted, market, predicted, expected, {
+        thresholdBps: settings.queueJoinThresholdBps,
+        improve: settings.queueImprove,
+        costBps: market.makerFee * 10_000 + minEdgeBps,
+      });
+      this.queueJoin = placement.joined;
+      adjusted = placement.quotes;
+    }
+    return adjusted;
+  }
+
+  /** The side whose quotes the reference's move since they were set left stale (REFERENCE_PULL_BPS), or undefined. */
+  staleSide(): Side | undefined {
+    return staleSide(this.referenceMove, this.settings.referencePullBps);
   }
 
   /** The alpha term at `nowMs`, bps of the fair price; 0 while it is off. */
@@ -121,7 +176,20 @@ export class SignalStage {
   status(nowMs: number): SignalStatus {
     const values = this.values(nowMs);
     const toxicity = this.toxicity.value(nowMs);
-    return { ...values, source: this.source, alphaBps: this.isAlphaOn ? alphaBps(values, this.settings) : 0, referenceMoveBps: this.referenceMove.valueBps(), toxicityBuyBps: toxicity.buyBps, toxicitySellBps: toxicity.sellBps };
+    const stale = this.staleSide();
+    return {
+      ...values,
+      source: this.source,
+      alphaBps: this.isAlphaOn ? alphaBps(values, this.settings) : 0,
+      referenceMoveBps: this.referenceMove.valueBps(),
+      toxicityBuyBps: toxicity.buyBps,
+      toxicitySellBps: toxicity.sellBps,
+      predictedMoveBps: predictedMoveBps(values, this.settings),
+      volRegimeWiden: regimeWidenFactor(values.volRatio, this.settings.volRegimeWiden),
+      queueJoin: this.queueJoin,
+      referenceStale: sideSign(stale),
+      referenceHeld: sideSign(this.heldNow),
+    };
   }
 
   private onTrade(timeMs: number, size: number, aggressor: Side): boolean {
@@ -134,4 +202,9 @@ export class SignalStage {
     const depth = this.reference?.depth(this.settings.obiLevels);
     return this.signals.values(nowMs, depth);
   }
+}
+
+/** +1 for the asks, −1 for the bids, 0 for none (how a side reads as a gauge). */
+function sideSign(side: Side | undefined): number {
+  return side === undefined ? 0 : side === 'sell' ? 1 : -1;
 }

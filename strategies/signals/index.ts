@@ -3,7 +3,8 @@ export { bookImbalance, type BookImbalanceOptions, type SignalDepth, type Signal
 export { DecayingSum } from './decaying-sum.ts';
 export { OrderFlowImbalance, orderFlowContribution, type SignalTop } from './order-flow-imbalance.ts';
 export { TradeFlow } from './trade-flow.ts';
-export { VolatilityRegime, type VolatilityRegimeValue } from './volatility-regime.ts';
-export { ALPHA_KEY_OF, ALPHA_SIGNALS, SignalSet, alphaBps, alphaWeights, isAlphaOn, type AlphaSignal, type SignalValues } from './signal-set.ts';
+export { VolatilityRegime, regimeWidenFactor, widenByRegime, type VolatilityRegimeValue } from './volatility-regime.ts';
+export { ALPHA_KEY_OF, ALPHA_SIGNALS, SignalSet, alphaBps, alphaWeights, isAlphaOn, predictedMoveBps, type AlphaSignal, type SignalValues } from './signal-set.ts';
 export { Toxicity, widenToxicSides, type ToxicityValue } from './toxicity.ts';
-export { ReferenceMove } from './reference-move.ts';
+export { ReferenceMove, SideHold, laggingSide, staleSide } from './reference-move.ts';
+export { placeInQueue, type QueuePlacement, type QueuePlacementOptions, type QueueTouch } from './queue-placement.ts';

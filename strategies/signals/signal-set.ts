@@ -13,7 +13,7 @@ import type { Side, SignalSettings } from '../../src/core/index.ts';
 import { bookImbalance, type SignalDepth } from './book-imbalance.ts';
 import { OrderFlowImbalance, type SignalTop } from './order-flow-imbalance.ts';
 import { TradeFlow } from './trade-flow.ts';
-import { VolatilityRegime } from './volatility-regime.ts';
+import { VolatilityRegime, type VolatilityRegimeValue } from './volatility-regime.ts';
 
 /** Every signal's value at one moment. */
 export interface SignalValues {
@@ -46,12 +46,20 @@ export function isAlphaOn(settings: SignalSettings): boolean {
   return settings.alphaMaxBps > 0 && (settings.alphaObiBps !== 0 || settings.alphaOfiBps !== 0 || settings.alphaTradeFlowBps !== 0);
 }
 
-/** The alpha term in bps of the fair price, clamped to ±ALPHA_MAX_BPS; 0 for a non-finite sum. */
-export function alphaBps(values: SignalValues, settings: SignalSettings): number {
+/**
+ * The move the signals predict, bps of the fair price: Σ ALPHA_* weight·signal before the clamp
+ * (what the fit predicts, which queue placement reads even while ALPHA_MAX_BPS = 0 keeps the fair
+ * price where it is); 0 for a non-finite sum.
+ */
+export function predictedMoveBps(values: SignalValues, settings: SignalSettings): number {
   const sum = settings.alphaObiBps * values.obi + settings.alphaOfiBps * values.ofi + settings.alphaTradeFlowBps * values.tradeFlow;
-  if (!Number.isFinite(sum)) return 0;
+  return Number.isFinite(sum) ? sum : 0;
+}
+
+/** The alpha term in bps of the fair price: the predicted move clamped to ±ALPHA_MAX_BPS. */
+export function alphaBps(values: SignalValues, settings: SignalSettings): number {
   const max = settings.alphaMaxBps;
-  return Math.max(-max, Math.min(max, sum));
+  return Math.max(-max, Math.min(max, predictedMoveBps(values, settings)));
 }
 
 /** The signals of one market. */
@@ -104,6 +112,11 @@ export class SignalSet {
   /** A public trade of `size` base tokens; its aggressor's side. */
   onTrade(timeMs: number, size: number, aggressor: Side): void {
     this.flow.onTrade(timeMs, size, aggressor);
+  }
+
+  /** The volatility signals alone at `timeMs` (what the regime widening reads, without the book's imbalance). */
+  volatilityAt(timeMs: number): VolatilityRegimeValue {
+    return this.volatility.value(timeMs);
   }
 
   /**

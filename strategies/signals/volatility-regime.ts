@@ -8,6 +8,7 @@
  * than usual. Kept apart from the models' own σ (strategies/estimators/volatility.ts), which
  * prices their spread; this one is a signal with its own keys.
  */
+import type { DesiredQuote } from '../../src/core/index.ts';
 import { DecayingSum } from './decaying-sum.ts';
 
 /** The three volatility signals at one moment. */
@@ -25,6 +26,8 @@ export class VolatilityRegime {
   private readonly short: DecayingSum;
   private readonly long: DecayingSum;
   private lastMid: number | undefined;
+  /** When the first mid came: the weighted sums have been filling since. */
+  private firstMs: number | undefined;
 
   /** @throws RangeError for a half-life that is not a positive number of ms. */
   constructor(shortHalfLifeMs: number, longHalfLifeMs: number) {
@@ -38,6 +41,7 @@ export class VolatilityRegime {
       this.lastMid = undefined;
       return;
     }
+    this.firstMs ??= timeMs;
     const last = this.lastMid;
     this.lastMid = mid;
     if (last === undefined || last === mid) return;
@@ -46,10 +50,47 @@ export class VolatilityRegime {
     this.long.add(timeMs, returnBps * returnBps);
   }
 
-  /** The values at `timeMs`. */
+  /**
+   * The values at `timeMs`. Each rate is divided by the weight its sum could have gathered since
+   * the first mid, 1 − 0.5^(elapsed / H): a sum that began filling a moment ago holds a sliver of
+   * what it holds in steady state, so without it the long σ reads far too low while it warms up
+   * and the regime reads √(long H / short H) (≈ 5.5 at the default 300 s and 10 s) for the first
+   * minutes of every run, in a market moving at its usual pace.
+   */
   value(timeMs: number): VolatilityRegimeValue {
-    const shortBps = Math.sqrt(this.short.ratePerSecond(timeMs));
-    const longBps = Math.sqrt(this.long.ratePerSecond(timeMs));
+    const shortBps = Math.sqrt(this.short.ratePerSecond(timeMs) / this.filled(this.short, timeMs));
+    const longBps = Math.sqrt(this.long.ratePerSecond(timeMs) / this.filled(this.long, timeMs));
     return { shortBps, longBps, ratio: longBps > 0 ? shortBps / longBps : 1 };
   }
+
+  /** The share of its steady-state weight `sum` could have gathered by `timeMs`; 1 before any time passed (nothing to correct by then). */
+  private filled(sum: DecayingSum, timeMs: number): number {
+    const elapsedMs = this.firstMs === undefined ? 0 : timeMs - this.firstMs;
+    return elapsedMs > 0 ? 1 - 0.5 ** (elapsedMs / sum.halfLifeMs) : 1;
+  }
+}
+
+/**
+ * The quotes widened by the regime: while it is above 1, each quote's distance from its model's
+ * centre (its edge reference, else the fair price) grows by widen × (regime − 1), at most
+ * `maxBps` of the fair price: the half-spread of every model follows how fast the market moves
+ * now against how fast it usually does, and the model's skew (its centre) is kept. The same
+ * quotes when the regime is at or under 1 or `widen` is 0.
+ */
+export function widenByRegime(quotes: DesiredQuote[], fair: number, regime: number, widen: number, maxBps: number): DesiredQuote[] {
+  const factor = regimeWidenFactor(regime, widen);
+  if (factor === 0) return quotes;
+  const maxOffset = (fair * maxBps) / 10_000;
+  return quotes.map((quote) => {
+    const centre = quote.reference ?? fair;
+    const offset = Math.min(Math.abs(quote.price - centre) * factor, maxOffset);
+    if (!(offset > 0)) return quote;
+    return { ...quote, price: quote.side === 'buy' ? quote.price - offset : quote.price + offset };
+  });
+}
+
+/** widen × (regime − 1) while the regime is above 1, else 0 (and 0 for a non-finite regime). */
+export function regimeWidenFactor(regime: number, widen: number): number {
+  const excess = regime - 1;
+  return widen > 0 && excess > 0 && Number.isFinite(excess) ? widen * excess : 0;
 }

@@ -3,6 +3,7 @@ import { createEngineMetrics } from '../../src/engine/index.ts';
 import { DEFAULT_SIGNAL_SETTINGS } from '../../src/engine/settings.ts';
 import { SignalStage } from '../../src/engine/signal-stage.ts';
 import type { BacktestSession } from '../../src/backtest/session.ts';
+import type { ReferenceTop } from '../../src/core/index.ts';
 import { quotingSession, setBook } from './session.ts';
 
 /** A book 1999 / 2001 with three times more bid size than ask size at the touch: a top-of-book imbalance of 0.5. */
@@ -70,8 +71,25 @@ describe('the signals as metrics', () => {
     const json = await metrics.registry.getMetricsAsJSON();
     const signal = json.find((entry) => entry.name === 'akira_mm_signal');
     const byName = new Map(signal?.values.map((value) => [value.labels['name'], value.value]));
-    expect([...byName.keys()]).toEqual(['obi', 'ofi', 'trade_flow', 'vol_short_bps', 'vol_long_bps', 'vol_ratio', 'reference_move_bps', 'toxicity_buy_bps', 'toxicity_sell_bps']);
+    expect([...byName.keys()]).toEqual([
+      'obi',
+      'ofi',
+      'trade_flow',
+      'vol_short_bps',
+      'vol_long_bps',
+      'vol_ratio',
+      'reference_move_bps',
+      'toxicity_buy_bps',
+      'toxicity_sell_bps',
+      'predicted_move_bps',
+      'vol_regime_widen',
+      'queue_join',
+      'reference_stale',
+      'reference_held',
+    ]);
     expect(byName.get('obi')).toBeCloseTo(0.5, 12);
+    expect(byName.get('predicted_move_bps')).toBeCloseTo(1, 12);
+    expect(byName.get('queue_join')).toBe(0);
     expect(json.find((entry) => entry.name === 'akira_mm_alpha_bps')?.values[0]?.value).toBeCloseTo(1, 12);
   });
 });
@@ -122,7 +140,7 @@ describe('which book the signals read', () => {
     stage.onReferenceTrade(0, { price: 2000.01, qty: 2, aggressor: 'buy', tradeId: 1, exchangeMs: 0, receivedMs: 0 });
     expect(stage.status(0).tradeFlow).toBeCloseTo(10, 9);
     // Quotes set at the reference mid 2000.005; the reference then rises a cent.
-    stage.onQuotesSet();
+    stage.onQuotesSet('buy');
     stage.onReferenceTop(10, { ...referenceTop, bidPrice: 2000.01, askPrice: 2000.02 });
     expect(stage.status(10).referenceMoveBps).toBeCloseTo(10_000 * (2000.015 / 2000.005 - 1), 9);
   });
@@ -181,6 +199,119 @@ describe('a signal stage nothing reads (a backtest)', () => {
     unread.onOwnFill('buy', 2000, 0);
     unread.observeFair(1999, DEFAULT_SIGNAL_SETTINGS.toxicityHorizonMs);
     const quotes = [{ side: 'buy' as const, price: 1999.5, size: 1, level: 0 }];
-    expect(unread.adjustQuotes(quotes, 1999, DEFAULT_SIGNAL_SETTINGS.toxicityHorizonMs)[0]?.price).toBeLessThan(1999.5);
+    expect(unread.adjustQuotes(quotes, 1999, DEFAULT_SIGNAL_SETTINGS.toxicityHorizonMs, { bestBid: 1999, bestAsk: 2001, tickSize: 0.01, makerFee: 0 }, 0)[0]?.price).toBeLessThan(1999.5);
+  });
+
+  it('tracks the book when the queue placement or the regime widening reads it, though no alpha weight moves the fair price', () => {
+    expect(new SignalStage({ ...DEFAULT_SIGNAL_SETTINGS, volRegimeWiden: 0.5 }, undefined, 18, false).readsVenue).toBe(true);
+    expect(new SignalStage({ ...DEFAULT_SIGNAL_SETTINGS, alphaObiBps: 1, alphaMaxBps: 0, queueJoinThresholdBps: 0.5 }, undefined, 18, false).readsVenue).toBe(true);
+  });
+
+  it('tracks the reference move when REFERENCE_PULL_BPS pulls on it', () => {
+    const settings = { ...DEFAULT_SIGNAL_SETTINGS, referencePullBps: 1 };
+    const reference = { depth: () => undefined };
+    const unread = new SignalStage(settings, reference, 18, false);
+    const top = (mid: number): ReferenceTop => ({ bidPrice: mid - 0.01, bidQty: 1, askPrice: mid + 0.01, askQty: 1, updateId: mid, source: 'ticker', receivedMs: 0, exchangeMs: 0 });
+    unread.onReferenceTop(0, top(2000));
+    unread.onQuotesSet('buy');
+    unread.onQuotesSet('sell');
+    unread.onReferenceTop(10, top(2001));
+    expect(unread.staleSide()).toBe('sell');
+  });
+});
+
+/** A one-cent book 1999.99 / 2000.01 with three times more bid size than ask size: a top-of-book imbalance of 0.5. */
+async function narrowLeaningBook(s: BacktestSession, t: number, bidSize = 30_000, askSize = 10_000): Promise<void> {
+  await s.advanceTo(t);
+  s.clear();
+  s.depth('buy', 199_999, bidSize);
+  s.depth('sell', 200_001, askSize);
+  s.endOfMessage();
+  if (s.needsFlush()) await s.flush();
+}
+
+describe('queue-aware placement in the engine', () => {
+  // ALPHA_OBI_BPS 2 on an imbalance of 0.5 predicts +1 bp; ALPHA_MAX_BPS 0 keeps the fair price the mid.
+  const predicting = { ...DEFAULT_SIGNAL_SETTINGS, obiLevels: 1, alphaObiBps: 2, alphaMaxBps: 0 };
+
+  it('rests the bid 0.5 from the fair price, off the touch, while QUEUE_JOIN_THRESHOLD_BPS is 0', async () => {
+    const s = quotingSession({ signals: predicting });
+    await s.start();
+    await narrowLeaningBook(s, 100);
+    const status = s.engine.status();
+    expect(status.fair).toBe(2000);
+    expect(status.signals?.predictedMoveBps).toBeCloseTo(1, 12);
+    expect(status.bids[0]?.price).toBe(1999.5);
+    expect(status.asks[0]?.price).toBe(2000.5);
+  });
+
+  it('joins the best bid when the book predicts a rise past the threshold, and the ask when it predicts a fall', async () => {
+    const s = quotingSession({ signals: { ...predicting, queueJoinThresholdBps: 0.5 } });
+    await s.start();
+    await narrowLeaningBook(s, 100);
+    let status = s.engine.status();
+    expect(status.fair).toBe(2000);
+    expect(status.bids[0]?.price).toBe(1999.99);
+    expect(status.asks[0]?.price).toBe(2000.5);
+    expect(status.signals?.queueJoin).toBe(1);
+    await narrowLeaningBook(s, 200, 10_000, 30_000);
+    status = s.engine.status();
+    expect(status.asks[0]?.price).toBe(2000.01);
+    expect(status.bids[0]?.price).toBe(1999.5);
+    expect(status.signals?.queueJoin).toBe(-1);
+  });
+
+  it('improves the best bid by a tick with QUEUE_IMPROVE on a two-tick spread, never crossing the book', async () => {
+    const s = quotingSession({ signals: { ...predicting, queueJoinThresholdBps: 0.5, queueImprove: true } });
+    await s.start();
+    await narrowLeaningBook(s, 100);
+    expect(s.engine.status().bids[0]?.price).toBe(2000);
+  });
+
+  it('stays behind when the prediction does not pay for the fill: MIN_EDGE_BPS above the predicted move keeps the bid where the edge still holds', async () => {
+    const s = quotingSession({ signals: { ...predicting, queueJoinThresholdBps: 0.5 }, minEdgeBps: 2 });
+    await s.start();
+    await narrowLeaningBook(s, 100);
+    // The rise to 2000.2 pays for a bid up to 2000.2 × (1 − 2·10⁻⁴) = 1999.79996, rounded down to the tick: not the touch.
+    expect(s.engine.status().bids[0]?.price).toBe(1999.79);
+  });
+});
+
+describe('the half-spread by volatility regime in the stage', () => {
+  /** A stage whose venue mid alternated calmly for 5 minutes, then jumped about for half a second. */
+  function stageAfterBurst(volRegimeWiden: number): SignalStage {
+    const stage = new SignalStage({ ...DEFAULT_SIGNAL_SETTINGS, volRegimeWiden, volRegimeMaxWidenBps: 10 }, undefined, 18);
+    let up = false;
+    for (let t = 0; t <= 300_000; t += 100) {
+      up = !up;
+      stage.onVenueTop(t, { price: up ? 2000 : 1999.99, size: 1 }, { price: up ? 2000.02 : 2000.01, size: 1 });
+    }
+    for (let t = 300_010; t <= 300_500; t += 10) {
+      up = !up;
+      stage.onVenueTop(t, { price: up ? 2000.1 : 1999.99, size: 1 }, { price: up ? 2000.12 : 2000.01, size: 1 });
+    }
+    return stage;
+  }
+  const quotes = [
+    { side: 'buy' as const, price: 1999.5, size: 0.1, level: 0 },
+    { side: 'sell' as const, price: 2000.5, size: 0.1, level: 0 },
+  ];
+  const market = { bestBid: 1999.99, bestAsk: 2000.01, tickSize: 0.01, makerFee: 0 };
+
+  it('widens both sides by widen × (regime − 1) of their distance, capped, once the short volatility runs above the long', () => {
+    const stage = stageAfterBurst(0.1);
+    const status = stage.status(300_500);
+    expect(status.volRatio).toBeGreaterThan(2);
+    expect(status.volRegimeWiden).toBeCloseTo(0.1 * (status.volRatio - 1), 12);
+    const widened = stage.adjustQuotes(quotes, 2000, 300_500, market, 0);
+    const offset = Math.min(0.5 * status.volRegimeWiden, 2000 * 10 / 10_000);
+    expect(widened[0]?.price).toBeCloseTo(1999.5 - offset, 9);
+    expect(widened[1]?.price).toBeCloseTo(2000.5 + offset, 9);
+  });
+
+  it('hands back the strategy\'s very quotes while VOL_REGIME_WIDEN is 0', () => {
+    const stage = stageAfterBurst(0);
+    expect(stage.adjustQuotes(quotes, 2000, 300_500, market, 0)).toBe(quotes);
+    expect(stage.status(300_500).volRegimeWiden).toBe(0);
   });
 });

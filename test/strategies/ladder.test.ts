@@ -75,6 +75,27 @@ describe('ladder strategy', () => {
     expect(byLevel(costly, 'sell')[0]?.price).toBeCloseTo(2000.5, 9);
   });
 
+  it('widens every spread by LADDER_VOL_SPREAD_MULTIPLE × σ in bps, and rebuilds when σ moves only while it reads it', () => {
+    // σ 0.2 quote tokens per √s at 2000 is 1 bp per √s: a multiple of 3 adds 3 bp to each 0.5 bp spread.
+    const params = parseOrThrow(LADDER, { LADDER_VOL_SPREAD_MULTIPLE: '3', LADDER_LEVELS: '2' });
+    const ladder = createLadder(params);
+    const calm = ladder.quote(makeView({ bestBid: 1999.99, bestAsk: 2000.01, volatility: 0 }), makeInventory());
+    expect(byLevel(calm, 'buy')[0]?.price).toBeCloseTo(1999.9, 9);
+    const moving = makeView({ bestBid: 1999.99, bestAsk: 2000.01, volatility: 0.2 });
+    const wide = ladder.quote(moving, makeInventory());
+    expect(byLevel(wide, 'buy')[0]?.price).toBeCloseTo(2000 * (1 - 3.5e-4), 9);
+    expect(byLevel(wide, 'sell')[0]?.price).toBeCloseTo(2000 * (1 + 3.5e-4), 9);
+    // Level 1 keeps its 10 bp spacing on top.
+    expect(byLevel(wide, 'buy')[1]?.price).toBeCloseTo(2000 * (1 - 13.5e-4), 9);
+    expect(explainLadder(params, moving, makeInventory())?.volSpreadBps).toBeCloseTo(3, 9);
+    expect(ladder.internals?.(moving, makeInventory())?.signals?.['volSpreadBps']).toBeCloseTo(3, 9);
+    // Off (the default), σ changes nothing and the answer is reused.
+    const fixed = createLadder(parseOrThrow(LADDER));
+    const first = fixed.quote(makeView({ bestBid: 1999.99, bestAsk: 2000.01, volatility: 0 }), makeInventory());
+    expect(fixed.quote(moving, makeInventory())).toBe(first);
+    expect(fixed.internals?.(moving, makeInventory())?.signals).not.toHaveProperty('volSpreadBps');
+  });
+
   it('prices and sizes levels with spreads, spacing, increment and both skews as computed by hand', () => {
     const params = parseOrThrow(LADDER, {
       LADDER_BID_SPREAD_BPS: '10',

@@ -74,6 +74,42 @@ export const SIGNAL_KEYS = defineKeys({
     doc: 'Most a toxic side\'s quotes are moved away by TOXICITY_WIDEN_RATIO',
     readers: { signals: { field: 'toxicityMaxWidenBps', convert: valueOf } },
   }),
+  VOL_REGIME_WIDEN: key(v.decimal(0, 100), {
+    default: '0',
+    unit: 'ratio',
+    doc: 'While the volatility regime (short / long σ of the signals) is above 1, each quote\'s distance from its model\'s centre grows by this × (regime − 1), at most VOL_REGIME_MAX_WIDEN_BPS: a faster market gets a wider half-spread in every model; 0 = off',
+    readers: { signals: { field: 'volRegimeWiden', convert: valueOf } },
+  }),
+  VOL_REGIME_MAX_WIDEN_BPS: key(v.decimal(0, 1_000), {
+    default: '10',
+    unit: 'bps',
+    doc: 'Most VOL_REGIME_WIDEN moves a quote further from the fair price',
+    readers: { signals: { field: 'volRegimeMaxWidenBps', convert: valueOf } },
+  }),
+  QUEUE_JOIN_THRESHOLD_BPS: key(v.decimal(0, 1_000), {
+    default: '0',
+    unit: 'bps',
+    doc: 'Queue-aware placement: when the signals predict the fair price moves at least this far (Σ ALPHA_* weight·signal, bps), the level-0 quote of the side the move favours (the bid on a rise) joins the touch, short of the price whose edge after the maker fee and MIN_EDGE_BPS would be negative; quotes of the other side at or inside the touch step one tick behind it. Needs an ALPHA_* weight (ALPHA_MAX_BPS=0 joins without shifting the fair price); 0 = off',
+    readers: { signals: { field: 'queueJoinThresholdBps', convert: valueOf } },
+  }),
+  QUEUE_IMPROVE: key(v.boolean, {
+    default: 'off',
+    unit: 'bool',
+    doc: 'With QUEUE_JOIN_THRESHOLD_BPS: improve the touch by one tick instead of joining it, where the spread is at least two ticks (never crossing the book or our own quotes)',
+    readers: { signals: 'queueImprove' },
+  }),
+  REFERENCE_PULL_BPS: key(v.decimal(0, 1_000), {
+    default: '0',
+    unit: 'bps',
+    doc: 'Lead–lag: once the reference mid has moved more than this since our quotes were last set, the stale side (the asks on a rise, the bids on a fall) is cancelled at once through the venue\'s cancel path (FAST_CANCEL on LayerAkira), outside the outbound budget, and requoted at the new fair price (held out while that has not followed: REFERENCE_PULL_HOLD_MS); needs REFERENCE; 0 = off',
+    readers: { signals: { field: 'referencePullBps', convert: valueOf } },
+  }),
+  REFERENCE_PULL_HOLD_MS: key(v.integer(0, 600_000), {
+    default: '1000',
+    unit: 'ms',
+    doc: 'With REFERENCE_PULL_BPS: a side the reference moved through by more than it while the fair price did not follow (a fair price off a lagging venue\'s book) is not quoted again for up to this long, or until the fair price catches up; 0 = pull and requote at once',
+    readers: { signals: 'referencePullHoldMs' },
+  }),
   ALPHA_OBI_BPS: key(v.signedDecimal(-MAX_WEIGHT_BPS, MAX_WEIGHT_BPS, 'bps'), {
     default: '0',
     unit: 'bps',

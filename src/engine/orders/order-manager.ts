@@ -13,7 +13,7 @@ import { admissibleQuantity, type ExposedOrder } from '../pipeline/caps.ts';
 import type { LiveQuote, RoundedQuote } from '../pipeline/diff.ts';
 import type { ActionKind, TokenBucket } from './budget.ts';
 import type { GuardedJournal } from './journal.ts';
-import { OrderTable } from './order-table.ts';
+import { OrderTable, toLiveQuote } from './order-table.ts';
 import { rankActions, type Action, type ExecutionContext, type SidePlan } from './priorities.ts';
 import { confirmNothingRests } from './confirm.ts';
 
@@ -223,6 +223,19 @@ export class OrderManager {
     this.budget.takeAnyway();
     this.counts.cancelsSent++;
     void venue.cancelOrder(orderId).catch(() => undefined);
+  }
+
+  /**
+   * Cancels every working order of `side` now, outside the budget (a stale side must go before
+   * it is taken: the reference's lead–lag pull); the next requote places the side afresh. Each
+   * cancel is journalled and its outcome handled as a requote's is.
+   */
+  pullSide(side: Side): void {
+    const nowMs = this.options.clock.nowMs();
+    for (const order of this.table.working(side)) {
+      this.budget.takeAnyway();
+      void this.cancel(toLiveQuote(order), nowMs);
+    }
   }
 
   /**
