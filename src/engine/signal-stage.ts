@@ -11,7 +11,7 @@
  * with both off. Each book update is taken as numbers: no object per update.
  */
 import { unitsToNumber, type DesiredQuote, type MarketView, type ReferenceFeed, type ReferenceTop, type ReferenceTrade, type Side, type SignalSettings, type VenueTrade } from '../core/index.ts';
-import { ReferenceMove, SideHold, SignalSet, Toxicity, alphaBps, isAlphaOn, laggingSide, placeInQueue, predictedMoveBps, regimeWidenFactor, staleSide, widenByRegime, widenToxicSides, type QueueTouch, type SignalValues, type TopLevel } from '../../strategies/index.ts';
+import { ReferenceMove, SideHold, SignalSet, Toxicity, alphaBps, isAlphaOn, laggingSide, placeInQueue, predictedMoveBps, regimeSizeFactor, regimeWidenFactor, shrinkByRegime, shrinkToxicSides, staleSide, toxicSizeFactor, widenByRegime, widenToxicSides, type QueueTouch, type SignalValues, type TopLevel } from '../../strategies/index.ts';
 
 /** The signals as the status and the metrics show them. */
 export interface SignalStatus extends SignalValues {
@@ -34,6 +34,11 @@ export interface SignalStatus extends SignalValues {
   readonly referenceStale: number;
   /** The side left out at the last requote because the fair price has not followed the reference past REFERENCE_PULL_BPS (for at most REFERENCE_PULL_HOLD_MS): +1 the asks, −1 the bids, 0 none. */
   readonly referenceHeld: number;
+  /** The share of its size TOXICITY_SIZE_RATIO leaves each buy and sell quote now (1 while off or that side is not toxic). */
+  readonly toxicitySizeBuy: number;
+  readonly toxicitySizeSell: number;
+  /** The share of its size VOL_REGIME_SIZE leaves every quote now (1 while off or calm). */
+  readonly volRegimeSize: number;
 }
 
 /** What queue placement reads of the strategy's view: the venue's touch, its tick and the maker fee (a fraction). */
@@ -53,7 +58,7 @@ export class SignalStage {
   private readonly tracksBook: boolean;
   /** The venue's top and trades feed the signals (they read the venue, and something uses them): the engine asks before building the levels. */
   readonly readsVenue: boolean;
-  /** Our fills' toxicity is tracked (it is read, or it widens the quotes). */
+  /** Our fills' toxicity is tracked (it is read, or it widens or shrinks the quotes). */
   private readonly tracksToxicity: boolean;
   /** Which side queue placement last moved to the touch (+1 bid, −1 ask, 0 none). */
   private queueJoin: -1 | 0 | 1 = 0;
@@ -81,10 +86,10 @@ export class SignalStage {
     this.isAlphaOn = isAlphaOn(settings);
     this.source = reference === undefined ? 'venue' : 'reference';
     this.isRead = isRead;
-    // Queue placement weighs the signals' predicted move and the regime widening their volatility, alpha term or not.
-    this.tracksBook = isRead || this.isAlphaOn || settings.queueJoinThresholdBps !== 0 || settings.volRegimeWiden !== 0;
+    // Queue placement weighs the signals' predicted move and the regime widening and sizing their volatility, alpha term or not.
+    this.tracksBook = isRead || this.isAlphaOn || settings.queueJoinThresholdBps !== 0 || settings.volRegimeWiden !== 0 || settings.volRegimeSize !== 0;
     this.readsVenue = this.tracksBook && this.source === 'venue';
-    this.tracksToxicity = isRead || settings.toxicityWidenRatio !== 0;
+    this.tracksToxicity = isRead || settings.toxicityWidenRatio !== 0 || settings.toxicitySizeRatio !== 0;
     this.tracksReferenceMove = isRead || settings.referencePullBps !== 0;
   }
 
@@ -131,7 +136,8 @@ export class SignalStage {
 
   /**
    * The strategy's quotes adjusted by the signals, in this order: each toxic side moved away
-   * (TOXICITY_WIDEN_RATIO), the half-spread widened by the volatility regime (VOL_REGIME_WIDEN),
+   * (TOXICITY_WIDEN_RATIO) and made smaller (TOXICITY_SIZE_RATIO), the half-spread widened by the
+   * volatility regime (VOL_REGIME_WIDEN) and every size cut by it (VOL_REGIME_SIZE),
    * the side the predicted move favours placed at the touch (QUEUE_JOIN_THRESHOLD_BPS), after
    * leaving out a side the reference moved through while the fair price did not follow
    * (REFERENCE_PULL_BPS). The same array while every one of those keys is 0.
@@ -145,7 +151,10 @@ export class SignalStage {
       if (held !== undefined) adjusted = adjusted.filter((quote) => quote.side !== held);
     }
     if (settings.toxicityWidenRatio !== 0) adjusted = widenToxicSides(adjusted, fair, this.toxicity.value(nowMs), settings.toxicityWidenRatio, settings.toxicityMaxWidenBps);
+    // Sizes stay numbers: the pipeline rounds them down to the lot and drops one under the minimum.
+    if (settings.toxicitySizeRatio !== 0) adjusted = shrinkToxicSides(adjusted, this.toxicity.value(nowMs), settings.toxicitySizeRatio);
     if (settings.volRegimeWiden !== 0) adjusted = widenByRegime(adjusted, fair, this.signals.volatilityAt(nowMs).ratio, settings.volRegimeWiden, settings.volRegimeMaxWidenBps);
+    if (settings.volRegimeSize !== 0) adjusted = shrinkByRegime(adjusted, this.signals.volatilityAt(nowMs).ratio, settings.volRegimeSize);
     if (settings.queueJoinThresholdBps !== 0) {
       const values = this.values(nowMs);
       const predicted = predictedMoveBps(values, settings);
@@ -189,6 +198,9 @@ export class SignalStage {
       queueJoin: this.queueJoin,
       referenceStale: sideSign(stale),
       referenceHeld: sideSign(this.heldNow),
+      toxicitySizeBuy: toxicSizeFactor(toxicity.buyBps, this.settings.toxicitySizeRatio),
+      toxicitySizeSell: toxicSizeFactor(toxicity.sellBps, this.settings.toxicitySizeRatio),
+      volRegimeSize: regimeSizeFactor(values.volRatio, this.settings.volRegimeSize),
     };
   }
 

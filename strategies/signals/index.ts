@@ -3,8 +3,9 @@ export { bookImbalance, type BookImbalanceOptions, type SignalDepth, type Signal
 export { DecayingSum } from './decaying-sum.ts';
 export { OrderFlowImbalance, orderFlowContribution, type SignalTop } from './order-flow-imbalance.ts';
 export { TradeFlow } from './trade-flow.ts';
-export { VolatilityRegime, regimeWidenFactor, widenByRegime, type VolatilityRegimeValue } from './volatility-regime.ts';
+export { VolatilityRegime, regimeSizeFactor, regimeWidenFactor, shrinkByRegime, widenByRegime, type VolatilityRegimeValue } from './volatility-regime.ts';
 export { ALPHA_KEY_OF, ALPHA_SIGNALS, SignalSet, alphaBps, alphaWeights, isAlphaOn, predictedMoveBps, type AlphaSignal, type SignalValues } from './signal-set.ts';
-export { Toxicity, widenToxicSides, type ToxicityValue } from './toxicity.ts';
+export { Toxicity, shrinkToxicSides, toxicSizeFactor, widenToxicSides, type ToxicityValue } from './toxicity.ts';
 export { ReferenceMove, SideHold, laggingSide, staleSide } from './reference-move.ts';
+export { scaleSizes } from './scale-sizes.ts';
 export { placeInQueue, type QueuePlacement, type QueuePlacementOptions, type QueueTouch } from './queue-placement.ts';

@@ -11,6 +11,7 @@
  */
 import type { DesiredQuote, Side } from '../../src/core/index.ts';
 import { DecayingSum } from './decaying-sum.ts';
+import { scaleSizes } from './scale-sizes.ts';
 
 /** Toxicity of each side's fills, bps. */
 export interface ToxicityValue {
@@ -104,4 +105,19 @@ export function widenToxicSides(quotes: DesiredQuote[], fair: number, toxicity: 
     const offset = (fair * bps) / 10_000;
     return { ...quote, price: quote.side === 'buy' ? quote.price - offset : quote.price + offset };
   });
+}
+
+/** The share of its size a side keeps at toxicity `toxicityBps`: 1 / (1 + ratio × toxicity) while both are positive, else 1. */
+export function toxicSizeFactor(toxicityBps: number, ratio: number): number {
+  return ratio > 0 && toxicityBps > 0 ? 1 / (1 + ratio * toxicityBps) : 1;
+}
+
+/**
+ * The quotes with each side that is being picked off made smaller: a side whose toxicity is
+ * t > 0 bps has every size multiplied by 1 / (1 + ratio × t), so the flow that takes it pays for
+ * less of it; a side that is not toxic keeps its sizes. Prices are kept (widenToxicSides moves
+ * them). The same quotes while no side is toxic or `ratio` is 0.
+ */
+export function shrinkToxicSides(quotes: DesiredQuote[], toxicity: ToxicityValue, ratio: number): DesiredQuote[] {
+  return scaleSizes(quotes, toxicSizeFactor(toxicity.buyBps, ratio), toxicSizeFactor(toxicity.sellBps, ratio));
 }

@@ -10,6 +10,7 @@
  */
 import type { DesiredQuote } from '../../src/core/index.ts';
 import { DecayingSum } from './decaying-sum.ts';
+import { scaleSizes } from './scale-sizes.ts';
 
 /** The three volatility signals at one moment. */
 export interface VolatilityRegimeValue {
@@ -93,4 +94,19 @@ export function widenByRegime(quotes: DesiredQuote[], fair: number, regime: numb
 export function regimeWidenFactor(regime: number, widen: number): number {
   const excess = regime - 1;
   return widen > 0 && excess > 0 && Number.isFinite(excess) ? widen * excess : 0;
+}
+
+/** The share of its size every quote keeps at `regime`: 1 / (1 + k × (regime − 1)) while the regime is above 1, else 1. */
+export function regimeSizeFactor(regime: number, k: number): number {
+  return 1 / (1 + regimeWidenFactor(regime, k));
+}
+
+/**
+ * The quotes made smaller by the regime: while it is above 1, every size (both sides) is
+ * multiplied by 1 / (1 + k × (regime − 1)): a faster market than usual gets less of our
+ * inventory at each price. The same quotes when the regime is at or under 1 or `k` is 0.
+ */
+export function shrinkByRegime(quotes: DesiredQuote[], regime: number, k: number): DesiredQuote[] {
+  const factor = regimeSizeFactor(regime, k);
+  return scaleSizes(quotes, factor, factor);
 }

@@ -3,7 +3,7 @@ import { createEngineMetrics } from '../../src/engine/index.ts';
 import { DEFAULT_SIGNAL_SETTINGS } from '../../src/engine/settings.ts';
 import { SignalStage } from '../../src/engine/signal-stage.ts';
 import type { BacktestSession } from '../../src/backtest/session.ts';
-import type { ReferenceTop } from '../../src/core/index.ts';
+import type { ReferenceTop, SignalSettings } from '../../src/core/index.ts';
 import { quotingSession, setBook } from './session.ts';
 
 /** A book 1999 / 2001 with three times more bid size than ask size at the touch: a top-of-book imbalance of 0.5. */
@@ -86,6 +86,9 @@ describe('the signals as metrics', () => {
       'queue_join',
       'reference_stale',
       'reference_held',
+      'toxicity_size_buy',
+      'toxicity_size_sell',
+      'vol_regime_size',
     ]);
     expect(byName.get('obi')).toBeCloseTo(0.5, 12);
     expect(byName.get('predicted_move_bps')).toBeCloseTo(1, 12);
@@ -313,5 +316,87 @@ describe('the half-spread by volatility regime in the stage', () => {
     const stage = stageAfterBurst(0);
     expect(stage.adjustQuotes(quotes, 2000, 300_500, market, 0)).toBe(quotes);
     expect(stage.status(300_500).volRegimeWiden).toBe(0);
+  });
+});
+
+describe('quote sizes by toxicity and volatility regime', () => {
+  const market = { bestBid: 1999.99, bestAsk: 2000.01, tickSize: 0.01, makerFee: 0 };
+  const quotes = [
+    { side: 'buy' as const, price: 1999.5, size: 0.1, level: 0 },
+    { side: 'sell' as const, price: 2000.5, size: 0.1, level: 0 },
+  ];
+  /** A stage whose venue mid alternated calmly for 5 minutes, then jumped about for half a second. */
+  function stageAfterBurst(settings: Partial<SignalSettings>, isRead = true): SignalStage {
+    const stage = new SignalStage({ ...DEFAULT_SIGNAL_SETTINGS, ...settings }, undefined, 18, isRead);
+    let up = false;
+    for (let t = 0; t <= 300_000; t += 100) {
+      up = !up;
+      stage.onVenueTop(t, { price: up ? 2000 : 1999.99, size: 1 }, { price: up ? 2000.02 : 2000.01, size: 1 });
+    }
+    for (let t = 300_010; t <= 300_500; t += 10) {
+      up = !up;
+      stage.onVenueTop(t, { price: up ? 2000.1 : 1999.99, size: 1 }, { price: up ? 2000.12 : 2000.01, size: 1 });
+    }
+    return stage;
+  }
+
+  it('cuts every size by 1 / (1 + k × (regime − 1)) once the short volatility runs above the long, prices untouched, and shows the share', () => {
+    const stage = stageAfterBurst({ volRegimeSize: 0.5 });
+    const status = stage.status(300_500);
+    expect(status.volRatio).toBeGreaterThan(2);
+    const share = 1 / (1 + 0.5 * (status.volRatio - 1));
+    expect(status.volRegimeSize).toBeCloseTo(share, 12);
+    const shrunk = stage.adjustQuotes(quotes, 2000, 300_500, market, 0);
+    expect(shrunk.map((quote) => quote.size)).toEqual([0.1 * share, 0.1 * share]);
+    expect(shrunk.map((quote) => quote.price)).toEqual([1999.5, 2000.5]);
+  });
+
+  it('tracks the book for the regime sizing and the fills for the toxicity sizing in a stage nothing reads', () => {
+    const unread = stageAfterBurst({ volRegimeSize: 0.5 }, false);
+    expect(unread.readsVenue).toBe(true);
+    expect(unread.adjustQuotes(quotes, 2000, 300_500, market, 0)[0]?.size).toBeLessThan(0.05);
+    const toxic = new SignalStage({ ...DEFAULT_SIGNAL_SETTINGS, toxicitySizeRatio: 1 }, undefined, 18, false);
+    toxic.onOwnFill('buy', 2000, 0);
+    toxic.observeFair(1999, DEFAULT_SIGNAL_SETTINGS.toxicityHorizonMs);
+    // Bought at 2000, the fair price then 1999: the bids were picked off by 5 bps and keep 1/6 of their size.
+    const sized = toxic.adjustQuotes(quotes, 1999, DEFAULT_SIGNAL_SETTINGS.toxicityHorizonMs, market, 0);
+    expect(sized[0]?.size).toBeCloseTo(0.1 / 6, 12);
+    expect(sized[1]).toBe(quotes[1]);
+  });
+
+  it('hands back the strategy\'s very quotes while TOXICITY_SIZE_RATIO and VOL_REGIME_SIZE are 0, and shows full shares', () => {
+    const stage = stageAfterBurst({});
+    stage.onOwnFill('buy', 2000, 0);
+    stage.observeFair(1999, 300_500);
+    expect(stage.adjustQuotes(quotes, 2000, 300_500, market, 0)).toBe(quotes);
+    expect(stage.status(300_500)).toMatchObject({ toxicitySizeBuy: 1, toxicitySizeSell: 1, volRegimeSize: 1 });
+  });
+
+  it('rests a smaller bid once it was picked off, the size rounded down to the lot by the pipeline, and none under the minimum', async () => {
+    const pickedOff = async (toxicitySizeRatio: number): Promise<BacktestSession> => {
+      const s = quotingSession({ signals: { ...DEFAULT_SIGNAL_SETTINGS, toxicitySizeRatio } });
+      await s.start();
+      await setBook(s, 100, 1999, 2001);
+      await s.advanceTo(200);
+      s.trade('sell', 199_800, 1_000);
+      s.endOfMessage();
+      if (s.needsFlush()) await s.flush();
+      expect(s.fills.length).toBeGreaterThan(0);
+      await setBook(s, 1_200, 1998, 2000);
+      return s;
+    };
+    const s = await pickedOff(1);
+    const status = s.engine.status();
+    const toxicity = status.signals?.toxicityBuyBps as number;
+    expect(toxicity).toBeGreaterThan(2);
+    expect(status.signals?.toxicitySizeBuy).toBeCloseTo(1 / (1 + toxicity), 12);
+    expect(status.signals?.toxicitySizeSell).toBe(1);
+    // 0.1 ETH × 1/(1 + 2.5) ≈ 0.02857, down to the 0.0001 ETH step; the ask keeps its 0.1.
+    expect(status.bids[0]?.size).toBeCloseTo(Math.floor((0.1 / (1 + toxicity)) * 1e4) / 1e4, 12);
+    expect(status.asks[0]?.size).toBeCloseTo(0.1, 12);
+    // A ratio of 100 leaves 0.1 / 251 ≈ 0.0004 ETH, under the 0.001 ETH minimum: no bid at all.
+    const harsh = (await pickedOff(100)).engine.status();
+    expect(harsh.bids).toEqual([]);
+    expect(harsh.asks[0]?.size).toBeCloseTo(0.1, 12);
   });
 });

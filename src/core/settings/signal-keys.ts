@@ -74,6 +74,12 @@ export const SIGNAL_KEYS = defineKeys({
     doc: 'Most a toxic side\'s quotes are moved away by TOXICITY_WIDEN_RATIO',
     readers: { signals: { field: 'toxicityMaxWidenBps', convert: valueOf } },
   }),
+  TOXICITY_SIZE_RATIO: key(v.decimal(0, 100), {
+    default: '0',
+    unit: 'ratio',
+    doc: 'A side picked off by t bps (its toxicity) has its quote sizes multiplied by 1 / (1 + t × this), never above the strategy\'s; the pipeline rounds them down to the lot and drops one under the minimum; 0 = off',
+    readers: { signals: { field: 'toxicitySizeRatio', convert: valueOf } },
+  }),
   VOL_REGIME_WIDEN: key(v.decimal(0, 100), {
     default: '0',
     unit: 'ratio',
@@ -85,6 +91,12 @@ export const SIGNAL_KEYS = defineKeys({
     unit: 'bps',
     doc: 'Most VOL_REGIME_WIDEN moves a quote further from the fair price',
     readers: { signals: { field: 'volRegimeMaxWidenBps', convert: valueOf } },
+  }),
+  VOL_REGIME_SIZE: key(v.decimal(0, 100), {
+    default: '0',
+    unit: 'ratio',
+    doc: 'While the volatility regime r (short / long σ of the signals) is above 1, every quote\'s size is multiplied by 1 / (1 + this × (r − 1)); the pipeline rounds it down to the lot and drops one under the minimum; 0 = off',
+    readers: { signals: { field: 'volRegimeSize', convert: valueOf } },
   }),
   QUEUE_JOIN_THRESHOLD_BPS: key(v.decimal(0, 1_000), {
     default: '0',

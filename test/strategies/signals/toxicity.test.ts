@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Toxicity, widenToxicSides } from '../../../strategies/index.ts';
+import { Toxicity, shrinkToxicSides, toxicSizeFactor, widenToxicSides } from '../../../strategies/index.ts';
 
 describe('toxicity of our own fills', () => {
   it('reads how far the fair price moved against a side after the horizon, in bps, positive when picked off', () => {
@@ -59,5 +59,33 @@ describe('moving a toxic side away', () => {
   it('moves at most the cap, and returns the same quotes when no side is toxic', () => {
     expect(widenToxicSides(quotes, 100, { buyBps: 0, sellBps: 100 }, 1, 5)[2]?.price).toBeCloseTo(100.15, 12);
     expect(widenToxicSides(quotes, 100, { buyBps: -1, sellBps: 0 }, 1, 5)).toBe(quotes);
+  });
+});
+
+describe('making a toxic side smaller', () => {
+  const quotes = [
+    { side: 'buy' as const, price: 99.9, size: 2, level: 0, reference: 99.95 },
+    { side: 'buy' as const, price: 99.8, size: 4, level: 1 },
+    { side: 'sell' as const, price: 100.1, size: 2, level: 0 },
+  ];
+
+  it('multiplies the toxic side\'s sizes by 1 / (1 + ratio × toxicity), leaving its prices, references and the other side alone', () => {
+    const shrunk = shrinkToxicSides(quotes, { buyBps: 2, sellBps: -3 }, 0.5);
+    expect(shrunk[0]).toEqual({ side: 'buy', price: 99.9, size: 1, level: 0, reference: 99.95 });
+    expect(shrunk[1]?.size).toBeCloseTo(2, 12);
+    expect(shrunk[2]).toBe(quotes[2]);
+    expect(shrinkToxicSides(quotes, { buyBps: 0, sellBps: 3 }, 1)[2]?.size).toBeCloseTo(0.5, 12);
+  });
+
+  it('never makes a size larger, whatever the toxicity, and keeps the strategy\'s very quotes while nothing is toxic or the ratio is 0', () => {
+    for (const t of [0.01, 1, 50, 1e6]) {
+      const factor = toxicSizeFactor(t, 0.3);
+      expect(factor).toBeGreaterThan(0);
+      expect(factor).toBeLessThan(1);
+    }
+    expect(toxicSizeFactor(-5, 1)).toBe(1);
+    expect(toxicSizeFactor(Number.NaN, 1)).toBe(1);
+    expect(shrinkToxicSides(quotes, { buyBps: -1, sellBps: 0 }, 1)).toBe(quotes);
+    expect(shrinkToxicSides(quotes, { buyBps: 10, sellBps: 10 }, 0)).toBe(quotes);
   });
 });

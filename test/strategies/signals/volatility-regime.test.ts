@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VolatilityRegime, regimeWidenFactor, widenByRegime } from '../../../strategies/index.ts';
+import { VolatilityRegime, regimeSizeFactor, regimeWidenFactor, shrinkByRegime, widenByRegime } from '../../../strategies/index.ts';
 
 describe('short and long volatility with a regime ratio', () => {
   it('is the square root of the weighted rate of squared log returns, in bps per √s', () => {
@@ -82,5 +82,27 @@ describe('the half-spread widened by the volatility regime', () => {
     expect(widenByRegime(quotes, 100, 3, 0, 10)).toBe(quotes);
     expect(widenByRegime(quotes, 100, Number.NaN, 1, 10)).toBe(quotes);
     expect(regimeWidenFactor(3, 0.5)).toBe(1);
+  });
+});
+
+describe('quote sizes cut by the volatility regime', () => {
+  const quotes = [
+    { side: 'buy' as const, price: 99.9, size: 3, level: 0, reference: 99.95 },
+    { side: 'sell' as const, price: 100.1, size: 1.5, level: 0 },
+  ];
+
+  it('multiplies every size on both sides by 1 / (1 + k × (regime − 1)) and keeps the prices', () => {
+    const shrunk = shrinkByRegime(quotes, 2, 0.5);
+    expect(shrunk[0]).toEqual({ side: 'buy', price: 99.9, size: 2, level: 0, reference: 99.95 });
+    expect(shrunk[1]).toEqual({ side: 'sell', price: 100.1, size: 1, level: 0 });
+    expect(regimeSizeFactor(5, 1)).toBeCloseTo(0.2, 12);
+  });
+
+  it('keeps the strategy\'s very quotes at or under a regime of 1, with k 0, or a regime that is not a number', () => {
+    expect(shrinkByRegime(quotes, 1, 1)).toBe(quotes);
+    expect(shrinkByRegime(quotes, 0.5, 1)).toBe(quotes);
+    expect(shrinkByRegime(quotes, 4, 0)).toBe(quotes);
+    expect(shrinkByRegime(quotes, Number.NaN, 1)).toBe(quotes);
+    expect(regimeSizeFactor(Number.POSITIVE_INFINITY, 1)).toBe(1);
   });
 });
