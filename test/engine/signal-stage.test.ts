@@ -280,29 +280,34 @@ describe('queue-aware placement in the engine', () => {
   });
 });
 
-describe('the half-spread by volatility regime in the stage', () => {
-  /** A stage whose venue mid alternated calmly for 5 minutes, then jumped about for half a second. */
-  function stageAfterBurst(volRegimeWiden: number): SignalStage {
-    const stage = new SignalStage({ ...DEFAULT_SIGNAL_SETTINGS, volRegimeWiden, volRegimeMaxWidenBps: 10 }, undefined, 18);
-    let up = false;
-    for (let t = 0; t <= 300_000; t += 100) {
-      up = !up;
-      stage.onVenueTop(t, { price: up ? 2000 : 1999.99, size: 1 }, { price: up ? 2000.02 : 2000.01, size: 1 });
-    }
-    for (let t = 300_010; t <= 300_500; t += 10) {
-      up = !up;
-      stage.onVenueTop(t, { price: up ? 2000.1 : 1999.99, size: 1 }, { price: up ? 2000.12 : 2000.01, size: 1 });
-    }
-    return stage;
+/** A stage whose venue mid alternated calmly for 5 minutes, then jumped about for half a second. */
+function stageAfterBurst(settings: Partial<SignalSettings>, isRead = true): SignalStage {
+  const stage = new SignalStage({ ...DEFAULT_SIGNAL_SETTINGS, ...settings }, undefined, 18, isRead);
+  let up = false;
+  for (let t = 0; t <= 300_000; t += 100) {
+    up = !up;
+    stage.onVenueTop(t, { price: up ? 2000 : 1999.99, size: 1 }, { price: up ? 2000.02 : 2000.01, size: 1 });
   }
-  const quotes = [
-    { side: 'buy' as const, price: 1999.5, size: 0.1, level: 0 },
-    { side: 'sell' as const, price: 2000.5, size: 0.1, level: 0 },
-  ];
-  const market = { bestBid: 1999.99, bestAsk: 2000.01, tickSize: 0.01, makerFee: 0 };
+  for (let t = 300_010; t <= 300_500; t += 10) {
+    up = !up;
+    stage.onVenueTop(t, { price: up ? 2000.1 : 1999.99, size: 1 }, { price: up ? 2000.12 : 2000.01, size: 1 });
+  }
+  return stage;
+}
+/** A level-0 bid and ask 0.5 either side of 2000, and the one-cent touch they quote against. */
+const burstQuotes = [
+  { side: 'buy' as const, price: 1999.5, size: 0.1, level: 0 },
+  { side: 'sell' as const, price: 2000.5, size: 0.1, level: 0 },
+];
+const burstMarket = { bestBid: 1999.99, bestAsk: 2000.01, tickSize: 0.01, makerFee: 0 };
+
+describe('the half-spread by volatility regime in the stage', () => {
+  const quotes = burstQuotes;
+  const market = burstMarket;
+  const widening = (volRegimeWiden: number): SignalStage => stageAfterBurst({ volRegimeWiden, volRegimeMaxWidenBps: 10 });
 
   it('widens both sides by widen × (regime − 1) of their distance, capped, once the short volatility runs above the long', () => {
-    const stage = stageAfterBurst(0.1);
+    const stage = widening(0.1);
     const status = stage.status(300_500);
     expect(status.volRatio).toBeGreaterThan(2);
     expect(status.volRegimeWiden).toBeCloseTo(0.1 * (status.volRatio - 1), 12);
@@ -313,33 +318,15 @@ describe('the half-spread by volatility regime in the stage', () => {
   });
 
   it('hands back the strategy\'s very quotes while VOL_REGIME_WIDEN is 0', () => {
-    const stage = stageAfterBurst(0);
+    const stage = widening(0);
     expect(stage.adjustQuotes(quotes, 2000, 300_500, market, 0)).toBe(quotes);
     expect(stage.status(300_500).volRegimeWiden).toBe(0);
   });
 });
 
 describe('quote sizes by toxicity and volatility regime', () => {
-  const market = { bestBid: 1999.99, bestAsk: 2000.01, tickSize: 0.01, makerFee: 0 };
-  const quotes = [
-    { side: 'buy' as const, price: 1999.5, size: 0.1, level: 0 },
-    { side: 'sell' as const, price: 2000.5, size: 0.1, level: 0 },
-  ];
-  /** A stage whose venue mid alternated calmly for 5 minutes, then jumped about for half a second. */
-  function stageAfterBurst(settings: Partial<SignalSettings>, isRead = true): SignalStage {
-    const stage = new SignalStage({ ...DEFAULT_SIGNAL_SETTINGS, ...settings }, undefined, 18, isRead);
-    let up = false;
-    for (let t = 0; t <= 300_000; t += 100) {
-      up = !up;
-      stage.onVenueTop(t, { price: up ? 2000 : 1999.99, size: 1 }, { price: up ? 2000.02 : 2000.01, size: 1 });
-    }
-    for (let t = 300_010; t <= 300_500; t += 10) {
-      up = !up;
-      stage.onVenueTop(t, { price: up ? 2000.1 : 1999.99, size: 1 }, { price: up ? 2000.12 : 2000.01, size: 1 });
-    }
-    return stage;
-  }
-
+  const market = burstMarket;
+  const quotes = burstQuotes;
   it('cuts every size by 1 / (1 + k × (regime − 1)) once the short volatility runs above the long, prices untouched, and shows the share', () => {
     const stage = stageAfterBurst({ volRegimeSize: 0.5 });
     const status = stage.status(300_500);
