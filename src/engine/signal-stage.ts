@@ -60,19 +60,19 @@ export class SignalStage {
   readonly readsVenue: boolean;
   /** Our fills' toxicity is tracked (it is read, or it widens or shrinks the quotes). */
   private readonly tracksToxicity: boolean;
+  /** The reference's move since each side was set is tracked (it is read, or REFERENCE_PULL_BPS pulls on it). */
+  private readonly tracksReferenceMove: boolean;
   /** Which side queue placement last moved to the touch (+1 bid, −1 ask, 0 none). */
   private queueJoin: -1 | 0 | 1 = 0;
   private readonly hold = new SideHold();
   /** The side REFERENCE_PULL_BPS left out at the last requote. */
   private heldNow: Side | undefined;
-  /** The reference's move since each side was set is tracked (it is read, or REFERENCE_PULL_BPS pulls on it). */
-  private readonly tracksReferenceMove: boolean;
 
   /**
    * @param reference the pair's reference feed, when it reads one: the signals read its book.
    * @param baseDecimals the venue's base token decimals (its trade sizes are in base units).
    * @param isRead false when nothing reads the signals from the status (a backtest): the stage then
-   *   tracks only what the alpha term and the toxicity widening use.
+   *   tracks only what quoting uses (the alpha term and the quote adjustments whose keys are on).
    * @throws RangeError for a window or half-life that is not positive (the keys' bounds prevent it).
    */
   constructor(
@@ -150,11 +150,17 @@ export class SignalStage {
       this.heldNow = held;
       if (held !== undefined) adjusted = adjusted.filter((quote) => quote.side !== held);
     }
-    if (settings.toxicityWidenRatio !== 0) adjusted = widenToxicSides(adjusted, fair, this.toxicity.value(nowMs), settings.toxicityWidenRatio, settings.toxicityMaxWidenBps);
     // Sizes stay numbers: the pipeline rounds them down to the lot and drops one under the minimum.
-    if (settings.toxicitySizeRatio !== 0) adjusted = shrinkToxicSides(adjusted, this.toxicity.value(nowMs), settings.toxicitySizeRatio);
-    if (settings.volRegimeWiden !== 0) adjusted = widenByRegime(adjusted, fair, this.signals.volatilityAt(nowMs).ratio, settings.volRegimeWiden, settings.volRegimeMaxWidenBps);
-    if (settings.volRegimeSize !== 0) adjusted = shrinkByRegime(adjusted, this.signals.volatilityAt(nowMs).ratio, settings.volRegimeSize);
+    if (settings.toxicityWidenRatio !== 0 || settings.toxicitySizeRatio !== 0) {
+      const toxicity = this.toxicity.value(nowMs);
+      if (settings.toxicityWidenRatio !== 0) adjusted = widenToxicSides(adjusted, fair, toxicity, settings.toxicityWidenRatio, settings.toxicityMaxWidenBps);
+      if (settings.toxicitySizeRatio !== 0) adjusted = shrinkToxicSides(adjusted, toxicity, settings.toxicitySizeRatio);
+    }
+    if (settings.volRegimeWiden !== 0 || settings.volRegimeSize !== 0) {
+      const regime = this.signals.volatilityAt(nowMs).ratio;
+      if (settings.volRegimeWiden !== 0) adjusted = widenByRegime(adjusted, fair, regime, settings.volRegimeWiden, settings.volRegimeMaxWidenBps);
+      if (settings.volRegimeSize !== 0) adjusted = shrinkByRegime(adjusted, regime, settings.volRegimeSize);
+    }
     if (settings.queueJoinThresholdBps !== 0) {
       const values = this.values(nowMs);
       const predicted = predictedMoveBps(values, settings);
