@@ -19,6 +19,8 @@ export interface ConfirmOptions {
   readonly resendCancelAll: () => Promise<void>;
   /** False once the pull is no longer wanted (a pause's reason cleared): it ends unconfirmed, sending nothing more. */
   readonly stillWanted?: () => boolean;
+  /** True while the order's placement is still on its way (sent, not answered): the venue not knowing it yet is not its end. */
+  readonly isInFlight?: (orderId: string) => boolean;
 }
 
 /**
@@ -61,6 +63,12 @@ async function settleUnlisted(options: ConfirmOptions): Promise<boolean> {
     try {
       final = await options.venue.fetchOrder(order.orderId);
     } catch {
+      settled = false;
+      continue;
+    }
+    if (final === undefined && options.isInFlight?.(order.orderId) === true) {
+      // Sent before the cancel-all and not yet arrived: it may rest once it does (a shutdown that
+      // called it cancelled left it resting on the venue).
       settled = false;
       continue;
     }

@@ -103,6 +103,8 @@ export class OrderManager {
   private readonly rejectBackoff = { buy: { untilMs: 0, streak: 0 }, sell: { untilMs: 0, streak: 0 } };
   /** Placements between the gate and the table (being signed): they count as exposure too. */
   private readonly reserved = new Set<ExposedOrder>();
+  /** Placements sent and not yet answered, by order id. */
+  private readonly placementsInFlight = new Set<string>();
   private wakeTimer: Timer | undefined;
   /** The cancel-everything in progress (pause, halt, shutdown, an alert): one at a time. */
   private pulling: Promise<boolean> | undefined;
@@ -279,6 +281,7 @@ export class OrderManager {
   waitUntilNoOpenOrders(timeoutMs: number, applyReport: (report: OrderReport) => void, stillWanted?: () => boolean): Promise<boolean> {
     return confirmNothingRests({
       ...(stillWanted === undefined ? {} : { stillWanted }),
+      isInFlight: (orderId) => this.placementsInFlight.has(orderId),
       venue: this.options.venue,
       clock: this.options.clock,
       logger: this.options.logger,
@@ -366,7 +369,13 @@ export class OrderManager {
     const intent = signed.intent;
     this.counts.ordersSent++;
     this.counts.placedQtyUnits += intent.qtyUnits;
-    const outcome = await venue.submitOrder(signed);
+    this.placementsInFlight.add(signed.orderId);
+    let outcome;
+    try {
+      outcome = await venue.submitOrder(signed);
+    } finally {
+      this.placementsInFlight.delete(signed.orderId);
+    }
     journal.append({ t: 'ack', orderId: outcome.orderId, outcome: outcome.kind, timeMs: clock.nowMs() });
     switch (outcome.kind) {
       case 'accepted':
