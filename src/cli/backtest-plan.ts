@@ -326,7 +326,15 @@ function timeWindowOf(plan: BacktestPlan): TimeWindow | undefined {
  */
 function thinExchangeOf(thin: ThinPlan, rules: TickerRules, takerPbips: number, rng: Rng): ExchangeFactory {
   try {
-    return thinExchangeFactory({ rules, takerFeePbips: takerPbips, uninformed: thin.uninformed, background: thin.background, arbitrage: thin.arbitrage, rng: rng.fork('thin') });
+    return thinExchangeFactory({
+      rules,
+      takerFeePbips: takerPbips,
+      uninformed: thin.uninformed,
+      background: thin.background,
+      ...(thin.competitor === undefined ? {} : { competitor: thin.competitor }),
+      arbitrage: thin.arbitrage,
+      rng: rng.fork('thin'),
+    });
   } catch (error) {
     if (error instanceof MmError && error.code === 'CORE_INVALID_OPTION') throw new UsageError(error.message);
     throw error;

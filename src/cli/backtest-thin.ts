@@ -32,10 +32,17 @@ export function thinPlanFromFlags(values: Readonly<Record<string, unknown>>): { 
 
 /** One line for a run's context: the thin venue's settings. */
 export function describeThinPlan(thin: ThinPlan, takerPbips: number): string {
-  const { uninformed, background, arbitrage } = thin;
-  const arbitrageText = arbitrage.enabled ? `arbitrageurs after ${arbitrage.latencyMs} ms, edge ${arbitrage.edgeBps} bps over the ${takerPbips} pbips taker fee and gas` : 'no arbitrageurs';
+  const { uninformed, background, competitor, arbitrage } = thin;
+  const arbitrageText = arbitrage.enabled
+    ? `arbitrageurs after ${arbitrage.latencyMs} ms when stale past the ${takerPbips} pbips taker fee + gas + the reference's ${arbitrage.referenceFeeBps} bps fee + ${arbitrage.edgeBps} bps edge`
+    : 'no arbitrageurs';
+  const limitText = uninformed.limitModel === 'fixed' ? `limit ${uninformed.limitBps} bps past their trade's price (fixed)` : `slack past their trade's price drawn from an exponential of mean ${uninformed.slackMeanBps} bps (elastic)`;
+  const competitorText =
+    competitor === undefined || competitor.depthShare === 0
+      ? 'no competing maker'
+      : `competing maker at the reference touch ${competitor.offsetTicks >= 0 ? '+' : ''}${competitor.offsetTicks} ticks, at least ${competitor.halfSpreadBps} bps from the mid, ${competitor.depthShare} of the reference's queue there, lag ${competitor.lagMs} ms`;
   return (
     `venue: thin, priced off the recording as the reference (docs/thin-venue.md); uninformed takers ${uninformed.share} of the reference's trades × ${uninformed.sizeScale} size, ` +
-    `limit ${uninformed.limitBps} bps; background maker ±${background.halfSpreadBps} bps, lag ${background.lagMs} ms, ${background.depthQuote} quote a side; ${arbitrageText}; markouts against the reference mid`
+    `${limitText}; background maker ±${background.halfSpreadBps} bps, lag ${background.lagMs} ms, ${background.depthQuote} quote a side; ${competitorText}; price-time priority; ${arbitrageText}; markouts and the end inventory against the reference mid`
   );
 }
