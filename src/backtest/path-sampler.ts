@@ -8,6 +8,7 @@ import { unitsToNumber, type TickerRules } from '../core/index.ts';
 import type { PathStatus } from '../engine/index.ts';
 import type { VenueExchange } from './venue-exchange.ts';
 import type { PathSample, PnlComponents } from './stats.ts';
+import { markedAt } from './pnl-mark.ts';
 
 /** Samples one pair's state every `sampleMs` of simulated time. */
 export class PathSampler {
@@ -42,7 +43,7 @@ export class PathSampler {
       bestAsk: this.tickPrice(exchange.book.bestAskPrice()),
       inventory: status.baseBalance - this.startBase,
       ...(status.hedge === undefined ? {} : { netInventory: status.baseBalance - this.startBase + status.hedge.hedgePositionBase }),
-      pnl: status.pnl.total + (status.hedge?.pnlQuote ?? 0),
+      pnl: this.markedPnl(status) + (status.hedge?.pnlQuote ?? 0),
       components: pnlComponents(status),
       ...(status.reference === undefined ? {} : { referenceFair: status.reference.fair, basisBps: status.reference.basisBps }),
       ...(status.model === undefined ? {} : { model: status.model.internals }),
@@ -52,6 +53,16 @@ export class PathSampler {
       this.samples.push({ ...sample, timeMs: this.nextSampleMs });
       this.nextSampleMs += this.sampleMs;
     }
+  }
+
+  /**
+   * The PnL at this sample: the engine's, or, where the exchange names the mid fills are judged
+   * against (a thin venue: the reference's), the ledger with its position marked there, so the
+   * path, its drawdown and its error bars value inventory as the summary's end does.
+   */
+  private markedPnl(status: PathStatus): number {
+    const mid = this.exchange.markoutMid?.();
+    return mid === undefined ? status.pnl.total : markedAt(status.pnl, mid);
   }
 
   private tickPrice(priceTicks: number | undefined): number | undefined {

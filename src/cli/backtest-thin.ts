@@ -5,14 +5,22 @@
  */
 import type { FlagSpec } from './args.ts';
 import { UsageError } from './io.ts';
-import { givenThinFlags, readThinFlags, thinFlagSpecs, type ThinPlan } from './thin-flags.ts';
+import { givenThinFlags, parseTakerSeeds, readThinFlags, thinFlagSpecs, type ThinPlan } from './thin-flags.ts';
 
 /** The venue a backtest quotes on: the recorded book itself, or a thin venue priced off it. */
 export const VENUES = ['replay', 'thin'] as const;
 export type VenueKind = (typeof VENUES)[number];
 
-/** The `--thin-*` flags for `--help` and the parser, each with its unit, range and default. */
-export const THIN_OPTIONS: Readonly<Record<string, FlagSpec>> = thinFlagSpecs('--venue thin');
+/** The `--thin-*` flags for `--help` and the parser, each with its unit, range and default, and `--taker-seeds`. */
+export const THIN_OPTIONS: Readonly<Record<string, FlagSpec>> = {
+  ...thinFlagSpecs('--venue thin', { backtest: true }),
+  'taker-seeds': {
+    type: 'string',
+    value: 'N|a,b,…',
+    default: 1,
+    doc: "--venue thin: run once per taker seed (N seeds from --thin-taker-seed on, or a list) and report the PnL's spread over them (pnl_quote_by_taker_seed, min / median / max); the rest of the summary is the first seed's",
+  },
+};
 
 /**
  * The venue and, for a thin one, its models from the flags (the defaults where not given).
@@ -22,12 +30,16 @@ export function thinPlanFromFlags(values: Readonly<Record<string, unknown>>): { 
   const venueText = values['venue'] ?? 'replay';
   if (!(VENUES as readonly unknown[]).includes(venueText)) throw new UsageError(`--venue=${String(venueText)}: allowed ${VENUES.join(' or ')}`);
   const venue = venueText as VenueKind;
+  const seedsText = values['taker-seeds'];
   if (venue !== 'thin') {
-    const given = givenThinFlags(values);
+    const given = [...givenThinFlags(values), ...(typeof seedsText === 'string' ? ['taker-seeds'] : [])];
     if (given.length > 0) throw new UsageError(`--${given[0] as string} applies to --venue thin only`);
     return { venue, thin: undefined };
   }
-  return { venue, thin: readThinFlags(values) };
+  const thin = readThinFlags(values);
+  if (typeof seedsText !== 'string') return { venue, thin };
+  const first = thin.takerSeed ?? (typeof values['seed'] === 'string' && /^\d+$/.test(values['seed']) ? Number(values['seed']) : 1);
+  return { venue, thin: { ...thin, takerSeeds: parseTakerSeeds(seedsText, first) } };
 }
 
 /** One line for a run's context: the thin venue's settings. */

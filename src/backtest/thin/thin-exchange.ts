@@ -105,6 +105,11 @@ export class ThinExchange implements VenueExchange {
     });
   }
 
+  /** The seed the takers draw from, as the options state it. */
+  get takerSeed(): number | undefined {
+    return this.options.takerSeed;
+  }
+
   /** What the takers did so far. */
   stats(): ThinExchangeStats {
     return { ...this.counts };

@@ -39,6 +39,8 @@ export interface ThinExchangeOptions {
   readonly arbitrage: ArbitrageOptions;
   /** The uninformed takers' draws: fork it from the taker seed's RNG (`createRng(seed).fork('thin')`). */
   readonly rng: Rng;
+  /** The seed `rng` came from, for the summary (`taker_seed`); absent: not stated. */
+  readonly takerSeed?: number;
 }
 
 /** Every default of a thin venue but the pair's rules and the RNG. */
