@@ -7,6 +7,6 @@ export { createRecordedEventSource, type RecordedSourceOptions } from './source.
 export { recordingScale, type RecordingScale } from './scale.ts';
 export { recordingSpan, shareWindow, windowedSource, type RecordingSpan, type TimeWindow } from './window.ts';
 export { replayTopOfBook, type TopRow, type VenueTop } from './top-of-book.ts';
-export { IMPORT_FORMATS, importRecording, isImportFormat, type ImportFormat, type ImportReport, type WarnSink } from './importers/index.ts';
+export { IMPORT_FORMATS, TIME_UNITS, importRecording, isImportFormat, isTimeUnit, type ImportFormat, type ImportOptions, type ImportReport, type TimeUnit, type WarnSink } from './importers/index.ts';
 export { readFileHead, readLines } from './importers/lines.ts';
 export { MAGIC } from './format.ts';
