@@ -58,6 +58,7 @@ async function runImport(args: readonly string[], io: CliIo): Promise<number> {
   const lines = [
     `${out}: ${report.records} records from ${report.lines} input lines (${report.format})`,
     `symbol ${h.symbol}${h.base === undefined ? '' : ` (${h.base}/${h.quote ?? '?'})`}, tick ${h.tick}, lot ${h.lot}, prices ×10^${h.priceDecimals}, sizes ×10^${h.qtyDecimals}`,
+    ...(report.notes ?? []),
     ...(skipped.length === 0 ? ['nothing skipped'] : ['not imported:', ...skipped.map(([reason, count]) => `  ${count} × ${reason}`)]),
   ];
   io.stdout.write(lines.join('\n') + '\n');
