@@ -209,6 +209,22 @@ describe('binance importer', () => {
     });
   });
 
+  it('keeps only the last minute of diffs waiting for a snapshot, so memory stays flat however late it comes', async () => {
+    const second = (n: number): bigint => T0 + BigInt(n) * 1_000_000_000n;
+    const lines = Array.from({ length: 120 }, (_, i) => depthLine(second(i), i + 1, i + 1, [['100.00000000', `${i + 1}.00000000`]], []));
+    lines.push(snapshotLine(second(120), 118, [['100.00000000', '118.00000000']], [['101.00000000', '1.00000000']]));
+    lines.push(depthLine(second(121), 121, 121, [['100.00000000', '121.00000000']], []));
+    const { report, out } = await importLines('late-snapshot.txt', lines);
+    // Diffs 1–59 are over 60 s older than diff 120 when it arrives; 60–118 are in the snapshot, 119–120 continue it.
+    expect(report.skipped).toEqual({ 'depth diff over 60 s before a snapshot (a snapshot covers it)': 59, 'depth diff already in the snapshot': 59 });
+    expect((await tops(out)).map((r) => [r.updateId, r.bidQty / 1e8])).toEqual([
+      [118, 118],
+      [119, 119],
+      [120, 120],
+      [121, 121],
+    ]);
+  });
+
   it('names the recording after the file when it holds only a snapshot', async () => {
     const input = writeLines(dir, 'nexousdt_20240723.dat', [snapshotLine(ms(0), 10, [['1.20000000', '5.00000000']], [['1.20100000', '3.00000000']])]);
     const out = join(dir, 'only-snapshot.data');

@@ -20,6 +20,12 @@ import { LocalStampReader } from './time-unit.ts';
 
 /** Binance spot prices and sizes are strings with 8 decimals. */
 const DECIMALS = 8;
+/**
+ * Diffs waiting for a snapshot are kept this long (local time, ns): a snapshot's `lastUpdateId`
+ * is at most a REST round trip older than the line it arrives on, so it covers every diff received
+ * before that, and a stream with no snapshot for hours costs a minute of diffs, not hours.
+ */
+const BUFFER_NS = 60_000_000_000n;
 
 interface Level {
   readonly price: number;
@@ -249,7 +255,15 @@ export async function importBinance(paths: readonly string[], out: string, warn:
           offsetNs = exchNs - localNs;
           const diff: Diff = { localNs, exchNs, first, last, bids, asks };
           if (state.kind === 'synced') applyLive(diff, where);
-          else buffered.push(diff);
+          else {
+            buffered.push(diff);
+            let stale = 0;
+            while (stale < buffered.length && (buffered[stale] as Diff).localNs < localNs - BUFFER_NS) stale++;
+            if (stale > 0) {
+              for (let i = 0; i < stale; i++) skips.skip('depth diff over 60 s before a snapshot (a snapshot covers it)', where);
+              buffered = buffered.slice(stale);
+            }
+          }
         } else if (channel === 'trade') {
           const price = typeof data['p'] === 'string' ? decimalToScaled(data['p'], DECIMALS) : undefined;
           const qty = typeof data['q'] === 'string' ? decimalToScaled(data['q'], DECIMALS) : undefined;
