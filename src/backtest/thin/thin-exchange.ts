@@ -129,27 +129,38 @@ export class ThinExchange implements VenueExchange {
     this.reference.setLevel(side, priceTicks, qtyLots);
   }
 
-  /** A reference message is complete: a moved touch re-quotes the makers (after their lags) and may send arbitrageurs. */
+  /**
+   * A reference message is complete: a moved touch re-quotes the makers (after their lags) and may
+   * send arbitrageurs; a queue at the touch that changed size re-sizes the competing maker.
+   */
   settleCrossings(): void {
     this.agenda.catchUp();
     const bid = this.reference.bestBidPrice();
     const ask = this.reference.bestAskPrice();
-    if (!this.touch.update(bid, ask)) return;
-    const now = this.host.clock.nowMs();
     const touch = this.touch;
+    const moved = touch.update(bid, ask);
+    if (!touch.isSet) return;
+    const now = this.host.clock.nowMs();
     const pushed = this.pushed;
-    const midTwice = touch.bid + touch.ask;
-    if (!this.hasPushedMid || midTwice !== pushed.midTwice) this.agenda.requoteAt(now + this.options.background.lagMs, midTwice);
-    this.hasPushedMid = true;
-    pushed.midTwice = midTwice;
+    if (moved) {
+      const midTwice = touch.bid + touch.ask;
+      if (!this.hasPushedMid || midTwice !== pushed.midTwice) this.agenda.requoteAt(now + this.options.background.lagMs, midTwice);
+      this.hasPushedMid = true;
+      pushed.midTwice = midTwice;
+    }
     const competitor = this.options.competitor;
     if (competitor !== undefined && competitor.depthShare > 0) {
-      pushed.bid = touch.bid;
-      pushed.ask = touch.ask;
-      pushed.bidLots = this.reference.sizeAt('buy', touch.bid);
-      pushed.askLots = this.reference.sizeAt('sell', touch.ask);
-      this.agenda.competitorRequoteAt(now + competitor.lagMs, pushed.bid, pushed.ask, pushed.bidLots, pushed.askLots);
+      const bidLots = this.reference.sizeAt('buy', touch.bid);
+      const askLots = this.reference.sizeAt('sell', touch.ask);
+      if (moved || bidLots !== pushed.bidLots || askLots !== pushed.askLots) {
+        pushed.bid = touch.bid;
+        pushed.ask = touch.ask;
+        pushed.bidLots = bidLots;
+        pushed.askLots = askLots;
+        this.agenda.competitorRequoteAt(now + competitor.lagMs, touch.bid, touch.ask, bidLots, askLots);
+      }
     }
+    if (!moved) return;
     this.watchForArbitrage(now);
     this.agenda.runDue();
   }
@@ -424,8 +435,9 @@ export class ThinExchange implements VenueExchange {
   /**
    * A maker posts `lots` on a side at a price, post-only: a quote that would cross a resting one
    * (ours or the other maker's) is refused, the side shows nothing, and it tries again one lag
-   * later. It keeps its place in the queue only when the quote is the very one it shows (same
-   * price, same lots); a new price or a top-up goes to the back. Returns whether the book changed.
+   * later. At the same price it keeps its place in the queue when it shows the same or fewer lots
+   * (orders ahead of us cancelled: we move up); a new price or more lots (a top-up) goes to the
+   * back. Returns whether the book changed.
    */
   private post(maker: MakerIndex, side: Side, priceTicks: number, lots: number): boolean {
     const book = this.book;
@@ -438,7 +450,8 @@ export class ThinExchange implements VenueExchange {
       this.requoteLater(maker, true);
       return before > 0;
     }
-    book.quote(maker, side, priceTicks, lots, lots > 0 ? this.nextRank++ : 0);
+    const keepsPlace = before > 0 && lots > 0 && beforePrice === priceTicks && lots <= before;
+    book.quote(maker, side, priceTicks, lots, keepsPlace ? book.rankOf(maker, side) : lots > 0 ? this.nextRank++ : 0);
     return before !== lots || beforePrice !== priceTicks;
   }
 

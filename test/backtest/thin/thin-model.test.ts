@@ -68,6 +68,22 @@ describe('a competing maker and price-time priority', () => {
     expect(h.trades.at(-1)).toMatchObject({ priceTicks: 300_010, lots: 10 });
   });
 
+  it('moves us up as the queue ahead of us shrinks (cancels at the reference); a maker that tops up goes behind us, its whole quote (one order a side: kind to us)', () => {
+    const h = venue();
+    h.at(START_MS).referenceTop(299_990, 300_010, 10_000);
+    h.at(START_MS + 100);
+    const ours = h.place('sell', 300_010, 50);
+    // The reference's queue at the touch halves: the maker ahead of us shows 50, still ahead.
+    h.at(START_MS + 110).referenceTop(299_990, 300_010, 5_000);
+    h.at(START_MS + 210);
+    expect(h.exchange.book.sizeAt('sell', 300_010)).toBe(50);
+    // It grows back to 200: the top-up goes behind us.
+    h.at(START_MS + 220).referenceTop(299_990, 300_010, 20_000);
+    h.at(START_MS + 320).referenceTrade('buy', 300_010, 60);
+    expect(h.order(ours).filledLots).toBe(50);
+    expect(h.trades.map((trade) => trade.lots)).toEqual([50, 10]);
+  });
+
   it('moves us to the front when the maker ahead of us leaves the level', () => {
     const h = venue();
     h.at(START_MS).referenceTop(299_990, 300_010, 10_000);
