@@ -53,9 +53,11 @@ describe.skipIf(dataDir === undefined)('paper with the reference flow', () => {
     const reference = new MarkoutTracker();
     let referenceMid: number | undefined;
     follower.subscribe({
+      // Marked out on the feed's clock, the market's own time: 1 s is one second of the market
+      // whatever the machine's speed (on the wall clock it was 20 s of it, or fewer under load).
       onTop: (bid, ask) => {
         referenceMid = (bid + ask) / 2;
-        reference.observeMid(referenceMid, clock.nowMs());
+        reference.observeMid(referenceMid, feedClock.nowMs());
       },
       onTrade: () => undefined,
     });
@@ -76,7 +78,7 @@ describe.skipIf(dataDir === undefined)('paper with the reference flow', () => {
         if (report.lastTrade === undefined || report.lastFillPriceUnits === undefined) return;
         const price = Number(report.lastFillPriceUnits) / Number(USDC_UNIT);
         fills.push({ side: report.side, price });
-        reference.addFill(report.side, price, clock.nowMs());
+        reference.addFill(report.side, price, feedClock.nowMs());
         // Put back at the same price: the quotes never move.
         if (report.status === 'FILLED') refills.push(place(venue as LiveVenue, { side: report.side, priceUnits: quotes[report.side], qtyUnits: qty, postOnly: true }).catch(() => undefined));
       },
