@@ -35,6 +35,13 @@ describe('price-elastic takers', () => {
 describe('a competing maker and price-time priority', () => {
   /** A competing maker at the reference touch showing 1 % of its 10 000 lots (100), 100 ms late; share-1 twins with a wide fixed limit. */
   const venue = (): ThinHarness => new ThinHarness({ ...ALONE, competitor: { depthShare: 0.01, offsetTicks: 0, halfSpreadBps: 0.01, lagMs: 100 }, uninformed: { share: 1, limitModel: 'fixed', limitBps: 100 } });
+  /** That venue once the maker shows its 100 lots at the reference ask, and our 50-lot ask joined behind it. */
+  const joined = (): { h: ThinHarness; ours: string } => {
+    const h = venue();
+    h.at(START_MS).referenceTop(299_990, 300_010, 10_000);
+    h.at(START_MS + 100);
+    return { h, ours: h.place('sell', 300_010, 50) };
+  };
 
   it('fills a better competing quote first', () => {
     const h = venue();
@@ -52,10 +59,7 @@ describe('a competing maker and price-time priority', () => {
   });
 
   it('puts us behind a maker already at our price, and moves us up only as it trades or leaves', () => {
-    const h = venue();
-    h.at(START_MS).referenceTop(299_990, 300_010, 10_000);
-    h.at(START_MS + 100);
-    const ours = h.place('sell', 300_010, 50);
+    const { h, ours } = joined();
     // 60 lots: all from the maker who was there first.
     h.at(START_MS + 110).referenceTrade('buy', 300_010, 60);
     expect(h.order(ours).filledLots).toBe(0);
@@ -69,10 +73,7 @@ describe('a competing maker and price-time priority', () => {
   });
 
   it('moves us up as the queue ahead of us shrinks (cancels at the reference); a maker that tops up goes behind us, its whole quote (one order a side: kind to us)', () => {
-    const h = venue();
-    h.at(START_MS).referenceTop(299_990, 300_010, 10_000);
-    h.at(START_MS + 100);
-    const ours = h.place('sell', 300_010, 50);
+    const { h, ours } = joined();
     // The reference's queue at the touch halves: the maker ahead of us shows 50, still ahead.
     h.at(START_MS + 110).referenceTop(299_990, 300_010, 5_000);
     h.at(START_MS + 210);
@@ -85,10 +86,7 @@ describe('a competing maker and price-time priority', () => {
   });
 
   it('moves us to the front when the maker ahead of us leaves the level', () => {
-    const h = venue();
-    h.at(START_MS).referenceTop(299_990, 300_010, 10_000);
-    h.at(START_MS + 100);
-    const ours = h.place('sell', 300_010, 50);
+    const { h, ours } = joined();
     // The reference ask moves up a tick: the maker re-quotes at 300 011 (one lag later) and leaves our level.
     h.at(START_MS + 105).referenceTop(299_991, 300_011, 10_000);
     h.at(START_MS + 205);
