@@ -227,6 +227,12 @@ class BookAgents {
     if (this.hasPushedMid) this.requoteLater(account);
   }
 
+  /** The matching engine refused a simulated maker's post-only order (it would have crossed): it tries again one lag later. */
+  onMakerRefused(account: bigint): void {
+    this.flow.count('makerRefusals');
+    if (this.hasPushedMid) this.requoteLater(account, true);
+  }
+
   private book() {
     return this.flow.deps.engine.book(this.market);
   }
@@ -311,9 +317,9 @@ class BookAgents {
 
   /**
    * A maker posts its two sides, post-only, through the matching engine: unchanged and untouched
-   * orders stay (and keep their place in the queue); otherwise both are replaced. A side the venue
-   * refuses (it would cross a resting quote) stays empty and the maker tries again one lag later.
-   * Returns whether it re-posted.
+   * orders stay (and keep their place in the queue); otherwise both are replaced. A side the
+   * engine refuses when it processes it (it would cross a resting quote) stays empty, and the maker
+   * tries again one lag later (`onMakerRefused`). Returns whether it re-posted.
    */
   private post(account: bigint, bidTicks: number, askTicks: number, bidLots: number, askLots: number): boolean {
     const current = this.makers.get(account) as MakerOrders;
@@ -322,16 +328,9 @@ class BookAgents {
     const { orders } = this.flow;
     const market = this.market;
     orders.cancelAll(account, market);
-    const place = (side: Side, ticks: number, lots: number): bigint | undefined => {
-      if (lots <= 0 || ticks <= 0) return undefined;
-      const hash = orders.place(account, market, side, BigInt(ticks) * market.priceTick, BigInt(lots) * market.qtyStep, false, true);
-      if (hash === undefined) this.flow.count('makerRefusals');
-      return hash;
-    };
-    const bid = place('buy', bidTicks, bidLots);
-    const ask = place('sell', askTicks, askLots);
-    this.makers.set(account, { bid, ask, bidTicks, askTicks, bidLots, askLots });
-    if ((bid === undefined && bidLots > 0) || (ask === undefined && askLots > 0)) this.requoteLater(account, true);
+    const place = (side: Side, ticks: number, lots: number): bigint | undefined =>
+      lots <= 0 || ticks <= 0 ? undefined : orders.place(account, market, side, BigInt(ticks) * market.priceTick, BigInt(lots) * market.qtyStep, false, true);
+    this.makers.set(account, { bid: place('buy', bidTicks, bidLots), ask: place('sell', askTicks, askLots), bidTicks, askTicks, bidLots, askLots });
     const engine = this.flow.deps.engine;
     for (const prune of [...MAKER_ACCOUNTS, FLOW_TAKER, FLOW_ARBITRAGEUR]) engine.pruneFinished(prune, 500);
     return true;
@@ -395,11 +394,13 @@ export class ReferenceFlow {
     for (const market of markets) this.books.get(market)?.onBookChanged();
   }
 
-  /** The engine reported an execution: a fill of a simulated maker's has it re-post. */
+  /** The engine reported an execution: a fill of a simulated maker's has it re-post, a refused post-only order has it try again. */
   onExecution(event: ExecutionEvent): void {
     const account = event.order.account;
-    if (!this.isRunning || event.fill === undefined || (account !== FLOW_MAKER && account !== FLOW_COMPETITOR)) return;
-    this.books.get(event.order.market)?.onMakerTaken(account);
+    if (!this.isRunning || (account !== FLOW_MAKER && account !== FLOW_COMPETITOR)) return;
+    const agents = this.books.get(event.order.market);
+    if (event.fill !== undefined) agents?.onMakerTaken(account);
+    else if (event.order.status === 'NOT_PROCESSED') agents?.onMakerRefused(account);
   }
 
   /** Whether it is running (a stopped flow's agents, woken by a pending timer, do nothing). */

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_ARBITRAGE, DEFAULT_BACKGROUND_MAKER, DEFAULT_COMPETING_MAKER, DEFAULT_UNINFORMED_TAKERS, arbitrageCost, isArbitrageTarget, unitsToNumber } from '../../src/core/index.ts';
-import { DEFAULT_SETTINGS, FLOW_ARBITRAGEUR, FLOW_MAKER, FLOW_TAKER, type ReferenceFlowOptions, type ReferenceMarket, type ReferenceMarketListener, type SimOrder } from '../../src/sim/index.ts';
+import { DEFAULT_SETTINGS, FLOW_ARBITRAGEUR, FLOW_COMPETITOR, FLOW_MAKER, FLOW_TAKER, type ReferenceFlowOptions, type ReferenceMarket, type ReferenceMarketListener, type SimOrder } from '../../src/sim/index.ts';
 import { formatCancelBody } from '../../src/exchange/wire/requests.ts';
 import { startTestSim, type TestSim } from './harness.ts';
 
@@ -25,9 +25,10 @@ class TestReference implements ReferenceMarket {
     return () => this.listeners.delete(listener);
   }
 
-  top(bid: number, ask: number): void {
+  /** A touch, with its sizes (base tokens) when given, as a bookTicker carries them. */
+  top(bid: number, ask: number, bidQty?: number, askQty?: number): void {
     this.mid = (bid + ask) / 2;
-    for (const listener of this.listeners) listener.onTop(bid, ask);
+    for (const listener of this.listeners) listener.onTop(bid, ask, bidQty, askQty);
   }
 
   trade(aggressor: 'buy' | 'sell' | undefined, price: number, qty: number): void {
@@ -76,6 +77,33 @@ async function advance(test: TestSim, ms: number): Promise<void> {
 }
 
 describe('the sim flow driven by a reference market', () => {
+  it('posts the competing maker one lag after the touch, post-only, 3 bp from the mid with 1 % of the reference queue, and refuses it rather than cross our quote', async () => {
+    const reference = new TestReference();
+    t = await start(reference, flowOptions({ background: NO_BACKGROUND, competitor: { lagMs: 250 }, arbitrage: { enabled: false } }));
+    const quotes = () =>
+      t!.sim
+        .openOrdersOf(FLOW_COMPETITOR)
+        .filter((order) => order.market.key === ETH_USDC)
+        .map((order) => ({ side: order.side, price: unitsToNumber(order.request.price, 6), qty: unitsToNumber(order.request.baseQty, 18) }))
+        .sort((a, b) => a.price - b.price);
+    reference.top(2999.99, 3000.01, 120, 80);
+    await advance(t, 249);
+    expect(quotes()).toEqual([]);
+    await advance(t, 1);
+    // 3000 × (1 ∓ 3 bp), 1 % of 120 and 80 ETH.
+    expect(quotes()).toEqual([
+      { side: 'buy', price: 2999.1, qty: 1.2 },
+      { side: 'sell', price: 3000.9, qty: 0.8 },
+    ]);
+    // Our bid at 2999.50; the reference drops so the maker's new ask (2998.4) would cross it: refused, its bid posted.
+    await t.place(0, { side: 'buy', price: '2999.5', qty: '0.05', postOnly: true });
+    await t.sim.idle();
+    reference.top(2997.49, 2997.51, 120, 80);
+    await advance(t, 250);
+    expect(quotes()).toEqual([{ side: 'buy', price: 2996.6, qty: 1.2 }]);
+    expect(t.sim.referenceFlowStats()).toMatchObject({ makerRefusals: 1 });
+  });
+
   it('posts the background maker at the reference mid ± its spread one lag after the touch, and re-posts a taken level one lag later', async () => {
     const reference = new TestReference();
     t = await start(reference, flowOptions({ arbitrage: { enabled: false } }));
