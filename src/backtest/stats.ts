@@ -35,7 +35,7 @@ export interface PathSample {
   /** Base inventory minus its starting value, in base tokens. */
   readonly inventory: number;
   /** With a hedge venue: `inventory` plus the position the hedges built there (the net across both). */
-  readonly netInventory?: number;
+  readonly netInventory?: number | undefined;
   /** Total PnL in quote tokens. */
   readonly pnl: number;
   /** `pnl` split by component; absent in paths recorded before the split existed. */
@@ -44,7 +44,7 @@ export interface PathSample {
   readonly referenceFair?: number | undefined;
   readonly basisBps?: number | undefined;
   /** The strategy's internals at the sample (σ, A, k, the fit's weight, half spread, skew), when it reports them. */
-  readonly model?: ModelInternals;
+  readonly model?: ModelInternals | undefined;
 }
 
 /** Largest fall of PnL from a running peak, in quote tokens (≥ 0). */

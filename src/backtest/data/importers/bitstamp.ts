@@ -1,22 +1,20 @@
 /**
- * Bitstamp logs as obAnalytics recorded them (../shared/data README §2): `<local_ts_ms> <kind>
+ * Bitstamp logs as obAnalytics recorded them (../shared/data README §2, §5): `<local_ts_ms> <kind>
  * <json>` lines with top-20 `order_book` snapshots, `trade`s and L3 order events. The depth
  * stream is the change between consecutive top-20 snapshots (the first one after a CLEAR; a level
  * that leaves the top 20 is removed). The L3 events are not replayed as depth — the stream starts
  * without the resting orders, so their sizes cannot be trusted — but they settle a trade's
- * aggressor when the book cannot: a trade at or above the best ask was bought, at or below the
- * best bid sold, otherwise the side of the order the trade just changed or deleted (a resting
- * bid hit means the aggressor sold). Bitstamp sends no exchange time: exch_ts = local, flagged.
+ * aggressor (bitstamp-sides.ts). Bitstamp sends no exchange time: exch_ts = local, flagged.
  */
-import { DataError, FLAG, KIND, SIDE_BUY, SIDE_NONE, SIDE_SELL, decimalToScaled } from '../format.ts';
+import { DataError, FLAG, KIND, SIDE_BUY, SIDE_SELL, decimalToScaled } from '../format.ts';
 import { RecordingWriter } from '../writer.ts';
+import { TradeSideInference } from './bitstamp-sides.ts';
 import { readLines } from './lines.ts';
-import { SkipCounter, type ImportReport, type WarnSink } from './report.ts';
+import { SkipCounter, type ImportOptions, type ImportReport, type WarnSink } from './report.ts';
+import { LocalStampReader } from './time-unit.ts';
 
 const PRICE_DECIMALS = 2;
 const QTY_DECIMALS = 8;
-/** An L3 event this close before a trade (ms) is taken as the resting order it hit. */
-const L3_MATCH_MS = 50;
 
 type Levels = Map<number, number>;
 
@@ -52,27 +50,28 @@ function best(levels: Levels | undefined, isBid: boolean): number | undefined {
 }
 
 /** Imports Bitstamp logs (in time order) into `out`. */
-export async function importBitstamp(paths: readonly string[], out: string, warn: WarnSink): Promise<ImportReport> {
+export async function importBitstamp(paths: readonly string[], out: string, warn: WarnSink, options: ImportOptions = {}): Promise<ImportReport> {
   const skips = new SkipCounter(warn);
   const writer = new RecordingWriter(out, { symbol: 'BTCUSD', source: 'bitstamp', priceDecimals: PRICE_DECIMALS, qtyDecimals: QTY_DECIMALS, base: 'BTC', quote: 'USD' });
   let book: { bids: Levels; asks: Levels } | undefined;
   let lastMs = -1;
-  let lastL3: { ms: number; price: number; side: number } | undefined;
+  const sides = new TradeSideInference();
   try {
     for (const path of paths) {
       let lineNo = 0;
+      const stamps = new LocalStampReader(path, options.timeUnit ?? 'auto');
       for await (const line of readLines(path)) {
         lineNo++;
         skips.lines++;
         const where = `${path}:${lineNo}`;
         if (line.trim() === '') continue;
-        const match = /^(\d{1,16}) ([a-z_]+) (.*)$/.exec(line);
+        const match = /^(\d{1,19}) ([a-z_]+) (.*)$/.exec(line);
         if (match === null) {
           if (lineNo === 1 && line.startsWith('id,')) throw new DataError('DATA_BAD_INPUT', `${path} is the orders.csv table; import the .log file`);
           skips.skip('malformed line (not <local_ts_ms> <kind> <json>)', where);
           continue;
         }
-        let ms = Number(match[1]);
+        let ms = Number(stamps.toNs(match[1] as string, lineNo) / 1_000_000n);
         const kind = match[2] as string;
         let data: unknown;
         try {
@@ -121,22 +120,18 @@ export async function importBitstamp(paths: readonly string[], out: string, warn
             continue;
           }
           lastMs = ms;
-          const bestBid = best(book?.bids, true);
-          const bestAsk = best(book?.asks, false);
-          let side = SIDE_NONE;
-          if (bestAsk !== undefined && price >= bestAsk) side = SIDE_BUY;
-          else if (bestBid !== undefined && price <= bestBid) side = SIDE_SELL;
-          else if (lastL3 !== undefined && lastL3.price === price && ms - lastL3.ms <= L3_MATCH_MS) side = lastL3.side === SIDE_BUY ? SIDE_SELL : SIDE_BUY;
+          const side = sides.aggressor(ms, price, best(book?.bids, true), best(book?.asks, false));
           writer.append({ kind: KIND.trade, side, flags: FLAG.endOfMessage | FLAG.exchTsEstimated, exchNs: ns, localNs: ns, seq: id, price, qty });
         } else if (kind === 'order_created' || kind === 'order_changed' || kind === 'order_deleted') {
           const price = numberToScaled(data['price'], PRICE_DECIMALS);
           const orderType = data['order_type'];
-          if (price === undefined || (orderType !== 0 && orderType !== 1)) {
+          const createdS = Number(data['datetime']);
+          if (price === undefined || (orderType !== 0 && orderType !== 1) || !Number.isSafeInteger(createdS)) {
             skips.skip(`malformed ${kind}`, where);
             continue;
           }
           lastMs = ms;
-          if (kind !== 'order_created') lastL3 = { ms, price, side: orderType === 0 ? SIDE_BUY : SIDE_SELL };
+          if (kind !== 'order_created') sides.touch({ ms, price, side: orderType === 0 ? SIDE_BUY : SIDE_SELL, createdS });
           skips.counts['L3 events used only for trade sides'] = (skips.counts['L3 events used only for trade sides'] ?? 0) + 1;
         } else {
           skips.skip('unknown kind', where, kind);
@@ -148,5 +143,5 @@ export async function importBitstamp(paths: readonly string[], out: string, warn
     throw error;
   }
   const header = writer.close();
-  return { format: 'bitstamp', lines: skips.lines, records: header.records, skipped: skips.counts, header };
+  return { format: 'bitstamp', lines: skips.lines, records: header.records, skipped: skips.counts, header, notes: [sides.describe()], tradeSides: { ...sides.counts } };
 }

@@ -5,6 +5,13 @@
  * that leaves the N visible ones is removed), and executions (types 4, 5) are trades whose
  * aggressor is the opposite of the resting order's direction. LOBSTER times are exchange times
  * (seconds after midnight, New York); there is no receive clock and no sequence id.
+ *
+ * Executions against hidden orders (type 5) may print at half a cent (a midpoint peg): GOOG's and
+ * AMZN's whole days have 50 and 63 of them. Quotes on NASDAQ step by whole cents at $1 and above
+ * (Reg NMS rule 612), and the book here does, so such a price is moved to the cent away from the
+ * quotes it could fill (a buy down, a sell up, an unknown side to the nearest): it then fills no
+ * quote of ours the real trade would not have, and the recording's tick stays the book's cent
+ * instead of a half cent our quotes could use and the venue's could not.
  */
 import { basename } from 'node:path';
 import { DataError, FLAG, KIND, SIDE_BUY, SIDE_NONE, SIDE_SELL, type RecordInput } from '../format.ts';
@@ -12,10 +19,22 @@ import { RecordingWriter } from '../writer.ts';
 import { readLines } from './lines.ts';
 import { SkipCounter, type ImportReport, type WarnSink } from './report.ts';
 
-const FILE_NAME = /^([A-Za-z0-9.]+)_(\d{4})-(\d{2})-(\d{2})_\d+_\d+_(message|orderbook)_(\d+)\.csv$/;
+const FILE_NAME = /^([A-Za-z0-9.]+)_(\d{4})-(\d{2})-(\d{2})_\d+_\d+_(message|orderbook)_(\d+)\.csv(?:\.gz)?$/;
 /** LOBSTER prices are USD × 10 000. */
 const PRICE_DECIMALS = 4;
 const EMPTY_PRICE = 9_999_999_999;
+/** One cent, and one dollar, in LOBSTER's price units. */
+const CENT = 100;
+const DOLLAR = 10_000;
+
+/** A trade price on NASDAQ's quoting grid (whole cents from $1 on), moved away from the quotes it could fill. */
+function onQuoteGrid(price: number, aggressor: number): number {
+  if (price < DOLLAR || price % CENT === 0) return price;
+  const below = price - (price % CENT);
+  if (aggressor === SIDE_BUY) return below;
+  if (aggressor === SIDE_SELL) return below + CENT;
+  return price % CENT < CENT / 2 ? below : below + CENT;
+}
 
 interface LobsterFile {
   readonly path: string;
@@ -27,7 +46,7 @@ interface LobsterFile {
 function describeFile(path: string): LobsterFile {
   const match = FILE_NAME.exec(basename(path));
   if (match === null) {
-    throw new DataError('DATA_BAD_INPUT', `${path}: not a LOBSTER file name (TICKER_YYYY-MM-DD_start_end_message|orderbook_N.csv)`);
+    throw new DataError('DATA_BAD_INPUT', `${path}: not a LOBSTER file name (TICKER_YYYY-MM-DD_start_end_message|orderbook_N.csv, or .csv.gz)`);
   }
   return { path, symbol: match[1] as string, date: [Number(match[2]), Number(match[3]), Number(match[4])], kind: match[5] as 'message' | 'orderbook' };
 }
@@ -44,11 +63,16 @@ export function newYorkOffsetMinutes(year: number, month: number, day: number): 
   return hours * 60 + Math.sign(hours) * Number(match[2] ?? 0);
 }
 
-/** "34200.004241176" → nanoseconds after midnight, exactly. */
+/**
+ * "34200.004241176" → nanoseconds after midnight, exactly. Some rows carry float noise below the
+ * ns ("43002.632812672004", AMZN's full day): those digits are rounded to the nearest ns.
+ */
 function secondsToNs(text: string): bigint | undefined {
-  const match = /^(\d+)(?:\.(\d{1,9}))?$/.exec(text);
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
   if (match === null) return undefined;
-  return BigInt(match[1] as string) * 1_000_000_000n + BigInt((match[2] ?? '').padEnd(9, '0'));
+  const fraction = match[2] ?? '';
+  const roundUp = fraction.length > 9 && Number(fraction[9]) >= 5 ? 1n : 0n;
+  return BigInt(match[1] as string) * 1_000_000_000n + BigInt(fraction.slice(0, 9).padEnd(9, '0')) + roundUp;
 }
 
 type Levels = Map<number, number>;
@@ -90,6 +114,7 @@ export async function importLobster(paths: readonly string[], out: string, warn:
   let previous: { bids: Levels; asks: Levels } | undefined;
   let lastNs = -1n;
   let row = 0;
+  let subCent = 0;
   try {
     for await (const line of readLines(message.path)) {
       row++;
@@ -122,11 +147,12 @@ export async function importLobster(paths: readonly string[], out: string, warn:
       }
       lastNs = ns;
       const records: RecordInput[] = [];
-      if (type === 4 || type === 5) {
-        // direction is the resting order's side: a sell order executed means a buyer came in.
-        records.push({ kind: KIND.trade, side: direction === -1 ? SIDE_BUY : SIDE_SELL, exchNs: ns, localNs: ns, price, qty: size });
-      } else if (type === 6) {
-        records.push({ kind: KIND.trade, side: SIDE_NONE, exchNs: ns, localNs: ns, price, qty: size });
+      if (type === 4 || type === 5 || type === 6) {
+        // direction is the resting order's side: a sell order executed means a buyer came in. A cross (6) has no side.
+        const side = type === 6 ? SIDE_NONE : direction === -1 ? SIDE_BUY : SIDE_SELL;
+        const gridPrice = onQuoteGrid(price, side);
+        if (gridPrice !== price) subCent++;
+        records.push({ kind: KIND.trade, side, exchNs: ns, localNs: ns, price: gridPrice, qty: size });
       } else if (type === 7) {
         skips.skip('trading halt message', where);
       }
@@ -156,5 +182,6 @@ export async function importLobster(paths: readonly string[], out: string, warn:
     throw error;
   }
   const header = writer.close();
-  return { format: 'lobster', lines: skips.lines, records: header.records, skipped: skips.counts, header };
+  const notes = subCent === 0 ? [] : [`${subCent} executions at sub-cent prices (hidden orders) moved to the cent away from the quotes they could fill (a buy down, a sell up)`];
+  return { format: 'lobster', lines: skips.lines, records: header.records, skipped: skips.counts, header, notes };
 }

@@ -4,9 +4,17 @@
  * flood the terminal) and skipped; the import goes on.
  */
 import type { RecordingHeader } from '../format.ts';
+import type { TradeSideCounts } from './bitstamp-sides.ts';
+import type { TimeUnit } from './time-unit.ts';
 
 /** Where an importer reports a skipped line. */
 export type WarnSink = (message: string) => void;
+
+/** What a user can tell an importer beyond the files. */
+export interface ImportOptions {
+  /** Unit of the local timestamps (binance, bitstamp); default `auto`: from the data. */
+  readonly timeUnit?: TimeUnit;
+}
 
 /** Totals of one import. */
 export interface ImportReport {
@@ -16,6 +24,10 @@ export interface ImportReport {
   /** Lines not imported, by reason (malformed JSON, unknown stream, stale diff…). */
   readonly skipped: Readonly<Record<string, number>>;
   readonly header: RecordingHeader;
+  /** What the import inferred or changed, one line each, printed after its totals (bitstamp's trade sides, lobster's sub-cent prices). */
+  readonly notes?: readonly string[];
+  /** Bitstamp: how each trade's aggressor was settled (bitstamp-sides.ts). */
+  readonly tradeSides?: Readonly<TradeSideCounts>;
 }
 
 /** Counts skipped lines by reason and logs the first few of each. */
