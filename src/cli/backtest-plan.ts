@@ -21,7 +21,7 @@ import type { SweepSummary } from '../backtest/sweep.ts';
 import { BudgetError } from '../engine/index.ts';
 import { accountLimitsOf } from './account-files.ts';
 import type { SummaryUnits } from '../backtest/summary-rows.ts';
-import { DataError, createRecordedEventSource, readRecordingHeader, recordingScale, recordingSpan, shareWindow, windowedSource, type RecordingHeader, type TimeWindow } from '../backtest/data/index.ts';
+import { DataError, createRecordedEventSource, isoTime, readRecordingHeader, recordingScale, recordingSpan, shareWindow, timeWindow, windowedSource, type RecordingHeader, type TimeWindow } from '../backtest/data/index.ts';
 import { buildStrategy } from './daemon.ts';
 import { engineSettingsOf } from '../engine/index.ts';
 import { minNotionalOf } from '../markets/binance/server/market-routes.ts';
@@ -83,6 +83,12 @@ export interface BacktestPlan {
    */
   readonly fromShare?: number;
   readonly toShare?: number;
+  /**
+   * `--from-time` / `--to-time`: trade only from / up to this exchange time (ms since the epoch),
+   * inside the recordings' span; undefined = the span's own start / end. Not with the shares.
+   */
+  readonly fromMs?: number;
+  readonly toMs?: number;
 }
 
 /** The market a run trades, as resolved from the recording and the flags. */
@@ -248,11 +254,11 @@ export function prepareRun(plan: BacktestPlan, onProgress?: (done: number, total
   const rng = createRng(plan.seed);
   const hedgeMinNotional = plan.hedgeMinNotional ?? (hedgeHeader === undefined ? '0' : minNotionalOf(hedgeHeader.symbol));
   const source = createRecordedEventSource(plan.data, rules, onProgress === undefined ? {} : { onProgress });
-  const timeWindow = timeWindowOf(plan);
+  const window = timeWindowOf(plan);
   const options: BacktestOptions = {
     ...(hedgeHeader === undefined ? {} : { hedge: { paths: plan.hedge, settings: settingsOf(HEDGE_KEYS, 'hedger', config.keys), latencyMs: plan.hedgeLatencyMs, minNotional: hedgeMinNotional } }),
     ...(referenceHeader === undefined ? {} : { reference: { paths: referencePaths, latencyMs: referenceLatencyMs, staleAfterMs: config.reference.staleMs } }),
-    source: timeWindow === undefined ? source : windowedSource(source, timeWindow),
+    source: window === undefined ? source : windowedSource(source, window.window),
     strategy,
     settings,
     initialBase: Number(plan.initialBase),
@@ -288,7 +294,7 @@ export function prepareRun(plan: BacktestPlan, onProgress?: (done: number, total
           `reference: ${referencePaths.join(', ')} (${referenceHeader.symbol}); latency ${referenceLatencyMs} ms; FAIR_PRICE=${config.engine.FAIR_PRICE}, basis ${config.reference.basisBps === 'auto' ? 'estimated online' : `${config.reference.basisBps} bps`}, stale after ${config.reference.staleMs} ms, divergence limit ${config.reference.maxDivergenceBps} bps`,
         ]),
     ...(plan.thin === undefined ? [] : [describeThinPlan(plan.thin, plan.takerPbips)]),
-    ...(timeWindow === undefined ? [] : [`window: shares ${plan.fromShare ?? 0} to ${plan.toShare ?? 1} of the recording's time span, ${new Date(timeWindow.fromMs).toISOString()} → ${new Date(timeWindow.toMs).toISOString()} (the book before it is built, not traded on)`]),
+    ...(window === undefined ? [] : [window.line]),
     ...Object.entries(plan.overrides)
       .filter(([key]) => key !== 'STRATEGY')
       .map(([key, value]) => `set: ${key}=${value}`),
@@ -304,17 +310,23 @@ export function prepareRun(plan: BacktestPlan, onProgress?: (done: number, total
 }
 
 /**
- * The exchange times of `--from-share`/`--to-share`; undefined for the whole recording (no
- * window: the replay as it always was).
+ * The exchange times of `--from-time`/`--to-time` or `--from-share`/`--to-share`, with the line
+ * that says which window runs; undefined for the whole recording (no window: the replay as it
+ * always was).
  */
-function timeWindowOf(plan: BacktestPlan): TimeWindow | undefined {
+function timeWindowOf(plan: BacktestPlan): { window: TimeWindow; line: string } | undefined {
   const fromShare = plan.fromShare ?? 0;
   const toShare = plan.toShare ?? 1;
-  if (fromShare === 0 && toShare === 1) return undefined;
+  const byTime = plan.fromMs !== undefined || plan.toMs !== undefined;
+  if (!byTime && fromShare === 0 && toShare === 1) return undefined;
+  const flags = byTime ? '--from-time/--to-time' : '--from-share/--to-share';
   try {
-    return shareWindow(recordingSpan(plan.data), fromShare, toShare);
+    const span = recordingSpan(plan.data);
+    const window = byTime ? timeWindow(span, { fromMs: plan.fromMs, toMs: plan.toMs }) : shareWindow(span, fromShare, toShare);
+    const what = byTime ? 'times' : `shares ${fromShare} to ${toShare} of the recording's time span,`;
+    return { window, line: `window: ${what} ${isoTime(window.fromMs)} → ${isoTime(window.toMs)} (the book before it is built, not traded on)` };
   } catch (error) {
-    if (error instanceof DataError) throw new UsageError(`--from-share/--to-share: ${error.message}`);
+    if (error instanceof DataError) throw new UsageError(`${flags}: ${error.message}`);
     throw error;
   }
 }

@@ -129,7 +129,12 @@ function emitSweep(
 }
 
 /** Runs a sweep (or one shard of it) on worker threads and prints it. */
-export async function runSweep(io: CliIo, plan: AccountPlan, sweepTexts: readonly string[], options: SweepOutputs & { readonly shard: Shard | undefined; readonly workers: number | undefined }): Promise<number> {
+export async function runSweep(
+  io: CliIo,
+  plan: AccountPlan,
+  sweepTexts: readonly string[],
+  options: SweepOutputs & { readonly shard: Shard | undefined; readonly workers: number | undefined; /** False: no progress bar (`--no-progress`); default true. */ readonly progress?: boolean },
+): Promise<number> {
   const axes = sweepTexts.map(parseSweep);
   if (options.rankBy !== undefined) rankByFlag(options.rankBy, plan.pairs.length > 1);
   const seen = new Set<string>();
@@ -152,7 +157,8 @@ export async function runSweep(io: CliIo, plan: AccountPlan, sweepTexts: readonl
   const plans = checked.map((cell) => cell.plan);
   const described = describeAccount((checked[0] as (typeof checked)[number]).prepared.runs);
   const jobs = indexes.map((i) => plans[i] as AccountPlan);
-  const progress = startProgress(io, 'sweep', 'runs');
+  // Cells done of the cells to run, from the start: the first cells take a whole run each.
+  const progress = startProgress(io, 'sweep', 'cells', { enabled: options.progress !== false, total: jobs.length, etaUpdates: Math.max(20, jobs.length) });
   let done = 0;
   let summaries: SweepSummary[];
   try {

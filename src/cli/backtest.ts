@@ -123,6 +123,16 @@ export const BACKTEST_OPTIONS = {
       "replay from this share of the recordings' time span on (0 ≤ X < 1): the book before it is built, not traded on. With --to-share, one part of a recording tunes and another tests: --to-share 0.5, then --from-share 0.5, splits it as `akira-mm fit --train-share 0.5` does",
   },
   'to-share': { type: 'string', value: 'Y', default: 1, doc: "replay up to this share of the recordings' time span (--from-share < Y ≤ 1)" },
+  'from-time': {
+    type: 'string',
+    value: 'ISO',
+    unit: 'UTC',
+    default: "the recordings' first time",
+    doc:
+      'start trading at this exchange time, ISO 8601 (2024-07-24T16:00:00Z; without a zone it is UTC): the book before it is built from the recording, not traded on. Inside the recordings\' span; not with --from-share/--to-share',
+  },
+  'to-time': { type: 'string', value: 'ISO', unit: 'UTC', default: "the recordings' last time", doc: 'stop at this exchange time (after --from-time, inside the recordings\' span)' },
+  'no-progress': { type: 'boolean', doc: 'no progress bar and ETA on stderr (shown only on a terminal anyway)' },
   venue: {
     type: 'string',
     value: 'replay|thin',
@@ -216,10 +226,10 @@ export interface VenueChoice {
 
 /**
  * One pair's plan from the flags (`walkforward` builds each strategy's from its own flags, which
- * share these).
+ * share these, and cuts each run to its span itself: `window` = {}).
  * @throws UsageError naming a flag whose value is wrong.
  */
-export function planFromFlags(values: Values, pair: PairArgs, reference: readonly string[], venue: VenueChoice): BacktestPlan {
+export function planFromFlags(values: Values, pair: PairArgs, reference: readonly string[], venue: VenueChoice, window: WindowTimes): BacktestPlan {
   const { data, env } = pair;
   const overrides = parseSets(values.set ?? []);
   if (values.strategy !== undefined) overrides['STRATEGY'] = values.strategy;
@@ -254,7 +264,31 @@ export function planFromFlags(values: Values, pair: PairArgs, reference: readonl
     referenceLatencyMs: integerFlag('reference-latency-ms', values['reference-latency-ms'], BACKTEST_DEFAULTS.referenceLatencyMs, 0, 60_000),
     ...(venue.thin === undefined ? {} : { venue: venue.venue, thin: venue.thin }),
     ...timeShares(values),
+    ...window,
   };
+}
+
+type WindowTimes = { fromMs?: number; toMs?: number };
+
+/**
+ * `--from-time` and `--to-time` as ms, parsed by the data layer's `parseUtcTime` (passed in: it is
+ * loaded after the flags); checked against the recordings' span when the plan is prepared.
+ */
+function windowTimes(values: Values, parseUtcTime: (text: string) => number): WindowTimes {
+  const time = (flag: 'from-time' | 'to-time'): number | undefined => {
+    const text = values[flag];
+    if (text === undefined) return undefined;
+    if (values['from-share'] !== undefined || values['to-share'] !== undefined) throw new UsageError(`--${flag} and --from-share/--to-share both cut the recording: give one of them`);
+    try {
+      return parseUtcTime(text);
+    } catch (error) {
+      throw new UsageError(`--${flag}=${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  const fromMs = time('from-time');
+  const toMs = time('to-time');
+  if (fromMs !== undefined && toMs !== undefined && fromMs >= toMs) throw new UsageError(`--from-time=${values['from-time']} must be before --to-time=${values['to-time']}`);
+  return { ...(fromMs === undefined ? {} : { fromMs }), ...(toMs === undefined ? {} : { toMs }) };
 }
 
 /** `--from-share` and `--to-share`, checked; none when both are at their defaults (the whole recording). */
@@ -308,7 +342,8 @@ export const runBacktestCommand: CommandRunner = async (args, io) => {
   const references: ReferenceRecordings[] = [];
   try {
     for (const group of groups) references.push(await referenceRecordings(group.reference, (message) => io.stderr.write(`--reference: ${message}\n`)));
-    const plan: AccountPlan = { pairs: groups.map((group, i) => planFromFlags(values, group, references[i]?.paths ?? [], { venue, thin, defaultFees })), initialQuote: values['initial-quote'] };
+    const window = windowTimes(values, (await import('../backtest/data/index.ts')).parseUtcTime);
+    const plan: AccountPlan = { pairs: groups.map((group, i) => planFromFlags(values, group, references[i]?.paths ?? [], { venue, thin, defaultFees }, window)), initialQuote: values['initial-quote'] };
     return await runPlan(io, values, plan);
   } finally {
     for (const reference of references) reference.dispose();
@@ -325,6 +360,7 @@ async function runPlan(io: CliIo, values: Values, plan: AccountPlan): Promise<nu
       rankBy: values['rank-by'],
       shard: values.shard === undefined ? undefined : parseShard(values.shard),
       workers: values.workers === undefined ? undefined : integerFlag('workers', values.workers, 1, 1, 1024),
+      progress: values['no-progress'] !== true,
     });
   }
   for (const flag of ['shard', 'jsonl', 'workers', 'rank-by'] as const) {
@@ -333,7 +369,7 @@ async function runPlan(io: CliIo, values: Values, plan: AccountPlan): Promise<nu
 
   // Loaded only now: `--help` and a usage error cost no engine, strategies or data layer.
   const { executeAccount, prepareAccount } = await import('./backtest-plan.ts');
-  const progress = startProgress(io, 'replay', 'records');
+  const progress = startProgress(io, 'replay', 'records', { enabled: values['no-progress'] !== true });
   const prepared = prepareAccount(plan, progress === undefined ? undefined : (done, total) => progress.update(done, total));
   let result;
   try {

@@ -3,11 +3,11 @@
  * recording into the project format; `akira-mm data bbo FILE` prints the rebuilt top of book
  * after every book change, as CSV, so users can check a recording against the venue's own BBO.
  */
-import { DataError, IMPORT_FORMATS, importRecording, isImportFormat, readRecordingHeader, replayTopOfBook, scaledToDecimal, type TopRow } from '../backtest/data/index.ts';
+import { DataError, IMPORT_FORMATS, TIME_UNITS, importRecording, isImportFormat, isTimeUnit, readRecordingHeader, replayTopOfBook, scaledToDecimal, type TopRow } from '../backtest/data/index.ts';
 import { parseFlags, selectSubcommand } from './args.ts';
 import { UsageError, type CliIo, type CommandRunner } from './io.ts';
 
-const IMPORT_USAGE = `akira-mm data import --format <${IMPORT_FORMATS.join('|')}> FILES… --out FILE`;
+const IMPORT_USAGE = `akira-mm data import --format <${IMPORT_FORMATS.join('|')}> FILES… --out FILE [--time-unit ${TIME_UNITS.join('|')}]`;
 const BBO_USAGE = 'akira-mm data bbo FILE';
 
 const SUBCOMMANDS = [
@@ -18,7 +18,16 @@ const SUBCOMMANDS = [
 const IMPORT_OPTIONS = {
   format: { type: 'string', value: `<${IMPORT_FORMATS.join('|')}>`, required: true, doc: 'the input format' },
   out: { type: 'string', value: 'FILE', required: true, doc: 'the recording to write (nothing is left behind on failure)' },
+  'time-unit': {
+    type: 'string',
+    value: `<${TIME_UNITS.join('|')}>`,
+    default: 'auto',
+    doc: 'unit of the local timestamps (binance, bitstamp); auto: per file, the unit that puts the first stamp in 2009–2100. A stamp outside 2009–2100 fails the import, naming its file and line',
+  },
 } as const;
+
+/** Formats whose lines carry a local timestamp of their own. */
+const STAMPED_FORMATS: readonly string[] = ['binance', 'bitstamp'];
 
 /** Turns a data error into a one-line usage error (exit 2): the input is what is wrong. */
 async function asUsage<T>(run: () => Promise<T>): Promise<T> {
@@ -36,9 +45,14 @@ async function runImport(args: readonly string[], io: CliIo): Promise<number> {
   if (!isImportFormat(values.format)) throw new UsageError(`--format=${values.format} is not a known format (one of ${IMPORT_FORMATS.join(', ')})`);
   if (values.out === undefined) throw new UsageError(`--out FILE is required\nusage: ${IMPORT_USAGE}`);
   if (positionals.length === 0) throw new UsageError(`no input FILES given\nusage: ${IMPORT_USAGE}`);
+  const timeUnit = values['time-unit'] ?? 'auto';
+  if (!isTimeUnit(timeUnit)) throw new UsageError(`--time-unit=${timeUnit} is not a unit (one of ${TIME_UNITS.join(', ')})`);
+  if (values['time-unit'] !== undefined && !STAMPED_FORMATS.includes(values.format)) {
+    throw new UsageError(`--time-unit applies to ${STAMPED_FORMATS.join(' and ')} files only; ${values.format} files carry their own times`);
+  }
   const format = values.format;
   const out = values.out;
-  const report = await asUsage(() => importRecording(format, positionals, out, (message) => io.stderr.write(`warning: ${message}\n`)));
+  const report = await asUsage(() => importRecording(format, positionals, out, (message) => io.stderr.write(`warning: ${message}\n`), { timeUnit }));
   const h = report.header;
   const skipped = Object.entries(report.skipped);
   const lines = [

@@ -17,7 +17,7 @@ const RUN_LINES = ['data:', 'strategy:', 'set:', 'window:'];
  */
 export function buildStrategies(values: BacktestValues, groups: readonly StrategyArgs[], options: { readonly paths: readonly string[]; readonly venue: VenueChoice; readonly isFitted: boolean }): WalkforwardStrategy[] {
   const strategies = groups.map((group) => {
-    const plan = planFromFlags(values, { data: options.paths, hedge: [], reference: [], env: group.env }, [], options.venue);
+    const plan = planFromFlags(values, { data: options.paths, hedge: [], reference: [], env: group.env }, [], options.venue, {});
     const run = prepareRun(plan);
     const axes = strategyAxes(group.sweeps, run.config.strategy, group.env, options.isFitted);
     return { env: group.env, strategy: run.config.strategy, plan, axes, cells: sweepGrid(axes), units: run.units, context: run.context.filter((line) => !RUN_LINES.some((prefix) => line.startsWith(prefix))) };

@@ -210,6 +210,29 @@ describe.skipIf(dataDir === undefined)('akira-mm data and backtest on the ETHUSD
     expect(lastJson((await runCli([...base, '--from-share', '0', '--to-share', '1', '--json'])).stdout)).toEqual({ ...whole, events_per_sec: expect.any(Number) as unknown });
   });
 
+  it('--from-time and --to-time trade between two UTC times inside the recording, on the book as it stood at the first', async () => {
+    const run = await runCli([...base, '--from-time', '2024-08-08T23:58:00Z', '--to-time', '2024-08-09 00:02', '--json']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('window: times 2024-08-08T23:58:00.000Z → 2024-08-09T00:02:00.000Z (the book before it is built, not traded on)');
+    const summary = lastJson(run.stdout);
+    expect(summary['start_ms']).toBeGreaterThanOrEqual(Date.UTC(2024, 7, 8, 23, 58));
+    expect(summary['start_ms']).toBeLessThan(Date.UTC(2024, 7, 8, 23, 58, 1));
+    expect(summary['end_ms']).toBeLessThanOrEqual(Date.UTC(2024, 7, 9, 0, 2));
+    expect(summary['fills']).toBeGreaterThan(0);
+  });
+
+  it.each([
+    [['--from-time', '2024-08-09T01:00:00Z'], '--from-time/--to-time: the window 2024-08-09T01:00:00.000Z → 2024-08-09T00:05:05.817Z reaches outside'],
+    [['--to-time', '2024-08-08T23:00:00Z'], 'reaches outside the recording: the recording spans 2024-08-08T23:54:14.024Z → 2024-08-09T00:05:05.817Z'],
+    [['--from-time', '2024-08-09T00:01:00Z', '--to-time', '2024-08-09T00:00:00Z'], '--from-time=2024-08-09T00:01:00Z must be before --to-time=2024-08-09T00:00:00Z'],
+    [['--from-time', 'yesterday'], '--from-time=yesterday is not a UTC time: expected ISO 8601'],
+    [['--from-time', '2024-08-09T00:00:00Z', '--from-share', '0.5'], '--from-time and --from-share/--to-share both cut the recording: give one of them'],
+  ])('exits 2 naming a window outside the recording or a bad time: %j', async (extra, named) => {
+    const { code, stderr } = await runCli([...base, ...extra]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(named);
+  });
+
   it.each([
     [['--from-share', '1.5'], "--from-share=1.5 is not a share of the recording's time span (a number ≥ 0 and ≤ 1)"],
     [['--to-share', 'half'], '--to-share=half is not a share'],

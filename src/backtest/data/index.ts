@@ -5,8 +5,8 @@ export { readRecording, readRecordingHeader, type ReadOptions, type RecordVisito
 export type { RecordedEventHandler, RecordedEventSource } from './events.ts';
 export { createRecordedEventSource, type RecordedSourceOptions } from './source.ts';
 export { recordingScale, type RecordingScale } from './scale.ts';
-export { recordingSpan, shareWindow, windowedSource, type RecordingSpan, type TimeWindow } from './window.ts';
+export { isoTime, parseUtcTime, recordingSpan, shareWindow, timeWindow, windowedSource, type RecordingSpan, type TimeWindow } from './window.ts';
 export { replayTopOfBook, type TopRow, type VenueTop } from './top-of-book.ts';
-export { IMPORT_FORMATS, importRecording, isImportFormat, type ImportFormat, type ImportReport, type WarnSink } from './importers/index.ts';
+export { IMPORT_FORMATS, TIME_UNITS, importRecording, isImportFormat, isTimeUnit, type ImportFormat, type ImportOptions, type ImportReport, type TimeUnit, type WarnSink } from './importers/index.ts';
 export { readFileHead, readLines } from './importers/lines.ts';
 export { MAGIC } from './format.ts';

@@ -55,7 +55,7 @@ describe('binance importer', () => {
     ]);
   });
 
-  it('stops the depth stream at a gap in update ids until the next snapshot', async () => {
+  it('takes a snapshot on the first line, before any stream message names the symbol, and resyncs at the next one after a gap', async () => {
     const { report, warnings, out } = await importLines('gap.txt', [
       snapshotLine(ms(0), 10, [['100.00000000', '1.00000000']], [['101.00000000', '1.00000000']]),
       depthLine(ms(1), 11, 12, [['100.00000000', '2.00000000']], []),
@@ -64,14 +64,21 @@ describe('binance importer', () => {
       snapshotLine(ms(4), 16, [['100.00000000', '4.00000000']], [['101.00000000', '9.00000000']]),
       depthLine(ms(5), 17, 17, [['100.00000000', '6.00000000']], []),
     ]);
-    // The first snapshot arrives before any stream line names the symbol, so it cannot be used.
-    expect(report.skipped['snapshot before any stream message (symbol unknown)']).toBe(1);
-    expect(warnings.some((w) => w.includes('snapshot before any stream message'))).toBe(true);
+    // The collector's first line is the REST snapshot: it is held until the diff names the symbol.
+    expect(report.header.symbol).toBe('ETHUSDT');
+    expect(report.skipped).toEqual({ 'depth diff after a gap': 1, 'depth diff already in the snapshot': 1 });
+    expect(warnings.some((w) => w.includes('depth gap (expected U ≤ 13, got U=14)'))).toBe(true);
     const rows = await tops(out);
     expect(rows.map((r) => [r.updateId, r.bidQty / 1e8])).toEqual([
+      [10, 1],
+      [12, 2],
       [16, 4],
       [17, 6],
     ]);
+    // Its exchange time is estimated from the first message that carries one (E − local).
+    const records = await readAll(out);
+    expect(records[0]?.kind).toBe(KIND.clear);
+    expect(records[0]?.exchNs).toBe(ms(0) + (1_700_000_000_000n * 1_000_000n - ms(1)));
   });
 
   it('loses sync on a gap after a snapshot and says so', async () => {
@@ -120,7 +127,7 @@ describe('binance importer', () => {
       binanceLine(ms(6), 'ethusdt@trade', { e: 'trade', E: 5, s: 'ETHUSDT', t: 9, p: '1.00000000', q: '1.00000000', T: 6, m: true }),
     ]);
     expect(report.skipped).toEqual({
-      'malformed line (no <local_ts_ns> prefix)': 1,
+      'malformed line (no <local_ts> prefix)': 1,
       'malformed JSON': 1,
       'malformed trade': 1,
       'malformed depth diff': 1,
@@ -149,14 +156,63 @@ describe('binance importer', () => {
     ]);
     const second = writeLines(dir, 'day2.gz', [depthLine(ms(3), 4, 5, [['100.00000000', '7.00000000']], [])]);
     const out = join(dir, 'days.data');
-    // The first line of day 1 is a snapshot before the symbol is known: day 2 must still continue day 1.
-    const warnings: string[] = [];
-    await importRecording('binance', [first, second], out, (w) => warnings.push(w));
+    // Day 2 has no snapshot of its own: its diffs continue day 1's book.
+    const report = await importRecording('binance', [first, second], out, () => undefined);
+    expect(report.skipped).toEqual({});
     expect((await tops(out)).map((r) => [r.updateId, r.bidQty / 1e8])).toEqual([
+      [3, 1],
       [3, 1],
       [5, 7],
     ]);
     await expect(importRecording('binance', [second, first], join(dir, 'wrong.data'), () => undefined)).rejects.toThrow(/starts before the previous file ended/);
     expect(existsSync(join(dir, 'wrong.data'))).toBe(false);
+  });
+
+  describe('local timestamps', () => {
+    /** A tiny recording with every kind of line, its local stamps written by `stamp` (from ns). */
+    const lines = (stamp: (ns: bigint) => bigint): string[] => [
+      snapshotLine(stamp(ms(0)), 10, [['100.00000000', '1.00000000']], [['101.00000000', '1.00000000']]),
+      depthLine(stamp(ms(1) + 7_000n), 11, 12, [['100.00000000', '2.00000000']], [], 1_700_000_000_003),
+      binanceLine(stamp(ms(2)), 'ethusdt@trade', { e: 'trade', E: 1_700_000_000_004, s: 'ETHUSDT', t: 1, p: '100.00000000', q: '1.00000000', T: 1_700_000_000_004, m: true, M: true }),
+      binanceLine(stamp(ms(3) + 500_000n), 'ethusdt@bookTicker', { u: 12, s: 'ETHUSDT', b: '100.00000000', B: '2.00000000', a: '101.00000000', A: '1.00000000' }),
+    ];
+
+    it('reads µs stamps (16 digits) and ns stamps (19 digits) into the same recording', async () => {
+      const inNs = await importLines('stamps-ns.txt', lines((ns) => ns));
+      const inUs = await importLines('stamps-us.txt', lines((ns) => ns / 1_000n));
+      const ns = await readAll(inNs.out);
+      expect(ns.map((r) => r.kind)).toEqual([KIND.clear, KIND.depth, KIND.depth, KIND.depth, KIND.trade, KIND.bbo]);
+      expect(await readAll(inUs.out)).toEqual(ns);
+      expect(await tops(inUs.out)).toEqual(await tops(inNs.out));
+    });
+
+    it('takes the unit from --time-unit, and refuses a file whose stamps it puts outside 2009–2100', async () => {
+      const input = writeLines(dir, 'stamps-flag.txt', lines((ns) => ns / 1_000n));
+      const out = join(dir, 'stamps-flag.data');
+      await importRecording('binance', [input], out, () => undefined, { timeUnit: 'us' });
+      expect((await readAll(out))[0]?.localNs).toBe(ms(0));
+      await expect(importRecording('binance', [input], out, () => undefined, { timeUnit: 'ns' })).rejects.toThrow(
+        /stamps-flag.txt:1: local timestamp 1700000000000000 read as ns \(--time-unit ns\) is 1970-01-20T.*, outside 2009–2100/,
+      );
+      expect(existsSync(out)).toBe(false);
+    });
+
+    it('refuses a stamp outside 2009–2100 with its file and line, and leaves no output', async () => {
+      const good = lines((ns) => ns / 1_000n);
+      // Line 3 stamped in ns inside a µs file: read as µs it is millennia ahead.
+      const input = writeLines(dir, 'stamps-bad.txt', [good[0] as string, good[1] as string, binanceLine(ms(2), 'ethusdt@trade', { e: 'trade', E: 1, s: 'ETHUSDT', t: 1, p: '1.00000000', q: '1.00000000', T: 1, m: true }), good[3] as string]);
+      const out = join(dir, 'stamps-bad.data');
+      await expect(importRecording('binance', [input], out, () => undefined)).rejects.toThrow(/stamps-bad.txt:3: local timestamp 1700000000002000000 read as us \(detected from line 1\) is .*, outside 2009–2100/);
+      expect(existsSync(out)).toBe(false);
+      const epoch = writeLines(dir, 'stamps-1970.txt', [binanceLine(1_000n, 'ethusdt@trade', { e: 'trade', E: 1, s: 'ETHUSDT', t: 1, p: '1.00000000', q: '1.00000000', T: 1, m: true })]);
+      await expect(importRecording('binance', [epoch], out, () => undefined)).rejects.toThrow(/stamps-1970.txt:1: local timestamp 1000 is not a date in 2009–2100 read as ns, us or ms/);
+    });
+  });
+
+  it('names the recording after the file when it holds only a snapshot', async () => {
+    const input = writeLines(dir, 'nexousdt_20240723.dat', [snapshotLine(ms(0), 10, [['1.20000000', '5.00000000']], [['1.20100000', '3.00000000']])]);
+    const out = join(dir, 'only-snapshot.data');
+    const report = await importRecording('binance', [input], out, () => undefined);
+    expect([report.header.symbol, report.header.market, report.records]).toEqual(['NEXOUSDT', 'binance:NEXOUSDT', 3]);
   });
 });

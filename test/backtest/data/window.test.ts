@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Side, TickerRules } from '../../../src/core/index.ts';
 import { KIND, SIDE_BUY, SIDE_SELL } from '../../../src/backtest/data/format.ts';
 import { createRecordedEventSource } from '../../../src/backtest/data/source.ts';
-import { recordingSpan, shareWindow, windowedSource } from '../../../src/backtest/data/window.ts';
+import { parseUtcTime, recordingSpan, shareWindow, timeWindow, windowedSource } from '../../../src/backtest/data/window.ts';
 import { RecordingWriter } from '../../../src/backtest/data/writer.ts';
 import type { RecordedEventHandler } from '../../../src/backtest/run.ts';
 import { tempDir } from './fixtures.ts';
@@ -101,5 +101,42 @@ describe('a time window of a recording', () => {
     };
     await windowedSource(createRecordedEventSource([path], RULES), shareWindow(recordingSpan([path]), 0.5, 1)).replay(handler);
     expect(order).toEqual(['depth buy', 'depth sell', 'gas', 'trade buy', 'depth sell', 'trade sell', 'depth sell']);
+  });
+
+  it('cuts by exchange time: a bound left out is the span\'s own, and a window reaching outside the span is refused with both in UTC', () => {
+    const span = recordingSpan([path]);
+    expect(timeWindow(span, { fromMs: 1_006_000 })).toEqual({ fromMs: 1_006_000, toMs: 1_010_000 });
+    expect(timeWindow(span, { toMs: 1_004_500 })).toEqual({ fromMs: 1_000_000, toMs: 1_004_500 });
+    expect(timeWindow(span)).toEqual({ fromMs: 1_000_000, toMs: 1_010_000 });
+    const spans = 'the recording spans 1970-01-01T00:16:40.000Z → 1970-01-01T00:16:50.000Z';
+    expect(() => timeWindow(span, { fromMs: 999_999 })).toThrow(`the window 1970-01-01T00:16:39.999Z → 1970-01-01T00:16:50.000Z reaches outside the recording: ${spans}`);
+    expect(() => timeWindow(span, { toMs: 1_010_001 })).toThrow(/reaches outside the recording/);
+    expect(() => timeWindow(span, { fromMs: 1_011_000 })).toThrow(/reaches outside the recording/);
+    expect(() => timeWindow(span, { fromMs: 1_005_000, toMs: 1_005_000 })).toThrow(/is empty: its start must come before its end/);
+  });
+
+  it('starts trading at a time inside the recording on the book as it stood then, as a share at the same time does', async () => {
+    const byTime = recorder();
+    const byShare = recorder();
+    await windowedSource(createRecordedEventSource([path], RULES), timeWindow(recordingSpan([path]), { fromMs: 1_005_000 })).replay(byTime.handler);
+    await windowedSource(createRecordedEventSource([path], RULES), shareWindow(recordingSpan([path]), 0.5, 1)).replay(byShare.handler);
+    expect(byTime.events[0]).toBe('1006 depth buy 268370 20000');
+    expect(byTime.events).toEqual(byShare.events);
+  });
+
+  it.each([
+    ['2024-07-24T16:00:00Z', Date.UTC(2024, 6, 24, 16)],
+    ['2024-07-24T16:00:00', Date.UTC(2024, 6, 24, 16)],
+    ['2024-07-24 16:00', Date.UTC(2024, 6, 24, 16)],
+    ['2024-07-24', Date.UTC(2024, 6, 24)],
+    ['2024-07-24T16:00:00.25Z', Date.UTC(2024, 6, 24, 16, 0, 0, 250)],
+    ['2024-07-24T18:00+02:00', Date.UTC(2024, 6, 24, 16)],
+    ['2024-07-24T11:30:00-0430', Date.UTC(2024, 6, 24, 16)],
+  ])('reads %s as UTC (a time without a zone too, whatever the machine\'s zone)', (text, ms) => {
+    expect(parseUtcTime(text)).toBe(ms);
+  });
+
+  it.each(['2024-02-30T00:00:00Z', '2024-07-24T24:00:00Z', '24/07/2024', '1721836800000', '2024-07-24T16:00:00Q', ''])('refuses %j, naming it', (text) => {
+    expect(() => parseUtcTime(text)).toThrow(`${text} is not a UTC time: expected ISO 8601`);
   });
 });

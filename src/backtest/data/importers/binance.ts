@@ -5,13 +5,18 @@
  * snapshot arrives, diffs with u ≤ lastUpdateId are dropped, the first one applied must bridge
  * the snapshot (U ≤ L+1 ≤ u), and each later one must continue the chain (U = previous u + 1).
  * A broken chain stops the depth stream until the next snapshot, so the file never holds a book
- * that silently diverged. Files are one stream: pass them in time order.
+ * that silently diverged. Files are one stream: pass them in time order (a file without a
+ * snapshot continues the book of the one before). The collector writes the REST snapshot first,
+ * before any stream message names the symbol: it is held until one does (or, if none ever does,
+ * the file name gives the symbol). Local stamps are ns, µs or ms, per file (`time-unit.ts`).
  */
 import { splitSymbol } from '../../../core/index.ts';
 import { DataError, FLAG, KIND, SIDE_BUY, SIDE_SELL, decimalToScaled, type RecordInput } from '../format.ts';
 import { RecordingWriter } from '../writer.ts';
+import { basename } from 'node:path';
 import { readLines } from './lines.ts';
-import { SkipCounter, type ImportReport, type WarnSink } from './report.ts';
+import { SkipCounter, type ImportOptions, type ImportReport, type WarnSink } from './report.ts';
+import { LocalStampReader } from './time-unit.ts';
 
 /** Binance spot prices and sizes are strings with 8 decimals. */
 const DECIMALS = 8;
@@ -28,6 +33,14 @@ interface Diff {
   readonly last: number;
   readonly bids: Level[];
   readonly asks: Level[];
+}
+
+interface Snapshot {
+  readonly localNs: bigint;
+  readonly lastUpdateId: number;
+  readonly bids: Level[];
+  readonly asks: Level[];
+  readonly where: string;
 }
 
 type BookState = { readonly kind: 'waiting' } | { readonly kind: 'synced'; lastUpdateId: number } | { readonly kind: 'lost' };
@@ -54,16 +67,25 @@ function estimateExchNs(localNs: bigint, offsetNs: bigint): bigint {
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isId = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 
+/** `nexousdt_20240723.dat.gz` → `NEXOUSDT`: the collector names its files `<symbol>_<date>`. */
+export function symbolFromFileName(path: string): string | undefined {
+  const match = /^([A-Za-z0-9]+)_\d{8}\b/.exec(basename(path));
+  return match === null ? undefined : (match[1] as string).toUpperCase();
+}
+
 /**
  * Imports Binance files (in time order) into `out`.
  * @throws DataError when the files are out of order or nothing could be imported.
  */
-export async function importBinance(paths: readonly string[], out: string, warn: WarnSink): Promise<ImportReport> {
+export async function importBinance(paths: readonly string[], out: string, warn: WarnSink, options: ImportOptions = {}): Promise<ImportReport> {
   const skips = new SkipCounter(warn);
   let writer: RecordingWriter | undefined;
   let symbol: string | undefined;
-  let state: BookState = { kind: 'waiting' };
+  // Typed as the whole union: closures below change it, which TypeScript's narrowing cannot see.
+  let state = { kind: 'waiting' } as BookState;
   let buffered: Diff[] = [];
+  // A snapshot read before any stream message named the symbol (the collector's first line).
+  let pending: Snapshot | undefined;
   let lastLocalNs = -1n;
   // Exchange minus local clock, from the last message that carried both; BBO and snapshots have
   // no exchange time and get local time plus this offset (flagged as estimated).
@@ -99,10 +121,51 @@ export async function importBinance(paths: readonly string[], out: string, warn:
     state.lastUpdateId = diff.last;
   };
 
+  const openWriter = (name: string): void => {
+    symbol = name;
+    writer = new RecordingWriter(out, { symbol, source: 'binance', priceDecimals: DECIMALS, qtyDecimals: DECIMALS, market: `binance:${symbol}`, ...(splitSymbol(symbol) ?? {}) });
+  };
+
+  /** Writes a snapshot (a clear, then its levels) and the buffered diffs that continue it. */
+  const applySnapshot = ({ localNs, lastUpdateId, bids, asks, where }: Snapshot): void => {
+    const exchNs = estimateExchNs(localNs, offsetNs);
+    write({ kind: KIND.clear, flags: FLAG.exchTsEstimated, exchNs, localNs, seq: lastUpdateId });
+    const sides = [[SIDE_BUY, bids.filter((l) => l.qty > 0)], [SIDE_SELL, asks.filter((l) => l.qty > 0)]] as const;
+    const count = sides[0][1].length + sides[1][1].length;
+    let n = 0;
+    for (const [side, levels] of sides) {
+      for (const level of levels) {
+        n++;
+        const flags = FLAG.snapshot | FLAG.exchTsEstimated | (n === count ? FLAG.endOfMessage : 0);
+        write({ kind: KIND.depth, side, flags, exchNs, localNs, seq: lastUpdateId, price: level.price, qty: level.qty });
+      }
+    }
+    state = { kind: 'synced', lastUpdateId };
+    // Buffered diffs become usable now: they are written at the snapshot's receive time.
+    const waiting = buffered;
+    buffered = [];
+    let bridged = false;
+    for (const diff of waiting) {
+      if (diff.last <= lastUpdateId) {
+        skips.skip('depth diff already in the snapshot', where);
+        continue;
+      }
+      if (!bridged && diff.first > lastUpdateId + 1) {
+        warn(`${where}: snapshot ${lastUpdateId} does not reach the buffered diffs (first U=${diff.first}); depth dropped until the next snapshot`);
+        state = { kind: 'lost' };
+      }
+      bridged = true;
+      diff.localNs = localNs;
+      if (state.kind === 'synced') applyLive(diff, where);
+      else skips.skip('depth diff after a gap', where);
+    }
+  };
+
   try {
     for (const path of paths) {
       let lineNo = 0;
       let firstInFile = true;
+      const stamps = new LocalStampReader(path, options.timeUnit ?? 'auto');
       for await (const line of readLines(path)) {
         lineNo++;
         skips.lines++;
@@ -111,10 +174,10 @@ export async function importBinance(paths: readonly string[], out: string, warn:
         const space = line.indexOf(' ');
         const stamp = space > 0 ? line.slice(0, space) : '';
         if (!/^\d{1,19}$/.test(stamp)) {
-          skips.skip('malformed line (no <local_ts_ns> prefix)', where);
+          skips.skip('malformed line (no <local_ts> prefix)', where);
           continue;
         }
-        let localNs = BigInt(stamp);
+        let localNs = stamps.toNs(stamp, lineNo);
         let message: unknown;
         try {
           message = JSON.parse(line.slice(space + 1));
@@ -142,42 +205,10 @@ export async function importBinance(paths: readonly string[], out: string, warn:
             skips.skip('malformed snapshot', where);
             continue;
           }
-          if (writer === undefined) {
-            skips.skip('snapshot before any stream message (symbol unknown)', where);
-            continue;
-          }
           lastLocalNs = localNs;
-          const exchNs = estimateExchNs(localNs, offsetNs);
-          write({ kind: KIND.clear, flags: FLAG.exchTsEstimated, exchNs, localNs, seq: lastUpdateId });
-          const sides = [[SIDE_BUY, bids.filter((l) => l.qty > 0)], [SIDE_SELL, asks.filter((l) => l.qty > 0)]] as const;
-          const count = sides[0][1].length + sides[1][1].length;
-          let n = 0;
-          for (const [side, levels] of sides) {
-            for (const level of levels) {
-              n++;
-              const flags = FLAG.snapshot | FLAG.exchTsEstimated | (n === count ? FLAG.endOfMessage : 0);
-              write({ kind: KIND.depth, side, flags, exchNs, localNs, seq: lastUpdateId, price: level.price, qty: level.qty });
-            }
-          }
-          state = { kind: 'synced', lastUpdateId };
-          // Buffered diffs become usable now: they are written at the snapshot's receive time.
-          const pending = buffered;
-          buffered = [];
-          let bridged = false;
-          for (const diff of pending) {
-            if (diff.last <= lastUpdateId) {
-              skips.skip('depth diff already in the snapshot', where);
-              continue;
-            }
-            if (!bridged && diff.first > lastUpdateId + 1) {
-              warn(`${where}: snapshot ${lastUpdateId} does not reach the buffered diffs (first U=${diff.first}); depth dropped until the next snapshot`);
-              state = { kind: 'lost' };
-            }
-            bridged = true;
-            diff.localNs = localNs;
-            if (state.kind === 'synced') applyLive(diff, where);
-            else skips.skip('depth diff after a gap', where);
-          }
+          const snapshot: Snapshot = { localNs, lastUpdateId, bids, asks, where };
+          if (writer === undefined) pending = snapshot;
+          else applySnapshot(snapshot);
           continue;
         }
 
@@ -191,9 +222,13 @@ export async function importBinance(paths: readonly string[], out: string, warn:
         const streamSymbol = stream.slice(0, at).toUpperCase();
         const channel = stream.slice(at + 1);
         if (symbol === undefined) {
-          symbol = streamSymbol;
-          const pair = splitSymbol(symbol);
-          writer = new RecordingWriter(out, { symbol, source: 'binance', priceDecimals: DECIMALS, qtyDecimals: DECIMALS, market: `binance:${symbol}`, ...(pair ?? {}) });
+          openWriter(streamSymbol);
+          if (pending !== undefined) {
+            // The snapshot has no exchange time: estimate it from this message's, when it has one.
+            if (isId(data['E'])) offsetNs = BigInt(data['E']) * 1_000_000n - localNs;
+            applySnapshot(pending);
+            pending = undefined;
+          }
         } else if (streamSymbol !== symbol) {
           skips.skip(`other symbol than ${symbol}`, where, streamSymbol);
           continue;
@@ -256,6 +291,13 @@ export async function importBinance(paths: readonly string[], out: string, warn:
           skips.skip('unknown stream', where, stream);
         }
       }
+    }
+    if (pending !== undefined) {
+      // Only a snapshot and no stream message: the file name is the one place left naming the symbol.
+      const name = symbolFromFileName(paths[0] ?? '');
+      if (name === undefined) throw new DataError('DATA_BAD_INPUT', `${pending.where}: a snapshot but no stream message, and the file name does not give the symbol (<symbol>_<yyyymmdd>…)`);
+      openWriter(name);
+      applySnapshot(pending);
     }
   } catch (error) {
     writer?.abort();

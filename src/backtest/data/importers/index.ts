@@ -7,15 +7,16 @@ import { importAkira } from './akira.ts';
 import { importBinance } from './binance.ts';
 import { importBitstamp } from './bitstamp.ts';
 import { importLobster } from './lobster.ts';
-import type { ImportReport, WarnSink } from './report.ts';
+import type { ImportOptions, ImportReport, WarnSink } from './report.ts';
 
-export type { ImportReport, WarnSink } from './report.ts';
+export type { ImportOptions, ImportReport, WarnSink } from './report.ts';
+export { TIME_UNITS, isTimeUnit, type TimeUnit } from './time-unit.ts';
 
 /** Source formats `data import` reads. */
 export const IMPORT_FORMATS = ['binance', 'lobster', 'bitstamp', 'akira'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
-const IMPORTERS: Readonly<Record<ImportFormat, (paths: readonly string[], out: string, warn: WarnSink) => Promise<ImportReport>>> = {
+const IMPORTERS: Readonly<Record<ImportFormat, (paths: readonly string[], out: string, warn: WarnSink, options: ImportOptions) => Promise<ImportReport>>> = {
   binance: importBinance,
   lobster: importLobster,
   bitstamp: importBitstamp,
@@ -31,9 +32,9 @@ export function isImportFormat(name: string): name is ImportFormat {
  * Imports `paths` (in time order) into the recording `out`.
  * @throws DataError for unusable input; `out` is removed then.
  */
-export async function importRecording(format: ImportFormat, paths: readonly string[], out: string, warn: WarnSink): Promise<ImportReport> {
+export async function importRecording(format: ImportFormat, paths: readonly string[], out: string, warn: WarnSink, options: ImportOptions = {}): Promise<ImportReport> {
   try {
-    return await IMPORTERS[format](paths, out, warn);
+    return await IMPORTERS[format](paths, out, warn, options);
   } catch (error) {
     rmSync(out, { force: true });
     throw error;

@@ -4,9 +4,16 @@
  * flood the terminal) and skipped; the import goes on.
  */
 import type { RecordingHeader } from '../format.ts';
+import type { TimeUnit } from './time-unit.ts';
 
 /** Where an importer reports a skipped line. */
 export type WarnSink = (message: string) => void;
+
+/** What a user can tell an importer beyond the files. */
+export interface ImportOptions {
+  /** Unit of the local timestamps (binance, bitstamp); default `auto`: from the data. */
+  readonly timeUnit?: TimeUnit;
+}
 
 /** Totals of one import. */
 export interface ImportReport {
