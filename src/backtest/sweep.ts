@@ -194,9 +194,17 @@ export function intervalOf(summary: SweepSummary | undefined, key: string): read
  * the figure last); ties keep grid order, so the ranking depends only on the inputs.
  */
 export function rankCells(summaries: readonly SweepSummary[], rankBy = DEFAULT_RANK_BY): number[] {
-  const sign = RANK_FIGURES[rankBy] === 'lower' ? -1 : 1;
-  return summaries
-    .map((summary, i) => ({ value: figureOf(summary, rankBy), i }))
+  return rankByValue(
+    summaries.map((summary) => figureOf(summary, rankBy)),
+    RANK_FIGURES[rankBy] !== 'lower',
+  );
+}
+
+/** Indexes best first by value, higher or lower better (nulls last); ties keep index order. */
+export function rankByValue(values: readonly (number | null)[], isHigherBetter: boolean): number[] {
+  const sign = isHigherBetter ? 1 : -1;
+  return values
+    .map((value, i) => ({ value, i }))
     .sort((a, b) => (a.value === null ? (b.value === null ? 0 : 1) : b.value === null ? -1 : sign * (b.value - a.value)) || a.i - b.i)
     .map(({ i }) => i);
 }

@@ -28,5 +28,8 @@ export async function runWalkforwardJob(job: WalkforwardJob): Promise<Walkforwar
   const summary = deterministicPart(result.summary);
   if (!job.withBins) return { summary };
   const markouts = result.markouts ?? markoutsFromSamples(result.fills, result.samples);
-  return { summary, bins: testSpanBins({ samples: result.samples, fills: result.fills, markouts, sampleMs: result.sampleMs, startMs: summary.start_ms, pnlQuote: summary.pnl_quote }) };
+  // The PnL the summary's intervals were drawn on, before it was rounded for print: one span's
+  // out-of-sample figures are then exactly its summary's.
+  const pnlQuote = result.status.pnl.total + (result.status.hedge?.pnlQuote ?? 0);
+  return { summary, bins: testSpanBins({ samples: result.samples, fills: result.fills, markouts, sampleMs: result.sampleMs, startMs: summary.start_ms, pnlQuote }) };
 }

@@ -8,9 +8,9 @@
  */
 import { formatAmount, formatDuration, formatNumber } from '../backtest/format.ts';
 import { withInterval } from '../backtest/summary-rows.ts';
-import { RANK_FIGURES, alignColumns, formatSweepTable, type PairSweepSummary } from '../backtest/sweep.ts';
+import { RANK_FIGURES, alignColumns, type PairSweepSummary } from '../backtest/sweep.ts';
 import type { OutOfSampleFigures } from '../backtest/walkforward/out-of-sample.ts';
-import { isHigherBetter, objectiveValue } from '../backtest/walkforward/select.ts';
+import { isHigherBetter, objectiveValue, rankByObjective } from '../backtest/walkforward/select.ts';
 import type { WalkforwardReportInput } from '../backtest/report/walkforward-html.ts';
 import { describeSpan } from '../backtest/walkforward/spans.ts';
 import type { StepResult, WalkforwardResult } from './walkforward-run.ts';
@@ -89,15 +89,22 @@ function rankFigure(objective: string): string {
   return figure in RANK_FIGURES ? figure : 'pnl_quote';
 }
 
-function gridSection(result: WalkforwardResult, step: StepResult): string {
+/** A training grid, best first by the objective: the top rows (the frozen cell marked), the rest in the report and --jsonl. */
+function gridSection(result: WalkforwardResult, step: StepResult, quote: string): string {
   const strategy = result.setup.strategies[step.strategy] as WalkforwardStrategy;
+  const { objective, minFills } = result.setup;
   const keys = strategy.axes.map((axis) => axis.key);
-  const table = formatSweepTable(keys, strategy.cells, step.grid, rankFigure(result.setup.objective));
-  const lines = table.text.split('\n');
-  const shown = lines.slice(0, GRID_ROWS_SHOWN + 1);
-  const more = lines.length > shown.length ? [`… ${lines.length - shown.length} more cells (--report, --jsonl)`] : [];
+  const order = rankByObjective(step.grid, objective);
+  const note = (i: number): string => (i === step.chosen ? '← frozen' : step.isChoice && (step.grid[i] as PairSweepSummary).fills < minFills ? `< ${minFills} fills` : '');
+  const rows = order.slice(0, GRID_ROWS_SHOWN).map((i, rank) => {
+    const summary = step.grid[i] as PairSweepSummary;
+    const value = objectiveValue(summary, objective);
+    return [String(rank + 1), ...keys.map((key) => strategy.cells[i]?.[key] ?? ''), value === null ? '–' : String(Number(value.toPrecision(6))), ...heldOutCells(summary).slice(0, 5), note(i)];
+  });
+  const header = ['#', ...keys, objective, ...heldOutHeader(quote).slice(0, 5), ''];
+  const more = order.length > GRID_ROWS_SHOWN ? [`… ${order.length - GRID_ROWS_SHOWN} more cells (--report, --jsonl)`] : [];
   const heading = `${strategy.label} (${strategy.env}), window ${step.window.index}: ${strategy.cells.length} cell${strategy.cells.length === 1 ? '' : 's'}, ${step.eligible} eligible; frozen: ${frozenText(strategy, step)}`;
-  return [heading, ...shown.map((line) => `  ${line}`), ...more.map((line) => `  ${line}`)].join('\n');
+  return [heading, ...alignColumns([header, ...rows]).split('\n'), ...more].map((line, k) => (k === 0 ? line : `  ${line}`)).join('\n');
 }
 
 /** The held-out table: per strategy, the frozen row and each sensitivity row over the test spans. */
@@ -112,7 +119,7 @@ function frozenRows(result: WalkforwardResult): string[][] {
     const strategy = result.setup.strategies[step.strategy] as WalkforwardStrategy;
     const value = objectiveValue(step.grid[step.chosen] as PairSweepSummary, result.setup.objective);
     const choice = step.isChoice ? `cell ${step.chosen + 1} of ${strategy.cells.length} (${step.eligible} eligible)` : 'one cell: nothing to choose';
-    return [String(step.window.index), strategy.label, frozenText(strategy, step), value === null ? '–' : String(value), choice];
+    return [String(step.window.index), strategy.label, frozenText(strategy, step), value === null ? '–' : String(Number(value.toPrecision(6))), choice];
   });
   return [['window', 'strategy', 'frozen settings', `${result.setup.objective} (training)`, 'chosen'], ...rows];
 }
@@ -166,7 +173,7 @@ export function formatWalkforward(result: WalkforwardResult, description: Walkfo
     ...fitLines(result).map((line) => `  ${line}`),
     '',
     'training spans: each grid, best first (the whole grid: --report, --jsonl)',
-    ...result.steps.map((step) => gridSection(result, step)),
+    ...result.steps.map((step) => gridSection(result, step, quote)),
     '',
     'settings frozen on each training span',
     alignColumns(frozenRows(result)),

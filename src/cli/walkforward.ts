@@ -177,7 +177,7 @@ async function jobRunner(io: CliIo, values: Values): Promise<import('./walkforwa
   const threads = values.workers === undefined ? defaultWorkers() : integerFlag('workers', values.workers, 1, 1, 1024);
   const worker = new URL('./walkforward-worker.mjs', import.meta.url);
   return async (jobs, phase) => {
-    const progress = startProgress(io, phase === 'train' ? 'walk-forward: training spans' : 'walk-forward: test spans', 'runs');
+    const progress = startProgress(io, phase === 'train' ? 'walk-forward: training spans' : 'walk-forward: test spans', 'runs', { enabled: values['no-progress'] !== true, total: jobs.length });
     let done = 0;
     try {
       return await runOnWorkers<(typeof jobs)[number], Awaited<ReturnType<typeof import('./walkforward-job.ts').runWalkforwardJob>>>(worker, jobs, () => progress?.update(++done, jobs.length), threads);

@@ -4,7 +4,7 @@
  * on a tie. Pure: summaries in, a cell index out, so the same grid always freezes the same
  * settings.
  */
-import { RANK_FIGURES } from '../sweep.ts';
+import { RANK_FIGURES, rankByValue } from '../sweep.ts';
 
 /** The objective of an interval's lower bound: `KEY_ci95_low` is the low end of `KEY_ci95`. */
 const LOWER_BOUND_SUFFIX = '_ci95_low';
@@ -68,20 +68,23 @@ export type Selection =
  * fills and a value of it; on a tie the first in grid order.
  */
 export function selectCell(summaries: readonly { readonly fills: number }[], objective: string, minFills: number): Selection {
-  const sign = isHigherBetter(objective) ? 1 : -1;
-  let best: { index: number; value: number } | undefined;
-  let eligible = 0;
-  summaries.forEach((summary, index) => {
-    const value = objectiveValue(summary, objective);
-    if (summary.fills < minFills || value === null) return;
-    eligible++;
-    if (best === undefined || sign * (value - best.value) > 0) best = { index, value };
-  });
-  if (best !== undefined) return { ok: true, index: best.index, value: best.value, eligible };
+  const values = summaries.map((summary) => (summary.fills >= minFills ? objectiveValue(summary, objective) : null));
+  const eligible = values.filter((value) => value !== null).length;
+  const best = rankByValue(values, isHigherBetter(objective))[0];
+  const value = best === undefined ? null : values[best];
+  if (best !== undefined && value !== null && value !== undefined) return { ok: true, index: best, value, eligible };
   const mostFills = Math.max(0, ...summaries.map((summary) => summary.fills));
   const reason =
     mostFills < minFills
       ? `no cell of the ${summaries.length} traded --min-fills ${minFills} times on the training span (the most: ${mostFills}): lower --min-fills, or widen the grid towards settings that trade`
       : `no cell with ≥ ${minFills} fills has a value of ${objective} (an interval needs a span of two bootstrap blocks and fills): choose another --objective`;
   return { ok: false, reason };
+}
+
+/** Cell indexes best first by the objective (cells without a value of it last); ties keep grid order, as the choice does. */
+export function rankByObjective(summaries: readonly object[], objective: string): number[] {
+  return rankByValue(
+    summaries.map((summary) => objectiveValue(summary, objective)),
+    isHigherBetter(objective),
+  );
 }
