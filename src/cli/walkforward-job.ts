@@ -9,11 +9,14 @@ import type { PairSweepSummary } from '../backtest/sweep.ts';
 import { deterministicPart } from '../backtest/summary.ts';
 import { testSpanBins, type TestSpanBins } from '../backtest/walkforward/out-of-sample.ts';
 import { executeAccount, prepareAccount, type BacktestPlan } from './backtest-plan.ts';
+import { UsageError } from './io.ts';
 
-/** A run to make: its plan, and whether to send its bins back (test rows). */
+/** A run to make: its plan, whether to send its bins back (test rows), and where it stands in the walk-forward (for its errors). */
 export interface WalkforwardJob {
   readonly plan: BacktestPlan;
   readonly withBins: boolean;
+  /** `window 1, ladder (ladder.env), training cell LADDER_BID_SPREAD_BPS=2`. */
+  readonly where: string;
 }
 
 /** What a run sends back: the summary without the wall-clock speed, and the bins when asked. */
@@ -22,9 +25,15 @@ export interface WalkforwardRun {
   readonly bins?: TestSpanBins;
 }
 
-/** Runs one job. @throws UsageError for a plan the backtest refuses. */
+/** Runs one job. @throws UsageError for a plan the backtest refuses (a span without a two-sided book, …), prefixed with where the job stands. */
 export async function runWalkforwardJob(job: WalkforwardJob): Promise<WalkforwardRun> {
-  const result = await executeAccount(prepareAccount({ pairs: [job.plan], initialQuote: undefined }));
+  let result;
+  try {
+    result = await executeAccount(prepareAccount({ pairs: [job.plan], initialQuote: undefined }));
+  } catch (error) {
+    if (error instanceof UsageError) throw new UsageError(`${job.where}: ${error.message}`);
+    throw error;
+  }
   const summary = deterministicPart(result.summary);
   if (!job.withBins) return { summary };
   const markouts = result.markouts ?? markoutsFromSamples(result.fills, result.samples);

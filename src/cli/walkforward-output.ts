@@ -14,7 +14,7 @@ import { isHigherBetter, objectiveValue, rankByObjective } from '../backtest/wal
 import type { WalkforwardReportInput } from '../backtest/report/walkforward-html.ts';
 import { describeSpan } from '../backtest/walkforward/spans.ts';
 import type { StepResult, WalkforwardResult } from './walkforward-run.ts';
-import type { WalkforwardStrategy } from './walkforward-plan.ts';
+import { cellText, type WalkforwardStrategy } from './walkforward-plan.ts';
 
 /** Training cells printed per grid (the report and --jsonl keep every one). */
 export const GRID_ROWS_SHOWN = 10;
@@ -61,12 +61,6 @@ export function heldOutCells(figures: HeldOutFigures): string[] {
 /** The held-out table's header, in `quote` tokens. */
 export function heldOutHeader(quote: string): string[] {
   return ['fills', `notional ${quote}`, `PnL ${quote} [95 %]`, 'PnL/notional bp [95 %]', 'markout 1 s bp [95 %]', 'markout 10 s bp [95 %]', 'markout 60 s bp [95 %]'];
-}
-
-/** A cell's settings as `KEY=value …` (`as in the env file` for an empty cell). */
-export function cellText(cell: Readonly<Record<string, string>> | undefined): string {
-  const entries = Object.entries(cell ?? {});
-  return entries.length === 0 ? 'as in the env file' : entries.map(([key, value]) => `${key}=${value}`).join(' ');
 }
 
 /** The settings a step froze: the cell, and the fitted weights (× the cell's scale) with `--fit`. */

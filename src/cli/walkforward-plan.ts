@@ -121,6 +121,12 @@ export function strategyLabels(strategies: readonly { readonly env: string; read
   return strategies.map(({ env, strategy }) => (strategies.filter((other) => other.strategy === strategy).length > 1 ? `${strategy} (${basename(env)})` : strategy));
 }
 
+/** A cell's settings as `KEY=value …` (`as in the env file` for an empty cell). */
+export function cellText(cell: Readonly<Record<string, string>> | undefined): string {
+  const entries = Object.entries(cell ?? {});
+  return entries.length === 0 ? 'as in the env file' : entries.map(([key, value]) => `${key}=${value}`).join(' ');
+}
+
 /** A plan cut to a span of the stream: the book before it is built, not traded on. */
 export function planOverSpan(plan: BacktestPlan, span: TimeWindow): BacktestPlan {
   return { ...plan, fromMs: span.fromMs, toMs: span.toMs };

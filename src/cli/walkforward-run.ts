@@ -15,7 +15,7 @@ import { prepareRun, type BacktestPlan } from './backtest-plan.ts';
 import { UsageError } from './io.ts';
 import type { WalkforwardJob, WalkforwardRun } from './walkforward-job.ts';
 import { fitOverrides, fitWindows, type FitOptions, type SpanFit } from './walkforward-fit.ts';
-import { isOtherStrategysKey, planOfCell, planOverSpan, type SensitivityRow, type WalkforwardStrategy } from './walkforward-plan.ts';
+import { cellText, isOtherStrategysKey, planOfCell, planOverSpan, type SensitivityRow, type WalkforwardStrategy } from './walkforward-plan.ts';
 import { signalSettingsOf } from './fit.ts';
 
 /** What a walk-forward runs. */
@@ -98,11 +98,6 @@ function checked(plan: BacktestPlan, where: string): BacktestPlan {
   return plan;
 }
 
-function cellText(cell: Readonly<Record<string, string>>): string {
-  const entries = Object.entries(cell);
-  return entries.length === 0 ? 'the env file as it is' : entries.map(([key, value]) => `${key}=${value}`).join(' ');
-}
-
 /**
  * The fits of every strategy and window: one pass over the stream per set of signal settings.
  * @throws UsageError for a span with too few samples.
@@ -136,7 +131,7 @@ export async function runWalkforward(setup: WalkforwardSetup, runJobs: JobRunner
   const trainJobs = pairs.flatMap(({ window, strategy, index }) =>
     strategy.cells.map((cell): WalkforwardJob => {
       const where = `window ${window.index}, ${strategy.label} (${strategy.env}), training cell ${cellText(cell)}`;
-      return { plan: checked(planOfCell(planOverSpan(strategy.plan, window.train), cell, scaled(fitOf(index, window))), where), withBins: false };
+      return { plan: checked(planOfCell(planOverSpan(strategy.plan, window.train), cell, scaled(fitOf(index, window))), where), withBins: false, where };
     }),
   );
   const trainRuns = await runJobs(trainJobs, 'train');
@@ -152,15 +147,16 @@ export async function runWalkforward(setup: WalkforwardSetup, runJobs: JobRunner
     const cell = selection.ok ? selection.index : 0;
     const frozen = planOfCell(planOverSpan(strategy.plan, window.test), strategy.cells[cell] as Readonly<Record<string, string>>, scaled(fitOf(index, window)));
     const rows = [{ row: FROZEN_ROW, params: {}, plan: frozen }];
+    const where = (row: string): string => `window ${window.index}, ${strategy.label} (${strategy.env}), test span, ${row}`;
     for (const row of setup.rows) {
       if (Object.keys(row.cell).some((key) => isOtherStrategysKey(key, strategy.strategy))) continue;
-      const plan = checked(planOfCell(frozen, row.cell, undefined), `window ${window.index}, ${strategy.label}, --also ${row.label}`);
+      const plan = checked(planOfCell(frozen, row.cell, undefined), where(`--also ${row.label}`));
       // A row equal to the frozen settings (the queue model or latency they already run at) would print its run twice.
       if (JSON.stringify(plan) !== JSON.stringify(frozen)) rows.push({ row: row.label, params: row.cell, plan });
     }
-    return { window, index, grid, cell, isChoice, eligible: selection.ok ? selection.eligible : 0, rows };
+    return { window, index, grid, cell, isChoice, eligible: selection.ok ? selection.eligible : 0, rows, where };
   });
-  const testJobs = chosen.flatMap((step) => step.rows.map((row): WalkforwardJob => ({ plan: row.plan, withBins: true })));
+  const testJobs = chosen.flatMap((step) => step.rows.map((row): WalkforwardJob => ({ plan: row.plan, withBins: true, where: step.where(row.row) })));
   const testRuns = await runJobs(testJobs, 'test');
 
   next = 0;
