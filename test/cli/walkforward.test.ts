@@ -126,6 +126,22 @@ describe.skipIf(dataDir === undefined)('akira-mm walkforward on ETHUSDT excerpts
     expect(joined?.['pnl_quote']).toBeCloseTo((tests[0]?.['pnl_quote'] as number) + (tests[1]?.['pnl_quote'] as number), 8);
   }, 240_000);
 
+  it('fits the alpha weights on the training span alone and freezes them with the cell the grid chose', async () => {
+    const fitEnv = join(dir, 'glft-alpha.env');
+    writeLines(dir, 'glft-alpha.env', ['BASE=ETH', 'QUOTE=USDC', 'STRATEGY=glft', 'GLFT_ORDER_NOTIONAL=20', 'ALPHA_MAX_BPS=4']);
+    const { code, stdout } = await runCli(['walkforward', '--train', train, '--test', test, '--fit', '--sweep', 'fit-scale=0,4', '--env', fitEnv, '--min-fills', '1', '--also', 'none', ...short, '--workers', '1', '--json']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/window 1, glft: alpha weights fitted on \d+ training samples, R² [\d.-]+; on the test span's \d+ samples [\d.-]+ \(reported, not used\)/);
+    const [window] = ((lastJson(stdout)['walkforward'] as Json)['windows'] as Json[]) as [Json];
+    const [strategy] = window['strategies'] as [Json];
+    const chosen = strategy['chosen'] as { params: Record<string, string>; fit: { weights_bps: Record<string, number>; samples: { train: number; test: number } } };
+    expect(Object.keys(chosen.fit.weights_bps)).toEqual(['ALPHA_OBI_BPS', 'ALPHA_OFI_BPS', 'ALPHA_TRADE_FLOW_BPS']);
+    expect(chosen.fit.samples.train).toBeGreaterThan(100);
+    expect(chosen.fit.samples.test).toBeGreaterThan(100);
+    // The frozen settings name the chosen scale and the weights it multiplies.
+    expect(stdout).toMatch(new RegExp(`frozen: fit-scale=${chosen.params['fit-scale'] ?? ''}; fitted ALPHA_OBI_BPS=`));
+  }, 120_000);
+
   it('refuses spans that cannot make a walk-forward, each with a clear error', async () => {
     const cases: [string[], RegExp][] = [
       [['--train', train, '--test', train], /is given to both --train and --test/],
