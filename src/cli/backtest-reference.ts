@@ -47,7 +47,7 @@ export async function replayRecordings(paths: readonly string[], flag: string, w
     imported = await importRecording('binance', paths, out, warn);
   } catch (error) {
     rmSync(folder, { recursive: true, force: true });
-    throw new UsageError(`${flag} ${paths.join(' ')}: cannot import them as Binance collector files (${error instanceof Error ? error.message : String(error)}); give replay-format recordings (akira-mm data import) or Binance collector files`);
+    throw new UsageError(`${flag} ${paths.join(' ')}: neither a replay-format recording nor Binance collector files that import (${error instanceof Error ? error.message : String(error)})`);
   }
   return { paths: [out], imported, dispose: () => rmSync(folder, { recursive: true, force: true }) };
 }
