@@ -117,72 +117,103 @@ async function fitAll(setup: WalkforwardSetup): Promise<(SpanFit[] | undefined)[
   );
 }
 
+/** One strategy in one window, before and after its training grid ran. */
+interface Pair {
+  readonly window: WalkforwardWindow;
+  readonly strategy: WalkforwardStrategy;
+  readonly index: number;
+  /** `--fit`'s weights of this window × a cell's scale, as env overrides; undefined without --fit. */
+  readonly fitted: ((scale: number) => Record<string, string>) | undefined;
+}
+
+/** A test run to make: the frozen settings or a sensitivity row. */
+interface TestRow {
+  readonly row: string;
+  readonly params: Readonly<Record<string, string>>;
+  readonly plan: BacktestPlan;
+}
+
+function describePair(pair: Pair): string {
+  return `window ${pair.window.index}, ${pair.strategy.label} (${pair.strategy.env})`;
+}
+
 /**
- * Runs the walk-forward.
+ * What a training grid freezes and the test rows it runs: the frozen settings over the test span,
+ * then each sensitivity row that applies to the strategy and differs from them.
+ * @throws UsageError when no cell of a grid is eligible.
+ */
+function freeze(setup: WalkforwardSetup, pair: Pair, grid: readonly PairSweepSummary[]): { readonly cell: number; readonly isChoice: boolean; readonly eligible: number; readonly rows: readonly TestRow[] } {
+  const { strategy, window } = pair;
+  const isChoice = strategy.cells.length > 1;
+  const selection = selectCell(grid, setup.objective, isChoice ? setup.minFills : 0);
+  if (!selection.ok && isChoice) throw new UsageError(`${describePair(pair)}: ${selection.reason}`);
+  const cell = selection.ok ? selection.index : 0;
+  const where = (row: string): string => `${describePair(pair)}, test span, ${row}`;
+  const frozen = checked(planOfCell(planOverSpan(strategy.plan, window.test), strategy.cells[cell] as Readonly<Record<string, string>>, pair.fitted), where(FROZEN_ROW));
+  const rows: TestRow[] = [{ row: FROZEN_ROW, params: {}, plan: frozen }];
+  for (const row of setup.rows) {
+    if (Object.keys(row.cell).some((key) => isOtherStrategysKey(key, strategy.strategy))) continue;
+    const plan = checked(planOfCell(frozen, row.cell, undefined), where(`--also ${row.label}`));
+    // A row equal to the frozen settings (the queue model or latency they already run at) would print its run twice.
+    if (JSON.stringify(plan) !== JSON.stringify(frozen)) rows.push({ row: row.label, params: row.cell, plan });
+  }
+  return { cell, isChoice, eligible: selection.ok ? selection.eligible : 0, rows };
+}
+
+/**
+ * Runs the walk-forward: every training grid (all windows and strategies in one batch of jobs),
+ * the choices, then every test row (one batch).
  * @throws UsageError for a plan the backtest refuses, or a training span where no cell is eligible.
  */
 export async function runWalkforward(setup: WalkforwardSetup, runJobs: JobRunner): Promise<WalkforwardResult> {
   const fits = await fitAll(setup);
-  const fitOf = (strategy: number, window: WalkforwardWindow): SpanFit | undefined => fits[strategy]?.[window.index - 1];
-  const scaled = (fit: SpanFit | undefined): ((scale: number) => Record<string, string>) | undefined => (fit === undefined ? undefined : (scale) => fitOverrides(fit, scale));
+  const pairs: Pair[] = setup.windows.flatMap((window) =>
+    setup.strategies.map((strategy, index) => {
+      const fit = fits[index]?.[window.index - 1];
+      return { window, strategy, index, fitted: fit === undefined ? undefined : (scale: number) => fitOverrides(fit, scale) };
+    }),
+  );
 
-  // Training: every cell of every strategy over every window's training span.
-  const pairs = setup.windows.flatMap((window) => setup.strategies.map((strategy, index) => ({ window, strategy, index })));
-  const trainJobs = pairs.flatMap(({ window, strategy, index }) =>
-    strategy.cells.map((cell): WalkforwardJob => {
-      const where = `window ${window.index}, ${strategy.label} (${strategy.env}), training cell ${cellText(cell)}`;
-      return { plan: checked(planOfCell(planOverSpan(strategy.plan, window.train), cell, scaled(fitOf(index, window))), where), withBins: false, where };
+  const trainJobs = pairs.flatMap((pair) =>
+    pair.strategy.cells.map((cell): WalkforwardJob => {
+      const where = `${describePair(pair)}, training cell ${cellText(cell)}`;
+      return { plan: checked(planOfCell(planOverSpan(pair.strategy.plan, pair.window.train), cell, pair.fitted), where), withBins: false, where };
     }),
   );
   const trainRuns = await runJobs(trainJobs, 'train');
-
-  // Choose and freeze, then the test span at the frozen settings and each sensitivity row.
   let next = 0;
-  const chosen = pairs.map(({ window, strategy, index }) => {
-    const grid = trainRuns.slice(next, next + strategy.cells.length).map((run) => run.summary);
-    next += strategy.cells.length;
-    const isChoice = strategy.cells.length > 1;
-    const selection = selectCell(grid, setup.objective, isChoice ? setup.minFills : 0);
-    if (!selection.ok && isChoice) throw new UsageError(`window ${window.index}, ${strategy.label} (${strategy.env}): ${selection.reason}`);
-    const cell = selection.ok ? selection.index : 0;
-    const frozen = planOfCell(planOverSpan(strategy.plan, window.test), strategy.cells[cell] as Readonly<Record<string, string>>, scaled(fitOf(index, window)));
-    const rows = [{ row: FROZEN_ROW, params: {}, plan: frozen }];
-    const where = (row: string): string => `window ${window.index}, ${strategy.label} (${strategy.env}), test span, ${row}`;
-    for (const row of setup.rows) {
-      if (Object.keys(row.cell).some((key) => isOtherStrategysKey(key, strategy.strategy))) continue;
-      const plan = checked(planOfCell(frozen, row.cell, undefined), where(`--also ${row.label}`));
-      // A row equal to the frozen settings (the queue model or latency they already run at) would print its run twice.
-      if (JSON.stringify(plan) !== JSON.stringify(frozen)) rows.push({ row: row.label, params: row.cell, plan });
-    }
-    return { window, index, grid, cell, isChoice, eligible: selection.ok ? selection.eligible : 0, rows, where };
+  const frozen = pairs.map((pair) => {
+    const grid = trainRuns.slice(next, next + pair.strategy.cells.length).map((run) => run.summary);
+    next += pair.strategy.cells.length;
+    return { pair, grid, ...freeze(setup, pair, grid) };
   });
-  const testJobs = chosen.flatMap((step) => step.rows.map((row): WalkforwardJob => ({ plan: row.plan, withBins: true, where: step.where(row.row) })));
-  const testRuns = await runJobs(testJobs, 'test');
 
+  const testJobs = frozen.flatMap(({ pair, rows }) => rows.map((row): WalkforwardJob => ({ plan: row.plan, withBins: true, where: `${describePair(pair)}, test span, ${row.row}` })));
+  const testRuns = await runJobs(testJobs, 'test');
   next = 0;
-  const steps: StepResult[] = chosen.map((step) => {
-    const tests = step.rows.map((row, i): TestRowResult => {
+  const steps = frozen.map(({ pair, grid, cell, isChoice, eligible, rows }): StepResult => {
+    const tests = rows.map((row, i): TestRowResult => {
       const run = testRuns[next + i] as WalkforwardRun;
       if (run.bins === undefined) throw new Error('a test run came back without its bins');
       return { row: row.row, params: row.params, summary: run.summary, bins: run.bins };
     });
-    next += step.rows.length;
-    return { window: step.window, strategy: step.index, fit: fitOf(step.index, step.window), grid: step.grid, chosen: step.cell, isChoice: step.isChoice, eligible: step.eligible, tests };
+    next += rows.length;
+    return { window: pair.window, strategy: pair.index, fit: fits[pair.index]?.[pair.window.index - 1], grid, chosen: cell, isChoice, eligible, tests };
   });
   return { setup, steps, outOfSample: joinTestSpans(setup, steps) };
 }
 
-/** Per strategy and row, the row's test spans over every window (a row missing from a window is left out of that strategy's join). */
+/**
+ * Per strategy and row, the row's test spans over every window. A window that did not run a row
+ * because it equalled its frozen settings contributes its frozen run: that is the row's run there.
+ */
 function joinTestSpans(setup: WalkforwardSetup, steps: readonly StepResult[]): OutOfSampleRow[] {
   return setup.strategies.flatMap((_, strategy) => {
     const own = steps.filter((step) => step.strategy === strategy);
     const rows = [...new Set(own.flatMap((step) => step.tests.map((test) => test.row)))];
-    return rows.flatMap((row) => {
-      const parts = own.map((step) => step.tests.find((test) => test.row === row));
-      // A sensitivity row equal to a window's frozen settings is that window's frozen run.
-      const filled = parts.map((part, i) => part ?? (own[i] as StepResult).tests[0]);
-      if (filled.some((part) => part === undefined)) return [];
-      return [{ strategy, row, figures: outOfSampleFigures(filled as TestRowResult[], setup.bootstrap) }];
+    return rows.map((row) => {
+      const parts = own.map((step) => step.tests.find((test) => test.row === row) ?? (step.tests[0] as TestRowResult));
+      return { strategy, row, figures: outOfSampleFigures(parts, setup.bootstrap) };
     });
   });
 }

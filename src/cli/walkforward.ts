@@ -53,7 +53,7 @@ export const WALKFORWARD_FLAGS = {
   windows: { type: 'string', value: 'N', default: 'none (--train/--test)', doc: 'cut --data into N + 1 equal parts of time; test on each of the last N, tuned on the part before it' },
   expanding: { type: 'boolean', doc: 'with --windows: tune each test span on everything before it, not on the part just before it' },
   env: { type: 'string', multiple: true, value: 'FILE', required: true, doc: "a pair file: one strategy and its keys (its BASE, QUOTE and account are not used); one --env per strategy" },
-  sweep: { type: 'string', multiple: true, value: 'KEY=v1,v2,…', default: 'none (the env file as it is)', doc: 'the training grid of the --env after it (with one --env: its grid)' },
+  sweep: { type: 'string', multiple: true, value: 'KEY=v1,v2', default: 'none (the env file as it is)', doc: 'the training grid of the --env after it (with one --env: its grid)' },
   objective: { type: 'string', value: 'KEY', default: DEFAULT_OBJECTIVE, doc: `what the training span maximises (${objectiveNames().join(', ')}; KEY_ci95_low is its interval's lower bound; max_drawdown_quote and other costs are minimised)` },
   'min-fills': { type: 'string', value: 'N', default: DEFAULT_MIN_FILLS, doc: 'fewest fills on the training span for a cell to be chosen' },
   also: { type: 'string', multiple: true, value: 'KEY=v1,v2', default: 'queue=risk-averse,power:2,log and latency-ms=25,100,250', doc: 'sensitivity rows: the test span again at the frozen settings with KEY at each value (none: no rows)' },
