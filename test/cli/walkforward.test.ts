@@ -1,7 +1,8 @@
 /**
  * `akira-mm walkforward` on short excerpts of the ETHUSDT recording: the collector file cut into
  * two files that continue one another (the second without a snapshot of its own, as a held-out
- * day's file), 62 s each; the bootstrap's blocks are 10 s so the spans carry intervals.
+ * day's file), 62 s each; the bootstrap's blocks are 1 s so even a 40 s span has the blocks an
+ * interval needs.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -34,7 +35,7 @@ describe.skipIf(dataDir === undefined)('akira-mm walkforward on ETHUSDT excerpts
   const stream = join(dir, 'eth.data');
   const ladder = join(dir, 'ladder.env');
   const glft = join(dir, 'glft.env');
-  const short = ['--bootstrap-block-ms', '10000', '--bootstrap-samples', '200'];
+  const short = ['--bootstrap-block-ms', '1000', '--bootstrap-samples', '200'];
 
   beforeAll(async () => {
     writeLines(dir, 'ethusdt_a.gz', collectorLines('ethusdt_20240808.gz', 1, 6_000));
