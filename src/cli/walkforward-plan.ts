@@ -6,51 +6,16 @@
  * to its span by a time window; plans are data, so worker threads can run them.
  */
 import { basename } from 'node:path';
-import { parseArgs } from 'node:util';
 import { getStrategyDefinition, STRATEGIES } from '../../strategies/index.ts';
 import type { SweepAxis } from '../backtest/sweep.ts';
 import type { SummaryUnits } from '../backtest/summary-rows.ts';
 import type { TimeWindow } from '../backtest/data/index.ts';
-import type { FlagSpecs } from './args.ts';
 import type { BacktestPlan } from './backtest-plan.ts';
 import { parseSweep, planForCell } from './backtest-sweep.ts';
 import { UsageError } from './io.ts';
 
 /** The walk-forward's own sweep key: the fitted alpha weights × each value (`--fit`), as the ablation's `@fit=1,2,4`. */
 export const FIT_SCALE = 'fit-scale';
-
-/** One `--env` and the `--sweep` flags that are its grid. */
-export interface StrategyArgs {
-  readonly env: string;
-  readonly sweeps: readonly string[];
-}
-
-/**
- * The strategies in command-line order. One `--env`: every `--sweep` is its grid. Several: each
- * `--env` takes the `--sweep` flags given since the previous `--env` (as `backtest` gives each
- * `--env` the files before it).
- * @throws UsageError for `--sweep` flags after the last of several `--env`.
- */
-export function strategyArgs(args: readonly string[], options: FlagSpecs): StrategyArgs[] {
-  // The command's own option table, so a flag's value is never taken for a sweep.
-  const config: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = {};
-  for (const [name, spec] of Object.entries(options)) config[name] = { type: spec.type, ...(spec.multiple === undefined ? {} : { multiple: spec.multiple }) };
-  const { values, tokens } = parseArgs({ args: [...args], options: config, allowPositionals: true, strict: true, tokens: true });
-  const envs = (values['env'] ?? []) as string[];
-  if (envs.length === 1) return [{ env: envs[0] as string, sweeps: (values['sweep'] ?? []) as string[] }];
-  const groups: StrategyArgs[] = [];
-  let sweeps: string[] = [];
-  for (const token of tokens) {
-    if (token.kind !== 'option' || token.value === undefined) continue;
-    if (token.name === 'sweep') sweeps.push(token.value);
-    if (token.name === 'env') {
-      groups.push({ env: token.value, sweeps });
-      sweeps = [];
-    }
-  }
-  if (sweeps.length > 0) throw new UsageError(`${sweeps.map((sweep) => `--sweep ${sweep}`).join(' ')} after the last --env: with several strategies, each --env takes the --sweep flags given before it`);
-  return groups;
-}
 
 /** A strategy of the walk-forward: its plan without a window, and its training grid. */
 export interface WalkforwardStrategy {

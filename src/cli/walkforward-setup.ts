@@ -6,7 +6,8 @@
 import { sweepGrid } from '../backtest/sweep.ts';
 import { planFromFlags, type BacktestValues, type VenueChoice } from './backtest.ts';
 import { prepareRun } from './backtest-plan.ts';
-import { strategyAxes, strategyLabels, type StrategyArgs, type WalkforwardStrategy } from './walkforward-plan.ts';
+import type { StrategyArgs } from './walkforward-args.ts';
+import { strategyAxes, strategyLabels, type WalkforwardStrategy } from './walkforward-plan.ts';
 
 /** Context lines of a backtest that name one run (its files, its strategy, its window): a walk-forward states those itself. */
 const RUN_LINES = ['data:', 'strategy:', 'set:', 'window:'];

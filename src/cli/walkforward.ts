@@ -16,6 +16,7 @@ import { BACKTEST_DEFAULTS } from './backtest-defaults.ts';
 import { UsageError, type CliIo, type CommandRunner } from './io.ts';
 import { startProgress } from './progress.ts';
 import { DEFAULT_MIN_FILLS, DEFAULT_OBJECTIVE, checkObjective, objectiveNames } from '../backtest/walkforward/select.ts';
+import { recordingArgs, strategyArgs, type RecordingArgs } from './walkforward-args.ts';
 
 const USAGE =
   'akira-mm walkforward --train FILE… --test FILE… [--sweep KEY=v1,v2…]… --env FILE [[--sweep …]… --env FILE]… [--objective KEY] [--min-fills N] [--also KEY=v1,v2]… [--fit] [backtest flags…] [--report out.html] [--json] [--jsonl FILE]\n' +
@@ -77,8 +78,8 @@ function numberFlag(flag: string, text: string | undefined, fallback: number, mi
 }
 
 /** Which spans: --train/--test or --data/--windows, checked. */
-function spansOf(values: Values): { readonly kind: 'split'; readonly train: string[]; readonly test: string[] } | { readonly kind: 'rolling' | 'expanding'; readonly data: string[]; readonly count: number } {
-  const [train, test, data] = [values.train ?? [], values.test ?? [], values.data ?? []];
+function spansOf(values: Values, files: RecordingArgs): { readonly kind: 'split'; readonly train: readonly string[]; readonly test: readonly string[] } | { readonly kind: 'rolling' | 'expanding'; readonly data: readonly string[]; readonly count: number } {
+  const { train, test, data } = files;
   if (values.windows !== undefined) {
     if (train.length > 0 || test.length > 0) throw new UsageError('--windows walks over --data; --train and --test are the other way to give the spans: use one of them');
     if (data.length === 0) throw new UsageError(`--windows needs --data FILE…\nusage: ${USAGE}`);
@@ -92,10 +93,9 @@ function spansOf(values: Values): { readonly kind: 'split'; readonly train: stri
 
 /** `akira-mm walkforward`. */
 export const runWalkforwardCommand: CommandRunner = async (args, io) => {
-  const { values, positionals } = parseFlags(args, WALKFORWARD_FLAGS, HELP);
-  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}": recordings go after --train, --test or --data\nusage: ${USAGE}`);
+  const { values } = parseFlags(args, WALKFORWARD_FLAGS, HELP);
   if ((values.env ?? []).length === 0) throw new UsageError(`--env FILE is required\nusage: ${USAGE}`);
-  const spans = spansOf(values);
+  const spans = spansOf(values, recordingArgs(args, WALKFORWARD_FLAGS));
   const objective = (() => {
     try {
       return checkObjective(values.objective ?? DEFAULT_OBJECTIVE);
@@ -110,9 +110,9 @@ export const runWalkforwardCommand: CommandRunner = async (args, io) => {
   }
   const { venue, thin } = thinPlanFromFlags(values);
 
-  // Loaded only now: `--help` and a usage error cost no engine, strategies or data layer.
-  const { strategyArgs, sensitivityRows, DEFAULT_ALSO } = await import('./walkforward-plan.ts');
   const groups = strategyArgs(args, WALKFORWARD_FLAGS);
+  // Loaded only now: `--help` and a usage error cost no engine, strategies or data layer.
+  const { sensitivityRows, DEFAULT_ALSO } = await import('./walkforward-plan.ts');
   const rows = sensitivityRows(values.also ?? [...DEFAULT_ALSO]);
   const { parseDuration } = await import('./fit.ts');
   const fit = isFitted

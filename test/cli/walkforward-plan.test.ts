@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { WALKFORWARD_FLAGS } from '../../src/cli/walkforward.ts';
-import { DEFAULT_ALSO, checkKeyOfStrategy, sensitivityRows, strategyArgs, strategyAxes, strategyLabels } from '../../src/cli/walkforward-plan.ts';
+import { recordingArgs, strategyArgs } from '../../src/cli/walkforward-args.ts';
+import { DEFAULT_ALSO, checkKeyOfStrategy, sensitivityRows, strategyAxes, strategyLabels } from '../../src/cli/walkforward-plan.ts';
 
 describe('walk-forward plans', () => {
   it('gives each --env the --sweep flags since the previous one, and one --env every --sweep', () => {
@@ -11,6 +12,13 @@ describe('walk-forward plans', () => {
     ]);
     expect(strategyArgs(['--env', 'ladder.env', '--sweep', 'LADDER_BID_SPREAD_BPS=1,2'], WALKFORWARD_FLAGS)).toEqual([{ env: 'ladder.env', sweeps: ['LADDER_BID_SPREAD_BPS=1,2'] }]);
     expect(() => strategyArgs(['--env', 'a.env', '--env', 'b.env', '--sweep', 'GLFT_ADJ1=1,2'], WALKFORWARD_FLAGS)).toThrow(/--sweep GLFT_ADJ1=1,2 after the last --env/);
+  });
+
+  it('gives each recording flag the files after it, as backtest --data a b reads them', () => {
+    const args = ['--train', 'a.gz', 'b.gz', '--env', 'l.env', '--test', 'c.gz', '--workers', '2', '--data', 'd.data', 'e.data'];
+    expect(recordingArgs(args, WALKFORWARD_FLAGS)).toEqual({ train: ['a.gz', 'b.gz'], test: ['c.gz'], data: ['d.data', 'e.data'] });
+    expect(() => recordingArgs(['x.gz', '--train', 'a.gz'], WALKFORWARD_FLAGS)).toThrow(/unexpected argument "x.gz": recordings go after --train, --test or --data/);
+    expect(() => recordingArgs(['--env', 'l.env', 'x.gz'], WALKFORWARD_FLAGS)).toThrow(/unexpected argument "x.gz"/);
   });
 
   it('refuses a sweep key the strategy does not read, STRATEGY, a key given twice and fit-scale without --fit', () => {
