@@ -14,7 +14,8 @@ import { isHigherBetter, objectiveValue, rankByObjective } from '../backtest/wal
 import type { WalkforwardReportInput } from '../backtest/report/walkforward-html.ts';
 import { describeSpan } from '../backtest/walkforward/spans.ts';
 import type { StepResult, WalkforwardResult } from './walkforward-run.ts';
-import { cellText, type WalkforwardStrategy } from './walkforward-plan.ts';
+import { FIT_SCALE, cellText, type WalkforwardStrategy } from './walkforward-plan.ts';
+import { weightText } from './fit.ts';
 
 /** Training cells printed per grid (the report and --jsonl keep every one). */
 export const GRID_ROWS_SHOWN = 10;
@@ -67,8 +68,8 @@ export function heldOutHeader(quote: string): string[] {
 export function frozenText(strategy: WalkforwardStrategy, step: StepResult): string {
   const cell = strategy.cells[step.chosen];
   if (step.fit === undefined) return cellText(cell);
-  const scale = Number(cell?.['fit-scale'] ?? 1);
-  const weights = Object.entries(step.fit.weights).map(([key, weight]) => `${key}=${Number((weight * scale).toFixed(4))}`);
+  const scale = Number(cell?.[FIT_SCALE] ?? 1);
+  const weights = Object.entries(step.fit.weights).map(([key, weight]) => `${key}=${weightText(weight * scale)}`);
   return `${cellText(cell)}; fitted ${weights.join(' ')}`;
 }
 

@@ -17,6 +17,8 @@ import { UsageError, type CliIo, type CommandRunner } from './io.ts';
 import { startProgress } from './progress.ts';
 import { DEFAULT_MIN_FILLS, DEFAULT_OBJECTIVE, checkObjective, objectiveNames } from '../backtest/walkforward/select.ts';
 import { recordingArgs, strategyArgs, type RecordingArgs } from './walkforward-args.ts';
+import type { WalkforwardJob, WalkforwardRun } from './walkforward-job.ts';
+import type { JobRunner } from './walkforward-run.ts';
 
 const USAGE =
   'akira-mm walkforward --train FILE… --test FILE… [--sweep KEY=v1,v2…]… --env FILE [[--sweep …]… --env FILE]… [--objective KEY] [--min-fills N] [--also KEY=v1,v2]… [--fit] [backtest flags…] [--report out.html] [--json] [--jsonl FILE]\n' +
@@ -77,6 +79,15 @@ function numberFlag(flag: string, text: string | undefined, fallback: number, mi
   return value;
 }
 
+/** `--objective`, checked. */
+function objectiveFlag(text: string): string {
+  try {
+    return checkObjective(text);
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
 /** Which spans: --train/--test or --data/--windows, checked. */
 function spansOf(values: Values, files: RecordingArgs): { readonly kind: 'split'; readonly train: readonly string[]; readonly test: readonly string[] } | { readonly kind: 'rolling' | 'expanding'; readonly data: readonly string[]; readonly count: number } {
   const { train, test, data } = files;
@@ -96,13 +107,7 @@ export const runWalkforwardCommand: CommandRunner = async (args, io) => {
   const { values } = parseFlags(args, WALKFORWARD_FLAGS, HELP);
   if ((values.env ?? []).length === 0) throw new UsageError(`--env FILE is required\nusage: ${USAGE}`);
   const spans = spansOf(values, recordingArgs(args, WALKFORWARD_FLAGS));
-  const objective = (() => {
-    try {
-      return checkObjective(values.objective ?? DEFAULT_OBJECTIVE);
-    } catch (error) {
-      throw new UsageError(error instanceof Error ? error.message : String(error));
-    }
-  })();
+  const objective = objectiveFlag(values.objective ?? DEFAULT_OBJECTIVE);
   const minFills = integerFlag('min-fills', values['min-fills'], DEFAULT_MIN_FILLS, 0, 1_000_000_000);
   const isFitted = values.fit === true;
   for (const flag of ['fit-horizon', 'fit-sample-ms', 'fit-ridge'] as const) {
@@ -172,7 +177,7 @@ function writeOutput(flag: string, path: string, text: string): void {
 }
 
 /** The runs on worker threads (`--workers`, one per core by default), each phase with its progress bar on a terminal. */
-async function jobRunner(io: CliIo, values: Values): Promise<import('./walkforward-run.ts').JobRunner> {
+async function jobRunner(io: CliIo, values: Values): Promise<JobRunner> {
   const { SweepJobError, defaultWorkers, runOnWorkers } = await import('../backtest/sweep.ts');
   const threads = values.workers === undefined ? defaultWorkers() : integerFlag('workers', values.workers, 1, 1, 1024);
   const worker = new URL('./walkforward-worker.mjs', import.meta.url);
@@ -180,7 +185,7 @@ async function jobRunner(io: CliIo, values: Values): Promise<import('./walkforwa
     const progress = startProgress(io, phase === 'train' ? 'walk-forward: training spans' : 'walk-forward: test spans', 'runs', { enabled: values['no-progress'] !== true, total: jobs.length });
     let done = 0;
     try {
-      return await runOnWorkers<(typeof jobs)[number], Awaited<ReturnType<typeof import('./walkforward-job.ts').runWalkforwardJob>>>(worker, jobs, () => progress?.update(++done, jobs.length), threads);
+      return await runOnWorkers<WalkforwardJob, WalkforwardRun>(worker, jobs, () => progress?.update(++done, jobs.length), threads);
     } catch (error) {
       if (error instanceof SweepJobError && error.isUsage) throw new UsageError(error.message);
       throw error;
