@@ -51,8 +51,8 @@ function withoutFlags<T extends object, K extends string>(flags: T, names: reado
 /** The command's flags: its own, then every `backtest` flag it shares. */
 export const WALKFORWARD_FLAGS = {
   train: { type: 'string', multiple: true, value: 'FILE', required: 'required unless --windows', doc: 'the recordings the settings are tuned on (replay format, or Binance collector .gz files), in time order' },
-  test: { type: 'string', multiple: true, value: 'FILE', required: 'with --train', doc: 'the recordings that continue them, held out: run once at the frozen settings' },
-  data: { type: 'string', multiple: true, value: 'FILE', required: 'with --windows', doc: 'one long recording (or files continuing one another) to walk forward over in --windows N steps' },
+  test: { type: 'string', multiple: true, value: 'FILE', required: 'required with --train', doc: 'the recordings that continue them, held out: run once at the frozen settings' },
+  data: { type: 'string', multiple: true, value: 'FILE', required: 'required with --windows', doc: 'one long recording (or files continuing one another) to walk forward over in --windows N steps' },
   windows: { type: 'string', value: 'N', default: 'none (--train/--test)', doc: 'cut --data into N + 1 equal parts of time; test on each of the last N, tuned on the part before it' },
   expanding: { type: 'boolean', doc: 'with --windows: tune each test span on everything before it, not on the part just before it' },
   env: { type: 'string', multiple: true, value: 'FILE', required: true, doc: "a pair file: one strategy and its keys (its BASE, QUOTE and account are not used); one --env per strategy" },
