@@ -251,6 +251,7 @@ describe.skipIf(dataDir === undefined)('akira-mm feed: Binance protocol on loopb
     // ccxt js/src/pro/binance.js `stream()`: it connects to /ws/<n> and subscribes there.
     const indexed = await connect('/ws/0');
     indexed.send({ method: 'SUBSCRIBE', params: ['ethusdt@trade'], id: 1 });
+    await until(() => indexed.messages.length > 0, 'the SUBSCRIBE reply');
     await advance(clock, 3_000);
     type Trade = { t: number; E: number; T: number };
     const first = millis.messages[0] as Trade;

@@ -6,11 +6,12 @@
  */
 import type { Clock } from '../../../core/index.ts';
 import { binanceError, type BinanceRoute, type RouteResponse } from './http-server.ts';
-import { DEFAULT_DEPTH_LIMIT, dayTickerWeight, depthWeight, limitParam, topTickerWeight, type MarketService } from './market-service.ts';
+import { dayTickerWeight, depthRequestWeight, topTickerWeight, type MarketService } from './market-service.ts';
 import { isRefusal, restParams, type Outcome, type RequestParams } from './order-requests.ts';
 
 // The symbol rules other modules read where they always have (src/cli/backtest-plan.ts).
-export { depthWeight, MAX_QTY_TEXT, minNotionalOf } from './market-service.ts';
+export { MAX_QTY_TEXT, minNotionalOf } from './exchange-info.ts';
+export { depthWeight } from './market-service.ts';
 
 function answer(outcome: Outcome): RouteResponse {
   return isRefusal(outcome) ? binanceError(outcome.status, outcome.code, outcome.msg) : { status: 200, body: outcome.body };
@@ -24,15 +25,11 @@ export function marketRoutes(market: MarketService, clock: Clock): BinanceRoute[
     weight: (query) => weight(restParams(query)),
     handle: async ({ query }) => answer(await run(restParams(query))),
   });
-  const depthLimitWeight = (params: RequestParams): number => {
-    const limit = limitParam(params, DEFAULT_DEPTH_LIMIT, Number.MAX_SAFE_INTEGER);
-    return depthWeight(typeof limit === 'number' ? limit : DEFAULT_DEPTH_LIMIT);
-  };
   return [
     route('ping', () => 1, () => ({ status: 200, body: {} })),
     route('time', () => 1, () => ({ status: 200, body: { serverTime: Math.floor(clock.nowMs()) } })),
     route('exchangeInfo', () => 20, (params) => market.exchangeInfo(params)),
-    route('depth', depthLimitWeight, (params) => market.depth(params)),
+    route('depth', depthRequestWeight, (params) => market.depth(params)),
     route('trades', () => 25, (params) => market.recentTrades(params)),
     route('aggTrades', () => 4, (params) => market.aggregateTrades(params)),
     route('avgPrice', () => 2, (params) => market.averagePrice(params)),

@@ -6,14 +6,12 @@
  * recent trades, aggregate trades, klines and the 24 h ticker (FULL and MINI), each as rest-api.md
  * prints it; -1100 illegal characters, -1102 missing parameter, -1121 invalid symbol, -1128 bad
  * combination, -1001 while the recording's own gap leaves no trustworthy book.
- *
- * `exchangeInfo` advertises only what the venue serves: LIMIT, LIMIT_MAKER and MARKET orders
- * (with `quoteOrderQty`), no iceberg, OCO/OTO/OPO, trailing, cancel-replace, amend or pegged
- * orders. The books are the replay's live book, so a depth's `lastUpdateId` bridges onto the diff
+ * The books are the replay's live book, so a depth's `lastUpdateId` bridges onto the diff
  * stream exactly as Binance's does; trades and statistics are the replay's trade tape.
  */
-import { splitSymbol, type Clock } from '../../../core/index.ts';
-import { illegal, isRefusal, longParam, mandatory, refuse, served, STP_MODES, timeParam, type Outcome, type Refusal, type RequestParams } from './order-requests.ts';
+import type { Clock } from '../../../core/index.ts';
+import { exchangeInfoBody, type StatedLimits } from './exchange-info.ts';
+import { illegal, isRefusal, limitParam, mandatory, parseWindow, refuse, selectWindow, served, timeParam, type Outcome, type Refusal, type RequestParams } from './order-requests.ts';
 import { WEIGHT_LIMIT_PER_MINUTE } from './rate-counters.ts';
 import type { TextSnapshot } from './recording.ts';
 import { klineRows, parseInterval, parseTimeZone } from './klines.ts';
@@ -35,27 +33,8 @@ export interface SnapshotGate {
   wait(): Promise<void>;
 }
 
-/** The limits `exchangeInfo` states (what the server enforces). */
-export interface StatedLimits {
-  readonly weightPerMinute: number;
-  readonly ordersPer10s: number;
-  readonly ordersPerDay: number;
-}
-
-/** Binance's NOTIONAL minimum by quote asset (ETHUSDT and BTCUSDT: 5 USDT); 0 = none. */
-const MIN_NOTIONAL_BY_QUOTE: Readonly<Record<string, string>> = { USDT: '5.00000000', USDC: '5.00000000', FDUSD: '5.00000000', TUSD: '5.00000000', BTC: '0.00010000', ETH: '0.00100000', BNB: '0.01000000', EUR: '5.00000000', TRY: '10.00000000' };
-
-/** The NOTIONAL minimum the loopback venue applies to `symbol` (decimal text, 8 places). */
-export function minNotionalOf(symbol: string): string {
-  const quote = splitSymbol(symbol)?.quote ?? '';
-  return MIN_NOTIONAL_BY_QUOTE[quote] ?? '0.00000000';
-}
-
-/** The largest quantity LOT_SIZE and MARKET_LOT_SIZE allow on the loopback venue. */
-export const MAX_QTY_TEXT = '9000.00000000';
-
 /** Default and largest `limit` of `depth` (rest-api.md "Order book"). */
-export const DEFAULT_DEPTH_LIMIT = 100;
+const DEFAULT_DEPTH_LIMIT = 100;
 const MAX_DEPTH_LIMIT = 5_000;
 /** Default and largest `limit` of `trades` and `aggTrades`. */
 const DEFAULT_TRADES_LIMIT = 500;
@@ -67,15 +46,6 @@ const ZERO = formatUnits8(0n);
 const UNAVAILABLE = refuse(-1001, 'Internal error; unable to process your request. Please try again.', 503);
 const INVALID_SYMBOL = refuse(-1121, 'Invalid symbol.');
 const BAD_COMBINATION = refuse(-1128, 'Combination of optional parameters invalid.');
-
-/** A `limit` parameter: `fallback` when absent, at most `max`; -1100 for anything but a positive integer. */
-export function limitParam(params: RequestParams, fallback: number, max: number): number | Refusal {
-  const limit = longParam(params, 'limit');
-  if (typeof limit === 'object') return limit;
-  if (limit === undefined) return fallback;
-  if (limit < 1) return illegal('limit', '^[0-9]{1,20}$');
-  return Math.min(limit, max);
-}
 
 /**
  * Which symbols a request names (`symbol`, or `symbols` as a JSON list: the REST query's text or
@@ -121,6 +91,12 @@ export function depthWeight(limit: number): number {
   return 250;
 }
 
+/** Weight of a `depth` request by its `limit` (the default's for a bad one, which is then refused). */
+export function depthRequestWeight(params: RequestParams): number {
+  const limit = limitParam(params, DEFAULT_DEPTH_LIMIT, Number.MAX_SAFE_INTEGER);
+  return depthWeight(typeof limit === 'number' ? limit : DEFAULT_DEPTH_LIMIT);
+}
+
 /** `symbol` or `symbols` naming this venue's symbol only; the list asked for (undefined = all). */
 function checkSymbols(params: RequestParams, symbol: string): { readonly single: boolean } | Refusal {
   const wanted = requestedSymbols(params);
@@ -157,19 +133,7 @@ export class MarketService {
   exchangeInfo(params: RequestParams): Outcome {
     const checked = checkSymbols(params, this.symbol);
     if (isRefusal(checked)) return checked;
-    const { limits } = this;
-    return served({
-      timezone: 'UTC',
-      serverTime: this.#now(),
-      rateLimits: [
-        { rateLimitType: 'REQUEST_WEIGHT', interval: 'MINUTE', intervalNum: 1, limit: limits.weightPerMinute },
-        { rateLimitType: 'ORDERS', interval: 'SECOND', intervalNum: 10, limit: limits.ordersPer10s },
-        { rateLimitType: 'ORDERS', interval: 'DAY', intervalNum: 1, limit: limits.ordersPerDay },
-        { rateLimitType: 'RAW_REQUESTS', interval: 'MINUTE', intervalNum: 5, limit: 61_000 },
-      ],
-      exchangeFilters: [],
-      symbols: [this.#symbolEntry()],
-    });
+    return served(exchangeInfoBody(this.source, this.limits, this.#now()));
   }
 
   /** `GET /api/v3/depth`, `depth`: the live book's top `limit` levels with its `lastUpdateId`. */
@@ -247,21 +211,11 @@ export class MarketService {
   aggregateTrades(params: RequestParams): Outcome {
     const symbolError = this.#checkSymbol(params);
     if (symbolError !== undefined) return symbolError;
-    const fromId = longParam(params, 'fromId');
-    if (typeof fromId === 'object') return fromId;
-    const startTime = timeParam(params, 'startTime');
-    if (typeof startTime === 'object') return startTime;
-    const endTime = timeParam(params, 'endTime');
-    if (typeof endTime === 'object') return endTime;
-    const limit = limitParam(params, DEFAULT_TRADES_LIMIT, MAX_TRADES_LIMIT);
-    if (typeof limit !== 'number') return limit;
-    if (fromId !== undefined && (startTime !== undefined || endTime !== undefined)) return BAD_COMBINATION;
-    const chosen = this.source.tape
-      .aggregates()
-      .filter((item) => (fromId === undefined || item.id >= fromId) && (startTime === undefined || item.timeMs >= startTime) && (endTime === undefined || item.timeMs <= endTime));
-    const fromStart = fromId !== undefined || startTime !== undefined;
+    const window = parseWindow(params, 'fromId');
+    if (isRefusal(window)) return window;
+    if (window.fromId !== undefined && (window.startTime !== undefined || window.endTime !== undefined)) return BAD_COMBINATION;
     return served(
-      (fromStart ? chosen.slice(0, limit) : chosen.slice(-limit)).map((item) => ({
+      selectWindow(this.source.tape.aggregates(), window, (item) => item.id, (item) => item.timeMs).map((item) => ({
         a: item.id,
         p: formatUnits8(item.price),
         q: formatUnits8(item.qty),
@@ -374,44 +328,5 @@ export class MarketService {
     const bid = parseAmount8(top?.bids[0]?.[0]);
     const ask = parseAmount8(top?.asks[0]?.[0]);
     return bid === undefined || ask === undefined ? undefined : (bid + ask) / 2n;
-  }
-
-  /** The symbol's exchangeInfo entry, as Binance prints one. */
-  #symbolEntry(): Record<string, unknown> {
-    const { symbol, rules } = this.source;
-    const assets = splitSymbol(symbol) ?? { base: symbol, quote: '' };
-    return {
-      symbol,
-      status: 'TRADING',
-      baseAsset: assets.base,
-      baseAssetPrecision: 8,
-      quoteAsset: assets.quote,
-      quotePrecision: 8,
-      quoteAssetPrecision: 8,
-      baseCommissionPrecision: 8,
-      quoteCommissionPrecision: 8,
-      orderTypes: ['LIMIT', 'LIMIT_MAKER', 'MARKET'],
-      icebergAllowed: false,
-      ocoAllowed: false,
-      otoAllowed: false,
-      opoAllowed: false,
-      quoteOrderQtyMarketAllowed: true,
-      allowTrailingStop: false,
-      cancelReplaceAllowed: false,
-      amendAllowed: false,
-      pegInstructionsAllowed: false,
-      isSpotTradingAllowed: true,
-      isMarginTradingAllowed: false,
-      filters: [
-        { filterType: 'PRICE_FILTER', minPrice: rules.tickSize, maxPrice: '1000000.00000000', tickSize: rules.tickSize },
-        { filterType: 'LOT_SIZE', minQty: rules.stepSize, maxQty: MAX_QTY_TEXT, stepSize: rules.stepSize },
-        { filterType: 'MARKET_LOT_SIZE', minQty: rules.stepSize, maxQty: MAX_QTY_TEXT, stepSize: rules.stepSize },
-        { filterType: 'NOTIONAL', minNotional: minNotionalOf(symbol), applyMinToMarket: true, maxNotional: '9000000.00000000', applyMaxToMarket: false, avgPriceMins: AVERAGE_PRICE_MINUTES },
-      ],
-      permissions: [],
-      permissionSets: [['SPOT']],
-      defaultSelfTradePreventionMode: STP_MODES[0],
-      allowedSelfTradePreventionModes: [...STP_MODES],
-    };
   }
 }

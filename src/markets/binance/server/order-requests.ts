@@ -80,6 +80,15 @@ export function longParam(params: RequestParams, name: string): number | undefin
   return Number(text);
 }
 
+/** A `limit` parameter: `fallback` when absent, at most `max`; -1100 for anything but a positive integer. */
+export function limitParam(params: RequestParams, fallback: number, max: number): number | Refusal {
+  const limit = longParam(params, 'limit');
+  if (typeof limit === 'object') return limit;
+  if (limit === undefined) return fallback;
+  if (limit < 1) return illegal('limit', '^[0-9]{1,20}$');
+  return Math.min(limit, max);
+}
+
 /** A time parameter (`startTime`, `endTime`) in ms, sent in ms or µs (time-unit.ts); undefined when absent. */
 export function timeParam(params: RequestParams, name: string): number | undefined | Refusal {
   const value = longParam(params, name);
@@ -191,20 +200,26 @@ const DAY_MS = 86_400_000;
 
 /**
  * `startTime`, `endTime`, `limit` (default 500, at most 1000) and the lowest id (`idName`) of a
- * history request; the time span may not pass 24 hours (-1127).
+ * history request (`allOrders`, `myTrades`); the time span may not pass 24 hours (-1127).
  */
 export function parseHistoryWindow(params: RequestParams, idName: 'orderId' | 'fromId'): HistoryWindow | Refusal {
+  const window = parseWindow(params, idName);
+  if (isRefusal(window)) return window;
+  if (window.startTime !== undefined && window.endTime !== undefined && window.endTime - window.startTime > DAY_MS) return refuse(-1127, 'More than 24 hours between startTime and endTime.');
+  return window;
+}
+
+/** `startTime`, `endTime`, `limit` (default 500, at most 1000) and the lowest id (`idName`) of a request for items in order. */
+export function parseWindow(params: RequestParams, idName: 'orderId' | 'fromId'): HistoryWindow | Refusal {
   const fromId = longParam(params, idName);
   if (typeof fromId === 'object') return fromId;
   const startTime = timeParam(params, 'startTime');
   if (typeof startTime === 'object') return startTime;
   const endTime = timeParam(params, 'endTime');
   if (typeof endTime === 'object') return endTime;
-  const limit = longParam(params, 'limit');
-  if (typeof limit === 'object') return limit;
-  if (limit !== undefined && limit < 1) return illegal('limit', '^[0-9]{1,20}$');
-  if (startTime !== undefined && endTime !== undefined && endTime - startTime > DAY_MS) return refuse(-1127, 'More than 24 hours between startTime and endTime.');
-  return { fromId, startTime, endTime, limit: Math.min(limit ?? 500, 1_000) };
+  const limit = limitParam(params, 500, 1_000);
+  if (typeof limit !== 'number') return limit;
+  return { fromId, startTime, endTime, limit };
 }
 
 /**

@@ -51,9 +51,8 @@ export interface AggregateTrade {
   readonly isBuyerMaker: boolean;
 }
 
-/** The statistics of a window of whole minutes. */
-export interface WindowStats {
-  readonly openMs: number;
+/** What a span of trades sums to. */
+export interface TradeSummary {
   readonly open: bigint;
   readonly high: bigint;
   readonly low: bigint;
@@ -67,21 +66,17 @@ export interface WindowStats {
   readonly count: number;
 }
 
+/** The statistics of a window of whole minutes. */
+export interface WindowStats extends TradeSummary {
+  readonly openMs: number;
+}
+
 /** One minute's trades: the candle klines and the day's statistics are summed from. */
-export interface Candle {
+export interface Candle extends TradeSummary {
   readonly startMs: number;
-  readonly open: bigint;
-  readonly high: bigint;
-  readonly low: bigint;
-  readonly close: bigint;
-  readonly volume: bigint;
-  readonly quoteVolume: bigint;
   /** Base and quote bought by takers (trades whose buyer was not the maker). */
   readonly takerBuyVolume: bigint;
   readonly takerBuyQuote: bigint;
-  readonly firstId: number;
-  readonly lastId: number;
-  readonly count: number;
 }
 
 /** How long minute candles are kept (klines further back answer nothing). */

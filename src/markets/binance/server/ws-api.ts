@@ -24,7 +24,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { Clock, Logger, Timer } from '../../../core/index.ts';
 import type { AccountSpec } from './accounts.ts';
-import { dayTickerWeight, DEFAULT_DEPTH_LIMIT, depthWeight, limitParam, topTickerWeight, type MarketService } from './market-service.ts';
+import { dayTickerWeight, depthRequestWeight, topTickerWeight, type MarketService } from './market-service.ts';
 import { isRefusal, mandatory, refuse, websocketParams, type Outcome, type Refusal, type RequestParams } from './order-requests.ts';
 import type { RateLimitStatus, WeightMeter } from './rate-counters.ts';
 import { answerInUnit, eventInUnit, parseTimeUnit, type TimeUnit } from './time-unit.ts';
@@ -86,13 +86,7 @@ interface MarketMethod {
 
 const MARKET_METHODS: Readonly<Record<string, MarketMethod>> = {
   exchangeInfo: { weight: () => 20, run: (market, params) => market.exchangeInfo(params) },
-  depth: {
-    weight: (params) => {
-      const limit = limitParam(params, DEFAULT_DEPTH_LIMIT, Number.MAX_SAFE_INTEGER);
-      return depthWeight(typeof limit === 'number' ? limit : DEFAULT_DEPTH_LIMIT);
-    },
-    run: (market, params) => market.depth(params),
-  },
+  depth: { weight: depthRequestWeight, run: (market, params) => market.depth(params) },
   'trades.recent': { weight: () => 25, run: (market, params) => market.recentTrades(params) },
   'trades.aggregate': { weight: () => 4, run: (market, params) => market.aggregateTrades(params) },
   avgPrice: { weight: () => 2, run: (market, params) => market.averagePrice(params) },
