@@ -140,16 +140,19 @@ export class StreamHub {
       this.dropDepthMessages--;
       return;
     }
-    const texts = new Map<string, string>();
+    // Each form built once per message, and the µs one only when a client asked for it.
+    let micros: string | undefined;
+    let combined: string | undefined;
+    let combinedMicros: string | undefined;
+    const envelope = (text: string): string => `{"stream":${JSON.stringify(stream)},"data":${text}}`;
     for (const client of subscribers) {
-      const key = `${client.combined ? 'c' : 'r'}${client.timeUnit}`;
-      let text = texts.get(key);
-      if (text === undefined) {
-        const data = client.timeUnit === 'MILLISECOND' ? payload : JSON.stringify(eventInUnit(JSON.parse(payload), client.timeUnit));
-        text = client.combined ? `{"stream":${JSON.stringify(stream)},"data":${data}}` : data;
-        texts.set(key, text);
+      let data = payload;
+      if (client.timeUnit !== 'MILLISECOND') data = micros ??= JSON.stringify(eventInUnit(JSON.parse(payload), client.timeUnit));
+      if (!client.combined) {
+        this.#send(client, data);
+        continue;
       }
-      this.#send(client, text);
+      this.#send(client, client.timeUnit === 'MILLISECOND' ? (combined ??= envelope(data)) : (combinedMicros ??= envelope(data)));
     }
   }
 

@@ -16,6 +16,7 @@
  * the recording's trades only: our own desk's fills take recorded liquidity without removing it,
  * and do not print here either.
  */
+import { parseScaled } from '../decimals.ts';
 import { parseAmount8 } from './trading-format.ts';
 
 /** One replayed trade as the stream printed it. */
@@ -102,6 +103,12 @@ interface OpenAggregate {
 /** Quote value of a trade, 8-decimal units, rounded down. */
 export const quoteOfTrade = (trade: { readonly price: bigint; readonly qty: bigint }): bigint => (trade.price * trade.qty) / UNIT;
 
+/** Decimal text → 8-decimal units: the fast integer walk, or the exact parser past 2^53. */
+function units8(text: string): bigint | undefined {
+  const scaled = parseScaled(text, 8);
+  return scaled === undefined ? parseAmount8(text) : BigInt(scaled);
+}
+
 function pushBounded<T>(list: T[], item: T): void {
   list.push(item);
   if (list.length > TAPE_LENGTH) list.shift();
@@ -126,8 +133,8 @@ export class TradeTape {
    * A trade whose text is not a decimal is skipped (the stream still printed it as recorded).
    */
   add(event: TradeEvent): AggregateTrade | undefined {
-    const price = parseAmount8(event.price);
-    const qty = parseAmount8(event.qty);
+    const price = units8(event.price);
+    const qty = units8(event.qty);
     if (price === undefined || qty === undefined) return this.flush();
     const trade: TapeTrade = { id: event.tradeId, price, qty, timeMs: event.tradeMs, isBuyerMaker: event.buyerIsMaker };
     pushBounded(this.#recent, trade);
