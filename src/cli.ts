@@ -34,6 +34,10 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'backtest --data FILE… --env FILE [--report out.html] [--json] [--sweep KEY=v1,v2]…   replay a recording through the engine',
     load: async () => (await import('./cli/backtest.ts')).runBacktestCommand,
   },
+  walkforward: {
+    summary: 'walkforward --train FILE… --test FILE… --env FILE [--sweep KEY=v1,v2]… [--env FILE …]   tune on a span, freeze, report the next span held out',
+    load: async () => (await import('./cli/walkforward.ts')).runWalkforwardCommand,
+  },
   fit: {
     summary: 'fit --data FILE… [--horizon 1s] [--train-share 0.5] [--env FILE [--write]] [--json]   fit the alpha term\'s weights on a recording (out-of-sample R²)',
     load: async () => (await import('./cli/fit.ts')).runFit,

@@ -6,7 +6,7 @@
  * `blockMs` long. With no fills the per-notional and markout intervals are null; a run shorter
  * than twenty blocks has none at all, and says why (docs/strategies.md, "Error bars").
  */
-import { binByTime, blockBootstrap, blockCount, withheldReason, type BinnedFigure, type Interval } from './bootstrap.ts';
+import { binByTime, blockBootstrap, blockCount, withheldReason, type BinnedFigure, type BootstrapSettings, type Interval } from './bootstrap.ts';
 import { meanPresent, type FillMarkouts } from './fill-markouts.ts';
 import type { VenueFill } from './replay-venue.ts';
 import type { PathSample } from './stats.ts';
@@ -56,8 +56,22 @@ export interface ErrorBars {
   readonly markoutFills: readonly number[];
 }
 
-/** The intervals of a run. */
-export function errorBars(input: ErrorBarInput, options: BootstrapOptions): ErrorBars {
+/**
+ * A run cut into bins of its path's sampling period: the PnL made and the notional traded in each,
+ * and per horizon of the markouts the sum (numerator) and count (denominator) of the markouts of
+ * the fills made in each. Bins of runs laid end to end are the bins of their concatenation (a
+ * walk-forward's out-of-sample spans).
+ */
+export interface ErrorBarBins {
+  readonly pnl: Float64Array;
+  readonly notional: Float64Array;
+  readonly markouts: readonly BinnedFigure[];
+  /** Notional traded over the run, quote tokens. */
+  readonly volumeQuote: number;
+}
+
+/** The bins of a run. */
+export function errorBarBins(input: ErrorBarInput): ErrorBarBins {
   const { samples, fills, sampleMs, startMs } = input;
   const bins = samples.length;
   const pnl = new Float64Array(bins);
@@ -69,24 +83,36 @@ export function errorBars(input: ErrorBarInput, options: BootstrapOptions): Erro
   const times = fills.map((fill) => fill.timeMs);
   const notionals = fills.map((fill) => fill.price * fill.size);
   const notional = binByTime(times, notionals, startMs, sampleMs, bins);
-  const volumeQuote = notionals.reduce((sum, value) => sum + value, 0);
-  const markoutFigures = input.markouts.bps.map((row): BinnedFigure => {
+  const markouts = input.markouts.bps.map((row): BinnedFigure => {
     const present = row.flatMap((bps, i) => (bps === null ? [] : [i]));
     return {
       numerator: binByTime(present.map((i) => times[i] as number), present.map((i) => row[i] as number), startMs, sampleMs, bins),
       denominator: binByTime(present.map((i) => times[i] as number), present.map(() => 1), startMs, sampleMs, bins),
     };
   });
-  const binsPerBlock = Math.max(1, Math.round(options.blockMs / sampleMs));
-  const [pnlQuoteCi95 = null, pnlPerNotionalBpsCi95 = null, ...markoutBpsCi95] = blockBootstrap([{ numerator: pnl }, { numerator: pnl, denominator: notional, scale: 10_000 }, ...markoutFigures], {
-    binsPerBlock,
-    replicates: options.samples,
-    seed: options.seed,
-  });
-  const blocks = blockCount(bins, binsPerBlock);
+  return { pnl, notional, markouts, volumeQuote: notionals.reduce((sum, value) => sum + value, 0) };
+}
+
+/** The figures the intervals are of, over bins: total PnL, PnL per notional (bps), then each horizon's mean markout. */
+export function errorBarFigures(bins: ErrorBarBins): BinnedFigure[] {
+  return [{ numerator: bins.pnl }, { numerator: bins.pnl, denominator: bins.notional, scale: 10_000 }, ...bins.markouts];
+}
+
+/** How the bootstrap draws for bins of `sampleMs`: blocks of whole bins, at least one. */
+export function bootstrapSettingsOf(options: BootstrapOptions, sampleMs: number): BootstrapSettings {
+  return { binsPerBlock: Math.max(1, Math.round(options.blockMs / sampleMs)), replicates: options.samples, seed: options.seed };
+}
+
+/** The intervals of a run. */
+export function errorBars(input: ErrorBarInput, options: BootstrapOptions): ErrorBars {
+  const bins = errorBarBins(input);
+  const volumeQuote = bins.volumeQuote;
+  const settings = bootstrapSettingsOf(options, input.sampleMs);
+  const [pnlQuoteCi95 = null, pnlPerNotionalBpsCi95 = null, ...markoutBpsCi95] = blockBootstrap(errorBarFigures(bins), settings);
+  const blocks = blockCount(bins.pnl.length, settings.binsPerBlock);
   return {
     blocks,
-    withheld: withheldReason(blocks, binsPerBlock * sampleMs),
+    withheld: withheldReason(blocks, settings.binsPerBlock * input.sampleMs),
     volumeQuote,
     pnlPerNotionalBps: volumeQuote > 0 ? (input.pnlQuote / volumeQuote) * 10_000 : null,
     pnlQuoteCi95,

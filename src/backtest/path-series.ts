@@ -13,16 +13,23 @@ import type { PathSample, PnlComponents } from './stats.ts';
 const CHUNK = 4096;
 const CHUNK_SHIFT = 12;
 
-/** Columns of every sample (an absent value is stored as NaN; no recorded value is NaN). */
+/**
+ * Columns of every sample. An absent value is stored as NaN: no sampled value is NaN (prices,
+ * balances and PnL are finite; a signal that is NaN reads as absent, as the metrics skip it).
+ */
 const FIELDS = ['timeMs', 'mid', 'bid', 'ask', 'bestBid', 'bestAsk', 'inventory', 'netInventory', 'pnl', 'spread', 'inventoryPnl', 'fees', 'gas', 'hedge', 'referenceFair', 'basisBps'] as const;
 /** Columns of the strategy's internals, allocated once a sample carries them. */
 const MODEL_FIELDS = ['sigmaBps', 'arrivalA', 'arrivalKPerBps', 'arrivalFitWeight', 'halfSpreadBps', 'skewBps'] as const;
 type Field = (typeof FIELDS)[number];
 type ModelField = (typeof MODEL_FIELDS)[number];
 
-/** A growing column of floats in fixed chunks. */
+/**
+ * A growing column of floats in fixed chunks. A chunk is allocated at the first value that is not
+ * NaN written into it: a field a run never has (a hedge, a reference, most models' internals)
+ * costs nothing.
+ */
 class Column {
-  private readonly chunks: Float64Array[] = [];
+  private readonly chunks: (Float64Array | undefined)[] = [];
 
   /** The value at `index`; NaN where nothing was written. */
   get(index: number): number {
@@ -31,8 +38,14 @@ class Column {
 
   set(index: number, value: number): void {
     const chunk = index >>> CHUNK_SHIFT;
-    while (this.chunks.length <= chunk) this.chunks.push(new Float64Array(CHUNK).fill(Number.NaN));
-    (this.chunks[chunk] as Float64Array)[index & (CHUNK - 1)] = value;
+    let values = this.chunks[chunk];
+    if (values === undefined) {
+      if (Number.isNaN(value)) return;
+      while (this.chunks.length < chunk) this.chunks.push(undefined);
+      values = new Float64Array(CHUNK).fill(Number.NaN);
+      this.chunks[chunk] = values;
+    }
+    values[index & (CHUNK - 1)] = value;
   }
 }
 
@@ -112,9 +125,11 @@ export class PathSeries {
   readonly samples: PathSample[] = [];
   private readonly columns = new Map<Field, Column>(FIELDS.map((field) => [field, new Column()]));
   private modelColumns: Map<ModelField, Column> | undefined;
-  /** Which samples carry internals (1) and their `signals`, kept only where a model sends any. */
+  /** Which samples carry internals (1), and which a `signals` record; allocated with the first. */
   private hasModel: Column | undefined;
-  private readonly signals = new Map<number, Readonly<Record<string, number>>>();
+  private hasSignals: Column | undefined;
+  /** One column per signal name, in the order first seen (a signal a sample lacks is NaN there). */
+  private readonly signalColumns = new Map<string, Column>();
 
   /** Appends a sample; `copies` more with the same state at later times (a gap in the recording). */
   push(sample: SampleInput, periodMs: number, copies: number): void {
@@ -156,8 +171,14 @@ export class PathSeries {
       const value = orUndefined((columns.get(field) as Column).get(index));
       if (value !== undefined) internals[field] = value;
     }
-    const signals = this.signals.get(index);
-    if (signals !== undefined) internals.signals = signals;
+    if (this.hasSignals?.get(index) === 1) {
+      const signals: Record<string, number> = {};
+      for (const [name, column] of this.signalColumns) {
+        const value = column.get(index);
+        if (!Number.isNaN(value)) signals[name] = value;
+      }
+      internals.signals = signals;
+    }
     return internals;
   }
 
@@ -166,6 +187,16 @@ export class PathSeries {
     this.hasModel ??= new Column();
     this.hasModel.set(index, 1);
     for (const field of MODEL_FIELDS) (this.modelColumns.get(field) as Column).set(index, orNaN(model[field]));
-    if (model.signals !== undefined) this.signals.set(index, model.signals);
+    if (model.signals === undefined) return;
+    this.hasSignals ??= new Column();
+    this.hasSignals.set(index, 1);
+    for (const [name, value] of Object.entries(model.signals)) {
+      let column = this.signalColumns.get(name);
+      if (column === undefined) {
+        column = new Column();
+        this.signalColumns.set(name, column);
+      }
+      column.set(index, value);
+    }
   }
 }

@@ -43,11 +43,11 @@ export function sweepGrid(axes: readonly SweepAxis[]): Record<string, string>[] 
   return cells;
 }
 
-/** What a worker answers for one job. */
-interface JobAnswer {
+/** What a worker answers for one job: its result in `summary` (a sweep cell's summary, or what the worker's job returns). */
+interface JobAnswer<Result> {
   readonly id: number;
   readonly ok: boolean;
-  readonly summary?: SweepSummary;
+  readonly summary?: Result;
   readonly error?: string;
   readonly usage?: boolean;
 }
@@ -76,11 +76,12 @@ export function shardCells(cells: number, shard: Shard): number[] {
 
 /**
  * Runs each job on a pool of `min(threads, jobs)` worker threads started from `entry`; results
- * keep the jobs' order. `onDone` is called after each job.
+ * keep the jobs' order. `onDone` is called after each job. A sweep's worker answers each job with
+ * a cell's summary; another driver's worker (walk-forward) with its own `Result`.
  * @throws SweepJobError for the first job that fails.
  */
-export async function runOnWorkers<Job>(entry: URL, jobs: readonly Job[], onDone: () => void, threads = defaultWorkers()): Promise<SweepSummary[]> {
-  const results: SweepSummary[] = new Array<SweepSummary>(jobs.length);
+export async function runOnWorkers<Job, Result = SweepSummary>(entry: URL, jobs: readonly Job[], onDone: () => void, threads = defaultWorkers()): Promise<Result[]> {
+  const results: Result[] = new Array<Result>(jobs.length);
   const size = Math.max(1, Math.min(threads, jobs.length));
   let next = 0;
   const workers = Array.from({ length: size }, () => new Worker(entry));
@@ -97,7 +98,7 @@ export async function runOnWorkers<Job>(entry: URL, jobs: readonly Job[], onDone
               const id = next++;
               worker.postMessage({ id, plan: jobs[id] });
             };
-            worker.on('message', (answer: JobAnswer) => {
+            worker.on('message', (answer: JobAnswer<Result>) => {
               if (!answer.ok || answer.summary === undefined) {
                 reject(new SweepJobError(answer.usage === true ? (answer.error ?? 'sweep run failed') : `sweep run ${answer.id} failed: ${answer.error ?? 'unknown error'}`, answer.usage === true));
                 return;
@@ -193,9 +194,17 @@ export function intervalOf(summary: SweepSummary | undefined, key: string): read
  * the figure last); ties keep grid order, so the ranking depends only on the inputs.
  */
 export function rankCells(summaries: readonly SweepSummary[], rankBy = DEFAULT_RANK_BY): number[] {
-  const sign = RANK_FIGURES[rankBy] === 'lower' ? -1 : 1;
-  return summaries
-    .map((summary, i) => ({ value: figureOf(summary, rankBy), i }))
+  return rankByValue(
+    summaries.map((summary) => figureOf(summary, rankBy)),
+    RANK_FIGURES[rankBy] !== 'lower',
+  );
+}
+
+/** Indexes best first by value, higher or lower better (nulls last); ties keep index order. */
+export function rankByValue(values: readonly (number | null)[], isHigherBetter: boolean): number[] {
+  const sign = isHigherBetter ? 1 : -1;
+  return values
+    .map((value, i) => ({ value, i }))
     .sort((a, b) => (a.value === null ? (b.value === null ? 0 : 1) : b.value === null ? -1 : sign * (b.value - a.value)) || a.i - b.i)
     .map(({ i }) => i);
 }
@@ -238,6 +247,11 @@ export function formatSweepTable(keys: readonly string[], cells: readonly Readon
   const ranking = rankColumns(summaries, order, rankBy);
   const value = (i: number, column: string): string => String((summaries[i] as Readonly<Record<string, unknown>> | undefined)?.[column] ?? '–');
   const rows = [['#', ...keys, ...ranking.header, ...columns], ...order.map((i, rank) => [String(rank + 1), ...keys.map((key) => cells[i]?.[key] ?? ''), ...ranking.cells(i, rank), ...columns.map((column) => value(i, column))])];
+  return { text: alignColumns(rows), order };
+}
+
+/** Rows of text cells as a plain-text table: each column as wide as its widest cell, two spaces apart. */
+export function alignColumns(rows: readonly (readonly string[])[]): string {
   const widths = (rows[0] ?? []).map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
-  return { text: rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd()).join('\n'), order };
+  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd()).join('\n');
 }

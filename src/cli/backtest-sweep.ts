@@ -52,8 +52,12 @@ function accountPlanForCell(plan: AccountPlan, cell: Readonly<Record<string, str
   return { ...plan, pairs: plan.pairs.map((pair) => planForCell(pair, cell)) };
 }
 
-/** A pair's plan in one sweep cell: env keys become overrides, flags replace the plan's fields. */
-function planForCell(plan: BacktestPlan, cell: Readonly<Record<string, string>>): BacktestPlan {
+/**
+ * A pair's plan in one sweep cell: env keys become overrides, flags replace the plan's fields
+ * (a walk-forward's cells and sensitivity rows too).
+ * @throws UsageError for a value out of range or a thin-venue flag without --venue thin.
+ */
+export function planForCell(plan: BacktestPlan, cell: Readonly<Record<string, string>>): BacktestPlan {
   let result: BacktestPlan = { ...plan, overrides: { ...plan.overrides } };
   for (const [key, value] of Object.entries(cell)) {
     if (isThinFlag(key)) {

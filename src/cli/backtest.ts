@@ -218,13 +218,18 @@ export function pairGroups(args: readonly string[], options: FlagSpecs): PairArg
 }
 
 /** The venue of every pair, its thin models, and the fees LayerAkira charges (the thin venue's default fees). */
-interface VenueChoice {
+export interface VenueChoice {
   readonly venue: VenueKind;
   readonly thin: ThinPlan | undefined;
   readonly defaultFees: { readonly makerPbips: number; readonly takerPbips: number };
 }
 
-function planFromFlags(values: Values, pair: PairArgs, reference: readonly string[], venue: VenueChoice, window: WindowTimes): BacktestPlan {
+/**
+ * One pair's plan from the flags (`walkforward` builds each strategy's from its own flags, which
+ * share these, and cuts each run to its span itself: `window` = {}).
+ * @throws UsageError naming a flag whose value is wrong.
+ */
+export function planFromFlags(values: Values, pair: PairArgs, reference: readonly string[], venue: VenueChoice, window: WindowTimes): BacktestPlan {
   const { data, env } = pair;
   const overrides = parseSets(values.set ?? []);
   if (values.strategy !== undefined) overrides['STRATEGY'] = values.strategy;

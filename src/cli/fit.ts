@@ -62,11 +62,11 @@ interface FitResult {
   readonly written?: string;
 }
 
-/** `1s`, `500ms`, `2.5s`, `1m` → ms. */
-function parseDuration(text: string): number {
+/** `1s`, `500ms`, `2.5s`, `1m` → ms (`flag` names it in the error). */
+export function parseDuration(text: string, flag = 'horizon'): number {
   const match = /^(\d+(?:\.\d+)?)(ms|s|m)$/.exec(text.trim());
   const value = match === null ? Number.NaN : Number(match[1]) * (match[2] === 'ms' ? 1 : match[2] === 's' ? 1_000 : 60_000);
-  if (!(value > 0)) throw new UsageError(`--horizon=${text}: a positive duration with its unit, ms, s or m (e.g. 500ms, 1s)`);
+  if (!(value > 0)) throw new UsageError(`--${flag}=${text}: a positive duration with its unit, ms, s or m (e.g. 500ms, 1s)`);
   return value;
 }
 
@@ -77,9 +77,9 @@ function parseNumber(flag: string, text: string, min: number, max: number, isMin
   return value;
 }
 
-/** The SIGNAL_* (and ALPHA_*) settings of the pair file, or the defaults. */
-function signalSettingsOf(envPath: string | undefined): SignalSettings {
-  const env = envPath === undefined ? {} : readEnv(envPath);
+/** The SIGNAL_* (and ALPHA_*) settings of the pair file with `overrides` (a walk-forward's --set), or the defaults. */
+export function signalSettingsOf(envPath: string | undefined, overrides: Readonly<Record<string, string>> = {}): SignalSettings {
+  const env = { ...(envPath === undefined ? {} : readEnv(envPath)), ...overrides };
   const read = readKeys(SIGNAL_KEYS, env);
   if (!read.ok) throw new UsageError(`invalid signal keys in ${envPath ?? 'the defaults'}:\n${formatConfigIssues(read.issues)}`);
   return settingsOf(SIGNAL_KEYS, 'signals', read.params);
@@ -93,6 +93,22 @@ function readEnv(path: string): Record<string, string> {
   }
 }
 
+/**
+ * The alpha weights: the moves regressed on the signals (rows of `ALPHA_SIGNALS` values), one
+ * coefficient per signal. A signal that never moved over the rows (no trades in the file) cannot
+ * be fitted: its coefficient is 0 and `fitted` says so. A walk-forward fits each training span
+ * with it.
+ */
+export function fitAlphaWeights(rows: readonly number[][], moves: readonly number[], lambda: number): { readonly fit: LinearFit; readonly fitted: readonly boolean[] } {
+  const fitted = ALPHA_SIGNALS.map((_, j) => rows.some((row) => row[j] !== rows[0]?.[j]));
+  const columns = (all: readonly number[][]): number[][] => all.map((row) => row.filter((_, j) => fitted[j]));
+  const fit = fitted.some(Boolean) ? fitLinear(columns(rows), moves, lambda) : { intercept: moves.reduce((a, b) => a + b, 0) / moves.length, coefficients: [] };
+  const full: LinearFit = { intercept: fit.intercept, coefficients: [] };
+  let next = 0;
+  for (const isFitted of fitted) full.coefficients.push(isFitted ? (fit.coefficients[next++] as number) : 0);
+  return { fit: full, fitted };
+}
+
 /** Fits on the first `trainShare` of the samples and judges on the rest. */
 function fitSamples(samples: SignalSamples, trainShare: number, lambda: number): Omit<FitResult, 'data' | 'horizonMs' | 'sampleMs' | 'trainShare' | 'ridgeLambda' | 'events'> {
   const split = Math.floor(samples.features.length * trainShare);
@@ -101,13 +117,7 @@ function fitSamples(samples: SignalSamples, trainShare: number, lambda: number):
   const testX = samples.features.slice(split);
   const testY = samples.movesBps.slice(split);
   if (trainX.length < 10 || testX.length < 10) throw new UsageError(`${samples.features.length} samples: too few to fit on ${trainX.length} and judge on ${testX.length} (a longer recording, a shorter --sample-ms, or another --train-share)`);
-  // A signal that never moved on the training part (no trades in the file) cannot be fitted: it is left at 0.
-  const fitted = ALPHA_SIGNALS.map((_, j) => trainX.some((row) => row[j] !== trainX[0]?.[j]));
-  const columns = (rows: readonly number[][]): number[][] => rows.map((row) => row.filter((_, j) => fitted[j]));
-  const fit = fitted.some(Boolean) ? fitLinear(columns(trainX), trainY, lambda) : { intercept: trainY.reduce((a, b) => a + b, 0) / trainY.length, coefficients: [] };
-  const full: LinearFit = { intercept: fit.intercept, coefficients: [] };
-  let next = 0;
-  for (const isFitted of fitted) full.coefficients.push(isFitted ? (fit.coefficients[next++] as number) : 0);
+  const { fit: full, fitted } = fitAlphaWeights(trainX, trainY, lambda);
   const signals: Record<string, SignalResult> = {};
   ALPHA_SIGNALS.forEach((name, j) => {
     const column = (rows: readonly number[][]): number[][] => rows.map((row) => [row[j] as number]);
@@ -128,7 +138,7 @@ function fitSamples(samples: SignalSamples, trainShare: number, lambda: number):
 }
 
 /** A weight as the key takes it: plain decimal text, 4 places, never `-0`. */
-function weightText(value: number): string {
+export function weightText(value: number): string {
   const text = value.toFixed(4);
   return Number(text) === 0 ? '0' : text;
 }

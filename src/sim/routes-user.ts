@@ -27,6 +27,11 @@ function ownAccount(context: RouteContext): bigint {
   return account;
 }
 
+/** python_akira's `/user/orders` form: `is_active` without `active`. */
+function isPythonAkiraList(query: URLSearchParams): boolean {
+  return query.has('is_active') && !query.has('active');
+}
+
 function formatOrder(order: SimOrder, mode: number): Record<string, unknown> {
   return mode === 2 ? formatOrderReduced(order) : formatOrderFull(order);
 }
@@ -54,7 +59,14 @@ function findOrder(venue: VenueContext, context: RouteContext, account: bigint):
   return formatOrder(order, mode);
 }
 
-function listOrders(venue: VenueContext, context: RouteContext): Record<string, unknown> {
+/**
+ * A page of the account's orders. The answer's shape follows the SDK that asks, told apart by the
+ * filter's name (docs/venue.md §8): python_akira @d8df017 (`HttpClient.py` `get_orders`) sends
+ * `is_active` and reads the result as a bare list of orders (`[self._parse_order_response(x, mode)
+ * for x in resp.data]`); akira-js (`getOrders`, `o["data"]`), the swagger and our client send
+ * `active` (or nothing) and read `{data, cursor}`.
+ */
+function listOrders(venue: VenueContext, context: RouteContext): Record<string, unknown> | Record<string, unknown>[] {
   const account = ownAccount(context);
   const { query } = context;
   const mode = intParam(query, 'mode', 1, 1, 2);
@@ -70,9 +82,10 @@ function listOrders(venue: VenueContext, context: RouteContext): Record<string, 
     if (isTaker !== undefined && isTaker !== !order.request.flags.postOnly) return false;
     return true;
   });
-  const page = matching.slice(cursor, cursor + limit);
+  const page = matching.slice(cursor, cursor + limit).map((order) => formatOrder(order, mode));
+  if (isPythonAkiraList(query)) return page;
   const next = cursor + page.length;
-  return { data: page.map((order) => formatOrder(order, mode)), cursor: next < matching.length ? String(next) : null };
+  return { data: page, cursor: next < matching.length ? String(next) : null };
 }
 
 /** Routes of this file by path. */

@@ -70,6 +70,14 @@ function heatmapHtml(input: SweepReportInput, rows: SweepAxis, columns: SweepAxi
 
 /** Renders the sweep report. */
 export function renderSweepReportHtml(input: SweepReportInput): string {
+  const body = `<h1>${escapeHtml(input.title)}</h1>
+<ul class="context">${input.context.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>
+${sweepSectionsHtml(input)}`;
+  return pageHtml({ title: input.title, body });
+}
+
+/** A sweep's heatmaps and ranked table, without its title and context (a walk-forward report shows each training grid so). */
+export function sweepSectionsHtml(input: SweepReportInput): string {
   const rankBy = input.rankBy ?? DEFAULT_RANK_BY;
   const order = rankCells(input.summaries, rankBy);
   const keys = input.axes.map((axis) => axis.key);
@@ -97,9 +105,6 @@ export function renderSweepReportHtml(input: SweepReportInput): string {
         `<h2>Fills over ${escapeHtml(pair[0].key)} and ${escapeHtml(pair[1].key)}</h2>${heatmapHtml(input, pair[0], pair[1], 'fills')}` +
         (others.length === 0 ? '' : `<p class="muted">${escapeHtml(others.map((axis) => axis.key).join(', '))} also vary: each square shows the cell with the best PnL among them.</p>`);
   const more = order.length > RANKED_ROWS ? `<p class="muted">The best ${RANKED_ROWS} of ${order.length} cells; --jsonl keeps every one.</p>` : '';
-  const body = `<h1>${escapeHtml(input.title)}</h1>
-<ul class="context">${input.context.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>
-${heatmaps}
+  return `${heatmaps}
 <h2>Every cell, best ${escapeHtml(rankBy)} first (${order.length} cells)</h2>${hasIntervals ? `<p class="muted">Cells whose 95 % interval of ${escapeHtml(rankBy)} overlaps the best cell's (vs #1: overlaps) cannot be told apart from it on this data.</p>` : ''}${tableHtml([header, ...rows], { header: true, className: 'grid' })}${more}`;
-  return pageHtml({ title: input.title, body });
 }

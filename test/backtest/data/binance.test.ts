@@ -216,7 +216,7 @@ describe('binance importer', () => {
     lines.push(depthLine(second(121), 121, 121, [['100.00000000', '121.00000000']], []));
     const { report, out } = await importLines('late-snapshot.txt', lines);
     // Diffs 1–59 are over 60 s older than diff 120 when it arrives; 60–118 are in the snapshot, 119–120 continue it.
-    expect(report.skipped).toEqual({ 'depth diff over 60 s before a snapshot (a snapshot covers it)': 59, 'depth diff already in the snapshot': 59 });
+    expect(report.skipped).toEqual({ 'depth diff over 60 s before a snapshot (the snapshot covers it)': 59, 'depth diff already in the snapshot': 59 });
     expect((await tops(out)).map((r) => [r.updateId, r.bidQty / 1e8])).toEqual([
       [118, 118],
       [119, 119],

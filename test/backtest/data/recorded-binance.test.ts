@@ -3,8 +3,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { importRecording } from '../../../src/backtest/data/importers/index.ts';
-import { replayTopOfBook, type VenueTop } from '../../../src/backtest/data/top-of-book.ts';
-import { tempDir } from './fixtures.ts';
+import { compareWithBookTicker, tempDir } from './fixtures.ts';
 
 // Recorded data lives beside the clone in ../shared/data (CI puts it there); a git worktree one
 // level deeper finds it one more level up.
@@ -25,28 +24,11 @@ describe.skipIf(dataDir === undefined)('Binance ETHUSDT recording (2024-08-08/09
   });
 
   it("rebuilds a book equal to Binance's own bookTicker wherever both have the same update id", async () => {
-    const rebuilt = new Map<number, string>();
-    const venue: VenueTop[] = [];
-    await replayTopOfBook(
-      out,
-      (row) => {
-        expect(row.bid !== undefined && row.ask !== undefined && row.bid < row.ask).toBe(true);
-        if (row.updateId !== undefined) rebuilt.set(row.updateId, `${row.bid} ${row.bidQty} ${row.ask} ${row.askQty}`);
-      },
-      (top) => venue.push(top),
-    );
-    let compared = 0;
-    const mismatches: string[] = [];
-    for (const top of venue) {
-      const ours = top.updateId === undefined ? undefined : rebuilt.get(top.updateId);
-      if (ours === undefined) continue;
-      compared++;
-      const theirs = `${top.bid} ${top.bidQty} ${top.ask} ${top.askQty}`;
-      if (ours !== theirs) mismatches.push(`u=${top.updateId}: ours ${ours}, bookTicker ${theirs}`);
-    }
+    const { compared, mismatches, bbo, crossed } = await compareWithBookTicker(out);
+    expect(crossed).toBe(0);
     expect(mismatches).toEqual([]);
     // Over a thousand shared update ids across both files: the check is not vacuous.
     expect(compared).toBeGreaterThan(1_000);
-    expect(venue.length).toBe(24_077 + 34_681);
+    expect(bbo).toBe(24_077 + 34_681);
   });
 });

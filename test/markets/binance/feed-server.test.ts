@@ -238,9 +238,30 @@ describe.skipIf(dataDir === undefined)('akira-mm feed: Binance protocol on loopb
     client.send({ method: 'SUBSCRIBE', params: ['ethusdt@trade', 'ethusdt@kline_1m'], id: 9 });
     await until(() => client.messages.some((message) => (message as { id?: number }).id === 9), 'the SUBSCRIBE reply');
     expect(client.messages.find((message) => (message as { id?: number }).id === 9)).toEqual({ code: 2, msg: 'Invalid request: this venue does not serve stream ethusdt@kline_1m', id: 9 });
-    await expect(connect('/ws/ethusdt@ticker')).rejects.toThrow('Unexpected server response: 400');
-    // Milliseconds only: a connection asking for microseconds is refused, not served mislabelled times.
-    await expect(connect('/ws/ethusdt@trade?timeUnit=MICROSECOND')).rejects.toThrow('Unexpected server response: 400');
+    await expect(connect('/ws/ethusdt@kline_1m')).rejects.toThrow('Unexpected server response: 400');
+    // An unknown time unit is refused at connect (errors.md -1194).
+    await expect(connect('/ws/ethusdt@trade?timeUnit=NANOSECOND')).rejects.toThrow('Unexpected server response: 400');
+  });
+
+  it('serves event times in microseconds to a connection that asks for them, and opens ccxt.pro\'s /ws/<index> connections', async () => {
+    const clock = new ManualClock(START_MS);
+    await serve(clock);
+    const millis = await connect('/ws/ethusdt@trade');
+    const micros = await connect('/stream?streams=ethusdt@trade/ethusdt@depth@100ms&timeUnit=MICROSECOND');
+    // ccxt js/src/pro/binance.js `stream()`: it connects to /ws/<n> and subscribes there.
+    const indexed = await connect('/ws/0');
+    indexed.send({ method: 'SUBSCRIBE', params: ['ethusdt@trade'], id: 1 });
+    await until(() => indexed.messages.length > 0, 'the SUBSCRIBE reply');
+    await advance(clock, 3_000);
+    type Trade = { t: number; E: number; T: number };
+    const first = millis.messages[0] as Trade;
+    const twin = micros.messages.map((message) => (message as { data: Trade & { e: string } }).data).find((data) => data.e === 'trade' && data.t === first.t);
+    expect(twin).toMatchObject({ E: first.E * 1000, T: first.T * 1000 });
+    const diff = micros.messages.map((message) => (message as { data: { e: string; E: number; u: number } }).data).find((data) => data.e === 'depthUpdate');
+    expect(diff?.E).toBeGreaterThan(START_MS * 1000);
+    expect(diff?.u).toBeLessThan(1e14);
+    expect(indexed.messages[0]).toEqual({ result: null, id: 1 });
+    expect(indexed.messages.slice(1).some((message) => (message as Trade).t === first.t)).toBe(true);
   });
 
   it('loops with ids moved past the previous pass, and without --loop ends by closing every stream (code 1000)', async () => {

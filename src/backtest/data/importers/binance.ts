@@ -92,6 +92,9 @@ export async function importBinance(paths: readonly string[], out: string, warn:
   let buffered: Diff[] = [];
   // A snapshot read before any stream message named the symbol (the collector's first line).
   let pending: Snapshot | undefined;
+  // Diffs dropped from the buffer for age (BUFFER_NS) since the last snapshot: the next snapshot
+  // covers them; if none comes, they were never bridged.
+  let trimmed = 0;
   let lastLocalNs = -1n;
   // Exchange minus local clock, from the last message that carried both; BBO and snapshots have
   // no exchange time and get local time plus this offset (flagged as estimated).
@@ -147,6 +150,11 @@ export async function importBinance(paths: readonly string[], out: string, warn:
       }
     }
     state = { kind: 'synced', lastUpdateId };
+    if (trimmed > 0) {
+      const reason = 'depth diff over 60 s before a snapshot (the snapshot covers it)';
+      skips.counts[reason] = (skips.counts[reason] ?? 0) + trimmed;
+      trimmed = 0;
+    }
     // Buffered diffs become usable now: they are written at the snapshot's receive time.
     const waiting = buffered;
     buffered = [];
@@ -260,7 +268,7 @@ export async function importBinance(paths: readonly string[], out: string, warn:
             let stale = 0;
             while (stale < buffered.length && (buffered[stale] as Diff).localNs < localNs - BUFFER_NS) stale++;
             if (stale > 0) {
-              for (let i = 0; i < stale; i++) skips.skip('depth diff over 60 s before a snapshot (a snapshot covers it)', where);
+              trimmed += stale;
               buffered = buffered.slice(stale);
             }
           }
@@ -317,9 +325,11 @@ export async function importBinance(paths: readonly string[], out: string, warn:
     writer?.abort();
     throw error;
   }
-  if (buffered.length > 0) {
-    skips.counts['depth diff never bridged by a snapshot'] = buffered.length;
-    warn(`${buffered.length} depth diffs arrived without a usable snapshot and were dropped`);
+  const neverBridged = buffered.length + trimmed;
+  if (neverBridged > 0) {
+    skips.counts['depth diff never bridged by a snapshot'] = neverBridged;
+    const hint = state.kind === 'waiting' ? ' (no snapshot at all: a file without one continues the file before it, so import them together, in time order)' : '';
+    warn(`${neverBridged} depth diffs arrived without a usable snapshot and were dropped${hint}`);
   }
   if (writer === undefined) throw new DataError('DATA_BAD_INPUT', `no Binance stream message found in ${paths.join(', ')}`);
   const header = writer.close();

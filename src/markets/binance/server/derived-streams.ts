@@ -6,12 +6,14 @@
  *   recording gap, a loop) ends the merged event early instead of hiding it;
  * - `<s>@depth<N>` and `<s>@depth<N>@100ms` (N = 5, 10, 20): the top N levels of the replayed
  *   book with its `lastUpdateId`, after every diff or at the end of every second;
- * - `<s>@aggTrade`: consecutive trades of one taker order (same trade time, same side, same
- *   price, consecutive ids) summed into one aggregate, sent once the next message shows it closed.
+ * - `<s>@aggTrade`: the aggregates the trade tape closes (`trade-tape.ts`: consecutive trades of one
+ *   taker order summed), sent once the next message shows one closed, with the ids
+ *   `/api/v3/aggTrades` answers.
  * A second ends when the first diff past it arrives (diffs come every 100 ms), not on a timer.
  */
-import { formatScaled, parseScaled } from '../decimals.ts';
 import type { TextLevel, TextSnapshot } from './recording.ts';
+import type { AggregateTrade } from './trade-tape.ts';
+import { formatUnits8 } from './trading-format.ts';
 
 /** Partial book depth levels Binance serves. */
 export const PARTIAL_DEPTH_LEVELS = [5, 10, 20] as const;
@@ -24,24 +26,11 @@ export interface DiffEvent {
   readonly asks: readonly TextLevel[];
 }
 
-/** One recorded trade as sent on `@trade`. */
-export interface TradeEvent {
-  readonly tradeId: number;
-  readonly price: string;
-  readonly qty: string;
-  /** As printed (`T`): the replay clock's time. */
-  readonly tradeMs: number;
-  /** As recorded: trades of one taker order share it. */
-  readonly recordedTradeMs: number;
-  readonly buyerIsMaker: boolean;
-}
-
 /** What the derived streams read and where they send. */
 export interface DerivedStreamsContext {
   /** Lower case. */
   readonly stream: string;
   readonly symbol: string;
-  readonly qtyDecimals: number;
   readonly publish: (stream: string, payload: string) => void;
   readonly isSubscribed: (stream: string) => boolean;
   /** The replayed book's top `limit` levels; undefined while the recording's gap is unhealed. */
@@ -55,23 +44,11 @@ interface MergedDiff {
   readonly asks: Map<string, string>;
 }
 
-interface PendingAggregate {
-  readonly price: string;
-  readonly tradeMs: number;
-  readonly recordedTradeMs: number;
-  readonly buyerIsMaker: boolean;
-  readonly firstId: number;
-  lastId: number;
-  qty: number;
-}
-
 /** The derived streams of one replayed symbol. */
 export class DerivedStreams {
   readonly #context: DerivedStreamsContext;
   #secondEndsMs = -Infinity;
   #merged: MergedDiff | undefined;
-  #aggregate: PendingAggregate | undefined;
-  #nextAggregateId = 1;
 
   constructor(context: DerivedStreamsContext) {
     this.#context = context;
@@ -79,7 +56,6 @@ export class DerivedStreams {
 
   /** Before a diff reaches the replayed book: ends the second when `nowMs` is past it. */
   beforeDepth(nowMs: number): void {
-    this.flushAggregate(nowMs);
     if (nowMs < this.#secondEndsMs) return;
     this.#endSecond(nowMs);
     this.#secondEndsMs = (Math.floor(nowMs / 1_000) + 1) * 1_000;
@@ -100,32 +76,13 @@ export class DerivedStreams {
     for (const [price, qty] of diff.asks) merged.asks.set(price, qty);
   }
 
-  /** A trade: extends the open aggregate or closes it and opens the next. */
-  onTrade(trade: TradeEvent, nowMs: number): void {
-    if (!this.#context.isSubscribed(`${this.#context.stream}@aggTrade`)) {
-      this.#aggregate = undefined;
-      return;
-    }
-    const qty = parseScaled(trade.qty, this.#context.qtyDecimals) ?? 0;
-    const open = this.#aggregate;
-    if (open !== undefined && open.price === trade.price && open.recordedTradeMs === trade.recordedTradeMs && open.buyerIsMaker === trade.buyerIsMaker && trade.tradeId === open.lastId + 1) {
-      open.lastId = trade.tradeId;
-      open.qty += qty;
-      return;
-    }
-    this.flushAggregate(nowMs);
-    this.#aggregate = { price: trade.price, tradeMs: trade.tradeMs, recordedTradeMs: trade.recordedTradeMs, buyerIsMaker: trade.buyerIsMaker, firstId: trade.tradeId, lastId: trade.tradeId, qty };
-  }
-
-  /** Sends the open aggregate (any message but a trade of the same order closes it). */
-  flushAggregate(nowMs: number): void {
-    const open = this.#aggregate;
-    if (open === undefined) return;
-    this.#aggregate = undefined;
-    const { stream, symbol, qtyDecimals } = this.#context;
+  /** Sends an aggregate the tape closed, to the `@aggTrade` subscribers. */
+  publishAggregate(aggregate: AggregateTrade, nowMs: number): void {
+    const { stream, symbol } = this.#context;
+    if (!this.#context.isSubscribed(`${stream}@aggTrade`)) return;
     this.#context.publish(
       `${stream}@aggTrade`,
-      JSON.stringify({ e: 'aggTrade', E: nowMs, s: symbol, a: this.#nextAggregateId++, p: open.price, q: formatScaled(open.qty, qtyDecimals), f: open.firstId, l: open.lastId, T: open.tradeMs, m: open.buyerIsMaker, M: true }),
+      JSON.stringify({ e: 'aggTrade', E: nowMs, s: symbol, a: aggregate.id, p: formatUnits8(aggregate.price), q: formatUnits8(aggregate.qty), f: aggregate.firstId, l: aggregate.lastId, T: aggregate.timeMs, m: aggregate.isBuyerMaker, M: true }),
     );
   }
 

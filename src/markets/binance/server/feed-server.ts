@@ -9,7 +9,9 @@ import { LiveClock, createSilentLogger, parseUnits, splitSymbol, type Clock, typ
 import { BINANCE_DECIMALS } from '../trading/rules.ts';
 import type { AccountSpec } from './accounts.ts';
 import { BinanceHttpServer } from './http-server.ts';
-import { MAX_QTY_TEXT, marketRoutes, minNotionalOf, type SnapshotGate } from './market-routes.ts';
+import { marketRoutes } from './market-routes.ts';
+import { MAX_QTY_TEXT, minNotionalOf } from './exchange-info.ts';
+import { MarketService, type SnapshotGate } from './market-service.ts';
 import { DEFAULT_ORDER_LIMITS, OrderCounter, WEIGHT_LIMIT_PER_MINUTE, WeightMeter, type OrderLimits } from './rate-counters.ts';
 import { TradingDesk, type DeskFaults } from './trading-desk.ts';
 import { toDeskLevels } from './trading-format.ts';
@@ -154,8 +156,9 @@ export async function startFeedServer(options: FeedServerOptions): Promise<FeedS
   // One weight count for REST and the WebSocket API, as Binance keeps one per IP.
   const weight = new WeightMeter(clock, weightPerMinute);
   const http = new BinanceHttpServer(clock, logger, weight);
-  http.addRoutes(marketRoutes(replayer, clock, gate, { weightPerMinute, ordersPer10s: orderLimits.per10s, ordersPerDay: orderLimits.perDay }));
-  const trading = options.accounts === undefined ? undefined : startTrading(replayer, options.accounts, { clock, logger, orders: new OrderCounter(clock, orderLimits), weight }, http);
+  const market = new MarketService(replayer, clock, gate, { weightPerMinute, ordersPer10s: orderLimits.per10s, ordersPerDay: orderLimits.perDay });
+  http.addRoutes(marketRoutes(market, clock));
+  const trading = options.accounts === undefined ? undefined : startTrading(replayer, options.accounts, { clock, logger, orders: new OrderCounter(clock, orderLimits), weight, market }, http);
   http.addUpgradeHandler((request, socket, head, url) => streams.handleUpgrade(request, socket, head, url));
   const host = options.host ?? '127.0.0.1';
   let port: number;
@@ -216,7 +219,7 @@ export async function startFeedServer(options: FeedServerOptions): Promise<FeedS
 function startTrading(
   replayer: Replayer,
   accounts: readonly AccountSpec[],
-  shared: { readonly clock: Clock; readonly logger: Logger; readonly orders: OrderCounter; readonly weight: WeightMeter },
+  shared: { readonly clock: Clock; readonly logger: Logger; readonly orders: OrderCounter; readonly weight: WeightMeter; readonly market: MarketService },
   http: BinanceHttpServer,
 ) {
   const { clock, logger } = shared;
@@ -239,7 +242,7 @@ function startTrading(
     (side) => toDeskLevels(replayer.bookLevels(side, 5_000), replayer.scale.priceDecimals, replayer.scale.qtyDecimals),
   );
   const service = new TradingService(desk, clock, shared.orders);
-  const api = new WebSocketApi(clock, logger, service, shared.weight);
+  const api = new WebSocketApi(clock, logger, service, shared.market, shared.weight);
   desk.setSink((apiKey, event) => api.publish(apiKey, event));
   const { routes, faults } = tradingRoutes(service, clock, logger);
   http.addRoutes(routes);

@@ -14,7 +14,8 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Clock, Logger } from '../../../core/index.ts';
 import { WeightMeter } from './rate-counters.ts';
-import { BINANCE_SPOT_REST_PATHS, timeUnitRefusal } from './spot-catalog.ts';
+import { BINANCE_SPOT_REST_PATHS } from './spot-catalog.ts';
+import { BAD_TIME_UNIT, answerInUnit, parseTimeUnit, type TimeUnit } from './time-unit.ts';
 
 /** What a route handler sees. */
 export interface RouteRequest {
@@ -82,6 +83,11 @@ export function mergedParams(method: string, url: URL, body: string, contentType
   return merged;
 }
 
+/** A 200 answer with its times in the unit the request asked for (`X-MBX-TIME-UNIT`). */
+function inUnit(answer: RouteResponse, unit: TimeUnit): RouteResponse {
+  return answer.status === 200 && unit !== 'MILLISECOND' ? { ...answer, body: answerInUnit(answer.body, unit) } : answer;
+}
+
 /** The HTTP + WebSocket server. */
 export class BinanceHttpServer {
   readonly #clock: Clock;
@@ -106,9 +112,9 @@ export class BinanceHttpServer {
     this.#server = createServer({ keepAlive: true }, (request, response) => void this.#onRequest(request, response));
     this.#server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
       const url = new URL(request.url ?? '/', 'http://localhost');
-      const unitRefusal = timeUnitRefusal(url.searchParams.get('timeUnit') ?? undefined);
-      if (unitRefusal !== undefined) {
-        refuseUpgrade(socket, '400 Bad Request', unitRefusal);
+      // The streams and the WebSocket API read `timeUnit` themselves; an unknown one is refused here.
+      if (parseTimeUnit(url.searchParams.get('timeUnit') ?? undefined) === undefined) {
+        refuseUpgrade(socket, '400 Bad Request', { code: BAD_TIME_UNIT.code, msg: BAD_TIME_UNIT.msg });
         return;
       }
       if (!this.#upgrades.some((handler) => handler(request, socket, head, url))) refuseUpgrade(socket, '404 Not Found');
@@ -154,10 +160,10 @@ export class BinanceHttpServer {
       this.#send(response, BINANCE_PATHS.has(url.pathname) ? binanceError(400, -1020, 'This operation is not supported.') : binanceError(404, -1000, `unknown endpoint ${method} ${url.pathname}`));
       return;
     }
-    const timeUnit = request.headers['x-mbx-time-unit'];
-    const unitRefusal = timeUnitRefusal(Array.isArray(timeUnit) ? timeUnit[0] : timeUnit);
-    if (unitRefusal !== undefined) {
-      this.#send(response, binanceError(400, unitRefusal.code, unitRefusal.msg));
+    const timeUnitHeader = request.headers['x-mbx-time-unit'];
+    const timeUnit = parseTimeUnit(Array.isArray(timeUnitHeader) ? timeUnitHeader[0] : timeUnitHeader);
+    if (timeUnit === undefined) {
+      this.#send(response, binanceError(BAD_TIME_UNIT.status, BAD_TIME_UNIT.code, BAD_TIME_UNIT.msg));
       return;
     }
     const now = this.#clock.nowMs();
@@ -202,7 +208,7 @@ export class BinanceHttpServer {
       return;
     }
     try {
-      this.#send(response, await route.handle({ query: params, rawQuery: url.search.replace(/^\?/, ''), body, headers: request.headers }));
+      this.#send(response, inUnit(await route.handle({ query: params, rawQuery: url.search.replace(/^\?/, ''), body, headers: request.headers }), timeUnit));
     } catch (error) {
       this.#logger.error({ err: error instanceof Error ? error.message : String(error), path: url.pathname }, 'route failed');
       this.#send(response, binanceError(500, -1000, 'An unknown error occurred while processing the request.'));

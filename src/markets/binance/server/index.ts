@@ -7,7 +7,8 @@ export { startFeedServer, type FeedFaults, type FeedServer, type FeedServerOptio
 export { BinanceHttpServer, binanceError, WEIGHT_LIMIT_PER_MINUTE, type BinanceRoute, type RouteRequest, type RouteResponse, type UpgradeHandler } from './http-server.ts';
 export { StreamHub, DEFAULT_HUB_LIMITS, type HubLimits, type HubStats } from './stream-hub.ts';
 export { answerRequest, servedStreams, STREAM_NAME, type RequestContext } from './stream-requests.ts';
-export { marketRoutes, depthWeight, type MarketSource, type SnapshotGate } from './market-routes.ts';
+export { marketRoutes } from './market-routes.ts';
+export { MarketService, depthWeight, type MarketSource, type SnapshotGate } from './market-service.ts';
 export { Replayer, type ReplaySpeed, type ReplayStats } from './replayer.ts';
 export { RecordingSource, type RecordingInfo, type ReplayEvent, type TextLevel, type TextSnapshot } from './recording.ts';
 export { parseAccounts, readAccountsFile, type AccountSpec } from './accounts.ts';

@@ -7,6 +7,7 @@
  * features exchangeInfo does not advertise (stop, take-profit, iceberg, trailing, pegged).
  */
 import type { NewOrder } from './trading-desk.ts';
+import { timeParamMs } from './time-unit.ts';
 import { parseAmount8 } from './trading-format.ts';
 
 /** A request's parameters, whatever the transport; an empty value reads as absent. */
@@ -38,6 +39,17 @@ export interface Refusal {
   readonly msg: string;
 }
 
+/** A successful answer. */
+export interface Served {
+  readonly status: 200;
+  readonly body: unknown;
+}
+
+/** What a request gets, whatever the transport. */
+export type Outcome = Served | Refusal;
+
+export const served = (body: unknown): Served => ({ status: 200, body });
+
 export const isRefusal = (value: unknown): value is Refusal => typeof value === 'object' && value !== null && 'code' in value && 'msg' in value;
 
 export const refuse = (code: number, msg: string, status = 400): Refusal => ({ status, code, msg });
@@ -66,6 +78,21 @@ export function longParam(params: RequestParams, name: string): number | undefin
   if (text === undefined) return undefined;
   if (!LONG.test(text) || !Number.isSafeInteger(Number(text))) return illegal(name, '^[0-9]{1,20}$');
   return Number(text);
+}
+
+/** A `limit` parameter: `fallback` when absent, at most `max`; -1100 for anything but a positive integer. */
+export function limitParam(params: RequestParams, fallback: number, max: number): number | Refusal {
+  const limit = longParam(params, 'limit');
+  if (typeof limit === 'object') return limit;
+  if (limit === undefined) return fallback;
+  if (limit < 1) return illegal('limit', '^[0-9]{1,20}$');
+  return Math.min(limit, max);
+}
+
+/** A time parameter (`startTime`, `endTime`) in ms, sent in ms or µs (time-unit.ts); undefined when absent. */
+export function timeParam(params: RequestParams, name: string): number | undefined | Refusal {
+  const value = longParam(params, name);
+  return typeof value === 'number' ? timeParamMs(value) : value;
 }
 
 /** The order types Binance knows but this venue does not serve, with Binance's refusal (errors.md "-2010"). */
@@ -173,20 +200,26 @@ const DAY_MS = 86_400_000;
 
 /**
  * `startTime`, `endTime`, `limit` (default 500, at most 1000) and the lowest id (`idName`) of a
- * history request; the time span may not pass 24 hours (-1127).
+ * history request (`allOrders`, `myTrades`); the time span may not pass 24 hours (-1127).
  */
 export function parseHistoryWindow(params: RequestParams, idName: 'orderId' | 'fromId'): HistoryWindow | Refusal {
+  const window = parseWindow(params, idName);
+  if (isRefusal(window)) return window;
+  if (window.startTime !== undefined && window.endTime !== undefined && window.endTime - window.startTime > DAY_MS) return refuse(-1127, 'More than 24 hours between startTime and endTime.');
+  return window;
+}
+
+/** `startTime`, `endTime`, `limit` (default 500, at most 1000) and the lowest id (`idName`) of a request for items in order. */
+export function parseWindow(params: RequestParams, idName: 'orderId' | 'fromId'): HistoryWindow | Refusal {
   const fromId = longParam(params, idName);
   if (typeof fromId === 'object') return fromId;
-  const startTime = longParam(params, 'startTime');
+  const startTime = timeParam(params, 'startTime');
   if (typeof startTime === 'object') return startTime;
-  const endTime = longParam(params, 'endTime');
+  const endTime = timeParam(params, 'endTime');
   if (typeof endTime === 'object') return endTime;
-  const limit = longParam(params, 'limit');
-  if (typeof limit === 'object') return limit;
-  if (limit !== undefined && limit < 1) return illegal('limit', '^[0-9]{1,20}$');
-  if (startTime !== undefined && endTime !== undefined && endTime - startTime > DAY_MS) return refuse(-1127, 'More than 24 hours between startTime and endTime.');
-  return { fromId, startTime, endTime, limit: Math.min(limit ?? 500, 1_000) };
+  const limit = limitParam(params, 500, 1_000);
+  if (typeof limit !== 'number') return limit;
+  return { fromId, startTime, endTime, limit };
 }
 
 /**

@@ -18,6 +18,7 @@ import { formatScaled, parseScaled, type BinanceScale } from '../decimals.ts';
 import { DepthSync } from '../depth-sync.ts';
 import { BinanceError } from '../errors.ts';
 import { DerivedStreams } from './derived-streams.ts';
+import { TradeTape } from './trade-tape.ts';
 import type { DepthDiff, DepthSnapshot, ScaledLevel } from '../messages.ts';
 import type { RecordingSource, ReplayEvent, TextLevel, TextSnapshot } from './recording.ts';
 
@@ -71,6 +72,8 @@ export class Replayer {
   readonly #options: ReplayerOptions;
   readonly #book = new DepthSync();
   readonly stats: ReplayStats = { loops: 0, depth: 0, tickers: 0, trades: 0, gaps: 0 };
+  /** The trades replayed so far, as the market-data requests read them. */
+  readonly tape = new TradeTape();
   #symbol = '';
   #lower = '';
   #scale: BinanceScale = { priceDecimals: 8, qtyDecimals: 8 };
@@ -143,7 +146,6 @@ export class Replayer {
     this.#derived = new DerivedStreams({
       stream: this.#lower,
       symbol: this.#symbol,
-      qtyDecimals: info.qtyDecimals,
       publish: this.#options.publish,
       isSubscribed: this.#options.isSubscribed ?? (() => false),
       snapshot: (limit) => this.snapshot(limit),
@@ -223,7 +225,7 @@ export class Replayer {
         this.#emit(event);
         return true;
       });
-      this.#derived?.flushAggregate(Math.floor(clock.nowMs()));
+      this.#closeAggregate(Math.floor(clock.nowMs()));
       if (!this.#options.loop) break;
       passOffsetMs = replayedMs + LOOP_PAUSE_MS;
     }
@@ -267,7 +269,7 @@ export class Replayer {
     const span = this.#span;
     const nowMs = Math.floor(this.#options.clock.nowMs());
     const derived = this.#derived;
-    if (event.kind !== 'trade') derived?.flushAggregate(nowMs);
+    if (event.kind !== 'trade') this.#closeAggregate(nowMs);
     switch (event.kind) {
       case 'depth': {
         span.minId = Math.min(span.minId, event.firstUpdateId);
@@ -315,7 +317,8 @@ export class Replayer {
             M: true,
           }),
         );
-        derived?.onTrade(trade, nowMs);
+        const closed = this.tape.add(trade);
+        if (closed !== undefined) derived?.publishAggregate(closed, nowMs);
         return;
       }
       case 'snapshot':
@@ -325,6 +328,12 @@ export class Replayer {
         this.#book.applySnapshot(this.#parseSnapshot(event));
         return;
     }
+  }
+
+  /** Closes the tape's open aggregate and sends it to the `@aggTrade` subscribers. */
+  #closeAggregate(nowMs: number): void {
+    const closed = this.tape.flush();
+    if (closed !== undefined) this.#derived?.publishAggregate(closed, nowMs);
   }
 
   #parseSnapshot(event: ReplayEvent & { kind: 'snapshot' }): DepthSnapshot {

@@ -1,5 +1,5 @@
 /**
- * What Binance spot offers that the venue does not serve, and how it says so.
+ * What Binance spot offers, so the venue can say what it does not serve.
  *
  * Binance spot's REST paths (every `/api/v3` endpoint of rest-api.md, as `@binance/spot` 32.0.4
  * calls them, and the user data stream's listenKey path retired on 2026-02-20). A path here that
@@ -54,15 +54,3 @@ export const BINANCE_SPOT_REST_PATHS: readonly string[] = [
   'uiKlines',
   'userDataStream',
 ].map((path) => `/api/v3/${path}`);
-
-/**
- * The refusal of a time unit the venue does not serve (`X-MBX-TIME-UNIT` on REST, `timeUnit` on
- * a WebSocket URL; rest-api.md "General API Information"): times are in milliseconds only, so
- * MICROSECOND answers -1020 rather than milliseconds labelled as microseconds, and any other
- * value -1194 as Binance answers it. Undefined when the request is fine.
- */
-export function timeUnitRefusal(value: string | undefined): { readonly code: number; readonly msg: string } | undefined {
-  if (value === undefined || value.toUpperCase() === 'MILLISECOND') return undefined;
-  if (value.toUpperCase() === 'MICROSECOND') return { code: -1020, msg: 'This operation is not supported.' };
-  return { code: -1194, msg: 'Invalid value for time unit; expected either MICROSECOND or MILLISECOND.' };
-}

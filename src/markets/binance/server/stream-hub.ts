@@ -1,7 +1,9 @@
 /**
  * Binance's WebSocket market streams as its docs describe them (web-socket-streams.md), on
- * loopback: raw streams at `/ws/<stream>` (payload only), combined streams at
- * `/stream?streams=<a>/<b>` (`{"stream","data"}` envelopes), live `SUBSCRIBE`, `UNSUBSCRIBE`,
+ * loopback: raw streams at `/ws/<stream>` (payload only; `/ws/<name>` without `@`, as ccxt.pro
+ * opens `/ws/0`, `/ws/1` … and then subscribes, is a raw connection with no stream yet), combined
+ * streams at `/stream?streams=<a>/<b>` (`{"stream","data"}` envelopes), `timeUnit=MICROSECOND` in
+ * the URL for event times in µs, live `SUBSCRIBE`, `UNSUBSCRIBE`,
  * `LIST_SUBSCRIPTIONS`, `SET_PROPERTY`/`GET_PROPERTY combined` with their replies and documented
  * error messages, and the same rules a client must live with:
  * - a ping every 20 s whose pong (with the ping's payload) must come within a minute;
@@ -15,6 +17,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { Clock, Logger, Timer } from '../../../core/index.ts';
 import { refuseUpgrade } from './http-server.ts';
+import { eventInUnit, parseTimeUnit, type TimeUnit } from './time-unit.ts';
 import { STREAM_NAME, answerRequest, unservedStreamMessage } from './stream-requests.ts';
 
 /** Limits and timing of the hub; defaults in {@link DEFAULT_HUB_LIMITS}. */
@@ -48,6 +51,7 @@ export interface HubStats {
 
 interface Client {
   readonly socket: WebSocket;
+  readonly timeUnit: TimeUnit;
   combined: boolean;
   readonly streams: Set<string>;
   /** When the oldest unanswered ping was sent, and its payload. */
@@ -58,6 +62,15 @@ interface Client {
   readonly ageTimer: Timer;
 }
 
+
+/**
+ * The streams a raw path names: `/ws/<stream>`, or none for `/ws` and `/ws/<name>` without `@`
+ * (ccxt.pro's `/ws/<index>`, ccxt js/src/pro/binance.js `stream()`, then `SUBSCRIBE`).
+ */
+function rawStreams(path: string): string[] {
+  const name = path.length > 4 ? decodeURIComponent(path.slice(4)) : '';
+  return name.includes('@') ? [name] : [];
+}
 
 /** The WebSocket side of the server. */
 export class StreamHub {
@@ -107,13 +120,14 @@ export class StreamHub {
       return true;
     }
     this.#connects.push(now);
-    const streams = isRaw ? (path.length > 4 ? [decodeURIComponent(path.slice(4))] : []) : (url.searchParams.get('streams') ?? '').split('/').filter((name) => name !== '');
+    const streams = isRaw ? rawStreams(path) : (url.searchParams.get('streams') ?? '').split('/').filter((name) => name !== '');
     const unserved = streams.find((name) => !STREAM_NAME.test(name) || !this.#isServed(name));
     if (streams.length > this.#limits.maxStreams || unserved !== undefined) {
       refuseUpgrade(socket, '400 Bad Request', { code: 2, msg: unserved === undefined ? `Invalid request: a connection listens to at most ${this.#limits.maxStreams} streams` : unservedStreamMessage(unserved) });
       return true;
     }
-    this.#wss.handleUpgrade(request, socket, head, (ws) => this.#accept(ws, isCombined, streams));
+    const timeUnit = parseTimeUnit(url.searchParams.get('timeUnit') ?? undefined) ?? 'MILLISECOND';
+    this.#wss.handleUpgrade(request, socket, head, (ws) => this.#accept(ws, isCombined, streams, timeUnit));
     return true;
   }
 
@@ -126,10 +140,19 @@ export class StreamHub {
       this.dropDepthMessages--;
       return;
     }
+    // Each form built once per message, and the µs one only when a client asked for it.
+    let micros: string | undefined;
     let combined: string | undefined;
+    let combinedMicros: string | undefined;
+    const envelope = (text: string): string => `{"stream":${JSON.stringify(stream)},"data":${text}}`;
     for (const client of subscribers) {
-      if (client.combined) combined ??= `{"stream":${JSON.stringify(stream)},"data":${payload}}`;
-      this.#send(client, client.combined ? (combined as string) : payload);
+      let data = payload;
+      if (client.timeUnit !== 'MILLISECOND') data = micros ??= JSON.stringify(eventInUnit(JSON.parse(payload), client.timeUnit));
+      if (!client.combined) {
+        this.#send(client, data);
+        continue;
+      }
+      this.#send(client, client.timeUnit === 'MILLISECOND' ? (combined ??= envelope(data)) : (combinedMicros ??= envelope(data)));
     }
   }
 
@@ -182,9 +205,10 @@ export class StreamHub {
     this.#wss.close();
   }
 
-  #accept(socket: WebSocket, combined: boolean, streams: readonly string[]): void {
+  #accept(socket: WebSocket, combined: boolean, streams: readonly string[], timeUnit: TimeUnit): void {
     const client: Client = {
       socket,
+      timeUnit,
       combined,
       streams: new Set(),
       unansweredSinceMs: undefined,

@@ -9,6 +9,7 @@
 import { createHmac, timingSafeEqual, verify } from 'node:crypto';
 import type { Clock } from '../../../core/index.ts';
 import type { AccountSpec } from './accounts.ts';
+import { timeParamMs } from './time-unit.ts';
 
 /** A refusal: HTTP status, Binance code, message. */
 export interface AuthError {
@@ -39,7 +40,8 @@ export function checkTiming(timestamp: string | undefined, recvWindow: string | 
   if (!(window > 0) || !/^\d+(\.\d{1,3})?$/.test(recvWindow ?? '5000')) return { status: 400, code: -1100, msg: "Illegal characters found in parameter 'recvWindow'; legal range is '^\\d+(\\.\\d{1,3})?$'." };
   if (window > 60_000) return { status: 400, code: -1131, msg: 'recvWindow must be less than 60000' };
   const serverTime = clock.nowMs();
-  const stamp = Number(timestamp);
+  // Rest-api.md "Timing security": the timestamp in milliseconds or microseconds.
+  const stamp = timeParamMs(Number(timestamp));
   if (stamp >= serverTime + 1_000) return { status: 400, code: -1021, msg: "Timestamp for this request was 1000ms ahead of the server's time." };
   if (serverTime - stamp > window) return { status: 400, code: -1021, msg: 'Timestamp for this request is outside of the recvWindow.' };
   return undefined;

@@ -3,7 +3,7 @@
  * (rest-api.md "Trading endpoints", "Account Endpoints"), answered by {@link TradingService}:
  * `POST /api/v3/order`, `POST /api/v3/order/test`, `GET/DELETE /api/v3/order`,
  * `GET/DELETE /api/v3/openOrders`, `GET /api/v3/allOrders`, `GET /api/v3/myTrades`,
- * `GET /api/v3/account`, with their weights, SIGNED checks (`trading-auth.ts`, the signature in
+ * `GET /api/v3/account`, `GET /api/v3/account/commission`, `GET /api/v3/rateLimit/order`, with their weights, SIGNED checks (`trading-auth.ts`, the signature in
  * the query string or the body), the ORDERS limit per account (429 -1015 with `Retry-After`,
  * `X-MBX-ORDER-COUNT-10S/-1D` on every order answer), and faults for tests and chaos: delayed
  * answers, 503 -1007 answers with the order executed or not (an unknown outcome), 429 bursts and
@@ -12,10 +12,10 @@
 import { sleep, type Clock, type Logger } from '../../../core/index.ts';
 import type { AccountSpec } from './accounts.ts';
 import { binanceError, type BinanceRoute, type RouteRequest, type RouteResponse } from './http-server.ts';
-import { isRefusal, restParams, type RequestParams } from './order-requests.ts';
+import { isRefusal, restParams, type Outcome, type RequestParams } from './order-requests.ts';
 import type { OrderCounts } from './rate-counters.ts';
 import { authenticateRest } from './trading-auth.ts';
-import type { Outcome, TradingService } from './trading-service.ts';
+import type { TradingService } from './trading-service.ts';
 
 export { DEFAULT_ORDER_LIMITS, type OrderLimits } from './rate-counters.ts';
 
@@ -85,6 +85,8 @@ export function tradingRoutes(service: TradingService, clock: Clock, logger: Log
     { method: 'GET', path: '/api/v3/allOrders', weight: () => 20, handle: serve((account, params) => service.allOrders(account, params)) },
     { method: 'GET', path: '/api/v3/myTrades', weight: (params) => (params.get('orderId') === null ? 20 : 5), handle: serve((account, params) => service.myTrades(account, params)) },
     { method: 'GET', path: '/api/v3/account', weight: () => 20, handle: serve((account, params) => service.accountInfo(account, params)) },
+    { method: 'GET', path: '/api/v3/account/commission', weight: () => 20, handle: serve((account, params) => service.commission(account, params)) },
+    { method: 'GET', path: '/api/v3/rateLimit/order', weight: () => 40, handle: serve((account) => service.orderCount(account)) },
   ];
   return {
     routes,

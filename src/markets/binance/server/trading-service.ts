@@ -20,7 +20,9 @@ import {
   parseOrderTarget,
   refuse,
   selectWindow,
+  served,
   type OrderRequest,
+  type Outcome,
   type Refusal,
   type RequestParams,
 } from './order-requests.ts';
@@ -28,15 +30,6 @@ import type { OrderCounter, OrderCounts } from './rate-counters.ts';
 import type { DeskOrder } from './desk-order.ts';
 import type { TradingDesk } from './trading-desk.ts';
 import { cancelBody, formatUnits8, placementBody, queryBody, tradeBody } from './trading-format.ts';
-
-/** A successful answer. */
-export interface Served {
-  readonly status: 200;
-  readonly body: unknown;
-}
-
-/** What a request gets. */
-export type Outcome = Served | Refusal;
 
 /** A refusal for the ORDERS limit, with how long to wait. */
 export interface OrderLimitRefusal extends Refusal {
@@ -49,7 +42,6 @@ export interface PreparedOrder {
   readonly counts: OrderCounts;
 }
 
-const served = (body: unknown): Served => ({ status: 200, body });
 const NO_SUCH_ORDER = refuse(-2013, 'Order does not exist.');
 const UNKNOWN_ORDER = refuse(-2011, 'Unknown order sent.');
 
@@ -195,6 +187,34 @@ export class TradingService {
     const trades = orders.flatMap((order) => order.trades.map((trade) => ({ order, trade }))).sort((a, b) => a.trade.tradeId - b.trade.tradeId);
     const chosen = selectWindow(trades, window, (item) => item.trade.tradeId, (item) => item.trade.timeMs);
     return served(chosen.map(({ order, trade }) => tradeBody(order, trade, this.symbol)));
+  }
+
+  /**
+   * `GET /api/v3/account/commission`, `account.commission`: the account's rates on the symbol
+   * (rest-api.md "Query Commission Rates"): its taker rate on both sides, no special, tax or BNB
+   * discount.
+   */
+  commission(account: AccountSpec, params: RequestParams): Outcome {
+    const symbolError = this.checkSymbol(params, true);
+    if (symbolError !== undefined) return symbolError;
+    const rate = formatUnits8(account.takerCommissionE8);
+    const zero = formatUnits8(0n);
+    const none = { maker: zero, taker: zero, buyer: zero, seller: zero };
+    return served({
+      symbol: this.symbol,
+      standardCommission: { maker: rate, taker: rate, buyer: zero, seller: zero },
+      specialCommission: none,
+      taxCommission: none,
+      discount: { enabledForAccount: false, enabledForSymbol: false, discountAsset: 'BNB', discount: zero },
+    });
+  }
+
+  /**
+   * `GET /api/v3/rateLimit/order`, `account.rateLimits.orders`: the account's ORDERS counts per 10 s
+   * and per day against their limits (rest-api.md "Query Unfilled Order Count").
+   */
+  orderCount(account: AccountSpec): Outcome {
+    return served(this.orders.status(this.orders.counts(account.apiKey)));
   }
 
   /** `GET /api/v3/account`, `account.status` (`omitZeroBalances`). */

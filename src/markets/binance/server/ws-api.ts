@@ -3,8 +3,11 @@
  * `--accounts FILE`:
  * - `ping`, `time`; `session.logon` (Ed25519 keys), `session.status`, `session.logout`,
  *   `session.subscriptions`;
+ * - market data answered by the same {@link MarketService} as REST: `exchangeInfo`, `depth`,
+ *   `trades.recent`, `trades.aggregate`, `avgPrice`, `klines`, `ticker.24hr`, `ticker.price`, `ticker.book`;
  * - `order.place`, `order.test`, `order.status`, `order.cancel`, `openOrders.status`,
- *   `openOrders.cancelAll`, `allOrders`, `myTrades`, `account.status`, answered by the same
+ *   `openOrders.cancelAll`, `allOrders`, `myTrades`, `account.status`, `account.commission`,
+ *   `account.rateLimits.orders`, answered by the same
  *   {@link TradingService} as REST, signed per request (`apiKey` + `signature`) or, on a
  *   logged-on session, with `timestamp` alone ("Session Authentication");
  * - `userDataStream.subscribe` (logged-on session), `userDataStream.subscribe.signature` (any
@@ -12,18 +15,21 @@
  *   `{"subscriptionId","event"}`.
  * Every answer is `{"id","status","result"|"error","rateLimits"}`: REQUEST_WEIGHT shared with REST,
  * the account's ORDERS counts on placements; `returnRateLimits=false` (connection URL or request)
- * leaves them out. A method the venue does not serve answers -1020 "This operation is not
- * supported." Binance's ping every 20 s, and a fault that drops every connection.
+ * leaves them out; `timeUnit=MICROSECOND` in the URL puts every time of answers and events in µs.
+ * A method the venue does not serve answers -1020 "This operation is not supported." Binance's
+ * ping every 20 s, and a fault that drops every connection.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { Clock, Logger, Timer } from '../../../core/index.ts';
 import type { AccountSpec } from './accounts.ts';
-import { isRefusal, mandatory, refuse, websocketParams, type Refusal, type RequestParams } from './order-requests.ts';
+import { dayTickerWeight, depthRequestWeight, topTickerWeight, type MarketService } from './market-service.ts';
+import { isRefusal, mandatory, refuse, websocketParams, type Outcome, type Refusal, type RequestParams } from './order-requests.ts';
 import type { RateLimitStatus, WeightMeter } from './rate-counters.ts';
+import { answerInUnit, eventInUnit, parseTimeUnit, type TimeUnit } from './time-unit.ts';
 import { checkTiming, isValidWebsocketSignature } from './trading-auth.ts';
-import type { Outcome, TradingService } from './trading-service.ts';
+import type { TradingService } from './trading-service.ts';
 
 /** The path of the WebSocket API. */
 export const WS_API_PATH = '/ws-api/v3';
@@ -38,6 +44,7 @@ interface Session {
   readonly socket: WebSocket;
   readonly connectedSinceMs: number;
   readonly returnRateLimits: boolean;
+  readonly timeUnit: TimeUnit;
   loggedOn: { readonly account: AccountSpec; readonly sinceMs: number } | undefined;
   readonly subscriptions: Map<number, Subscription>;
   nextSubscriptionId: number;
@@ -67,6 +74,26 @@ const ACCOUNT_METHODS: Readonly<Record<string, AccountMethod>> = {
   allOrders: { weight: () => 20, run: (service, account, params) => service.allOrders(account, params) },
   myTrades: { weight: (params) => (params.get('orderId') === undefined ? 20 : 5), run: (service, account, params) => service.myTrades(account, params) },
   'account.status': { weight: () => 20, run: (service, account, params) => service.accountInfo(account, params) },
+  'account.commission': { weight: () => 20, run: (service, account, params) => service.commission(account, params) },
+  'account.rateLimits.orders': { weight: () => 40, run: (service, account) => service.orderCount(account) },
+};
+
+/** A market-data request: its weight and how the market service answers it (web-socket-api.md "Market data requests"). */
+interface MarketMethod {
+  readonly weight: (params: RequestParams) => number;
+  readonly run: (market: MarketService, params: RequestParams) => Outcome | Promise<Outcome>;
+}
+
+const MARKET_METHODS: Readonly<Record<string, MarketMethod>> = {
+  exchangeInfo: { weight: () => 20, run: (market, params) => market.exchangeInfo(params) },
+  depth: { weight: depthRequestWeight, run: (market, params) => market.depth(params) },
+  'trades.recent': { weight: () => 25, run: (market, params) => market.recentTrades(params) },
+  'trades.aggregate': { weight: () => 4, run: (market, params) => market.aggregateTrades(params) },
+  avgPrice: { weight: () => 2, run: (market, params) => market.averagePrice(params) },
+  klines: { weight: () => 2, run: (market, params) => market.klines(params) },
+  'ticker.24hr': { weight: dayTickerWeight, run: (market, params) => market.dayTicker(params) },
+  'ticker.price': { weight: topTickerWeight, run: (market, params) => market.priceTicker(params) },
+  'ticker.book': { weight: topTickerWeight, run: (market, params) => market.bookTicker(params) },
 };
 
 /** Weights of the methods answered here rather than by the service (web-socket-api.md). */
@@ -99,6 +126,7 @@ export class WebSocketApi {
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly service: TradingService,
+    private readonly market: MarketService,
     private readonly weight: WeightMeter,
   ) {
     this.#pinger = clock.setInterval(() => {
@@ -106,11 +134,12 @@ export class WebSocketApi {
     }, 20_000, { unref: true });
   }
 
-  /** Claims upgrades of `/ws-api/v3`. */
+  /** Claims upgrades of `/ws-api/v3` (the server refused a bad `timeUnit` before). */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer, url: URL): boolean {
     if (url.pathname !== WS_API_PATH) return false;
     const returnRateLimits = url.searchParams.get('returnRateLimits') !== 'false';
-    this.#wss.handleUpgrade(request, socket, head, (ws) => this.#accept(ws, returnRateLimits));
+    const timeUnit = parseTimeUnit(url.searchParams.get('timeUnit') ?? undefined) ?? 'MILLISECOND';
+    this.#wss.handleUpgrade(request, socket, head, (ws) => this.#accept(ws, returnRateLimits, timeUnit));
     return true;
   }
 
@@ -119,7 +148,7 @@ export class WebSocketApi {
     for (const session of this.#sessions) {
       for (const [subscriptionId, subscription] of session.subscriptions) {
         if (subscription.apiKey !== apiKey || session.socket.readyState !== WebSocket.OPEN) continue;
-        session.socket.send(JSON.stringify({ subscriptionId, event }));
+        session.socket.send(JSON.stringify({ subscriptionId, event: eventInUnit(event, session.timeUnit) }));
         this.eventsSent++;
       }
     }
@@ -143,17 +172,19 @@ export class WebSocketApi {
     this.#wss.close();
   }
 
-  #accept(socket: WebSocket, returnRateLimits: boolean): void {
+  #accept(socket: WebSocket, returnRateLimits: boolean, timeUnit: TimeUnit): void {
     // Web-socket-api.md "IP limits": connecting costs 2 weight.
     this.weight.tryUse(2);
-    const session: Session = { socket, connectedSinceMs: Math.floor(this.clock.nowMs()), returnRateLimits, loggedOn: undefined, subscriptions: new Map(), nextSubscriptionId: 0 };
+    const session: Session = { socket, connectedSinceMs: Math.floor(this.clock.nowMs()), returnRateLimits, timeUnit, loggedOn: undefined, subscriptions: new Map(), nextSubscriptionId: 0 };
     this.#sessions.add(session);
-    socket.on('message', (data, isBinary) => this.#onRequest(session, isBinary ? '' : data.toString()));
+    socket.on('message', (data, isBinary) => {
+      this.#onRequest(session, isBinary ? '' : data.toString()).catch((error: unknown) => this.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'WebSocket API request failed'));
+    });
     socket.on('close', () => this.#sessions.delete(session));
     socket.on('error', () => socket.terminate());
   }
 
-  #onRequest(session: Session, text: string): void {
+  async #onRequest(session: Session, text: string): Promise<void> {
     let request: Params;
     try {
       const parsed: unknown = JSON.parse(text);
@@ -168,27 +199,32 @@ export class WebSocketApi {
     const params = (typeof request['params'] === 'object' && request['params'] !== null ? request['params'] : {}) as Params;
     // Web-socket-api.md "Request format": method names may carry an explicit version prefix.
     const method = typeof rawMethod === 'string' ? rawMethod.replace(/^v3\//, '') : undefined;
-    const answer = method === undefined ? fromRefusal(mandatory('method')) : this.#metered(session, method, params);
+    const answer = method === undefined ? fromRefusal(mandatory('method')) : await this.#metered(session, method, params);
     const wantsLimits = typeof params['returnRateLimits'] === 'boolean' ? params['returnRateLimits'] : session.returnRateLimits;
-    const { orderLimits, ...rest } = answer;
+    const { orderLimits, result, ...rest } = answer;
     const rateLimits = [...(orderLimits ?? []), this.weight.status()];
-    session.socket.send(JSON.stringify({ id, ...rest, ...(wantsLimits ? { rateLimits } : {}) }));
+    const shown = result === undefined ? {} : { result: answerInUnit(result, session.timeUnit) };
+    if (session.socket.readyState !== WebSocket.OPEN) return;
+    session.socket.send(JSON.stringify({ id, ...rest, ...shown, ...(wantsLimits ? { rateLimits } : {}) }));
   }
 
   /** Counts the method's weight (429 -1003 past the limit), then answers it. */
-  #metered(session: Session, method: string, params: Params): Answer {
+  async #metered(session: Session, method: string, params: Params): Promise<Answer> {
     const accountMethod = ACCOUNT_METHODS[method];
+    const marketMethod = MARKET_METHODS[method];
     const methodWeight = METHOD_WEIGHTS[method];
-    if (accountMethod === undefined && methodWeight === undefined) return UNSUPPORTED;
-    const weight = accountMethod?.weight(websocketParams(params)) ?? methodWeight ?? 1;
+    if (accountMethod === undefined && marketMethod === undefined && methodWeight === undefined) return UNSUPPORTED;
+    const requestParams = websocketParams(params);
+    const weight = accountMethod?.weight(requestParams) ?? marketMethod?.weight(requestParams) ?? methodWeight ?? 1;
     if (!this.weight.tryUse(weight)) {
       const now = Math.floor(this.clock.nowMs());
       const msg = `Too much request weight used; current limit is ${this.weight.limit} request weight per 1 MINUTE. Please use WebSocket Streams for live updates to avoid polling the API.`;
       return { status: 429, error: { code: -1003, msg, data: { serverTime: now, retryAfter: now + this.weight.retryAfterS() * 1000 } } };
     }
+    if (marketMethod !== undefined) return fromOutcome(await marketMethod.run(this.market, requestParams));
     if (accountMethod !== undefined) {
       const account = this.#authorize(session, params);
-      return 'code' in account ? fromRefusal(account) : fromOutcome(accountMethod.run(this.service, account, websocketParams(params)));
+      return 'code' in account ? fromRefusal(account) : fromOutcome(accountMethod.run(this.service, account, requestParams));
     }
     return this.#answer(session, method, params);
   }
