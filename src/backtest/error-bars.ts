@@ -4,9 +4,9 @@
  * The run is cut into bins of the path's sampling period; a bin holds the PnL made in it, the
  * notional traded in it, and the markouts (sum and count) of the fills made in it; blocks are
  * `blockMs` long. With no fills the per-notional and markout intervals are null; a run shorter
- * than two blocks has none at all (docs/strategies.md, "Error bars").
+ * than twenty blocks has none at all, and says why (docs/strategies.md, "Error bars").
  */
-import { binByTime, blockBootstrap, type BinnedFigure, type BootstrapSettings, type Interval } from './bootstrap.ts';
+import { binByTime, blockBootstrap, blockCount, withheldReason, type BinnedFigure, type BootstrapSettings, type Interval } from './bootstrap.ts';
 import { meanPresent, type FillMarkouts } from './fill-markouts.ts';
 import type { VenueFill } from './replay-venue.ts';
 import type { PathSample } from './stats.ts';
@@ -42,6 +42,10 @@ export interface ErrorBarInput {
 
 /** The run's figures with their intervals (null: not enough data for one). */
 export interface ErrorBars {
+  /** Whole blocks the run spans: the intervals' sample size. */
+  readonly blocks: number;
+  /** Why the run gives no interval at all (too few blocks); undefined when it gives them. */
+  readonly withheld: string | undefined;
   readonly volumeQuote: number;
   readonly pnlPerNotionalBps: number | null;
   readonly pnlQuoteCi95: Interval | null;
@@ -103,8 +107,12 @@ export function bootstrapSettingsOf(options: BootstrapOptions, sampleMs: number)
 export function errorBars(input: ErrorBarInput, options: BootstrapOptions): ErrorBars {
   const bins = errorBarBins(input);
   const volumeQuote = bins.volumeQuote;
-  const [pnlQuoteCi95 = null, pnlPerNotionalBpsCi95 = null, ...markoutBpsCi95] = blockBootstrap(errorBarFigures(bins), bootstrapSettingsOf(options, input.sampleMs));
+  const settings = bootstrapSettingsOf(options, input.sampleMs);
+  const [pnlQuoteCi95 = null, pnlPerNotionalBpsCi95 = null, ...markoutBpsCi95] = blockBootstrap(errorBarFigures(bins), settings);
+  const blocks = blockCount(bins.pnl.length, settings.binsPerBlock);
   return {
+    blocks,
+    withheld: withheldReason(blocks, settings.binsPerBlock * input.sampleMs),
     volumeQuote,
     pnlPerNotionalBps: volumeQuote > 0 ? (input.pnlQuote / volumeQuote) * 10_000 : null,
     pnlQuoteCi95,

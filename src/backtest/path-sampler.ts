@@ -9,6 +9,7 @@ import type { PathStatus } from '../engine/index.ts';
 import { PathSeries } from './path-series.ts';
 import type { VenueExchange } from './venue-exchange.ts';
 import type { PathSample, PnlComponents } from './stats.ts';
+import { markedAt } from './pnl-mark.ts';
 
 /** Samples one pair's state every `sampleMs` of simulated time. */
 export class PathSampler {
@@ -47,7 +48,7 @@ export class PathSampler {
         bestAsk: this.tickPrice(exchange.book.bestAskPrice()),
         inventory: status.baseBalance - this.startBase,
         netInventory: status.hedge === undefined ? undefined : status.baseBalance - this.startBase + status.hedge.hedgePositionBase,
-        pnl: status.pnl.total + (status.hedge?.pnlQuote ?? 0),
+        pnl: this.markedPnl(status) + (status.hedge?.pnlQuote ?? 0),
         components: pnlComponents(status),
         referenceFair: status.reference?.fair,
         basisBps: status.reference?.basisBps,
@@ -62,6 +63,16 @@ export class PathSampler {
   /** The samples taken so far, in time order. */
   get samples(): readonly PathSample[] {
     return this.series.samples;
+  }
+
+  /**
+   * The PnL at this sample: the engine's, or, where the exchange names the mid fills are judged
+   * against (a thin venue: the reference's), the ledger with its position marked there, so the
+   * path, its drawdown and its error bars value inventory as the summary's end does.
+   */
+  private markedPnl(status: PathStatus): number {
+    const mid = this.exchange.markoutMid?.();
+    return mid === undefined ? status.pnl.total : markedAt(status.pnl, mid);
   }
 
   private tickPrice(priceTicks: number | undefined): number | undefined {

@@ -313,7 +313,7 @@ function pairResult(pair: PairReplay, events: number, run: { readonly sampleMs: 
     startMs: run.startMs,
     endMs: run.endMs,
     referencePauses: pair.referenceFeed === undefined ? undefined : pair.referencePauses,
-    thin: exchange instanceof ThinExchange ? { fills: summarizeThinFills(pair.fills) } : undefined,
+    thin: exchange instanceof ThinExchange ? { fills: summarizeThinFills(pair.fills), endReferenceMid: exchange.markoutMid(), takerSeed: exchange.takerSeed } : undefined,
     markouts: pair.fillMarkouts,
     bootstrap: run.bootstrap,
   });

@@ -85,7 +85,8 @@ export interface BacktestSummary {
   readonly pickoff_cost_quote: number | null;
   // Error bars (docs/strategies.md, "Error bars"): 95 % intervals `[low, high]` from a seeded
   // block bootstrap over time, null where the data cannot bound the figure (no fills for the
-  // per-notional and markout figures; a run shorter than two blocks for all).
+  // per-notional and markout figures; a run shorter than twenty blocks for all, `ci95_withheld`
+  // saying why).
   /** Notional traded, quote tokens (Σ price × size over our fills). */
   readonly volume_quote: number;
   /** PnL per notional traded, bps: pnl_quote / volume_quote × 10 000; null without fills. */
@@ -104,4 +105,23 @@ export interface BacktestSummary {
   readonly bootstrap_block_ms: number;
   readonly bootstrap_samples: number;
   readonly bootstrap_seed: number;
+  /** Whole blocks the run spans (the intervals' sample size; fewer than 20 give none). Absent in summaries written before issue 30. */
+  readonly bootstrap_blocks?: number;
+  /** How the intervals are drawn (the expanded percentile interval, t-corrected for the number of blocks). */
+  readonly ci95_method?: string;
+  /** Why every interval is null (too few blocks), or null when the run gives intervals. */
+  readonly ci95_withheld?: string | null;
+  // A thin venue's run (`--venue thin`), null on a replay (issue 30).
+  /** The seed the uninformed takers drew from (`--thin-taker-seed`, default the run's `--seed`). */
+  readonly taker_seed?: number | null;
+  /** With `--taker-seeds N`: the seeds run, each run's PnL (in the seeds' order), and their min / median / max. */
+  readonly taker_seeds?: readonly number[] | null;
+  readonly pnl_quote_by_taker_seed?: readonly number[] | null;
+  readonly pnl_quote_taker_seeds_min?: number | null;
+  readonly pnl_quote_taker_seeds_median?: number | null;
+  readonly pnl_quote_taker_seeds_max?: number | null;
+  /** `reference` on a thin venue: pnl_quote marks the end inventory (and every path sample's) at the reference mid; `venue` elsewhere. */
+  readonly pnl_marked_to?: 'reference' | 'venue';
+  /** On a thin venue: the PnL as the engine marks it (at its own fair price, the thin venue's mid); pnl_quote − this is the mark's difference. Null on a replay. */
+  readonly pnl_engine_mark_quote?: number | null;
 }

@@ -33,7 +33,23 @@ export function withInterval(value: number | null | undefined, interval: readonl
 /** How the intervals were drawn, for a person; undefined for summaries written before they existed. */
 function errorBarNote(summary: BacktestSummary): string | undefined {
   if (summary.bootstrap_block_ms === undefined) return undefined;
-  return `95 % intervals [low, high]: block bootstrap over time, ${formatNumber(summary.bootstrap_block_ms / 1000, 3)} s blocks, ${formatNumber(summary.bootstrap_samples)} samples, seed ${summary.bootstrap_seed}`;
+  if (typeof summary.ci95_withheld === 'string') return summary.ci95_withheld;
+  const blocks = summary.bootstrap_blocks === undefined ? '' : ` over ${formatNumber(summary.bootstrap_blocks)} blocks`;
+  const method = summary.ci95_method === undefined ? 'block bootstrap over time' : 'block bootstrap over time, expanded percentile (t-corrected)';
+  return `95 % intervals [low, high]: ${method}, ${formatNumber(summary.bootstrap_block_ms / 1000, 3)} s blocks${blocks}, ${formatNumber(summary.bootstrap_samples)} samples, seed ${summary.bootstrap_seed}`;
+}
+
+/** The taker seeds' spread of a thin run with several (`--taker-seeds`), for a person. */
+function takerSeedRow(summary: BacktestSummary, quote: string): SummaryRow[] {
+  const pnls = summary.pnl_quote_by_taker_seed;
+  if (pnls === null || pnls === undefined || summary.taker_seeds === null || summary.taker_seeds === undefined) return [];
+  const amount = (value: number | null | undefined): string => formatAmount(value ?? 0, '').trim();
+  return [
+    {
+      label: 'PnL by taker seed',
+      text: `min ${amount(summary.pnl_quote_taker_seeds_min)} / median ${amount(summary.pnl_quote_taker_seeds_median)} / max ${amount(summary.pnl_quote_taker_seeds_max)} ${quote} over seeds ${summary.taker_seeds.join(', ')} (${pnls.map(amount).join(', ')})`,
+    },
+  ];
 }
 
 /** Markout rows: one per headline horizon with its interval, or the three in one row for older summaries. */
@@ -65,6 +81,8 @@ export function summaryRows(summary: BacktestSummary, units: SummaryUnits): Summ
     ...(summary.pnl_per_notional_bps === undefined
       ? []
       : [{ label: 'PnL per notional', text: summary.pnl_per_notional_bps === null ? '– (no fills)' : `${withInterval(summary.pnl_per_notional_bps, summary.pnl_per_notional_bps_ci95, (value) => formatBps(value).replace(' bps', ''))} bps of ${formatAmount(summary.volume_quote, units.quote)} traded` }]),
+    ...takerSeedRow(summary, units.quote),
+    ...(summary.pnl_marked_to === 'reference' ? [{ label: 'PnL marked to', text: `the reference mid (the engine's own mark: ${formatAmount(summary.pnl_engine_mark_quote ?? 0, units.quote)})` }] : []),
     { label: 'fees / gas paid', text: `${formatAmount(summary.fees_quote, units.quote)} / ${formatAmount(summary.gas_quote, units.quote)}` },
     { label: 'max drawdown', text: formatAmount(summary.max_drawdown_quote, units.quote) },
     { label: sharpeLabel(summary), text: formatRatio(summary.sharpe) },

@@ -4,6 +4,8 @@
  * data, config and seed, so two runs print identical numbers.
  */
 import type { EngineStatus } from '../engine/index.ts';
+import { INTERVAL_METHOD } from './bootstrap.ts';
+import { markedAt } from './pnl-mark.ts';
 import { BOOTSTRAP_DEFAULTS, errorBars, type BootstrapOptions } from './error-bars.ts';
 import { markoutsFromSamples, type FillMarkouts } from './fill-markouts.ts';
 import type { FillRecord } from './session.ts';
@@ -27,8 +29,12 @@ export interface SummaryInput {
   readonly endMs: number;
   /** Reference pauses counted by the session; undefined without a reference market. */
   readonly referencePauses?: number | undefined;
-  /** A thin venue's run (`--venue thin`): who took our fills (its markouts are against the reference mid: `markouts`). */
-  readonly thin?: { readonly fills: ThinSummary } | undefined;
+  /**
+   * A thin venue's run (`--venue thin`): who took our fills (its markouts are against the reference
+   * mid: `markouts`), the reference mid at the end (the end inventory is marked to it) and the
+   * seed the takers drew from.
+   */
+  readonly thin?: { readonly fills: ThinSummary; readonly endReferenceMid?: number | undefined; readonly takerSeed?: number | undefined } | undefined;
   /** Every fill's markout on the curve's horizons (the replay's recorder); default: from the sampled mid. */
   readonly markouts?: FillMarkouts | undefined;
   /** How the error bars are drawn; default {@link BOOTSTRAP_DEFAULTS}. */
@@ -57,7 +63,8 @@ export function summarize(input: SummaryInput): BacktestSummary {
   const horizon = sharpeHorizon(input.endMs - input.startMs);
   const card = status.scorecard;
   const thin = input.thin;
-  const pnlQuote = pnl.total + (status.hedge?.pnlQuote ?? 0);
+  const engineMarkQuote = pnl.total + (status.hedge?.pnlQuote ?? 0);
+  const pnlQuote = thin?.endReferenceMid === undefined ? engineMarkQuote : markedAt(pnl, thin.endReferenceMid) + (status.hedge?.pnlQuote ?? 0);
   const intervals = errorBarKeys(input, pnlQuote);
   return {
     events: input.events,
@@ -109,6 +116,30 @@ export function summarize(input: SummaryInput): BacktestSummary {
     background_maker_fills: thin?.fills.background_maker_fills ?? null,
     pickoff_cost_quote: thin === undefined ? null : tidy(thin.fills.pickoff_cost_quote),
     ...intervals.keys,
+    taker_seed: thin?.takerSeed ?? null,
+    taker_seeds: null,
+    pnl_quote_by_taker_seed: null,
+    pnl_quote_taker_seeds_min: null,
+    pnl_quote_taker_seeds_median: null,
+    pnl_quote_taker_seeds_max: null,
+    pnl_marked_to: thin?.endReferenceMid === undefined ? 'venue' : 'reference',
+    pnl_engine_mark_quote: thin === undefined ? null : tidy(engineMarkQuote),
+  };
+}
+
+/** A summary with the spread of its PnL over the taker seeds it was run with (`--taker-seeds`): the first run's summary, each seed's PnL, and their min / median / max. */
+export function withTakerSeeds(summary: BacktestSummary, runs: readonly { readonly seed: number; readonly pnlQuote: number }[]): BacktestSummary {
+  const pnls = runs.map((run) => run.pnlQuote);
+  const sorted = [...pnls].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  const median = sorted.length % 2 === 1 ? (sorted[Math.floor(middle)] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return {
+    ...summary,
+    taker_seeds: runs.map((run) => run.seed),
+    pnl_quote_by_taker_seed: pnls.map(tidy),
+    pnl_quote_taker_seeds_min: tidy(sorted[0] as number),
+    pnl_quote_taker_seeds_median: tidy(median),
+    pnl_quote_taker_seeds_max: tidy(sorted.at(-1) as number),
   };
 }
 
@@ -140,6 +171,9 @@ function errorBarKeys(input: SummaryInput, pnlQuote: number): { readonly keys: P
       bootstrap_block_ms: options.blockMs,
       bootstrap_samples: options.samples,
       bootstrap_seed: options.seed,
+      bootstrap_blocks: bars.blocks,
+      ci95_method: INTERVAL_METHOD,
+      ci95_withheld: bars.withheld ?? null,
     },
     markoutAt: (horizonMs) => tidyOrNull(bars.markoutBps[at(horizonMs)] ?? undefined),
   };
@@ -160,7 +194,10 @@ type ErrorBarKey =
   | 'markout_curve_fills'
   | 'bootstrap_block_ms'
   | 'bootstrap_samples'
-  | 'bootstrap_seed';
+  | 'bootstrap_seed'
+  | 'bootstrap_blocks'
+  | 'ci95_method'
+  | 'ci95_withheld';
 
 /** The summary without the wall-clock speed: what determinism checks compare. */
 export function deterministicPart(summary: BacktestSummary): Omit<BacktestSummary, 'events_per_sec'> {

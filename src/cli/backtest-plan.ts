@@ -9,14 +9,14 @@ import { readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { createHash } from 'node:crypto';
 import { parse as parseDotenv } from 'dotenv';
-import { ENGINE_KEYS, HEDGE_KEYS, MmError, createRng, getChain, isChainName, parseUnits, settingsOf, unitsToNumber, type Rng, type TickerRules } from '../core/index.ts';
+import { ENGINE_KEYS, HEDGE_KEYS, MmError, createRng, getChain, isChainName, parseUnits, settingsOf, unitsToNumber, type TickerRules } from '../core/index.ts';
 import type { ExchangeFactory } from '../backtest/venue-exchange.ts';
 import { constantLatency } from '../backtest/latency.ts';
 import { jitteredLatency } from '../backtest/latency-jitter.ts';
 import { parseQueueModel } from '../backtest/queue-model.ts';
 import { deterministicAccount } from '../backtest/account-summary.ts';
 import { runBacktest, type BacktestOptions, type BacktestResult } from '../backtest/run.ts';
-import { deterministicPart } from '../backtest/summary.ts';
+import { deterministicPart, withTakerSeeds } from '../backtest/summary.ts';
 import type { SweepSummary } from '../backtest/sweep.ts';
 import { BudgetError } from '../engine/index.ts';
 import { accountLimitsOf } from './account-files.ts';
@@ -274,7 +274,7 @@ export function prepareRun(plan: BacktestPlan, onProgress?: (done: number, total
       latency: jitteredLatency(constantLatency(plan.latencyMs), plan.latencyJitterMs, rng.fork('latency')),
       feedLatencyMs: plan.feedLatencyMs,
       queue,
-      ...(plan.thin === undefined ? {} : { exchange: thinExchangeOf(plan.thin, rules, plan.takerPbips, rng) }),
+      ...(plan.thin === undefined ? {} : { exchange: thinExchangeOf(plan.thin, rules, plan.takerPbips, plan.thin.takerSeed ?? plan.seed) }),
     },
   };
   const context = [
@@ -333,12 +333,22 @@ function timeWindowOf(plan: BacktestPlan): { window: TimeWindow; line: string } 
 
 /**
  * The thin venue's exchange: the recording replays as its reference; the uninformed takers draw
- * from the run's RNG (fork `thin`), so a seed and the data fix who comes.
+ * from their own seed (`--thin-taker-seed`, default the run's `--seed`; fork `thin`), so a seed
+ * and the data fix who comes, apart from the latency jitter's draws.
  * @throws UsageError for a value the models refuse (the flags checked each one already).
  */
-function thinExchangeOf(thin: ThinPlan, rules: TickerRules, takerPbips: number, rng: Rng): ExchangeFactory {
+function thinExchangeOf(thin: ThinPlan, rules: TickerRules, takerPbips: number, takerSeed: number): ExchangeFactory {
   try {
-    return thinExchangeFactory({ rules, takerFeePbips: takerPbips, uninformed: thin.uninformed, background: thin.background, arbitrage: thin.arbitrage, rng: rng.fork('thin') });
+    return thinExchangeFactory({
+      takerSeed,
+      rules,
+      takerFeePbips: takerPbips,
+      uninformed: thin.uninformed,
+      background: thin.background,
+      ...(thin.competitor === undefined ? {} : { competitor: thin.competitor }),
+      arbitrage: thin.arbitrage,
+      rng: createRng(takerSeed).fork('thin'),
+    });
   } catch (error) {
     if (error instanceof MmError && error.code === 'CORE_INVALID_OPTION') throw new UsageError(error.message);
     throw error;
@@ -386,6 +396,26 @@ export function prepareAccount(plan: AccountPlan, onProgress?: (done: number, to
   };
 }
 
+/**
+ * Runs an account's plan and, for a thin venue with `--taker-seeds`, once more per further seed:
+ * the first seed's result, each pair's summary with the PnL of every seed and its spread.
+ */
+export async function executeWithTakerSeeds(plan: AccountPlan, prepared: PreparedAccount): Promise<BacktestResult> {
+  const result = await executeAccount(prepared);
+  const seeds = plan.pairs[0]?.thin?.takerSeeds;
+  if (seeds === undefined || seeds.length === 0) return result;
+  const seedPlan = (seed: number): AccountPlan => ({ ...plan, pairs: plan.pairs.map((pair) => (pair.thin === undefined ? pair : { ...pair, thin: { ...pair.thin, takerSeed: seed, takerSeeds: [] } })) });
+  const firstSeed = seeds[0] as number;
+  const others = [] as BacktestResult[];
+  for (const seed of seeds.slice(1)) others.push(await executeAccount(prepareAccount(seedPlan(seed))));
+  // The first run used the plan's taker seed; the list starts with it when it is a count, else the first run is rerun on the list's first seed.
+  const first = (plan.pairs[0]?.thin?.takerSeed ?? plan.pairs[0]?.seed) === firstSeed ? result : await executeAccount(prepareAccount(seedPlan(firstSeed)));
+  const all = [first, ...others];
+  const pairs = new Map([...first.pairs].map(([name, pair]) => [name, { ...pair, summary: withTakerSeeds(pair.summary, all.map((run, i) => ({ seed: seeds[i] as number, pnlQuote: (run.pairs.get(name) as typeof pair).summary.pnl_quote }))) }]));
+  const [firstPair] = [...pairs.values()];
+  return { ...first, summary: firstPair?.summary ?? first.summary, pairs };
+}
+
 /** Runs a prepared backtest, turning bad input (data, markets that cannot share an account, budgets) into usage errors. */
 export async function executeAccount(prepared: PreparedAccount): Promise<BacktestResult> {
   try {
@@ -403,7 +433,7 @@ export async function executeAccount(prepared: PreparedAccount): Promise<Backtes
  * with several pairs the account's figures (ranked by its PnL) with each pair's summary in `pairs`.
  */
 export async function runSweepJob(plan: AccountPlan): Promise<SweepSummary> {
-  const result = await executeAccount(prepareAccount(plan));
+  const result = await executeWithTakerSeeds(plan, prepareAccount(plan));
   if (plan.pairs.length === 1) return deterministicPart(result.summary);
   const { pairs: _names, ...account } = deterministicAccount(result.account);
   return { ...account, pairs: Object.fromEntries([...result.pairs].map(([name, pair]) => [name, deterministicPart(pair.summary)])) };

@@ -368,12 +368,12 @@ async function runPlan(io: CliIo, values: Values, plan: AccountPlan): Promise<nu
   }
 
   // Loaded only now: `--help` and a usage error cost no engine, strategies or data layer.
-  const { executeAccount, prepareAccount } = await import('./backtest-plan.ts');
+  const { executeWithTakerSeeds, prepareAccount } = await import('./backtest-plan.ts');
   const progress = startProgress(io, 'replay', 'records', { enabled: values['no-progress'] !== true });
   const prepared = prepareAccount(plan, progress === undefined ? undefined : (done, total) => progress.update(done, total));
   let result;
   try {
-    result = await executeAccount(prepared);
+    result = await executeWithTakerSeeds(plan, prepared);
   } finally {
     progress?.stop();
   }

@@ -79,7 +79,7 @@ export async function startFlowFollower(spec: string, symbolFlag: string | undef
     await feed.start({
       onTop: (top) => {
         synchronised();
-        for (const listener of listeners) listener.onTop(top.bidPrice, top.askPrice);
+        for (const listener of listeners) listener.onTop(top.bidPrice, top.askPrice, top.bidQty, top.askQty);
       },
       onTrade: (trade) => {
         for (const listener of listeners) listener.onTrade(trade.aggressor, trade.price, trade.qty);

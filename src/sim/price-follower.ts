@@ -14,8 +14,8 @@ export interface PriceFollower {
 
 /** What a followed market tells the reference-driven flow as it happens. */
 export interface ReferenceMarketListener {
-  /** A new touch, quote per base (USD for a stable quote). */
-  onTop(bidPrice: number, askPrice: number): void;
+  /** A new touch, quote per base (USD for a stable quote), with its sizes in base tokens when the market gives them. */
+  onTop(bidPrice: number, askPrice: number, bidQty?: number, askQty?: number): void;
   /** A trade; `aggressor` undefined when the market does not say who took. */
   onTrade(aggressor: 'buy' | 'sell' | undefined, price: number, qty: number): void;
 }

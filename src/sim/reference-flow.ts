@@ -4,19 +4,26 @@
  * (`src/core/takers`), trading through the matching engine as ordinary orders, so a bot on the
  * venue sees ordinary fills on its stream and a stale quote is picked off.
  * - uninformed takers: each reference trade, with probability `share`, has a twin here: its side,
- *   its size × `sizeScale`, a market order limited `limitBps` past the reference trade's price;
- * - arbitrageurs: when the reference touch is through a resting quote (anyone's) by more than the
- *   venue's taker fee + the gas of one trade + their edge, an order for it arrives `latencyMs`
- *   later and takes every quote still a target then, whole;
+ *   its size × `sizeScale`, a market order limited past the reference trade's price by its slack
+ *   (drawn per twin from an exponential with the elastic model, `limitBps` with the fixed one);
+ * - arbitrageurs: when the reference touch is through a resting quote (anyone's) by more than both
+ *   legs' cost (the venue's taker fee + the gas of one trade, the reference's taker fee, + their
+ *   edge), an order for it arrives `latencyMs` later and takes every quote still a target then, whole;
  * - the background maker: one post-only level a side at the reference mid (as seen `lagMs` ago)
- *   ± `halfSpreadBps`, `depthQuote` a side, never through another account's resting quote; a
- *   taken level is re-posted one lag later.
+ *   ± `halfSpreadBps`, `depthQuote` a side;
+ * - the competing maker: one post-only level a side near the reference touch (as seen its lag
+ *   ago), a share of the reference's queue there (from the reference's bookTicker sizes).
+ * The makers are post-only: a quote that would cross is refused by the matching engine, and the
+ * maker tries again one lag later; a taken level is re-posted one lag later. The matching engine's
+ * price-time priority puts whoever came first at a price first.
  * Their delayed actions wait in the takers' `VenueAgenda`, woken by the clock's timers; the only
- * randomness is one draw per reference trade and market, from the seeded RNG.
+ * randomness is one draw per reference trade and market (and one for a twin's slack), from the
+ * seeded RNG.
  */
 import {
   DEFAULT_ARBITRAGE,
   DEFAULT_BACKGROUND_MAKER,
+  DEFAULT_COMPETING_MAKER,
   DEFAULT_UNINFORMED_TAKERS,
   ReferenceTouch,
   VenueAgenda,
@@ -26,14 +33,21 @@ import {
   backgroundLots,
   checkArbitrageOptions,
   checkBackgroundMakerOptions,
+  checkCompetingMakerOptions,
   checkUninformedTakerOptions,
+  competitorAskTicks,
+  competitorBidTicks,
+  competitorLots,
+  drawsSlack,
   isArbitrageTarget,
   mayBeArbitrageTarget,
   uninformedLimitTicks,
+  uninformedSlackBps,
   uninformedTwinLots,
   unitsToNumber,
   type ArbitrageOptions,
   type BackgroundMakerOptions,
+  type CompetingMakerOptions,
   type Side,
   type UninformedTakerOptions,
 } from '../core/index.ts';
@@ -47,14 +61,16 @@ import { availableBase } from './orders.ts';
 import type { ReferenceMarket } from './price-follower.ts';
 import { tradeSteps } from './validate.ts';
 
-/** The three taker models' options (the backtest's `--thin-*` flags, with their defaults). */
+/** The taker and maker models' options (the backtest's `--thin-*` flags, with their defaults). */
 export interface ReferenceFlowOptions {
   readonly uninformed: UninformedTakerOptions;
   readonly background: BackgroundMakerOptions;
+  /** The competing maker; absent: none. */
+  readonly competitor?: CompetingMakerOptions;
   readonly arbitrage: ArbitrageOptions;
 }
 
-export const DEFAULT_REFERENCE_FLOW: ReferenceFlowOptions = { uninformed: DEFAULT_UNINFORMED_TAKERS, background: DEFAULT_BACKGROUND_MAKER, arbitrage: DEFAULT_ARBITRAGE };
+export const DEFAULT_REFERENCE_FLOW: ReferenceFlowOptions = { uninformed: DEFAULT_UNINFORMED_TAKERS, background: DEFAULT_BACKGROUND_MAKER, competitor: DEFAULT_COMPETING_MAKER, arbitrage: DEFAULT_ARBITRAGE };
 
 /**
  * The options, checked.
@@ -63,12 +79,19 @@ export const DEFAULT_REFERENCE_FLOW: ReferenceFlowOptions = { uninformed: DEFAUL
 export function checkReferenceFlowOptions(options: ReferenceFlowOptions): ReferenceFlowOptions {
   checkUninformedTakerOptions(options.uninformed);
   checkBackgroundMakerOptions(options.background);
+  if (options.competitor !== undefined) checkCompetingMakerOptions(options.competitor);
   checkArbitrageOptions(options.arbitrage);
   return options;
 }
 
 /** The arbitrageurs' account ("akira-sim arbitrageur" as a felt): their fills are easy to tell apart. */
 export const FLOW_ARBITRAGEUR = shortStringToFelt('akira-sim arbitrageur');
+
+/** The competing maker's account ("akira-sim competitor" as a felt). */
+export const FLOW_COMPETITOR = shortStringToFelt('akira-sim competitor');
+
+/** The simulated makers' accounts. */
+const MAKER_ACCOUNTS = [FLOW_MAKER, FLOW_COMPETITOR] as const;
 
 /** Quote tokens the reference's prices are read in: a USD stable is taken at par with the reference's quote. */
 const PAR_QUOTES = new Set(['USDC', 'USDT']);
@@ -86,6 +109,9 @@ export interface ReferenceFlowStats {
   /** Arbitrage orders sent (one per quote taken). */
   readonly arbitrageOrders: number;
   readonly backgroundRequotes: number;
+  /** The competing maker's re-quotes, and the makers' quotes the venue refused (post-only, they would have crossed). */
+  readonly competitorRequotes: number;
+  readonly makerRefusals: number;
 }
 
 /** What the flow needs from the venue: what the Poisson flow needs, the reference, and the books it drives. */
@@ -99,6 +125,16 @@ function opposite(side: Side): Side {
   return side === 'buy' ? 'sell' : 'buy';
 }
 
+/** A simulated maker's live orders on one book and what they show (ticks, lots). */
+interface MakerOrders {
+  bid: bigint | undefined;
+  ask: bigint | undefined;
+  bidTicks: number;
+  askTicks: number;
+  bidLots: number;
+  askLots: number;
+}
+
 /** The agents on one book, in the book's ticks (price tick) and lots (quantity step). */
 class BookAgents {
   private readonly agenda: VenueAgenda;
@@ -107,10 +143,11 @@ class BookAgents {
   private readonly quotePerTickLot: number;
   /** The reference's touch the agents watch, in this venue's ticks. */
   private readonly touch = new ReferenceTouch();
-  private pushedMidTwice = 0;
+  /** What the makers were last told of: the touch's sum (the background maker's mid), and the touch with its lots (the competing maker's). */
+  private readonly pushed = { midTwice: 0, bid: 0, ask: 0, bidLots: 0, askLots: 0 };
   private hasPushedMid = false;
-  /** The background maker's live orders and their prices (ticks). */
-  private background: { bid: bigint | undefined; ask: bigint | undefined; bidTicks: number; askTicks: number } = { bid: undefined, ask: undefined, bidTicks: 0, askTicks: 0 };
+  /** Each simulated maker's live orders, by account (the background maker's, the competing maker's). */
+  private readonly makers = new Map<bigint, MakerOrders>(MAKER_ACCOUNTS.map((account) => [account, { bid: undefined, ask: undefined, bidTicks: 0, askTicks: 0, bidLots: 0, askLots: 0 }]));
   /** Resting order → the arbitrage order on its way to it (not processed yet): never sent twice. */
   private readonly inFlight = new Map<bigint, bigint>();
 
@@ -125,7 +162,10 @@ class BookAgents {
       { clock: flow.deps.clock, at: (timeMs, run) => flow.wakeAt(timeMs, run) },
       {
         requote: (midTwice) => {
-          if (flow.isRunning) this.requote(midTwice);
+          if (flow.isRunning) this.requoteBackground(midTwice);
+        },
+        competitorRequote: (bid, ask, bidLots, askLots) => {
+          if (flow.isRunning) this.requoteCompetitor(bid, ask, bidLots, askLots);
         },
         arbitrage: (bid, ask) => {
           if (flow.isRunning) this.arbitrage(bid, ask);
@@ -134,34 +174,44 @@ class BookAgents {
     );
   }
 
-  /** A new reference touch: the background maker will follow it after its lag; a stale quote draws an arbitrageur. */
-  onTop(bidPrice: number, askPrice: number): void {
+  /**
+   * A new reference touch (with its sizes, base tokens, when the reference gives them): the makers
+   * will follow it after their lags; a stale quote draws an arbitrageur.
+   */
+  onTop(bidPrice: number, askPrice: number, bidQty = 0, askQty = 0): void {
     this.agenda.catchUp();
     const bid = Math.floor(bidPrice / this.tickSize + 1e-9);
     const ask = Math.ceil(askPrice / this.tickSize - 1e-9);
     if (!this.touch.update(bid, ask)) return;
     const now = this.flow.deps.clock.nowMs();
     const midTwice = bid + ask;
-    if (!this.hasPushedMid || midTwice !== this.pushedMidTwice) {
-      this.hasPushedMid = true;
-      this.pushedMidTwice = midTwice;
-      this.agenda.requoteAt(now + this.flow.options.background.lagMs, midTwice);
+    const pushed = this.pushed;
+    if (!this.hasPushedMid || midTwice !== pushed.midTwice) this.agenda.requoteAt(now + this.flow.options.background.lagMs, midTwice);
+    this.hasPushedMid = true;
+    pushed.midTwice = midTwice;
+    const competitor = this.flow.options.competitor;
+    if (competitor !== undefined && competitor.depthShare > 0) {
+      Object.assign(pushed, { bid, ask, bidLots: Math.floor(bidQty / this.lotSize + 1e-9), askLots: Math.floor(askQty / this.lotSize + 1e-9) });
+      this.agenda.competitorRequoteAt(now + competitor.lagMs, pushed.bid, pushed.ask, pushed.bidLots, pushed.askLots);
     }
     this.watchForArbitrage();
     this.agenda.runDue();
   }
 
-  /** A reference trade: maybe an uninformed twin here (one draw, whatever the book shows). */
+  /** A reference trade: maybe an uninformed twin here (one draw, whatever the book shows; one more for its slack). */
   onTrade(aggressor: Side, price: number, qty: number): boolean {
     this.agenda.catchUp();
     const { options, deps } = this.flow;
-    const lots = uninformedTwinLots(qty / this.lotSize, deps.rng.next(), options.uninformed);
+    const uninformed = options.uninformed;
+    const lots = uninformedTwinLots(qty / this.lotSize, deps.rng.next(), uninformed);
+    if (lots <= 0) return false;
+    const slackBps = uninformedSlackBps(uninformed, drawsSlack(uninformed) ? deps.rng.next() : 0);
     const market = this.market;
     const baseQty = BigInt(lots) * market.qtyStep;
     // The venue refuses an order below its minimum: such a twin does not trade.
-    if (lots <= 0 || baseQty < market.minQty) return false;
+    if (baseQty < market.minQty) return false;
     const priceTicks = Math.round(price / this.tickSize);
-    const limitTicks = uninformedLimitTicks(aggressor, priceTicks, options.uninformed.limitBps);
+    const limitTicks = uninformedLimitTicks(aggressor, priceTicks, slackBps);
     if (limitTicks <= 0) return false;
     return this.flow.orders.place(FLOW_TAKER, market, aggressor, BigInt(limitTicks) * market.priceTick, baseQty, true) !== undefined;
   }
@@ -172,10 +222,15 @@ class BookAgents {
     this.watchForArbitrage();
   }
 
-  /** One of the background maker's orders traded: it re-posts the level one lag later. */
-  onBackgroundTaken(): void {
-    if (!this.hasPushedMid) return;
-    this.agenda.requoteAt(this.flow.deps.clock.nowMs() + this.flow.options.background.lagMs, this.pushedMidTwice);
+  /** One of a simulated maker's orders traded: it re-posts the level one lag later. */
+  onMakerTaken(account: bigint): void {
+    if (this.hasPushedMid) this.requoteLater(account);
+  }
+
+  /** The matching engine refused a simulated maker's post-only order (it would have crossed): it tries again one lag later. */
+  onMakerRefused(account: bigint): void {
+    this.flow.count('makerRefusals');
+    if (this.hasPushedMid) this.requoteLater(account, true);
   }
 
   private book() {
@@ -186,20 +241,35 @@ class BookAgents {
     return Number(units / this.market.priceTick);
   }
 
+  /**
+   * A maker re-quotes one lag from now on what it was last told (after a take, or a refused
+   * post-only quote). A maker with no lag that was refused waits for the reference's next move
+   * instead: trying again in the same millisecond would be refused for ever.
+   */
+  private requoteLater(account: bigint, isRetry = false): void {
+    const { options, deps } = this.flow;
+    const lagMs = account === FLOW_MAKER ? options.background.lagMs : (options.competitor?.lagMs ?? 0);
+    if (isRetry && lagMs === 0) return;
+    const now = deps.clock.nowMs();
+    const pushed = this.pushed;
+    if (account === FLOW_MAKER) this.agenda.requoteAt(now + options.background.lagMs, pushed.midTwice);
+    else if (options.competitor !== undefined) this.agenda.competitorRequoteAt(now + options.competitor.lagMs, pushed.bid, pushed.ask, pushed.bidLots, pushed.askLots);
+  }
+
   /** Sends an arbitrage order (due after the latency) when the book's best quote on a side may be a target now. */
   private watchForArbitrage(): void {
     const arbitrage = this.flow.options.arbitrage;
     if (!arbitrage.enabled || !this.touch.isSet) return;
     const bid = this.touch.bid;
     const ask = this.touch.ask;
-    const proportionalBps = this.flow.deps.settings.takerPbips / 100 + arbitrage.edgeBps;
+    const cost = { proportionalBps: this.flow.deps.settings.takerPbips / 100 + arbitrage.edgeBps, referenceBps: arbitrage.referenceFeeBps };
     const book = this.book();
     const bestAsk = book.best('sell');
     const bestBid = book.best('buy');
     // Worse quotes gain less and cost more: if the best on a side is no target, none is.
     const isWorthSending =
-      (bestAsk !== undefined && mayBeArbitrageTarget('sell', this.ticksOf(bestAsk.price), bid, ask, proportionalBps)) ||
-      (bestBid !== undefined && mayBeArbitrageTarget('buy', this.ticksOf(bestBid.price), bid, ask, proportionalBps));
+      (bestAsk !== undefined && mayBeArbitrageTarget('sell', this.ticksOf(bestAsk.price), bid, ask, cost)) ||
+      (bestBid !== undefined && mayBeArbitrageTarget('buy', this.ticksOf(bestBid.price), bid, ask, cost));
     if (isWorthSending) this.agenda.arbitrageAt(this.flow.deps.clock.nowMs() + arbitrage.latencyMs, bid, ask);
   }
 
@@ -207,13 +277,13 @@ class BookAgents {
   private arbitrage(bid: number, ask: number): void {
     const { deps, options } = this.flow;
     const market = this.market;
-    const cost = arbitrageCost(deps.settings.takerPbips, options.arbitrage.edgeBps, this.flow.takerGasQuote(market) / this.quotePerTickLot);
+    const cost = arbitrageCost(deps.settings.takerPbips, options.arbitrage.edgeBps, this.flow.takerGasQuote(market) / this.quotePerTickLot, options.arbitrage.referenceFeeBps);
     const engine = deps.engine;
     for (const [hash, arbitrageHash] of this.inFlight) if (engine.order(arbitrageHash)?.status !== 'ACC') this.inFlight.delete(hash);
     for (const restingSide of ['sell', 'buy'] as const) {
       for (const level of this.book().side(restingSide).levels) {
         const priceTicks = this.ticksOf(level.price);
-        if (!mayBeArbitrageTarget(restingSide, priceTicks, bid, ask, cost.proportionalBps)) break;
+        if (!mayBeArbitrageTarget(restingSide, priceTicks, bid, ask, cost)) break;
         for (const order of level.orders) {
           if (this.inFlight.has(order.hash)) continue;
           const left = availableBase(order, level.price);
@@ -227,50 +297,50 @@ class BookAgents {
     }
   }
 
-  /**
-   * Re-posts both sides around the mid `midTwice`/2 it now sees, a tick behind any other
-   * account's resting quote it would cross (it only makes; its orders are post-only besides).
-   */
-  private requote(midTwice: number): void {
-    const { options, deps } = this.flow;
-    const background = options.background;
-    const market = this.market;
-    let bid = backgroundBidTicks(midTwice, background.halfSpreadBps);
-    let ask = backgroundAskTicks(midTwice, background.halfSpreadBps);
-    const othersAsk = this.bestOfOthers('sell');
-    const othersBid = this.bestOfOthers('buy');
-    if (othersAsk !== undefined && bid >= othersAsk) bid = othersAsk - 1;
-    if (othersBid !== undefined && ask <= othersBid) ask = othersBid + 1;
-    const current = this.background;
-    if (current.bid !== undefined && current.ask !== undefined && current.bidTicks === bid && current.askTicks === ask && this.isWhole(current.bid) && this.isWhole(current.ask)) return;
-    this.flow.count('backgroundRequotes');
-    const orders = this.flow.orders;
-    orders.cancelAll(FLOW_MAKER, market);
+  /** The background maker re-posts both sides around the mid `midTwice`/2 it now sees. */
+  private requoteBackground(midTwice: number): void {
+    const background = this.flow.options.background;
+    const bid = backgroundBidTicks(midTwice, background.halfSpreadBps);
+    const ask = backgroundAskTicks(midTwice, background.halfSpreadBps);
     const bidLots = bid > 0 ? backgroundLots(bid, background.depthQuote, this.quotePerTickLot) : 0;
-    const askLots = backgroundLots(ask, background.depthQuote, this.quotePerTickLot);
-    this.background = {
-      bid: bidLots > 0 ? orders.place(FLOW_MAKER, market, 'buy', BigInt(bid) * market.priceTick, BigInt(bidLots) * market.qtyStep, false, true) : undefined,
-      ask: askLots > 0 ? orders.place(FLOW_MAKER, market, 'sell', BigInt(ask) * market.priceTick, BigInt(askLots) * market.qtyStep, false, true) : undefined,
-      bidTicks: bid,
-      askTicks: ask,
-    };
-    deps.engine.pruneFinished(FLOW_MAKER, 500);
-    deps.engine.pruneFinished(FLOW_TAKER, 500);
-    deps.engine.pruneFinished(FLOW_ARBITRAGEUR, 500);
+    if (this.post(FLOW_MAKER, bid, ask, bidLots, backgroundLots(ask, background.depthQuote, this.quotePerTickLot))) this.flow.count('backgroundRequotes');
   }
 
-  /** Whether a background order is still resting untouched (so re-posting it at the same price would only lose its place). */
-  private isWhole(hash: bigint): boolean {
+  /** The competing maker re-posts both sides on the reference touch (bid, ask) and the lots there it now sees. */
+  private requoteCompetitor(bidTicks: number, askTicks: number, bidLots: number, askLots: number): void {
+    const competitor = this.flow.options.competitor;
+    if (competitor === undefined) return;
+    const bid = competitorBidTicks(bidTicks, askTicks, competitor);
+    const ask = competitorAskTicks(bidTicks, askTicks, competitor);
+    if (this.post(FLOW_COMPETITOR, bid, ask, bid > 0 ? competitorLots(bidLots, competitor.depthShare) : 0, competitorLots(askLots, competitor.depthShare))) this.flow.count('competitorRequotes');
+  }
+
+  /**
+   * A maker posts its two sides, post-only, through the matching engine: unchanged and untouched
+   * orders stay (and keep their place in the queue); otherwise both are replaced. A side the
+   * engine refuses when it processes it (it would cross a resting quote) stays empty, and the maker
+   * tries again one lag later (`onMakerRefused`). Returns whether it re-posted.
+   */
+  private post(account: bigint, bidTicks: number, askTicks: number, bidLots: number, askLots: number): boolean {
+    const current = this.makers.get(account) as MakerOrders;
+    const isSame = current.bidTicks === bidTicks && current.askTicks === askTicks && current.bidLots === bidLots && current.askLots === askLots;
+    if (isSame && this.isWhole(current.bid, bidLots) && this.isWhole(current.ask, askLots)) return false;
+    const { orders } = this.flow;
+    const market = this.market;
+    orders.cancelAll(account, market);
+    const place = (side: Side, ticks: number, lots: number): bigint | undefined =>
+      lots <= 0 || ticks <= 0 ? undefined : orders.place(account, market, side, BigInt(ticks) * market.priceTick, BigInt(lots) * market.qtyStep, false, true);
+    this.makers.set(account, { bid: place('buy', bidTicks, bidLots), ask: place('sell', askTicks, askLots), bidTicks, askTicks, bidLots, askLots });
+    const engine = this.flow.deps.engine;
+    for (const prune of [...MAKER_ACCOUNTS, FLOW_TAKER, FLOW_ARBITRAGEUR]) engine.pruneFinished(prune, 500);
+    return true;
+  }
+
+  /** Whether a maker's order is still resting untouched (so re-posting it at the same price would only lose its place); no order is whole when none is meant. */
+  private isWhole(hash: bigint | undefined, lots: number): boolean {
+    if (hash === undefined) return lots <= 0;
     const order = this.flow.deps.engine.order(hash);
     return order !== undefined && order.filledBase === 0n && (order.status === 'OPEN' || order.status === 'ACC');
-  }
-
-  /** The best resting price (ticks) on a side among accounts other than the background maker. */
-  private bestOfOthers(side: Side): number | undefined {
-    for (const level of this.book().side(side).levels) {
-      if (level.orders.some((order) => order.account !== FLOW_MAKER)) return this.ticksOf(level.price);
-    }
-    return undefined;
   }
 }
 
@@ -279,7 +349,7 @@ export class ReferenceFlow {
   readonly orders: FlowOrders;
   private readonly books = new Map<Market, BookAgents>();
   private unsubscribe: (() => void) | undefined;
-  private readonly counts = { referenceTrades: 0, uninformedTakers: 0, arbitrageOrders: 0, backgroundRequotes: 0 };
+  private readonly counts = { referenceTrades: 0, uninformedTakers: 0, arbitrageOrders: 0, backgroundRequotes: 0, competitorRequotes: 0, makerRefusals: 0 };
 
   /** @throws MmError `CORE_INVALID_OPTION` for a bad option. */
   constructor(
@@ -289,7 +359,7 @@ export class ReferenceFlow {
     checkReferenceFlowOptions(options);
     this.orders = new FlowOrders({ ...deps, gasPriceFri: () => deps.prices.gasPriceFri() }, 'akira-sim reference flow');
     for (const token of deps.chain.tokens.values()) {
-      for (const account of [FLOW_MAKER, FLOW_TAKER, FLOW_ARBITRAGEUR]) deps.ledger.deposit(account, token.symbol, flowBalance(token.decimals));
+      for (const account of [...MAKER_ACCOUNTS, FLOW_TAKER, FLOW_ARBITRAGEUR]) deps.ledger.deposit(account, token.symbol, flowBalance(token.decimals));
     }
     for (const market of deps.markets) this.books.set(market, new BookAgents(market, this));
   }
@@ -297,8 +367,8 @@ export class ReferenceFlow {
   start(): void {
     if (this.unsubscribe !== undefined) return;
     this.unsubscribe = this.deps.source.subscribe({
-      onTop: (bid, ask) => {
-        for (const agents of this.books.values()) agents.onTop(bid, ask);
+      onTop: (bid, ask, bidQty, askQty) => {
+        for (const agents of this.books.values()) agents.onTop(bid, ask, bidQty, askQty);
       },
       onTrade: (aggressor, price, qty) => {
         // A trade whose aggressor is unknown brings no twin (and no draw), as in the backtest.
@@ -324,10 +394,13 @@ export class ReferenceFlow {
     for (const market of markets) this.books.get(market)?.onBookChanged();
   }
 
-  /** The engine reported an execution: a fill of the background maker's has it re-post. */
+  /** The engine reported an execution: a fill of a simulated maker's has it re-post, a refused post-only order has it try again. */
   onExecution(event: ExecutionEvent): void {
-    if (!this.isRunning || event.fill === undefined || event.order.account !== FLOW_MAKER) return;
-    this.books.get(event.order.market)?.onBackgroundTaken();
+    const account = event.order.account;
+    if (!this.isRunning || (account !== FLOW_MAKER && account !== FLOW_COMPETITOR)) return;
+    const agents = this.books.get(event.order.market);
+    if (event.fill !== undefined) agents?.onMakerTaken(account);
+    else if (event.order.status === 'NOT_PROCESSED') agents?.onMakerRefused(account);
   }
 
   /** Whether it is running (a stopped flow's agents, woken by a pending timer, do nothing). */
@@ -340,7 +413,7 @@ export class ReferenceFlow {
     this.deps.clock.setTimeout(run, Math.max(0, timeMs - this.deps.clock.nowMs()), { unref: true });
   }
 
-  count(key: 'arbitrageOrders' | 'backgroundRequotes'): void {
+  count(key: 'arbitrageOrders' | 'backgroundRequotes' | 'competitorRequotes' | 'makerRefusals'): void {
     this.counts[key]++;
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../src/core/index.ts';
-import { binByTime, blockBootstrap, quantile } from '../../src/backtest/bootstrap.ts';
+import { MIN_BLOCKS, binByTime, blockBootstrap, expandedTail, normalCdf, normalQuantile, quantile, studentQuantile, withheldReason } from '../../src/backtest/bootstrap.ts';
 
 const BINS = 600;
 const RUNS = 200;
@@ -38,6 +38,31 @@ describe('the block bootstrap', () => {
     expect(Math.abs(coverage(0, BINS, 10) - 0.95)).toBeLessThanOrEqual(TOLERANCE);
   });
 
+  it('covers the true mean of an AR(1) series of only 20 blocks in about 95 % of runs, with the small-sample correction (the plain percentile interval: 90 %)', () => {
+    expect(Math.abs(coverage(0.5, 1_200, 60) - 0.95)).toBeLessThanOrEqual(TOLERANCE);
+  });
+
+  it('widens the percentile interval as a t interval widens for n blocks: Φ(−√(n/(n−1))·t₍ₙ₋₁₎) each side', () => {
+    // Student's t at 97.5 %: 2.570582 (5 df), 2.093024 (19 df), 2.009575 (49 df).
+    expect(studentQuantile(normalQuantile(0.975), 5)).toBeCloseTo(2.570582, 3);
+    expect(studentQuantile(normalQuantile(0.975), 19)).toBeCloseTo(2.093024, 5);
+    expect(studentQuantile(normalQuantile(0.975), 49)).toBeCloseTo(2.009575, 5);
+    expect(normalCdf(normalQuantile(0.0123))).toBeCloseTo(0.0123, 7);
+    expect(expandedTail(0.025, 20)).toBeCloseTo(normalCdf(-Math.sqrt(20 / 19) * 2.093024), 5);
+    // More blocks, a correction that fades towards the nominal 2.5 %.
+    expect(expandedTail(0.025, 20)).toBeLessThan(expandedTail(0.025, 50));
+    expect(expandedTail(0.025, 1_000)).toBeCloseTo(0.025, 3);
+  });
+
+  it('withholds every interval from a run of fewer than 20 blocks, and says why', () => {
+    expect(MIN_BLOCKS).toBe(20);
+    const series = ar1(5, 0, 1, 400);
+    expect(blockBootstrap([{ numerator: series.subarray(0, 399) }], { binsPerBlock: 20, replicates: 200, seed: 1 })).toEqual([null]);
+    expect(blockBootstrap([{ numerator: series }], { binsPerBlock: 20, replicates: 200, seed: 1 })[0]).not.toBeNull();
+    expect(withheldReason(11, 60_000)).toBe('no interval: the run spans 11 blocks of 60 s, fewer than 20 (a longer run, or shorter --bootstrap-block-ms if the markouts allow, gives one)');
+    expect(withheldReason(20, 60_000)).toBeUndefined();
+  });
+
   it('covers the true mean of an autocorrelated AR(1) series in about 95 % of runs when blocks outlast the correlation', () => {
     // 40 blocks of 60 bins: with far fewer blocks the interval is known to run narrow (docs/strategies.md).
     expect(Math.abs(coverage(0.5, 2_400, 60) - 0.95)).toBeLessThanOrEqual(TOLERANCE);
@@ -62,10 +87,10 @@ describe('the block bootstrap', () => {
     expect(blockBootstrap(figures, { ...settings, seed: 43 })).not.toEqual(blockBootstrap(figures, settings));
   });
 
-  it('gives no interval for a ratio with nothing in its denominator (no fills), a run shorter than two blocks, or mostly empty replicates', () => {
+  it('gives no interval for a ratio with nothing in its denominator (no fills), a run shorter than twenty blocks, or mostly empty replicates', () => {
     const zeros = new Float64Array(BINS);
     expect(blockBootstrap([{ numerator: zeros, denominator: zeros }], { binsPerBlock: 10, replicates: 100, seed: 1 })).toEqual([null]);
-    expect(blockBootstrap([{ numerator: ar1(2, 0, 1, 19) }], { binsPerBlock: 10, replicates: 100, seed: 1 })).toEqual([null]);
+    expect(blockBootstrap([{ numerator: ar1(2, 0, 1, 199) }], { binsPerBlock: 10, replicates: 100, seed: 1 })).toEqual([null]);
     // One fill in 600 bins: most replicates draw no fill at all.
     const one = new Float64Array(BINS);
     one[300] = 1;

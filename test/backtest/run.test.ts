@@ -158,7 +158,8 @@ describe('runBacktest', () => {
 });
 
 describe('runBacktest error bars', () => {
-  const bootstrap = { blockMs: 20_000, samples: 300, seed: 5 };
+  // 10 s blocks: the run (≈ 300 s) spans 30 of them, past the 20 an interval needs.
+  const bootstrap = { blockMs: 10_000, samples: 300, seed: 5 };
   const run = (seed: number, strategy: Strategy = spread) => runBacktest({ source: syntheticSource(3, 3_000), strategy, settings, venue, initialBase: 2, bootstrap: { ...bootstrap, seed } });
 
   it('gives PnL, PnL per notional and each markout horizon a 95 % interval around the figure, the markouts counted over the same fills as the fills\' own markouts', async () => {
@@ -187,7 +188,8 @@ describe('runBacktest error bars', () => {
     expect(s.markout_curve_bps[6]).toBe(s.markout_10s_bps);
     // Fills whose 60 s ended after the run are left out, never guessed.
     expect(s.markout_curve_fills[9]).toBeLessThan(s.fills);
-    expect([s.bootstrap_block_ms, s.bootstrap_samples, s.bootstrap_seed]).toEqual([20_000, 300, 5]);
+    expect([s.bootstrap_block_ms, s.bootstrap_samples, s.bootstrap_seed, s.ci95_withheld]).toEqual([10_000, 300, 5, null]);
+    expect(s.bootstrap_blocks).toBeGreaterThanOrEqual(20);
   });
 
   it('draws the same intervals from the same seed, and others from another seed with every other figure unchanged', async () => {

@@ -59,8 +59,9 @@ describe.skipIf(dataDir === undefined)('quote adjustments from the signals in a 
   }, 60_000);
 
   it('leaves arbitrageurs fewer stale quotes on a thin venue with REFERENCE_PULL_BPS, the engine reading the reference and pricing off the venue', async () => {
-    // Eager arbitrageurs against a background maker 5 s late: the venue's book lags the reference.
-    const thin = ['--strategy', 'ladder', '--venue', 'thin', '--taker-pbips', '0', '--thin-arb-edge-bps', '0', '--thin-background-lag-ms', '5000', '--reference', recording];
+    // Eager arbitrageurs (no fee on either leg) against a background maker 5 s late and no competing
+    // maker: the venue's book lags the reference.
+    const thin = ['--strategy', 'ladder', '--venue', 'thin', '--taker-pbips', '0', '--thin-arb-edge-bps', '0', '--thin-arb-reference-fee-bps', '0', '--thin-competitor-depth-share', '0', '--thin-background-lag-ms', '5000', '--reference', recording];
     const plain = await backtest(...thin);
     const pulled = await backtest(...thin, '--set', 'REFERENCE_PULL_BPS=1', '--set', 'REFERENCE_PULL_HOLD_MS=5000');
     expect(number(plain, 'arb_fills')).toBeGreaterThan(50);

@@ -46,7 +46,8 @@ describe.skipIf(dataDir === undefined)('akira-mm data and backtest on the ETHUSD
   });
 
   it('backtest prints a summary and, with --json, one JSON object with every contract key on the last line', async () => {
-    const { code, stdout, stderr } = await runCli([...base, '--json']);
+    // 30 s blocks: the 10 min 50 s recording spans 21, past the 20 an interval needs (60 s blocks give 10: none, and the reason).
+    const { code, stdout, stderr } = await runCli([...base, '--bootstrap-block-ms', '30000', '--json']);
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout).toMatch(/\nfills +\d+ \(\d+ maker, \d+ taker\)\n/);
@@ -56,7 +57,7 @@ describe.skipIf(dataDir === undefined)('akira-mm data and backtest on the ETHUSD
     expect(summary['fills']).toBeGreaterThan(0);
     // Error bars: the PnL, per notional and each markout horizon with its 95 % interval, in text and JSON.
     for (const key of ['pnl_quote_ci95', 'pnl_per_notional_bps_ci95', 'markout_1s_bps_ci95', 'markout_10s_bps_ci95', 'markout_60s_bps_ci95']) expect(summary[key], key).toHaveLength(2);
-    expect([summary['bootstrap_block_ms'], summary['bootstrap_samples'], summary['bootstrap_seed']]).toEqual([60_000, 1_000, 1]);
+    expect([summary['bootstrap_block_ms'], summary['bootstrap_samples'], summary['bootstrap_seed'], summary['bootstrap_blocks'], summary['ci95_withheld']]).toEqual([30_000, 1_000, 1, 21, null]);
     expect(stdout).toMatch(/\nPnL +−?[\d.]+ \[−?[\d.]+, −?[\d.]+\] USDT\n/);
     expect(stdout).toMatch(/\nmarkout 10 s +−?[\d.]+ \[−?[\d.]+, −?[\d.]+\] bps\n/);
   });
@@ -96,7 +97,9 @@ describe.skipIf(dataDir === undefined)('akira-mm data and backtest on the ETHUSD
   it('prints the summary for people: UTC span, durations, units, Sharpe per hour, the scorecard', async () => {
     const { stdout } = await runCli(base);
     expect(stdout).toMatch(/\nsimulated time +10 min 50 s \(2024-08-08 23:54:15.423 UTC → 2024-08-09 00:05:05.809 UTC\)\n/);
-    expect(stdout).toMatch(/\nPnL +−?[\d.]+ \[−?[\d.]+, −?[\d.]+\] USDT\n/);
+    // 60 s blocks: 10 of them, too few for an interval; the figure stands alone and the reason is printed.
+    expect(stdout).toMatch(/\nPnL +−?[\d.]+ USDT\n/);
+    expect(stdout).toContain('\nerror bars         no interval: the run spans 10 blocks of 60 s, fewer than 20');
     expect(stdout).toMatch(/\nvolume +[\d.]+ ETH\n/);
     expect(stdout).toMatch(/\nSharpe \(per hour\) +−?[\d.]+\n/);
     expect(stdout).toMatch(/\n {2}orders sent +[\d,]+/);

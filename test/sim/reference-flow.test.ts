@@ -5,8 +5,8 @@
  * orders over HTTP.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_ARBITRAGE, DEFAULT_BACKGROUND_MAKER, DEFAULT_UNINFORMED_TAKERS, arbitrageCost, isArbitrageTarget, unitsToNumber } from '../../src/core/index.ts';
-import { DEFAULT_SETTINGS, FLOW_ARBITRAGEUR, FLOW_MAKER, FLOW_TAKER, type ReferenceFlowOptions, type ReferenceMarket, type ReferenceMarketListener, type SimOrder } from '../../src/sim/index.ts';
+import { DEFAULT_ARBITRAGE, DEFAULT_BACKGROUND_MAKER, DEFAULT_COMPETING_MAKER, DEFAULT_UNINFORMED_TAKERS, arbitrageCost, isArbitrageTarget, unitsToNumber } from '../../src/core/index.ts';
+import { DEFAULT_SETTINGS, FLOW_ARBITRAGEUR, FLOW_COMPETITOR, FLOW_MAKER, FLOW_TAKER, type ReferenceFlowOptions, type ReferenceMarket, type ReferenceMarketListener, type SimOrder } from '../../src/sim/index.ts';
 import { formatCancelBody } from '../../src/exchange/wire/requests.ts';
 import { startTestSim, type TestSim } from './harness.ts';
 
@@ -25,9 +25,10 @@ class TestReference implements ReferenceMarket {
     return () => this.listeners.delete(listener);
   }
 
-  top(bid: number, ask: number): void {
+  /** A touch, with its sizes (base tokens) when given, as a bookTicker carries them. */
+  top(bid: number, ask: number, bidQty?: number, askQty?: number): void {
     this.mid = (bid + ask) / 2;
-    for (const listener of this.listeners) listener.onTop(bid, ask);
+    for (const listener of this.listeners) listener.onTop(bid, ask, bidQty, askQty);
   }
 
   trade(aggressor: 'buy' | 'sell' | undefined, price: number, qty: number): void {
@@ -35,11 +36,17 @@ class TestReference implements ReferenceMarket {
   }
 }
 
-/** The defaults with some fields changed. */
-function flowOptions(change: { uninformed?: Partial<ReferenceFlowOptions['uninformed']>; background?: Partial<ReferenceFlowOptions['background']>; arbitrage?: Partial<ReferenceFlowOptions['arbitrage']> }): ReferenceFlowOptions {
+/** The defaults with some fields changed (no competing maker unless asked: this reference gives no sizes). */
+function flowOptions(change: {
+  uninformed?: Partial<ReferenceFlowOptions['uninformed']>;
+  background?: Partial<ReferenceFlowOptions['background']>;
+  competitor?: Partial<NonNullable<ReferenceFlowOptions['competitor']>>;
+  arbitrage?: Partial<ReferenceFlowOptions['arbitrage']>;
+}): ReferenceFlowOptions {
   return {
     uninformed: { ...DEFAULT_UNINFORMED_TAKERS, ...change.uninformed },
     background: { ...DEFAULT_BACKGROUND_MAKER, ...change.background },
+    ...(change.competitor === undefined ? {} : { competitor: { ...DEFAULT_COMPETING_MAKER, ...change.competitor } }),
     arbitrage: { ...DEFAULT_ARBITRAGE, ...change.arbitrage },
   };
 }
@@ -70,6 +77,33 @@ async function advance(test: TestSim, ms: number): Promise<void> {
 }
 
 describe('the sim flow driven by a reference market', () => {
+  it('posts the competing maker one lag after the touch, post-only, 3 bp from the mid with 1 % of the reference queue, and refuses it rather than cross our quote', async () => {
+    const reference = new TestReference();
+    t = await start(reference, flowOptions({ background: NO_BACKGROUND, competitor: { lagMs: 250 }, arbitrage: { enabled: false } }));
+    const quotes = () =>
+      t!.sim
+        .openOrdersOf(FLOW_COMPETITOR)
+        .filter((order) => order.market.key === ETH_USDC)
+        .map((order) => ({ side: order.side, price: unitsToNumber(order.request.price, 6), qty: unitsToNumber(order.request.baseQty, 18) }))
+        .sort((a, b) => a.price - b.price);
+    reference.top(2999.99, 3000.01, 120, 80);
+    await advance(t, 249);
+    expect(quotes()).toEqual([]);
+    await advance(t, 1);
+    // 3000 × (1 ∓ 3 bp), 1 % of 120 and 80 ETH.
+    expect(quotes()).toEqual([
+      { side: 'buy', price: 2999.1, qty: 1.2 },
+      { side: 'sell', price: 3000.9, qty: 0.8 },
+    ]);
+    // Our bid at 2999.50; the reference drops so the maker's new ask (2998.4) would cross it: refused, its bid posted.
+    await t.place(0, { side: 'buy', price: '2999.5', qty: '0.05', postOnly: true });
+    await t.sim.idle();
+    reference.top(2997.49, 2997.51, 120, 80);
+    await advance(t, 250);
+    expect(quotes()).toEqual([{ side: 'buy', price: 2996.6, qty: 1.2 }]);
+    expect(t.sim.referenceFlowStats()).toMatchObject({ makerRefusals: 1 });
+  });
+
   it('posts the background maker at the reference mid ± its spread one lag after the touch, and re-posts a taken level one lag later', async () => {
     const reference = new TestReference();
     t = await start(reference, flowOptions({ arbitrage: { enabled: false } }));
@@ -104,7 +138,7 @@ describe('the sim flow driven by a reference market', () => {
 
   it('sends a twin of a reference trade with its side and size, which takes our quote within its limit and not beyond', async () => {
     const reference = new TestReference();
-    t = await start(reference, flowOptions({ uninformed: { share: 1 }, background: NO_BACKGROUND, arbitrage: { enabled: false } }));
+    t = await start(reference, flowOptions({ uninformed: { share: 1, limitModel: 'fixed', limitBps: 10 }, background: NO_BACKGROUND, arbitrage: { enabled: false } }));
     reference.top(2999.99, 3000.01);
     const ask = await t.place(0, { side: 'sell', price: '3002.5', qty: '0.05', postOnly: true });
     await t.sim.idle();
@@ -131,19 +165,19 @@ describe('the sim flow driven by a reference market', () => {
     expect(t.sim.referenceFlowStats()).toMatchObject({ referenceTrades: 3, uninformedTakers: 6 });
   });
 
-  it('picks off a stale quote, whole, exactly the arbitrage latency after the reference touch passed it by more than taker fee + gas + edge, and not at one tick less', async () => {
+  it("picks off a stale quote, whole, exactly the arbitrage latency after the reference touch passed it by more than both legs' cost (taker fee + gas, the reference's fee), and not at one tick less", async () => {
     const reference = new TestReference();
-    t = await start(reference, flowOptions({ background: NO_BACKGROUND, arbitrage: { latencyMs: 50, edgeBps: 5 } }));
+    t = await start(reference, flowOptions({ background: NO_BACKGROUND, arbitrage: { latencyMs: 50 } }));
     reference.top(2999.99, 3000.01);
     const ask = await t.place(0, { side: 'sell', price: '3000', qty: '0.05', postOnly: true });
     await t.sim.idle();
     // The smallest reference bid (ticks of 0.01) at which the quote is a target, from the model's own rule and the sim's gas.
     const gasQuote = DEFAULT_SETTINGS.steps.swapEcosystem * unitsToNumber(t.sim.gasPriceFri(), 18) * 0.5;
-    const cost = arbitrageCost(DEFAULT_SETTINGS.takerPbips, 5, gasQuote / (0.01 * 0.0001));
+    const cost = arbitrageCost(DEFAULT_SETTINGS.takerPbips, DEFAULT_ARBITRAGE.edgeBps, gasQuote / (0.01 * 0.0001), DEFAULT_ARBITRAGE.referenceFeeBps);
     let bid = 300_000;
     while (!isArbitrageTarget('sell', 300_000, 500, bid, bid + 1, cost)) bid++;
-    // 10 bp fee + 5 bp edge + gas of 0.003 USDC on 150 USDC (0.2 bp): just over 15.2 bp above 3000.
-    expect(bid).toBe(300_457);
+    // 10 bp venue fee + 2.4 bp of the reference leg + gas of 0.003 USDC on 150 USDC (0.2 bp), no edge: just over 12.6 bp above 3000.
+    expect(bid).toBe(300_379);
     reference.top((bid - 1) / 100, (bid + 1) / 100);
     await advance(t, 200);
     expect(t.sim.orderOf(ask.hash)?.filledBase).toBe(0n);

@@ -1,18 +1,21 @@
 /**
- * The settings of a thin venue (docs/thin-venue.md): LayerAkira's published fees and the three
- * taker models of `src/core/takers`, each with its defaults.
+ * The settings of a thin venue (docs/thin-venue.md): LayerAkira's published fees and the models
+ * of `src/core/takers` (uninformed takers, two makers, arbitrageurs), each with its defaults.
  */
 import {
   DEFAULT_ARBITRAGE,
   DEFAULT_BACKGROUND_MAKER,
+  DEFAULT_COMPETING_MAKER,
   DEFAULT_UNINFORMED_TAKERS,
   MmError,
   assertValidRules,
   checkArbitrageOptions,
   checkBackgroundMakerOptions,
+  checkCompetingMakerOptions,
   checkUninformedTakerOptions,
   type ArbitrageOptions,
   type BackgroundMakerOptions,
+  type CompetingMakerOptions,
   type Rng,
   type TickerRules,
   type UninformedTakerOptions,
@@ -31,9 +34,13 @@ export interface ThinExchangeOptions {
   readonly takerFeePbips: number;
   readonly uninformed: UninformedTakerOptions;
   readonly background: BackgroundMakerOptions;
+  /** The competing maker; absent (options written before issue 30): none. */
+  readonly competitor?: CompetingMakerOptions;
   readonly arbitrage: ArbitrageOptions;
-  /** The uninformed takers' draws: fork it from the run's seeded RNG (`rng.fork('thin')`). */
+  /** The uninformed takers' draws: fork it from the taker seed's RNG (`createRng(seed).fork('thin')`). */
   readonly rng: Rng;
+  /** The seed `rng` came from, for the summary (`taker_seed`); absent: not stated. */
+  readonly takerSeed?: number;
 }
 
 /** Every default of a thin venue but the pair's rules and the RNG. */
@@ -41,6 +48,7 @@ export const DEFAULT_THIN_VENUE: Omit<ThinExchangeOptions, 'rules' | 'rng'> = {
   takerFeePbips: LAYERAKIRA_FEES.takerPbips,
   uninformed: DEFAULT_UNINFORMED_TAKERS,
   background: DEFAULT_BACKGROUND_MAKER,
+  competitor: DEFAULT_COMPETING_MAKER,
   arbitrage: DEFAULT_ARBITRAGE,
 };
 
@@ -55,6 +63,7 @@ export function checkThinExchangeOptions(options: ThinExchangeOptions): ThinExch
   }
   checkUninformedTakerOptions(options.uninformed);
   checkBackgroundMakerOptions(options.background);
+  if (options.competitor !== undefined) checkCompetingMakerOptions(options.competitor);
   checkArbitrageOptions(options.arbitrage);
   return options;
 }

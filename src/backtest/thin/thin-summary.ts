@@ -17,6 +17,8 @@ export interface ThinExchangeStats {
   /** Arbitrage orders that reached the venue, and the lots they took (from anyone). */
   readonly arbitrageOrders: number;
   readonly arbitrageTakenLots: number;
+  /** Maker re-quotes refused because they would have crossed a resting quote (post-only). */
+  readonly makerRefusals: number;
 }
 
 /** The thin venue's keys of a backtest summary. */

@@ -1,13 +1,13 @@
 /**
  * A first-in-first-out line of observations that fall due at non-decreasing times: what a fixed
  * lag (the background maker's view of the mid) or a fixed latency (the arbitrageurs' orders) turns
- * a stream of observations into. Entries of one or two numbers live in a growable ring of
+ * a stream of observations into. Entries of one to four numbers live in a growable ring of
  * `Float64Array` slots, so once it has grown to the longest backlog, pushing and shifting allocate
  * nothing.
  */
 import { MmError } from '../errors.ts';
 
-/** A FIFO of (due time, one or two numbers). */
+/** A FIFO of (due time, one to four numbers). */
 export class DelayLine {
   private slots: Float64Array;
   private head = 0;
@@ -15,9 +15,9 @@ export class DelayLine {
   private lastDueMs = Number.NEGATIVE_INFINITY;
   private readonly stride: number;
 
-  /** `width`: numbers per entry, 1 or 2. */
+  /** `width`: numbers per entry, 1 to 4. */
   constructor(
-    readonly width: 1 | 2,
+    readonly width: 1 | 2 | 3 | 4,
     initialCapacity = 64,
   ) {
     this.stride = width + 1;
@@ -33,18 +33,21 @@ export class DelayLine {
   }
 
   /**
-   * Adds an entry due at `dueMs` with its values (`b` ignored at width 1).
+   * Adds an entry due at `dueMs` with its values (those past the line's width ignored).
    * @throws MmError `CORE_INVARIANT` when `dueMs` is before the last entry's: the line is FIFO.
    */
-  push(dueMs: number, a: number, b = 0): void {
+  push(dueMs: number, a: number, b = 0, c = 0, d = 0): void {
     if (dueMs < this.lastDueMs) throw new MmError('CORE_INVARIANT', `delay line: entry due at ${dueMs} ms after one due at ${this.lastDueMs} ms`);
     this.lastDueMs = dueMs;
     const capacity = this.slots.length / this.stride;
     if (this.count === capacity) this.grow();
     const at = ((this.head + this.count) % (this.slots.length / this.stride)) * this.stride;
     this.slots[at] = dueMs;
-    this.slots[at + 1] = a;
-    if (this.stride === 3) this.slots[at + 2] = b;
+    const slots = this.slots;
+    slots[at + 1] = a;
+    if (this.stride > 2) slots[at + 2] = b;
+    if (this.stride > 3) slots[at + 3] = c;
+    if (this.stride > 4) slots[at + 4] = d;
     this.count++;
   }
 
@@ -58,8 +61,8 @@ export class DelayLine {
     return this.slots[this.head * this.stride] as number;
   }
 
-  /** Value `index` (0 or 1) of the oldest entry; call only when not empty. */
-  headValue(index: 0 | 1): number {
+  /** Value `index` (below the width) of the oldest entry; call only when not empty. */
+  headValue(index: 0 | 1 | 2 | 3): number {
     return this.slots[this.head * this.stride + 1 + index] as number;
   }
 

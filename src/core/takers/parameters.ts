@@ -26,12 +26,13 @@ export interface TakerParameter<Options> {
  * Checks every declared field of `options` (a finite number within its range).
  * @throws MmError `CORE_INVALID_OPTION` naming the model, the field, its value and what is allowed.
  */
-export function checkTakerOptions<Options extends object>(model: string, declarations: readonly TakerParameter<Options>[], options: Options): Options {
+export function checkTakerOptions<Options extends object>(model: string, declarations: readonly TakerParameter<Options>[], options: Options, wholeFields: readonly string[] = []): Options {
   for (const declaration of declarations) {
     const value: unknown = options[declaration.field];
     const tooLow = typeof value === 'number' && (declaration.minExclusive ? value <= declaration.min : value < declaration.min);
-    if (typeof value !== 'number' || !Number.isFinite(value) || tooLow || value > declaration.max) {
-      throw new MmError('CORE_INVALID_OPTION', `${model}.${declaration.field} (--${declaration.flag}) = ${String(value)}: allowed ${describeRange(declaration)} ${declaration.unit}`);
+    const isWhole = !wholeFields.includes(declaration.field) || Number.isInteger(value);
+    if (typeof value !== 'number' || !Number.isFinite(value) || tooLow || value > declaration.max || !isWhole) {
+      throw new MmError('CORE_INVALID_OPTION', `${model}.${declaration.field} (--${declaration.flag}) = ${String(value)}: allowed ${isWhole ? '' : 'a whole number, '}${describeRange(declaration)} ${declaration.unit}`);
     }
   }
   return options;

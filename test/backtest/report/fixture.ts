@@ -71,5 +71,6 @@ export function summary(scorecard: { ordersSent?: number; timeAtTouch?: number }
       pnl: { spread: 9.6, inventory: 3.6, fees: 0.96, gas: 0.24, total: 12 },
     },
   };
-  return summarize({ events: 1_000, status, samples, fills: run.fills ?? fills, sampleMs: 1_000, wallSeconds: 0.01, startMs: START_MS, endMs: START_MS + 120_000, bootstrap: run.bootstrap });
+  // 5 s blocks: the 2-minute run spans 24, past the 20 an interval needs.
+  return summarize({ events: 1_000, status, samples, fills: run.fills ?? fills, sampleMs: 1_000, wallSeconds: 0.01, startMs: START_MS, endMs: START_MS + 120_000, bootstrap: run.bootstrap ?? { blockMs: 5_000, samples: 1_000, seed: 1 } });
 }

@@ -87,14 +87,15 @@ describe('the backtest report', () => {
 });
 
 describe('the backtest report\'s markouts and error bars', () => {
-  const bootstrap = { blockMs: 10_000, samples: 300, seed: 1 };
+  // 5 s blocks: the 2-minute run spans 24 of them (an interval needs 20).
+  const bootstrap = { blockMs: 5_000, samples: 300, seed: 1 };
   const runSummary = summary({}, { fills: manyFills, bootstrap });
   const html = renderReportHtml({ title: 'ETH/USDT ladder', summary: runSummary, samples, fills: manyFills, context: ['data: test'], units, tick: 0.01, lot: 0.0001 });
 
   it('shows the PnL and each markout horizon with its 95 % interval, and how the intervals were drawn', () => {
     expect(html).toMatch(/<th>PnL<\/th><td>1 \[[−\d.]+, [−\d.]+\] USDT<\/td>/);
     expect(html).toMatch(/<th>markout 10 s<\/th><td>[−\d.]+ \[[−\d.]+, [−\d.]+\] bps<\/td>/);
-    expect(html).toContain('<th>error bars</th><td>95 % intervals [low, high]: block bootstrap over time, 10 s blocks, 300 samples, seed 1</td>');
+    expect(html).toContain('<th>error bars</th><td>95 % intervals [low, high]: block bootstrap over time, expanded percentile (t-corrected), 5 s blocks over 24 blocks, 300 samples, seed 1</td>');
   });
 
   it('gives the fills table a mean row equal to the headline markout, both over every fill whose horizon ended in the run, and says so', () => {

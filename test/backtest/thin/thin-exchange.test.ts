@@ -37,15 +37,22 @@ describe('the background maker', () => {
     expect(h.exchange.book.sizeAt('sell', 300_300)).toBe(99);
   });
 
-  it('never quotes through our resting orders: it keeps a tick behind them', () => {
+  it('never quotes through our resting orders (post-only): the side that would cross is refused, stays empty and is tried again one lag later', () => {
     const h = new ThinHarness({ ...QUIET, background: { halfSpreadBps: 10, lagMs: 100 } });
     h.at(START_MS).referenceTop(299_990, 300_010);
     h.at(START_MS + 100);
-    h.place('sell', 300_500, 10);
+    const ask = h.place('sell', 300_500, 10);
     h.referenceTop(300_990, 301_010);
     h.at(START_MS + 200);
-    // Its bid would be 300 699, past our ask at 300 500.
-    expect(h.exchange.book.bestBidPrice()).toBe(300_499);
+    // Its bid would be 300 699, through our ask at 300 500: refused, no bid; its ask is posted.
+    expect(h.exchange.book.bestBidPrice()).toBeUndefined();
+    expect(h.exchange.book.bestAskPrice()).toBe(301_301);
+    expect(h.exchange.stats().makerRefusals).toBe(1);
+    h.exchange.cancel(ask);
+    h.at(START_MS + 299);
+    expect(h.exchange.book.bestBidPrice()).toBeUndefined();
+    h.at(START_MS + 300);
+    expect(h.exchange.book.bestBidPrice()).toBe(300_699);
   });
 });
 

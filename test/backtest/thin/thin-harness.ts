@@ -2,7 +2,7 @@
  * A thin exchange on a real replay clock and scheduler, fed synthetic reference events and our
  * orders directly, with everything it tells its host recorded: what the honesty tests drive.
  */
-import { createRng, type Side } from '../../../src/core/index.ts';
+import { DEFAULT_COMPETING_MAKER, createRng, type Side } from '../../../src/core/index.ts';
 import { ReplayClock } from '../../../src/backtest/replay-clock.ts';
 import { EventScheduler } from '../../../src/backtest/scheduler.ts';
 import { DEFAULT_THIN_VENUE, ThinExchange, type ThinExchangeOptions } from '../../../src/backtest/thin/index.ts';
@@ -23,12 +23,18 @@ export interface HeardFill {
   readonly tag: FillTag | undefined;
 }
 
-/** Options of a harness: any part of the thin venue's, plus the seed and the gas of a taker trade. */
+/**
+ * Options of a harness: any part of the thin venue's, plus the seed and the gas of a taker trade.
+ * Unless a test says otherwise the venue is the plainer one each property is easiest to read on:
+ * fixed taker limits, no competing maker, arbitrageurs paying the venue leg only; the tests of
+ * those models opt in.
+ */
 export interface HarnessOptions {
   readonly seed?: number;
   readonly takerFeePbips?: number;
   readonly uninformed?: Partial<ThinExchangeOptions['uninformed']>;
   readonly background?: Partial<ThinExchangeOptions['background']>;
+  readonly competitor?: Partial<NonNullable<ThinExchangeOptions['competitor']>>;
   readonly arbitrage?: Partial<ThinExchangeOptions['arbitrage']>;
   /** Quote tokens of gas per taker trade. Default 0. */
   readonly takerGasQuote?: number;
@@ -63,9 +69,10 @@ export class ThinHarness {
       {
         rules: ETH_USDC,
         takerFeePbips: options.takerFeePbips ?? DEFAULT_THIN_VENUE.takerFeePbips,
-        uninformed: { ...DEFAULT_THIN_VENUE.uninformed, ...options.uninformed },
+        uninformed: { ...DEFAULT_THIN_VENUE.uninformed, limitModel: 'fixed', ...options.uninformed },
         background: { ...DEFAULT_THIN_VENUE.background, ...options.background },
-        arbitrage: { ...DEFAULT_THIN_VENUE.arbitrage, ...options.arbitrage },
+        competitor: { ...DEFAULT_COMPETING_MAKER, depthShare: 0, ...options.competitor },
+        arbitrage: { ...DEFAULT_THIN_VENUE.arbitrage, referenceFeeBps: 0, edgeBps: 5, ...options.arbitrage },
         rng: createRng(options.seed ?? 1).fork('thin'),
       },
       host,
@@ -79,7 +86,7 @@ export class ThinHarness {
     return this;
   }
 
-  /** A reference message that sets its touch to (bid, ask), one level a side. */
+  /** A reference message that sets its touch to (bid, ask), one level a side of `lots`. */
   referenceTop(bidTicks: number, askTicks: number, lots = 1_000): this {
     const previous = this.touch;
     if (previous !== undefined) {

@@ -6,7 +6,7 @@ import { ReplayVenue } from '../../../src/backtest/replay-venue.ts';
 import { ReplayAccount } from '../../../src/backtest/account/replay-account.ts';
 import { EventScheduler } from '../../../src/backtest/scheduler.ts';
 import { DEFAULT_THIN_VENUE, LAYERAKIRA_FEES, summarizeThinFills, thinExchangeFactory } from '../../../src/backtest/thin/index.ts';
-import { createRng, hasErrorCode, type BestBidOffer, type OrderReport, type Side, type VenueListener, type VenueTrade } from '../../../src/core/index.ts';
+import { DEFAULT_COMPETING_MAKER, createRng, hasErrorCode, type BestBidOffer, type OrderReport, type Side, type VenueListener, type VenueTrade } from '../../../src/core/index.ts';
 import { feeOnReceipt } from '../../../src/engine/index.ts';
 import { ETH_USDC, eth } from '../../engine/fixtures.ts';
 
@@ -32,6 +32,7 @@ function thinVenue(options: { arbitrage: boolean; share: number; latencyMs?: num
     account: new ReplayAccount(new Map([['ETH', eth(200)], ['USDC', USDC(1_000_000)]])),
     exchange: thinExchangeFactory({
       ...DEFAULT_THIN_VENUE,
+      competitor: { ...DEFAULT_COMPETING_MAKER, depthShare: 0 },
       rules: ETH_USDC,
       uninformed: { ...DEFAULT_THIN_VENUE.uninformed, share: options.share },
       arbitrage: { ...DEFAULT_THIN_VENUE.arbitrage, enabled: options.arbitrage },
