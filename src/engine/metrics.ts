@@ -51,12 +51,52 @@ export function rejectReasonLabel(reason: string): string {
   return (colon < 0 ? reason : reason.slice(0, colon)).trim();
 }
 
+/**
+ * A registry whose gauges all read one engine status per scrape. Read afresh by each gauge, the
+ * time-based figures (uptime ratios, PnL marked at a moving fair) came out a few ms apart within one
+ * scrape, and two names of one series (a deprecated alias and its replacement) disagreed. The status
+ * is taken at a scrape's first read and dropped when the scrape ends; outside a scrape (a test
+ * reading one metric) every read is fresh.
+ */
+class OneStatusPerScrapeRegistry extends Registry {
+  private scrapes = 0;
+  private taken: { readonly status: EngineStatus | undefined } | undefined;
+
+  constructor(private readonly read: () => EngineStatus | undefined) {
+    super();
+  }
+
+  status(): EngineStatus | undefined {
+    if (this.scrapes === 0) return this.read();
+    this.taken ??= { status: this.read() };
+    return this.taken.status;
+  }
+
+  override metrics(): Promise<string> {
+    return this.scraping(() => super.metrics());
+  }
+
+  override getMetricsAsJSON(): ReturnType<Registry['getMetricsAsJSON']> {
+    return this.scraping(() => super.getMetricsAsJSON());
+  }
+
+  private async scraping<T>(scrape: () => Promise<T>): Promise<T> {
+    this.scrapes += 1;
+    try {
+      return await scrape();
+    } finally {
+      this.scrapes -= 1;
+      if (this.scrapes === 0) this.taken = undefined;
+    }
+  }
+}
+
 /** Creates the metrics of one engine in a fresh registry. */
 export function createEngineMetrics(context: MetricsContext): EngineMetrics {
-  const registry = new Registry();
-  registry.setDefaultLabels({ pair: context.pair });
   let statusSource: (() => EngineStatus) | undefined;
-  const status = (): EngineStatus | undefined => statusSource?.();
+  const registry = new OneStatusPerScrapeRegistry(() => statusSource?.());
+  registry.setDefaultLabels({ pair: context.pair });
+  const status = (): EngineStatus | undefined => registry.status();
 
   const placed = new Counter({ name: 'akira_mm_orders_placed_total', help: 'Orders accepted by the venue', labelNames: ['side'], registers: [registry] });
   const cancelled = new Counter({ name: 'akira_mm_orders_cancelled_total', help: 'Cancels accepted by the venue', labelNames: ['side'], registers: [registry] });

@@ -71,6 +71,23 @@ describe('engine metrics', () => {
     expect(valuesOf(second.get('akira_mm_cap_breaches_total'))).toEqual([{ labels: { pair: 'ETH/USDC' }, value: 0 }]);
   });
 
+  it('read one status per scrape, so a series and its deprecated alias agree however long the scrape takes', async () => {
+    const metrics = createEngineMetrics({ pair: 'ETH/USDC', baseDecimals: 18, quoteDecimals: 6, hasReference: false });
+    let reads = 0;
+    // Each read is a later moment: a status read per gauge would give every gauge its own value.
+    metrics.bindStatus(() => {
+      reads++;
+      return status(reads);
+    });
+    const json = await metricsOf(metrics);
+    expect(reads).toBe(1);
+    expect(valuesOf(json.get('akira_mm_orders_sent'))).toEqual(valuesOf(json.get('akira_mm_orders_sent_total')));
+    const text = await metrics.registry.metrics();
+    expect(reads).toBe(2);
+    expect(text).toContain('akira_mm_orders_sent_total{pair="ETH/USDC"} 2');
+    expect(text).toContain('akira_mm_orders_sent{pair="ETH/USDC"} 2');
+  });
+
   it('count a rejection under its code, not under each message', async () => {
     expect(rejectReasonLabel('EXCHANGE_BAD_REQUEST: order 0xab was not signed by this venue')).toBe('EXCHANGE_BAD_REQUEST');
     expect(rejectReasonLabel('WRONG_MAX_GAS_PRICE')).toBe('WRONG_MAX_GAS_PRICE');

@@ -312,11 +312,15 @@ export class OrderManager {
   private async run(batch: SideBatch, context: ExecutionContext): Promise<void> {
     const clock = this.options.clock;
     const requests = batch.urgent.map((order) => this.cancel(order, clock.nowMs()));
-    const signed = await Promise.all(batch.places.map((quote) => this.prepare(quote, context)));
+    // Every placement signed is sent, even when another of the batch failed to sign: each is in
+    // the table and counted in flight from the moment it is signed, and one never sent would keep
+    // a shutdown's confirmation waiting for it until its deadline.
+    const signed = await Promise.allSettled(batch.places.map((quote) => this.prepare(quote, context)));
     for (const order of batch.refresh) requests.push(this.cancel(order, clock.nowMs()));
-    for (const order of signed) if (order !== undefined) requests.push(this.submit(order));
+    for (const order of signed) if (order.status === 'fulfilled' && order.value !== undefined) requests.push(this.submit(order.value));
     this.options.hooks.onOrdersChanged();
     await Promise.all(requests);
+    for (const order of signed) if (order.status === 'rejected') throw order.reason;
   }
 
   private async cancel(order: LiveQuote, nowMs: number): Promise<void> {
@@ -360,6 +364,11 @@ export class OrderManager {
     // On disk before it leaves: if the intent cannot be written (the engine halts on that), it never does.
     if (!journal.append({ t: 'intent', orderId: signed.orderId, side: intent.side, price: intent.priceUnits.toString(), qty: intent.qtyUnits.toString(), timeMs: clock.nowMs() })) return undefined;
     this.table.addPending(signed.orderId, intent.side, intent.priceUnits, intent.qtyUnits, clock.nowMs());
+    // In flight from now, not from its send: it waits here for the rest of its batch to be signed,
+    // and a shutdown's cancel-all confirmed meanwhile must not take it for cancelled (the venue
+    // does not know it yet). Counted so, the confirmation waits, sees it arrive and cancels it; it
+    // had left it resting on the venue after the engine stopped (test/integration/log-keys, CI).
+    this.placementsInFlight.add(signed.orderId);
     return signed;
   }
 
@@ -369,7 +378,6 @@ export class OrderManager {
     const intent = signed.intent;
     this.counts.ordersSent++;
     this.counts.placedQtyUnits += intent.qtyUnits;
-    this.placementsInFlight.add(signed.orderId);
     let outcome;
     try {
       outcome = await venue.submitOrder(signed);
