@@ -133,6 +133,31 @@ export interface PreparedRun {
 }
 
 /**
+ * The file's keys with the overrides (--set, a sweep's cell) on top. An override of one of a
+ * strategy's two size keys replaces the other too (`--set LADDER_ORDER_SIZE=0.1` on a file sized by
+ * LADDER_ORDER_NOTIONAL sizes in base tokens), since a file may set only one of them: the shipped
+ * files size by notional, and a size in base given on the command line means that size.
+ */
+export function withOverrides(file: Readonly<Record<string, string>>, overrides: Readonly<Record<string, string>>): Record<string, string> {
+  const env: Record<string, string> = { ...file };
+  for (const key of Object.keys(overrides)) {
+    const other = sizeKeyCounterpart(key);
+    if (other !== undefined && overrides[other] === undefined) delete env[other];
+  }
+  return Object.assign(env, overrides);
+}
+
+/** The other key of a size pair: `X_ORDER_SIZE` ↔ `X_ORDER_NOTIONAL`, `X_LEVEL_SIZE_INCREMENT` ↔ `X_LEVEL_NOTIONAL_INCREMENT`. */
+function sizeKeyCounterpart(key: string): string | undefined {
+  const pairs: readonly (readonly [string, string])[] = [['_ORDER_SIZE', '_ORDER_NOTIONAL'], ['_LEVEL_SIZE_INCREMENT', '_LEVEL_NOTIONAL_INCREMENT']];
+  for (const [size, notional] of pairs) {
+    if (key.endsWith(size)) return key.slice(0, -size.length) + notional;
+    if (key.endsWith(notional)) return key.slice(0, -notional.length) + size;
+  }
+  return undefined;
+}
+
+/**
  * The pair file with the account keys filled in (a backtest never signs or connects) and BASE and
  * QUOTE set to tokens the chain lists: they name the live pair, and a backtest's market comes from
  * the recording instead, so a file for ETH/USDC backtests a BTCUSDT or an AAPL recording.
@@ -144,7 +169,7 @@ function readPairEnv(path: string, overrides: Readonly<Record<string, string>>, 
   } catch (error) {
     throw new UsageError(`--env ${path}: cannot read it (${error instanceof Error ? error.message : String(error)})`);
   }
-  const env: Record<string, string> = { ...parseDotenv(text), ...overrides };
+  const env: Record<string, string> = withOverrides(parseDotenv(text), overrides);
   for (const key of ['TRADING_ACCOUNT']) if ((env[key] ?? '') === '') env[key] = '0x1';
   if (hedgeHeader !== undefined) {
     // The hedge market is the --hedge recording; a backtest signs nothing there either (no credentials are read).

@@ -80,6 +80,8 @@ describe('akira-mm preflight', () => {
     const poor = devAccount(0, 1);
     const venue = await started({ accounts: [...funded, { address: poor.address, publicKey: poor.starkKey, privateKey: poor.privateKey, balances: new Map() }] });
     const file = shippedEnvFile(venue, { TRADING_ACCOUNT: feltToHex(poor.address), SIGNER_PRIVATE_KEY: feltToHex(poor.privateKey) });
+    // Sized in base tokens, so what the asks need is exact (the shipped file sizes by notional: the next test).
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^LADDER_ORDER_NOTIONAL=.*$/m, 'LADDER_ORDER_SIZE=0.05'));
     const result = await runCli(['preflight', '--env', file, '--timeout-ms', '3000']);
     expect(result.code).toBe(1);
     expect(lineOf(result.stdout, 'balances')).toMatch(/^✖ balances: 0 ETH free, asks need 0\.1; 0 USDC free, bids need \d+/);
@@ -92,7 +94,7 @@ describe('akira-mm preflight', () => {
     const poor = devAccount(0, 1);
     const venue = await started({ accounts: [...funded, { address: poor.address, publicKey: poor.starkKey, privateKey: poor.privateKey, balances: new Map() }] });
     const file = shippedEnvFile(venue, { TRADING_ACCOUNT: feltToHex(poor.address), SIGNER_PRIVATE_KEY: feltToHex(poor.privateKey) });
-    writeFileSync(file, readFileSync(file, 'utf8').replace(/^LADDER_ORDER_SIZE=.*$/m, 'LADDER_ORDER_NOTIONAL=150'));
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^LADDER_ORDER_NOTIONAL=.*$/m, 'LADDER_ORDER_NOTIONAL=150'));
     const result = await runCli(['preflight', '--env', file, '--timeout-ms', '3000']);
     expect(result.code).toBe(1);
     // Two levels of 150 USDC: the bids need 300 USDC whatever the price, the asks 300 USDC of ETH at the mid.
