@@ -314,7 +314,7 @@ describe('many pairs on one account, one process', () => {
     const unlisted = join(files.dir, 'USDT-USDC.env');
     writeFileSync(unlisted, readFileSync(files.strk, 'utf8').replace('BASE=STRK', 'BASE=USDT').replace('METRICS_PORT=0', `METRICS_PORT=${await freePort()}`), { mode: 0o600 });
     const alone = await launch(['run', '--env', unlisted, '--state-dir', join(files.dir, 'state')]);
-    // Exits by itself (a process left listening would be killed after 20 s: code null).
+    // Exits by itself (a process left listening would be killed after 45 s: code null).
     expect(alone.code === null ? alone.output.slice(-1500) : alone.code).toBe(1);
     expect(alone.output).toContain('USDT/USDC (ecosystem book) is not listed');
     writeFileSync(files.eth, readFileSync(files.eth, 'utf8').replace('METRICS_PORT=0', readFileSync(unlisted, 'utf8').match(/METRICS_PORT=\d+/)?.[0] ?? ''));
@@ -323,7 +323,7 @@ describe('many pairs on one account, one process', () => {
     expect(beside.output).toContain('USDT/USDC (ecosystem book) is not listed');
     await sim.idle();
     expect(sim.openOrdersOf(sim.accounts[0]!.address)).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 });
 
 /** Runs the CLI as a process to its end. */
@@ -333,7 +333,9 @@ function launch(args: readonly string[]): Promise<{ code: number | null; output:
     const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    // Long enough for a loaded machine to start node and the run twice over; a process left
+    // listening is still told apart (killed: code null).
+    const timer = setTimeout(() => child.kill('SIGKILL'), 45_000);
     child.on('exit', (code) => {
       clearTimeout(timer);
       resolve({ code, output });
