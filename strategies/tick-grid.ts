@@ -37,11 +37,11 @@ import { modelInternals, type ExplainedStrategy, type QuoteExplanation } from '.
 import { buildSizeKeys, checkSizeKeys, orderAmountOf, orderSizeOf, strategySizeOf } from './order-sizing.ts';
 import { fillCostPerUnit, finalizeQuotes, levelsWithinPosition, referencePrice } from './passive-quotes.ts';
 
-/** The grid's env keys. Defaults: three 0.01-base orders a side, a tick apart, half a tick plus costs from the fair price. */
+/** The grid's env keys. Defaults: one 0.01-base order a side half a tick plus costs from the fair price. */
 export const TICK_GRID_KEYS = {
   levels: envKey({
     key: 'GRID_LEVELS',
-    default: '3',
+    default: '1',
     unit: 'orders per side',
     doc: 'Number of grid levels on each side',
     parse: v.numberIn({ min: 1, max: 50, integer: true }),
