@@ -7,6 +7,7 @@ import type { StrategyDefinition } from '../src/core/index.ts';
 import { AVELLANEDA_STOIKOV } from './avellaneda-stoikov.ts';
 import { GLFT } from './glft.ts';
 import { LADDER } from './ladder.ts';
+import { TICK_GRID } from './tick-grid.ts';
 import { XEMM } from './xemm.ts';
 
 /**
@@ -18,6 +19,7 @@ export const STRATEGIES: Readonly<Record<string, StrategyDefinition>> = {
   [AVELLANEDA_STOIKOV.name]: AVELLANEDA_STOIKOV,
   [GLFT.name]: GLFT,
   [XEMM.name]: XEMM,
+  [TICK_GRID.name]: TICK_GRID,
 };
 
 /** Strategy names, in documentation order. */
@@ -60,5 +62,6 @@ export { computeInventoryRatio, computeSkewRatios, computeTotalLadderSize, type 
 export { PRICE_SOURCES, finalizeQuotes, referencePrice, type PriceSource, type StrategyErrorCode } from './passive-quotes.ts';
 export type { ExplainedStrategy, QuoteExplanation } from './explained.ts';
 export * from './estimators/index.ts';
+export { TICK_GRID, TICK_GRID_KEYS, createTickGrid, explainTickGrid, type TickGridExplanation, type TickGridParams } from './tick-grid.ts';
 export { XEMM, XEMM_KEYS, createXemm, explainXemm, type XemmExplanation, type XemmLevel, type XemmParams } from './xemm.ts';
 export * from './signals/index.ts';

@@ -53,7 +53,7 @@ export const BACKTEST_OPTIONS = {
     required: true,
     doc: "a pair's env file: strategy, engine and risk keys (its BASE, QUOTE and account are not used). Several pairs on one account: give one --env per pair, each after its files (each --env takes the --data, --hedge and --reference files given since the previous --env)",
   },
-  strategy: { type: 'string', value: 'NAME', default: "the env file's STRATEGY", doc: 'ladder, avellaneda-stoikov, glft or xemm' },
+  strategy: { type: 'string', value: 'NAME', default: "the env file's STRATEGY", doc: 'ladder, avellaneda-stoikov, glft, xemm or tick-grid' },
   set: { type: 'string', multiple: true, value: 'KEY=VALUE', default: 'none', doc: 'replace one env key, e.g. LADDER_ORDER_SIZE=10' },
   base: { type: 'string', value: 'SYMBOL', default: "the recording's (its symbol when it names none)", doc: 'name of the base token' },
   quote: { type: 'string', value: 'SYMBOL', default: "the recording's", doc: 'name of the quote token' },

@@ -92,7 +92,7 @@ export const CONFIG_KEYS = defineKeys({
   STRATEGY: key(v.nonEmptyString, {
     default: 'ladder',
     unit: 'name',
-    doc: 'Quoting strategy: ladder, avellaneda-stoikov, glft or xemm (xemm needs HEDGE; their own keys are listed below)',
+    doc: 'Quoting strategy: ladder, avellaneda-stoikov, glft, xemm or tick-grid (xemm needs HEDGE; their own keys are listed below)',
     readers: { pair: 'strategy' },
   }),
   METRICS_PORT: key(v.integer(0, 65535), {

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { ConfigIssue, StrategyDefinition } from '../../src/core/index.ts';
-import { AVELLANEDA_STOIKOV, GLFT, LADDER } from '../../strategies/index.ts';
+import { AVELLANEDA_STOIKOV, GLFT, LADDER, TICK_GRID } from '../../strategies/index.ts';
 
 const definitions: [string, StrategyDefinition<unknown>, string][] = [
   ['ladder', LADDER , 'LADDER_'],
   ['avellaneda-stoikov', AVELLANEDA_STOIKOV , 'AS_'],
   ['glft', GLFT , 'GLFT_'],
+  ['tick-grid', TICK_GRID , 'GRID_'],
 ];
 
 function issuesOf(definition: StrategyDefinition<unknown>, env: Record<string, string>): ConfigIssue[] {

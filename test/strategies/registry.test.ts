@@ -3,8 +3,8 @@ import { STRATEGIES, STRATEGY_NAMES, getStrategyDefinition } from '../../strateg
 import { makeHedgeView, makeInventory, makeView } from './fixtures.ts';
 
 describe('strategy registry', () => {
-  it('lists the four strategies by the name STRATEGY= uses', () => {
-    expect(STRATEGY_NAMES).toEqual(['ladder', 'avellaneda-stoikov', 'glft', 'xemm']);
+  it('lists the five strategies by the name STRATEGY= uses', () => {
+    expect(STRATEGY_NAMES).toEqual(['ladder', 'avellaneda-stoikov', 'glft', 'xemm', 'tick-grid']);
     for (const name of STRATEGY_NAMES) expect(getStrategyDefinition(name)?.name).toBe(name);
     expect(Object.keys(STRATEGIES)).toEqual(STRATEGY_NAMES);
   });
