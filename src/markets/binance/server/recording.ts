@@ -1,6 +1,6 @@
 /**
  * Recordings the replay server reads, as one stream of Binance messages in receive order:
- * - hftbacktest collector files (`<local_ts_ns> <json>` per line, gzip or plain; the shared
+ * - hftbacktest collector files (`<local stamp> <json>` per line, the stamp in ns, or in µs as NEXOUSDT's collector writes it, gzip or plain; the shared
  *   `binance-spot-hftbacktest/*.gz`): the raw messages, replayed with their own decimal text;
  * - akira-mm recordings (`data import --format binance` or `record --reference` output): depth,
  *   BBO, trade and snapshot records become the same messages, prices printed with Binance's 8
@@ -8,7 +8,7 @@
  * The kind is told by the file's first bytes (our magic `AKIRAMM\x01`), not by its name. Several
  * files are one stream, in the order given (each `_20240809` file continues its `_20240808`).
  */
-import { FLAG, KIND, MAGIC, SIDE_BUY, SIDE_SELL, readFileHead, readLines, readRecording, readRecordingHeader } from '../../../backtest/data/index.ts';
+import { FLAG, KIND, LocalStampReader, MAGIC, SIDE_BUY, SIDE_SELL, readFileHead, readLines, readRecording, readRecordingHeader } from '../../../backtest/data/index.ts';
 import { BinanceError } from '../errors.ts';
 import { formatScaled } from '../decimals.ts';
 
@@ -65,12 +65,27 @@ function textLevels(value: unknown): TextLevel[] | undefined {
   return levels;
 }
 
+/**
+ * A line's local stamp in ms, in the file's own unit (hftbacktest's files are in ns, the NEXOUSDT
+ * collector's in µs: the first stamp decides, as `data import --time-unit auto` does). A first stamp
+ * that is no date in any unit throws (the file is no recording); a later one out of range skips its line.
+ */
+function localMsOf(stamp: string, lineNo: number, stamps: LocalStampReader): number | undefined {
+  if (stamps.resolvedUnit === undefined) return Number(stamps.toNs(stamp, lineNo) / 1_000_000n);
+  try {
+    return Number(stamps.toNs(stamp, lineNo) / 1_000_000n);
+  } catch {
+    return undefined;
+  }
+}
+
 /** One hftbacktest line as an event; a string says why it was skipped. */
-function parseCollectorLine(line: string, symbol: { value: string | undefined }): ReplayEvent | string {
+function parseCollectorLine(line: string, lineNo: number, stamps: LocalStampReader, symbol: { value: string | undefined }): ReplayEvent | string {
   const space = line.indexOf(' ');
   const stamp = space > 0 ? line.slice(0, space) : '';
   if (!/^\d{1,19}$/.test(stamp)) return 'no <local_ts_ns> prefix';
-  const localMs = Number(BigInt(stamp) / 1_000_000n);
+  const localMs = localMsOf(stamp, lineNo, stamps);
+  if (localMs === undefined) return 'local timestamp outside 2009–2100';
   let message: unknown;
   try {
     message = JSON.parse(line.slice(space + 1));
@@ -157,9 +172,12 @@ export class RecordingSource {
   async #forEachLine(visit: EventVisitor, skip: (reason: string) => void): Promise<void> {
     const symbol = { value: this.#info?.symbol };
     for (const path of this.#paths) {
+      const stamps = new LocalStampReader(path, 'auto');
+      let lineNo = 0;
       for await (const line of readLines(path)) {
+        lineNo++;
         if (line.trim() === '') continue;
-        const event = parseCollectorLine(line, symbol);
+        const event = parseCollectorLine(line, lineNo, stamps, symbol);
         if (typeof event === 'string') {
           skip(event);
           continue;
