@@ -21,6 +21,8 @@ const SETUPS: Readonly<Record<string, { readonly env: Record<string, string>; re
   glft: { env: { GLFT_LEVELS: '3' }, hedged: false },
   // Each of the three levels is priced on the hedge book walked for its 0.05 ETH slice.
   xemm: { env: { XEMM_LEVELS: '3' }, hedged: true },
+  // Three levels a side, skewed, with the queue rule reading the touch's size.
+  'tick-grid': { env: { GRID_LEVELS: '3', GRID_SKEW_TICKS: '0.25', GRID_MIN_TOUCH_NOTIONAL: '300' }, hedged: false },
 };
 
 /**
