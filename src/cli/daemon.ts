@@ -76,6 +76,8 @@ export interface DaemonOptions {
   readonly metricsHost?: string;
   /** Journal file; default the account's journal in the state directory (`state-dir.ts`). */
   readonly journalPath?: string;
+  /** Keep the journal's whole history (`paper --journal FILE`): no compaction. */
+  readonly keepJournalHistory?: boolean;
   /** State directory (journal, account lock); default `--state-dir`/STATE_DIR/~/.local/state/akira-mm (`resolveStateDir`). */
   readonly stateDir?: string;
   /** Lock the account in the state directory (default true; paper mode's private exchange needs none). */
@@ -154,6 +156,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     account: first.config.tradingAccount,
     stateDir: options.stateDir ?? resolveStateDir({ configured: first.config.stateDir, env: io.env, cwd: io.cwd }),
     journalPath: options.journalPath,
+    ...(options.keepJournalHistory === true ? { keepJournalHistory: true } : {}),
     lock: options.lockAccount !== false,
     schedule: (callback, delayMs) => clock.setTimeout(callback, delayMs),
   });

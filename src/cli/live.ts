@@ -78,6 +78,8 @@ export interface LiveRunOptions {
   readonly logger?: Logger;
   readonly metricsHost?: string;
   readonly journalPath?: string;
+  /** Keep the journal's whole history (`paper --journal FILE`, for `akira-mm parity`). */
+  readonly keepJournalHistory?: boolean;
   /** State directory (journal, account lock); default as `resolveStateDir`. */
   readonly stateDir?: string;
   /** Lock the account in the state directory (default true). */
@@ -195,6 +197,7 @@ export async function startLiveRun(options: LiveRunOptions): Promise<LiveRun> {
       },
       ...(options.metricsHost === undefined ? {} : { metricsHost: options.metricsHost }),
       ...(options.journalPath === undefined ? {} : { journalPath: options.journalPath }),
+      ...(options.keepJournalHistory === true ? { keepJournalHistory: true } : {}),
       ...(options.stateDir === undefined ? {} : { stateDir: options.stateDir }),
       ...(options.lockAccount === undefined ? {} : { lockAccount: options.lockAccount }),
       ...(options.stopSignal === undefined ? {} : { stopSignal: options.stopSignal }),

@@ -24,7 +24,7 @@ import { startRecordedReference, type FollowDeps, type RecordedReference } from 
 import { FLOW_FLAGS, describeFlow, parseFlowFlags } from './flow-flags.ts';
 
 const USAGE =
-  'akira-mm paper [--env FILE | --pairs BASE/QUOTE,…] [--port N] [--seed N] [--metrics-port N] [--duration SECONDS] [--log-level LEVEL] [--hedge [--hedge-data FILE]…] [--reference [--reference-data FILE]…] [--flow poisson|reference] [--thin-… X]… [--insecure-permissions]';
+  'akira-mm paper [--env FILE | --pairs BASE/QUOTE,…] [--port N] [--seed N] [--metrics-port N] [--duration SECONDS] [--journal FILE] [--log-level LEVEL] [--hedge [--hedge-data FILE]…] [--reference [--reference-data FILE]…] [--flow poisson|reference] [--thin-… X]… [--insecure-permissions]';
 
 const HELP: CommandHelp = {
   usage: USAGE,
@@ -37,6 +37,12 @@ const OPTIONS = {
   seed: { type: 'string', value: 'N', default: 0, doc: 'seed of the synthetic order flow' },
   'metrics-port': { type: 'string', value: 'N', unit: 'port', default: '0 (off)', doc: 'serve /metrics, /health and the live dashboard (/) here' },
   duration: { type: 'string', value: 'N', unit: 's', default: 'until Ctrl-C', doc: 'stop after this long' },
+  journal: {
+    type: 'string',
+    value: 'FILE',
+    default: 'a temporary file, compacted',
+    doc: "keep the session's whole journal here (orders sent, acknowledgements, fills with fees, every record with its time; never compacted): what `akira-mm parity --journal` reads",
+  },
   'log-level': { type: 'string', value: 'LEVEL', default: 'warn', doc: 'pino level: trace, debug, info, warn, error' },
   ...INSECURE_PERMISSIONS_FLAG,
   hedge: { type: 'boolean', doc: 'cross-venue: a recorded Binance market served on loopback as the hedge venue (the flow follows it), the bot quoting xemm and hedging every fill there (with --env: that file\'s strategy, hedged)' },
@@ -180,7 +186,9 @@ export const runPaper: CommandRunner = async (args, io) => {
       otherConfigs,
       paths: names,
       io,
-      journalPath: join(mkdtempSync(join(tmpdir(), 'akira-paper-')), 'paper.journal'),
+      ...(values.journal === undefined
+        ? { journalPath: join(mkdtempSync(join(tmpdir(), 'akira-paper-')), 'paper.journal') }
+        : { journalPath: resolve(io.cwd, values.journal), keepJournalHistory: true }),
       // The embedded exchange lives and dies with this process: no other process can serve its account.
       lockAccount: false,
       stopSignal: stopAfter(duration),
