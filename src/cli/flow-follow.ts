@@ -21,6 +21,8 @@ export const DEFAULT_FOLLOW_SYMBOL = 'ETHUSDT';
 /** A running follower: its mid moves the sim's price, and its touch and trades can drive the sim's flow (`--flow reference`). */
 export interface FlowFollower extends ReferenceMarket {
   readonly symbol: string;
+  /** WebSocket frames the follower took in so far (tests on a manual clock wait until it has every one the server sent). */
+  framesReceived(): number;
   /** Stops the feed (and the in-process server of a FILE); idempotent. */
   stop(): Promise<void>;
 }
@@ -99,6 +101,7 @@ export async function startFlowFollower(spec: string, symbolFlag: string | undef
   return {
     token,
     symbol,
+    framesReceived: () => feed.status().counters.frames,
     priceUsd: () => {
       const top = feed.top();
       return top === undefined ? undefined : (top.bidPrice + top.askPrice) / 2;

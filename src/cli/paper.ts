@@ -34,7 +34,7 @@ const HELP: CommandHelp = {
 const OPTIONS = {
   env: { type: 'string', value: 'FILE', default: 'ETH/USDC ladder, 2 levels of 0.05 at 4 bps', doc: 'paper-trade this pair file instead (its URLs and account are replaced by the embedded exchange\'s)' },
   port: { type: 'string', value: 'N', unit: 'port', default: '0 (any free port)', doc: 'HTTP/WS port of the embedded exchange' },
-  seed: { type: 'string', value: 'N', default: 0, doc: 'seed of the synthetic order flow' },
+  seed: { type: 'string', value: 'N', default: 0, doc: 'seed of the synthetic order flow; with a reference flow, also its uninformed takers\' (the backtest\'s --thin-taker-seed N draws the same)' },
   'metrics-port': { type: 'string', value: 'N', unit: 'port', default: '0 (off)', doc: 'serve /metrics, /health and the live dashboard (/) here' },
   duration: { type: 'string', value: 'N', unit: 's', default: 'until Ctrl-C', doc: 'stop after this long' },
   journal: {
@@ -162,7 +162,7 @@ export const runPaper: CommandRunner = async (args, io) => {
   const reference = values.reference === true ? paperReference(served, hedge) : undefined;
   const follower = hedge?.follower ?? served?.follower;
   // The chain only matters for the token table; a pair file's CHAIN wins over the default.
-  const sim = await startSim({ port, seed, chain: 'mainnet', flow: true, logger: simLogger(values['log-level']), ...(follower === undefined ? {} : { follow: follower, flowModel: flow.model, referenceFlow: flow.options }) });
+  const sim = await startSim({ port, seed, chain: 'mainnet', flow: true, logger: simLogger(values['log-level']), ...(follower === undefined ? {} : { follow: follower, flowModel: flow.model, referenceFlow: { ...flow.options, takerSeed: seed } }) });
   try {
     const loaded: { readonly names: string[]; readonly configs: PairConfig[]; readonly reload?: (() => PairConfig) | undefined } =
       values.pairs !== undefined

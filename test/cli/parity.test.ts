@@ -62,7 +62,7 @@ describe.skipIf(dataDir === undefined)('akira-mm parity', () => {
     const result = JSON.parse(stdout.trimEnd().split('\n').pop() as string) as Record<string, unknown> & { live: Record<string, number>; backtest: Record<string, number> };
     expect(result['matched_share_live']).toBe(1);
     expect(result['matched_share_backtest']).toBe(1);
-    expect(result.live['fills_buy'] + result.live['fills_sell']).toBeGreaterThan(0);
+    expect((result.live['fills_buy'] ?? 0) + (result.live['fills_sell'] ?? 0)).toBeGreaterThan(0);
     for (const key of ['orders_buy', 'orders_sell', 'fills_buy', 'fills_sell', 'pnl_quote', 'pnl_spread_quote', 'pnl_inventory_quote', 'fees_quote']) expect(result.backtest[key], key).toBeCloseTo(result.live[key] as number, 9);
     expect(result['unmatched']).toEqual([]);
     expect(result['live_pnl_inside_ci95']).toBe(true);

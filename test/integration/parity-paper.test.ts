@@ -1,0 +1,159 @@
+/**
+ * Parity where we control both sides (issue 32 item 2): the bot, started as `paper` starts it,
+ * quotes ETH/USDC on the embedded exchange whose flow follows the shared ETHUSDT recording (the
+ * thin venue's takers: twins of the reference's trades, arbitrageurs, the background and the
+ * competing maker; `paper --reference`), its session kept in its journal; then `akira-mm parity`
+ * backtests the same recording with `--venue thin`, the same pair file and the same taker seed,
+ * and compares the two fill by fill.
+ *
+ * One manual clock for everything — the recorded market's server, the embedded exchange, the bot
+ * — moved 100 ms at a time, each step waiting (on loopback I/O, never on time) until the market's
+ * frames are in, the exchange is idle and the bot has its answers: the session sees the same
+ * market time whatever the machine's speed; only the start and the stop, paced while the bot's
+ * start-up and shutdown run, depend on it.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock, createRng, createSilentLogger, getChain } from '../../src/core/index.ts';
+import { startFlowFollower, type FlowFollower } from '../../src/cli/flow-follow.ts';
+import { startLiveRun, type LiveRun } from '../../src/cli/live.ts';
+import { validatePairEnv } from '../../src/cli/pair-config.ts';
+import { feltToHex } from '../../src/exchange/wire/fields.ts';
+import { startFeedServer, type FeedServer } from '../../src/markets/binance/server/index.ts';
+import { DEFAULT_REFERENCE_FLOW, startSim, type SimHandle } from '../../src/sim/index.ts';
+import { attributesOf, hasBrowser, openInChromium } from '../backtest/report/chromium.ts';
+import { runCli } from '../cli/run-cli.ts';
+import { START_MS, dataDir, recordingFiles } from '../markets/binance/support.ts';
+import { silentIo } from './support.ts';
+
+const SEED = 7;
+const STEP_MS = 100;
+/** Market time the session quotes for (after its start-up). */
+const SESSION_MS = 150_000;
+/** The pair file both runs read: the paper ladder. */
+const PAIR_KEYS = ['BASE=ETH', 'QUOTE=USDC', 'STRATEGY=ladder', 'LADDER_LEVELS=2', 'LADDER_ORDER_SIZE=0.05', 'LADDER_BID_SPREAD_BPS=4', 'LADDER_ASK_SPREAD_BPS=4', 'LADDER_INVENTORY_SKEW=on'];
+
+let feed: FeedServer | undefined;
+let follower: FlowFollower | undefined;
+let sim: SimHandle | undefined;
+let run: LiveRun | undefined;
+
+afterEach(async () => {
+  await sim?.stop();
+  await follower?.stop();
+  await feed?.stop();
+  run = sim = follower = feed = undefined;
+});
+
+/** Moves the clock 10 ms per wall millisecond or so while `work` runs (start-up and shutdown wait on timers). */
+async function paced<T>(clock: ManualClock, work: Promise<T>): Promise<T> {
+  let done = false;
+  const pacing = (async () => {
+    while (!done) {
+      clock.advance(10);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+  })();
+  try {
+    return await work;
+  } finally {
+    done = true;
+    await pacing;
+  }
+}
+
+describe.skipIf(dataDir === undefined)('parity: paper on the embedded exchange against the backtest of its recording', () => {
+  it('matches nine fills in ten each way, puts paper\'s PnL inside the backtest\'s interval, and names the cause of every unmatched fill', { timeout: 600_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'akira-parity-'));
+    const clock = new ManualClock(START_MS);
+    const [recordedDay] = recordingFiles('ethusdt');
+    feed = await startFeedServer({ files: [recordedDay as string], clock, loop: false });
+    const server = feed;
+    follower = await paced(clock, startFlowFollower(server.wsUrl, server.symbol, { clock, rng: createRng(SEED + 1), logger: createSilentLogger(), chain: getChain('mainnet'), cwd: process.cwd() }));
+    const follow = follower;
+    sim = await startSim({ seed: SEED, flow: true, follow, flowModel: 'reference', referenceFlow: { ...DEFAULT_REFERENCE_FLOW, takerSeed: SEED }, clock, devAccounts: 1, signatureWorkers: 0, logger: createSilentLogger() });
+    const exchange = sim;
+    const account = exchange.accounts[0];
+    if (account?.privateKey === undefined) throw new Error('no dev account');
+
+    const envPath = join(dir, 'pair.env');
+    writeFileSync(envPath, `${PAIR_KEYS.join('\n')}\n`);
+    const journalPath = join(dir, 'paper.journal');
+    const config = validatePairEnv(
+      {
+        ...Object.fromEntries(PAIR_KEYS.map((line) => line.split('=') as [string, string])),
+        EXCHANGE_HTTP_URL: exchange.httpUrl,
+        EXCHANGE_WS_URL: exchange.wsUrl,
+        CHAIN: 'mainnet',
+        TRADING_ACCOUNT: feltToHex(account.address),
+        SIGNER_PRIVATE_KEY: feltToHex(account.privateKey),
+        METRICS_PORT: '0',
+        LOG_LEVEL: 'silent',
+      },
+      'parity test',
+    );
+    let stop: (signal: string) => void = () => undefined;
+    const stopSignal = new Promise<string>((resolve) => (stop = resolve));
+    run = await paced(
+      clock,
+      startLiveRun({ config, io: silentIo(), logger: createSilentLogger(), stateDir: join(dir, 'state'), journalPath, keepJournalHistory: true, lockAccount: false, stopSignal, showStatus: false, signingWorkers: 0, clock }),
+    );
+    const engine = run.daemon.engine;
+
+    /** Until the market's frames are in, the exchange is idle and the bot has every answer, three turns running. */
+    const settle = async (): Promise<void> => {
+      await server.whenIdle();
+      let quiet = 0;
+      let last = '';
+      for (let turns = 0; quiet < 3; turns++) {
+        if (turns > 20_000) throw new Error('the session did not settle');
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        await exchange.idle();
+        const busy = engine.hasWorkInFlight() || follow.framesReceived() < server.stats().streams.framesSent;
+        const seen = `${exchange.ordersOf(account.address).length}/${exchange.openOrdersOf(account.address).length}`;
+        quiet = busy || seen !== last ? 0 : quiet + 1;
+        last = seen;
+      }
+    };
+    const endMs = clock.nowMs() + SESSION_MS;
+    while (clock.nowMs() < endMs) {
+      clock.advance(STEP_MS);
+      await settle();
+    }
+    stop('SIGTERM');
+    expect(await paced(clock, run.daemon.done)).toBe(0);
+
+    const journal = readFileSync(journalPath, 'utf8');
+    expect(journal).toContain('"t":"fill"');
+    const recording = join(dir, 'eth.data');
+    expect((await runCli(['data', 'import', '--format', 'binance', recordedDay as string, '--out', recording])).code).toBe(0);
+    const report = join(dir, 'parity.html');
+    const { code, stdout, stderr } = await runCli(['parity', '--journal', journalPath, '--recording', recording, '--env', envPath, '--venue', 'thin', '--thin-taker-seed', String(SEED), '--json', '--report', report]);
+    const seen = `${stdout}\n${stderr}`;
+    expect(code, seen).toBe(0);
+    console.log(stdout.split('\n').filter((line) => !line.startsWith('{')).join('\n'));
+    const result = JSON.parse(stdout.trimEnd().split('\n').pop() as string) as {
+      matched_share_live: number;
+      matched_share_backtest: number;
+      live_pnl_inside_ci95: boolean;
+      live: Record<string, number>;
+      unmatched: { cause: string }[];
+    };
+    expect((result.live['fills_buy'] ?? 0) + (result.live['fills_sell'] ?? 0), seen).toBeGreaterThanOrEqual(5);
+    expect(result.matched_share_live, seen).toBeGreaterThanOrEqual(0.9);
+    expect(result.matched_share_backtest, seen).toBeGreaterThanOrEqual(0.9);
+    expect(result.live_pnl_inside_ci95, seen).toBe(true);
+    for (const entry of result.unmatched) expect(['latency', 'queue-position', 'fees', 'unseen']).toContain(entry.cause);
+
+    if (hasBrowser) {
+      const view = openInChromium(readFileSync(report, 'utf8'), { width: 1280, height: 1600 });
+      const section = attributesOf(view.dom, 'parity');
+      expect(Number(section['data-matched'])).toBeGreaterThan(0);
+      expect(Number(section['data-unmatched'])).toBe(result.unmatched.length);
+      expect(view.dom).toContain('Parity: live against the backtest');
+      expect(view.screenshot.length).toBeGreaterThan(10_000);
+    }
+  });
+});
