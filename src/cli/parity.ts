@@ -38,6 +38,13 @@ const OPTIONS = {
   },
   env: { type: 'string', value: 'FILE', required: true, doc: "the session's pair file (strategy, engine keys, BASE/QUOTE)" },
   'latency-ms': { type: 'string', value: 'N', unit: 'ms', default: "the session's median acknowledgement time / 2", doc: 'order latency of the backtest, each way' },
+  'clock-offset-ms': {
+    type: 'string',
+    value: 'N',
+    unit: 'ms',
+    default: "the recording's median exchange minus receive time",
+    doc: "added to the journal's times to put them on the recording's exchange clock (the journal is on the receiving machine's; docs/parity.md \"Clocks\"); may be negative",
+  },
   'match-ms': { type: 'string', value: 'N', unit: 'ms', default: 1_000, doc: 'largest time difference of two fills matched as one' },
   'match-ticks': { type: 'string', value: 'N', unit: 'ticks', default: 0, doc: 'largest price difference of two fills matched as one' },
   ...pick(['queue', 'latency-jitter-ms', 'feed-latency-ms', 'seed', 'initial-base', 'maker-pbips', 'taker-pbips', 'strategy', 'set', 'bootstrap-samples']),
@@ -46,6 +53,7 @@ const OPTIONS = {
   ...THIN_OPTIONS,
   json: { type: 'boolean', doc: 'print the comparison as one JSON object on the last line' },
   report: { type: 'string', value: 'FILE', default: 'none', doc: "write the backtest's HTML report with the parity section in it" },
+  'backtest-journal': { type: 'string', value: 'FILE', default: 'none', doc: "write the backtest's journal (the same records as the session's, on the exchange clock) to look at order by order" },
 } as const;
 
 /** BASE, QUOTE and the chain's decimals of the pair file (nothing else of it is needed here; the backtest reads the rest). */
@@ -72,6 +80,11 @@ function pairOf(path: string): { base: string; quote: string; baseDecimals: numb
   return { base, quote, baseDecimals: decimals(base), quoteDecimals: decimals(quote) };
 }
 
+function clockOffsetFlag(text: string): number {
+  if (!/^-?\d{1,9}$/.test(text)) throw new UsageError(`--clock-offset-ms=${text} is not a whole number of ms (negative when the journal's clock runs ahead of the exchange's)`);
+  return Number(text);
+}
+
 export const runParity: CommandRunner = async (args, io) => {
   const { values, positionals } = parseFlags(args, OPTIONS, HELP);
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${USAGE}`);
@@ -83,7 +96,7 @@ export const runParity: CommandRunner = async (args, io) => {
   const matchTicks = integerFlag('match-ticks', values['match-ticks'], 0, 0, 1_000);
   const { venue, thin } = thinPlanFromFlags({ ...values, venue: values.venue ?? 'thin' });
 
-  const [{ ParityInputError, compareSessions, formatParity, loadMidSeries, median, parityJson, paritySectionHtml, readSessionTrace, TextJournal }, data, plans] = await Promise.all([
+  const [{ ParityInputError, compareSessions, exchangeMinusReceiveMs, formatParity, loadMidSeries, median, parityJson, paritySectionHtml, readSessionTrace, shiftTrace, TextJournal }, data, plans] = await Promise.all([
     import('../backtest/parity/index.ts'),
     import('../backtest/data/index.ts'),
     import('./backtest-plan.ts'),
@@ -104,8 +117,10 @@ export const runParity: CommandRunner = async (args, io) => {
   let live;
   let span;
   let headers;
+  let clockOffsetMs: number;
   try {
-    live = readSessionTrace(journalText, pairName, pair, `--journal ${journalPath}`);
+    clockOffsetMs = values['clock-offset-ms'] === undefined ? await exchangeMinusReceiveMs(recordings) : clockOffsetFlag(values['clock-offset-ms']);
+    live = shiftTrace(readSessionTrace(journalText, pairName, pair, `--journal ${journalPath}`), clockOffsetMs);
     headers = recordings.map((path) => data.readRecordingHeader(path));
     span = data.recordingSpan(recordings);
   } catch (error) {
@@ -141,6 +156,7 @@ export const runParity: CommandRunner = async (args, io) => {
   const prepared = plans.prepareAccount({ pairs: [plan], initialQuote: undefined });
   const journal = new TextJournal(pairName);
   const result = await plans.executeAccount({ ...prepared, options: { ...prepared.options, journal } });
+  if (values['backtest-journal'] !== undefined) writeFileSync(resolve(io.cwd, values['backtest-journal']), journal.text());
   const run = prepared.runs[0] as (typeof prepared.runs)[number];
   let backtest;
   try {
@@ -164,6 +180,7 @@ export const runParity: CommandRunner = async (args, io) => {
     livePnlInside: backtestPnlCi95 === null ? null : comparison.live.pnl.total >= backtestPnlCi95[0] && comparison.live.pnl.total <= backtestPnlCi95[1],
     latencyMs,
     latencySource: values['latency-ms'] === undefined ? ('measured' as const) : ('flag' as const),
+    clockOffsetMs,
   };
   io.stdout.write(formatParity(comparison, verdict, pair.quote));
   if (values.report !== undefined) {

@@ -339,11 +339,14 @@ class BookAgents {
     if (isSame && this.isWhole(current.bid, bidLots) && this.isWhole(current.ask, askLots)) return false;
     const { orders } = this.flow;
     const market = this.market;
-    orders.cancelAll(account, market);
+    const engine = this.flow.deps.engine;
     const place = (side: Side, ticks: number, lots: number): bigint | undefined =>
       lots <= 0 || ticks <= 0 ? undefined : orders.place(account, market, side, BigInt(ticks) * market.priceTick, BigInt(lots) * market.qtyStep, false, true);
-    this.makers.set(account, { bid: place('buy', bidTicks, bidLots), ask: place('sell', askTicks, askLots), bidTicks, askTicks, bidLots, askLots });
-    const engine = this.flow.deps.engine;
+    // One market-data message for the cancel and both re-posts: nobody sees the book between them.
+    engine.together(() => {
+      orders.cancelAll(account, market);
+      this.makers.set(account, { bid: place('buy', bidTicks, bidLots), ask: place('sell', askTicks, askLots), bidTicks, askTicks, bidLots, askLots });
+    });
     for (const prune of [...MAKER_ACCOUNTS, FLOW_TAKER, FLOW_ARBITRAGEUR]) engine.pruneFinished(prune, 500);
     return true;
   }

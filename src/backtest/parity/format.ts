@@ -13,6 +13,8 @@ export interface ParityVerdict {
   /** The latency the backtest ran with (each way), ms, and where it came from. */
   readonly latencyMs: number;
   readonly latencySource: 'measured' | 'flag';
+  /** Added to the journal's times to put them on the recording's exchange clock, ms. */
+  readonly clockOffsetMs: number;
 }
 
 const ROWS = (units: string): readonly { label: string; value: (side: SideFigures) => string }[] => [
@@ -52,7 +54,7 @@ export function formatParity(comparison: ParityComparison, verdict: ParityVerdic
   const rows = [['', 'live', 'backtest'], ...parityRows(comparison, quote)];
   const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => (row[column] as string).length)));
   const line = (row: readonly string[]): string => `  ${(row[0] as string).padEnd(widths[0] as number)}  ${(row[1] as string).padStart(widths[1] as number)}  ${(row[2] as string).padStart(widths[2] as number)}`;
-  const out = [`parity ${comparison.pair}: ${iso(comparison.startMs)} → ${iso(comparison.endMs)}; backtest latency ${verdict.latencyMs} ms each way (${verdict.latencySource === 'measured' ? "the session's median ack / 2" : '--latency-ms'})`];
+  const out = [`parity ${comparison.pair}: ${iso(comparison.startMs)} → ${iso(comparison.endMs)}; backtest latency ${verdict.latencyMs} ms each way (${verdict.latencySource === 'measured' ? "the session's median ack / 2" : '--latency-ms'}); the journal's clock moved ${verdict.clockOffsetMs} ms onto the recording's exchange clock`];
   out.push(...rows.map(line));
   out.push(
     `  fills matched one to one: ${comparison.matched} (${share(comparison.matchedShare.live)} of live's, ${share(comparison.matchedShare.backtest)} of the backtest's) within ${comparison.tolerance.timeMs} ms and ${comparison.tolerance.ticks} ticks` +
@@ -108,6 +110,7 @@ export function parityJson(comparison: ParityComparison, verdict: ParityVerdict)
     end_ms: comparison.endMs,
     latency_ms: verdict.latencyMs,
     latency_source: verdict.latencySource,
+    clock_offset_ms: verdict.clockOffsetMs,
     live: side(comparison.live),
     backtest: side(comparison.backtest),
     matched_fills: comparison.matched,

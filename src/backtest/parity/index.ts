@@ -3,8 +3,9 @@
  * with its backtest, and its outputs.
  */
 import type { Journal, JournalRecord } from '../../engine/index.ts';
-import { readRecordingHeader, replayTopOfBook } from '../data/index.ts';
+import { FLAG, KIND, readRecording, readRecordingHeader, replayTopOfBook } from '../data/index.ts';
 import type { MidSeries } from './compare.ts';
+import type { SessionTrace } from './session-trace.ts';
 
 export { CAUSE_TEXT, compareSessions, midAt, type MatchTolerance, type MidSeries, type ParityComparison, type SideFigures, type UnmatchedCause, type UnmatchedFill } from './compare.ts';
 export { formatParity, parityJson, paritySectionHtml, type ParityVerdict } from './format.ts';
@@ -53,4 +54,37 @@ export async function loadMidSeries(paths: readonly string[]): Promise<MidSeries
     });
   }
   return { timesMs, mids };
+}
+
+/**
+ * How far the recording's exchange clock runs ahead of its receive clock: the median of exchange
+ * minus receive time over its trades and book messages (times the exchange stamped), ms. A
+ * session's journal is on the receive side's clock (the bot's machine, or a paper session's
+ * served recording, which replays at receive time), the backtest on the exchange's; parity moves
+ * the journal by this much (docs/parity.md "Clocks"). 0 for a recording without receive times.
+ */
+export async function exchangeMinusReceiveMs(paths: readonly string[]): Promise<number> {
+  const offsets: number[] = [];
+  for (const path of paths) {
+    await readRecording(path, (record) => {
+      if ((record.kind !== KIND.trade && record.kind !== KIND.depth) || (record.flags & FLAG.exchTsEstimated) !== 0 || record.localMs === 0) return;
+      if ((record.flags & FLAG.endOfMessage) === 0 && record.kind === KIND.depth) return;
+      offsets.push(record.exchMs - record.localMs);
+    });
+  }
+  if (offsets.length === 0) return 0;
+  offsets.sort((a, b) => a - b);
+  return Math.round(offsets[Math.floor(offsets.length / 2)] as number);
+}
+
+/** The trace with every time moved by `offsetMs` (onto the recording's exchange clock). */
+export function shiftTrace(trace: SessionTrace, offsetMs: number): SessionTrace {
+  const move = (ms: number | undefined): number | undefined => (ms === undefined ? undefined : ms + offsetMs);
+  return {
+    ...trace,
+    startMs: trace.startMs + offsetMs,
+    endMs: trace.endMs + offsetMs,
+    orders: trace.orders.map((order) => ({ ...order, sentMs: order.sentMs + offsetMs, ackMs: move(order.ackMs), doneMs: move(order.doneMs) })),
+    fills: trace.fills.map((fill) => ({ ...fill, timeMs: fill.timeMs + offsetMs })),
+  };
 }
