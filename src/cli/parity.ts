@@ -136,7 +136,7 @@ export const runParity: CommandRunner = async (args, io) => {
   const toMs = Math.min(live.endMs, span.lastMs);
   if (fromMs >= toMs) {
     throw new UsageError(
-      `--journal and --recording do not overlap: the session ran ${iso(live.startMs)} → ${iso(live.endMs)}, the recording spans ${iso(span.firstMs)} → ${iso(span.lastMs)}; record the market while the session runs (akira-mm record), or replay the recording its flow followed`,
+      `--journal and --recording do not overlap: the session ran ${iso(live.startMs - clockOffsetMs)} → ${iso(live.endMs - clockOffsetMs)} by its journal (${iso(live.startMs)} → ${iso(live.endMs)} on the exchange's clock, ${clockOffsetMs} ms on), the recording spans ${iso(span.firstMs)} → ${iso(span.lastMs)}; record the market while the session runs (akira-mm record), or replay the recording its flow followed`,
     );
   }
   if (fromMs > live.startMs || toMs < live.endMs) io.stderr.write(`parity: the recording covers ${iso(fromMs)} → ${iso(toMs)} of the session (${iso(live.startMs)} → ${iso(live.endMs)}); compared over that span only\n`);
