@@ -25,10 +25,12 @@ import { startFeedServer, type FeedServer } from '../../src/markets/binance/serv
 import { DEFAULT_REFERENCE_FLOW, startSim, type SimHandle } from '../../src/sim/index.ts';
 import { attributesOf, hasBrowser, openInChromium } from '../backtest/report/chromium.ts';
 import { runCli } from '../cli/run-cli.ts';
-import { START_MS, dataDir, recordingFiles } from '../markets/binance/support.ts';
+import { dataDir, recordingFiles, until } from '../markets/binance/support.ts';
 import { silentIo } from './support.ts';
 
 const SEED = 7;
+/** The ETH recording's first receive time (its first line), ms. */
+const FIRST_RECEIVE_MS = 1_723_161_254_024;
 const STEP_MS = 100;
 /** Market time the session quotes for (after its start-up). */
 const SESSION_MS = 150_000;
@@ -67,11 +69,15 @@ async function paced<T>(clock: ManualClock, work: Promise<T>): Promise<T> {
 describe.skipIf(dataDir === undefined)('parity: paper on the embedded exchange against the backtest of its recording', () => {
   it('compares a paper session with the backtest of its recording: every unmatched fill named with its cause, paper\'s PnL inside the backtest\'s interval, the section in Chromium', { timeout: 600_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'akira-parity-'));
-    const clock = new ManualClock(START_MS);
+    // The replay starts at its first subscriber's time: the recording's first receive time, so the
+    // session's times are the recording's receive times (the served market is a replay of them).
+    const clock = new ManualClock(FIRST_RECEIVE_MS);
     const [recordedDay] = recordingFiles('ethusdt');
     feed = await startFeedServer({ files: [recordedDay as string], clock, loop: false });
     const server = feed;
-    follower = await paced(clock, startFlowFollower(server.wsUrl, server.symbol, { clock, rng: createRng(SEED + 1), logger: createSilentLogger(), chain: getChain('mainnet'), cwd: process.cwd(), depth: true }));
+    const following = startFlowFollower(server.wsUrl, server.symbol, { clock, rng: createRng(SEED + 1), logger: createSilentLogger(), chain: getChain('mainnet'), cwd: process.cwd(), depth: true });
+    await until(() => server.stats().streams.framesSent > 0, 'the replay to start');
+    follower = await paced(clock, following);
     const follow = follower;
     sim = await startSim({ seed: SEED, flow: true, follow, flowModel: 'reference', referenceFlow: { ...DEFAULT_REFERENCE_FLOW, takerSeed: SEED }, clock, devAccounts: 1, signatureWorkers: 0, logger: createSilentLogger() });
     const exchange = sim;
