@@ -22,6 +22,7 @@ import { loadPairFile, validatePairEnv } from './pair-config.ts';
 import { PAPER_HEDGE_STRATEGY, defaultHedgeRecording, startPaperHedge, type PaperHedge } from './paper-hedge.ts';
 import { startRecordedReference, type FollowDeps, type RecordedReference } from './flow-follow.ts';
 import { FLOW_FLAGS, describeFlow, parseFlowFlags } from './flow-flags.ts';
+import { recordingClock } from './recording-clock.ts';
 
 const USAGE =
   'akira-mm paper [--env FILE | --pairs BASE/QUOTE,…] [--port N] [--seed N] [--metrics-port N] [--duration SECONDS] [--journal FILE] [--log-level LEVEL] [--hedge [--hedge-data FILE]…] [--reference [--reference-data FILE]…] [--flow poisson|reference] [--thin-… X]… [--insecure-permissions]';
@@ -41,7 +42,7 @@ const OPTIONS = {
     type: 'string',
     value: 'FILE',
     default: 'a temporary file, compacted',
-    doc: "keep the session's whole journal here (orders sent, acknowledgements, fills with fees, every record with its time; never compacted): what `akira-mm parity --journal` reads",
+    doc: "keep the session's whole journal here (orders sent, acknowledgements, fills with fees, every record with its time; never compacted): what `akira-mm parity --journal` reads. With --reference or --hedge the session runs on the recording's clock (from its first receive time), so parity can replay the same span",
   },
   'log-level': { type: 'string', value: 'LEVEL', default: 'warn', doc: 'pino level: trace, debug, info, warn, error' },
   ...INSECURE_PERMISSIONS_FLAG,
@@ -156,13 +157,17 @@ export const runPaper: CommandRunner = async (args, io) => {
   const flow = parseFlowFlags(values, values.reference === true || values.hedge === true, '--reference or --hedge');
   // With --hedge a recorded Binance market is the hedge venue, and the flow follows its mid; with
   // --reference alone one is served as the reference market, and the flow follows it the same way.
-  const marketDeps: FollowDeps = { clock: new LiveClock(), rng: createRng(seed + 1), logger: simLogger(values['log-level']), chain: getChain('mainnet'), cwd: io.cwd };
+  // With --journal and a recorded market, everything runs on the recording's clock (from its first
+  // receive time on), so `akira-mm parity` can replay the session's span of it.
+  const marketFiles = values.hedge === true ? (values['hedge-data'] ?? defaultHedgeRecording()) : values.reference === true ? (values['reference-data'] ?? defaultHedgeRecording('--reference')) : undefined;
+  const sessionClock = values.journal !== undefined && marketFiles !== undefined ? await recordingClock(marketFiles.map((file) => resolve(io.cwd, file))) : undefined;
+  const marketDeps: FollowDeps = { clock: sessionClock ?? new LiveClock(), rng: createRng(seed + 1), logger: simLogger(values['log-level']), chain: getChain('mainnet'), cwd: io.cwd };
   const hedge = values.hedge === true ? await startPaperHedge(values['hedge-data'] ?? defaultHedgeRecording(), marketDeps) : undefined;
   const served = values.reference === true && hedge === undefined ? await startRecordedReference(values['reference-data'] ?? defaultHedgeRecording('--reference'), marketDeps) : undefined;
   const reference = values.reference === true ? paperReference(served, hedge) : undefined;
   const follower = hedge?.follower ?? served?.follower;
   // The chain only matters for the token table; a pair file's CHAIN wins over the default.
-  const sim = await startSim({ port, seed, chain: 'mainnet', flow: true, logger: simLogger(values['log-level']), ...(follower === undefined ? {} : { follow: follower, flowModel: flow.model, referenceFlow: { ...flow.options, takerSeed: seed } }) });
+  const sim = await startSim({ port, seed, chain: 'mainnet', flow: true, logger: simLogger(values['log-level']), ...(sessionClock === undefined ? {} : { clock: sessionClock }), ...(follower === undefined ? {} : { follow: follower, flowModel: flow.model, referenceFlow: { ...flow.options, takerSeed: seed } }) });
   try {
     const loaded: { readonly names: string[]; readonly configs: PairConfig[]; readonly reload?: (() => PairConfig) | undefined } =
       values.pairs !== undefined
@@ -189,6 +194,7 @@ export const runPaper: CommandRunner = async (args, io) => {
       ...(values.journal === undefined
         ? { journalPath: join(mkdtempSync(join(tmpdir(), 'akira-paper-')), 'paper.journal') }
         : { journalPath: resolve(io.cwd, values.journal), keepJournalHistory: true }),
+      ...(sessionClock === undefined ? {} : { clock: sessionClock }),
       // The embedded exchange lives and dies with this process: no other process can serve its account.
       lockAccount: false,
       stopSignal: stopAfter(duration),

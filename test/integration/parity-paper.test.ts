@@ -175,4 +175,30 @@ describe.skipIf(dataDir === undefined)('parity: paper on the embedded exchange a
       expect(view.screenshot.length).toBeGreaterThan(10_000);
     }
   });
+
+  it('akira-mm parity on the journal of `paper --reference --journal FILE` prints the side-by-side table', { timeout: 180_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'akira-parity-cli-'));
+    const [recordedDay] = recordingFiles('ethusdt');
+    const envPath = join(dir, 'pair.env');
+    writeFileSync(envPath, `${PAIR_KEYS.join('\n')}\nLOG_LEVEL=silent\n`, { mode: 0o600 });
+    const journalPath = join(dir, 'paper.journal');
+    // A wall-clock session: what it trades depends on the machine; that it can be compared does not.
+    const paper = await runCli(['paper', '--env', envPath, '--reference', '--reference-data', recordedDay as string, '--journal', journalPath, '--duration', '12']);
+    expect(paper.code, paper.stderr).toBe(0);
+    const journal = readFileSync(journalPath, 'utf8');
+    // On the recording's clock: the session's first record is within seconds of the recording's start.
+    const firstTime = Number(/"timeMs":(\d+)/.exec(journal)?.[1]);
+    expect(firstTime - FIRST_RECEIVE_MS).toBeGreaterThanOrEqual(0);
+    expect(firstTime - FIRST_RECEIVE_MS).toBeLessThan(60_000);
+    const recording = join(dir, 'eth.data');
+    expect((await runCli(['data', 'import', '--format', 'binance', recordedDay as string, '--out', recording])).code).toBe(0);
+    const { code, stdout, stderr } = await runCli(['parity', '--journal', journalPath, '--recording', recording, '--env', envPath, '--thin-taker-seed', '0', '--json']);
+    expect(code, stderr).toBe(0);
+    expect(stdout).toMatch(/^parity ETH\/USDC: 2024-08-08T23:5\d:\d\d\.\d{3}Z → /);
+    expect(stdout).toMatch(/orders buy \/ sell +\d+ \/ \d+ +\d+ \/ \d+/);
+    expect(stdout).toMatch(/PnL \(USDC\) +-?\d+\.\d{4} +-?\d+\.\d{4}/);
+    expect(stdout).toMatch(/fills matched one to one: \d+/);
+    const result = JSON.parse(stdout.trimEnd().split('\n').pop() as string) as { live: Record<string, number> };
+    expect((result.live['orders_buy'] ?? 0) + (result.live['orders_sell'] ?? 0)).toBeGreaterThan(0);
+  });
 });
