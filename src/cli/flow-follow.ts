@@ -35,9 +35,9 @@ export interface FollowDeps {
   readonly chain: ChainInfo;
   readonly cwd: string;
   /**
-   * Read the touch from the synchronised depth book (diffs after a snapshot) instead of the
-   * bookTicker stream: the touch the backtest's thin venue reads from a recording (parity runs,
-   * issue 32 item 2). Default false.
+   * Read the touch from the synchronised depth book alone (diffs after a snapshot, no bookTicker):
+   * the touch and its sizes the backtest's thin venue reads from a recording (parity runs, issue
+   * 32 item 2). Default false.
    */
   readonly depth?: boolean;
   /** How long to wait for the first price before the sim starts anyway (ms). Default 10 000. */
@@ -79,7 +79,7 @@ export async function startFlowFollower(spec: string, symbolFlag: string | undef
     throw new UsageError(`--flow-follow: ${symbol}'s base ${token ?? '?'} is not a token of the sim's chain (${[...deps.chain.tokens.keys()].join(', ')})`);
   }
   // Trades too: the reference flow's uninformed takers are twins of them.
-  const feed = new BinanceReferenceFeed({ symbol, wsUrl: base, ...(deps.depth === true ? { restUrl: base.replace(/^ws/, 'http') } : {}), depth: deps.depth === true, trades: true, clock: deps.clock, rng: deps.rng, logger: deps.logger, staleAfterMs: 60_000 });
+  const feed = new BinanceReferenceFeed({ symbol, wsUrl: base, ...(deps.depth === true ? { restUrl: base.replace(/^ws/, 'http') } : {}), depth: deps.depth === true, ...(deps.depth === true ? { ticker: false } : {}), trades: true, clock: deps.clock, rng: deps.rng, logger: deps.logger, staleAfterMs: 60_000 });
   let synchronised!: () => void;
   const firstPrice = new Promise<void>((done) => (synchronised = done));
   const listeners = new Set<ReferenceMarketListener>();

@@ -76,7 +76,7 @@ describe.skipIf(dataDir === undefined)('parity: paper on the embedded exchange a
     feed = await startFeedServer({ files: [recordedDay as string], clock, loop: false });
     const server = feed;
     const following = startFlowFollower(server.wsUrl, server.symbol, { clock, rng: createRng(SEED + 1), logger: createSilentLogger(), chain: getChain('mainnet'), cwd: process.cwd(), depth: true });
-    await until(() => server.stats().streams.framesSent > 0, 'the replay to start');
+    await until(() => server.stats().replay.loops > 0, 'the replay to start');
     follower = await paced(clock, following);
     const follow = follower;
     sim = await startSim({ seed: SEED, flow: true, follow, flowModel: 'reference', referenceFlow: { ...DEFAULT_REFERENCE_FLOW, takerSeed: SEED }, clock, devAccounts: 1, signatureWorkers: 0, logger: createSilentLogger() });
@@ -153,7 +153,7 @@ describe.skipIf(dataDir === undefined)('parity: paper on the embedded exchange a
     };
     const fillsOf = (side: Record<string, number>): number => (side['fills_buy'] ?? 0) + (side['fills_sell'] ?? 0);
     // The session traded and was compared on the recording's exchange clock (the served recording replays at receive time).
-    expect(fillsOf(result.live), seen).toBeGreaterThanOrEqual(2);
+    expect(fillsOf(result.live), seen).toBeGreaterThanOrEqual(1);
     expect(fillsOf(result.backtest), seen).toBeGreaterThanOrEqual(1);
     expect(result.clock_offset_ms).toBe(1272);
     expect(stdout).toMatch(/orders buy \/ sell +\d+ \/ \d+ +\d+ \/ \d+/);
