@@ -31,7 +31,7 @@ import { silentIo } from './support.ts';
 const SEED = 7;
 /** The ETH recording's first receive time (its first line), ms. */
 const FIRST_RECEIVE_MS = 1_723_161_254_024;
-const STEP_MS = 100;
+const STEP_MS = 50;
 /** Market time the session quotes for (after its start-up). */
 const SESSION_MS = 150_000;
 /** The pair file both runs read: the paper ladder. */
