@@ -161,7 +161,7 @@ export const runPaper: CommandRunner = async (args, io) => {
   // receive time on), so `akira-mm parity` can replay the session's span of it.
   const marketFiles = values.hedge === true ? (values['hedge-data'] ?? defaultHedgeRecording()) : values.reference === true ? (values['reference-data'] ?? defaultHedgeRecording('--reference')) : undefined;
   const sessionClock = values.journal !== undefined && marketFiles !== undefined ? await recordingClock(marketFiles.map((file) => resolve(io.cwd, file))) : undefined;
-  const marketDeps: FollowDeps = { clock: sessionClock ?? new LiveClock(), rng: createRng(seed + 1), logger: simLogger(values['log-level']), chain: getChain('mainnet'), cwd: io.cwd };
+  const marketDeps: FollowDeps = { clock: sessionClock ?? new LiveClock(), rng: createRng(seed + 1), logger: simLogger(values['log-level']), chain: getChain('mainnet'), cwd: io.cwd, ...(sessionClock === undefined ? {} : { depth: true }) };
   const hedge = values.hedge === true ? await startPaperHedge(values['hedge-data'] ?? defaultHedgeRecording(), marketDeps) : undefined;
   const served = values.reference === true && hedge === undefined ? await startRecordedReference(values['reference-data'] ?? defaultHedgeRecording('--reference'), marketDeps) : undefined;
   const reference = values.reference === true ? paperReference(served, hedge) : undefined;
