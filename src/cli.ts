@@ -42,6 +42,10 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'fit --data FILE… [--horizon 1s] [--train-share 0.5] [--env FILE [--write]] [--json]   fit the alpha term\'s weights on a recording (out-of-sample R²)',
     load: async () => (await import('./cli/fit.ts')).runFit,
   },
+  parity: {
+    summary: 'parity --journal FILE --recording FILE… --env FILE [--json] [--report out.html]   a live or paper session beside the backtest of its recording, fill by fill',
+    load: async () => (await import('./cli/parity.ts')).runParity,
+  },
   record: {
     summary: 'record --env FILE --out FILE [--duration S]   record the venue\'s book, trades, bbo, gas and rate for backtests',
     load: async () => (await import('./cli/record.ts')).runRecord,

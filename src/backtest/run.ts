@@ -6,7 +6,7 @@
  * shutdown (cancel-all).
  */
 import { MmError, OrderBook, monotonicMs, numberToUnits, parseUnits, type Side, type Strategy } from '../core/index.ts';
-import type { EngineObserver, EngineSettings, HedgerSettings } from '../engine/index.ts';
+import type { EngineObserver, EngineSettings, HedgerSettings, Journal } from '../engine/index.ts';
 import type { RecordedEventHandler, RecordedEventSource } from './data/index.ts';
 import { replayMergedByTime } from './account/merge-by-time.ts';
 import { accountTokens, summarizeAccount, type AccountSummary } from './account-summary.ts';
@@ -39,6 +39,8 @@ export interface PairBacktest {
   readonly budgetBaseUnits?: bigint;
   readonly budgetQuoteUnits?: bigint;
   readonly observer?: EngineObserver;
+  /** The engine's journal (`akira-mm parity` reads the backtest's orders and fills from it, as from a live session's); default none. */
+  readonly journal?: Journal;
 }
 
 /** Settings of one backtest: its first pair, and the account's other pairs. */
@@ -270,6 +272,7 @@ function sessionPairs(pending: readonly PendingPair[], mids: readonly number[], 
       // The summary and the report read no signal: the engine tracks only what quoting uses.
       readsSignals: false,
       ...(spec.observer === undefined ? {} : { observer: spec.observer }),
+      ...(spec.journal === undefined ? {} : { journal: spec.journal }),
       ...(spec.budgetBaseUnits === undefined ? {} : { budgetBaseUnits: spec.budgetBaseUnits }),
       ...(spec.budgetQuoteUnits === undefined ? {} : { budgetQuoteUnits: spec.budgetQuoteUnits }),
       ...(spec.hedge === undefined || hedge === undefined

@@ -30,6 +30,8 @@ export interface AccountStateOptions {
   readonly stateDir: string;
   /** `--journal FILE`; default the account's journal in the state directory. */
   readonly journalPath?: string | undefined;
+  /** Keep the journal's whole history (no compaction): `paper --journal FILE`, for `akira-mm parity`. */
+  readonly keepJournalHistory?: boolean;
   /** Take the account's lock (default true). */
   readonly lock?: boolean;
   /** Schedules the journal's asynchronous flush (the daemon's clock). */
@@ -46,7 +48,7 @@ export function openAccountState(options: AccountStateOptions): AccountState {
   const lock = options.lock === false ? undefined : acquireAccountLock(options.stateDir, key);
   let journal: AccountJournal;
   try {
-    journal = AccountJournal.open(options.journalPath ?? accountJournalPath(options.stateDir, key), { venue: options.venueUrl, account: key.account }, { schedule: options.schedule });
+    journal = AccountJournal.open(options.journalPath ?? accountJournalPath(options.stateDir, key), { venue: options.venueUrl, account: key.account }, { schedule: options.schedule, ...(options.keepJournalHistory === true ? { keepHistory: true } : {}) });
   } catch (error) {
     lock?.release();
     if (error instanceof JournalOwnerError) throw new UsageError(error.message);

@@ -17,7 +17,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { AggregatorRegistry, Registry } from 'prom-client';
 import type { PairConfig } from '../config/index.ts';
-import { LiveClock, getChain, getToken, unitsToNumber, type Logger, type ReferenceFeed, type Strategy, type Venue } from '../core/index.ts';
+import { LiveClock, getChain, getToken, unitsToNumber, type Clock, type Logger, type ReferenceFeed, type Strategy, type Venue } from '../core/index.ts';
 import {
   Account,
   STARTING_HEALTH,
@@ -76,6 +76,10 @@ export interface DaemonOptions {
   readonly metricsHost?: string;
   /** Journal file; default the account's journal in the state directory (`state-dir.ts`). */
   readonly journalPath?: string;
+  /** Keep the journal's whole history (`paper --journal FILE`): no compaction. */
+  readonly keepJournalHistory?: boolean;
+  /** The daemon's clock; default the wall clock (tests: one manual clock for the bot and the venue). */
+  readonly clock?: Clock;
   /** State directory (journal, account lock); default `--state-dir`/STATE_DIR/~/.local/state/akira-mm (`resolveStateDir`). */
   readonly stateDir?: string;
   /** Lock the account in the state directory (default true; paper mode's private exchange needs none). */
@@ -141,7 +145,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   const first = options.pairs[0];
   if (first === undefined) throw new UsageError('no pair to run');
   const configs = options.pairs.map((pair) => pair.config);
-  const clock = new LiveClock();
+  const clock = options.clock ?? new LiveClock();
   const slots: PairSlot[] = options.pairs.map((run) => {
     const { config } = run;
     const name = `${config.base}/${config.quote}`;
@@ -154,6 +158,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     account: first.config.tradingAccount,
     stateDir: options.stateDir ?? resolveStateDir({ configured: first.config.stateDir, env: io.env, cwd: io.cwd }),
     journalPath: options.journalPath,
+    ...(options.keepJournalHistory === true ? { keepJournalHistory: true } : {}),
     lock: options.lockAccount !== false,
     schedule: (callback, delayMs) => clock.setTimeout(callback, delayMs),
   });

@@ -21,6 +21,8 @@ export const DEFAULT_FOLLOW_SYMBOL = 'ETHUSDT';
 /** A running follower: its mid moves the sim's price, and its touch and trades can drive the sim's flow (`--flow reference`). */
 export interface FlowFollower extends ReferenceMarket {
   readonly symbol: string;
+  /** WebSocket frames the follower took in so far (tests on a manual clock wait until it has every one the server sent). */
+  framesReceived(): number;
   /** Stops the feed (and the in-process server of a FILE); idempotent. */
   stop(): Promise<void>;
 }
@@ -32,6 +34,12 @@ export interface FollowDeps {
   readonly logger: Logger;
   readonly chain: ChainInfo;
   readonly cwd: string;
+  /**
+   * Read the touch from the synchronised depth book alone (diffs after a snapshot, no bookTicker):
+   * the touch and its sizes the backtest's thin venue reads from a recording (parity runs, issue
+   * 32 item 2). Default false.
+   */
+  readonly depth?: boolean;
   /** How long to wait for the first price before the sim starts anyway (ms). Default 10 000. */
   readonly firstPriceTimeoutMs?: number;
 }
@@ -71,7 +79,7 @@ export async function startFlowFollower(spec: string, symbolFlag: string | undef
     throw new UsageError(`--flow-follow: ${symbol}'s base ${token ?? '?'} is not a token of the sim's chain (${[...deps.chain.tokens.keys()].join(', ')})`);
   }
   // Trades too: the reference flow's uninformed takers are twins of them.
-  const feed = new BinanceReferenceFeed({ symbol, wsUrl: base, depth: false, trades: true, clock: deps.clock, rng: deps.rng, logger: deps.logger, staleAfterMs: 60_000 });
+  const feed = new BinanceReferenceFeed({ symbol, wsUrl: base, ...(deps.depth === true ? { restUrl: base.replace(/^ws/, 'http') } : {}), depth: deps.depth === true, ...(deps.depth === true ? { ticker: false } : {}), trades: true, clock: deps.clock, rng: deps.rng, logger: deps.logger, staleAfterMs: 60_000 });
   let synchronised!: () => void;
   const firstPrice = new Promise<void>((done) => (synchronised = done));
   const listeners = new Set<ReferenceMarketListener>();
@@ -99,6 +107,7 @@ export async function startFlowFollower(spec: string, symbolFlag: string | undef
   return {
     token,
     symbol,
+    framesReceived: () => feed.status().counters.frames,
     priceUsd: () => {
       const top = feed.top();
       return top === undefined ? undefined : (top.bidPrice + top.askPrice) / 2;

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { PairConfig, PermissionOptions } from '../config/index.ts';
-import { ENGINE_KEYS, LiveClock, createLogger, createRng, getChain, getToken, settingsOf, type Logger } from '../core/index.ts';
+import { ENGINE_KEYS, LiveClock, createLogger, createRng, getChain, getToken, settingsOf, type Clock, type Logger } from '../core/index.ts';
 import { AccountSession, WIRE_ANOMALY_KINDS, type LiveVenue, type LiveVenueConfig, type LiveVenueFactoryDeps } from '../exchange/index.ts';
 import { REFUSAL_KINDS, SigningAudit } from '../exchange/signer/index.ts';
 import { engineSettingsOf, type EngineObserver } from '../engine/index.ts';
@@ -78,6 +78,10 @@ export interface LiveRunOptions {
   readonly logger?: Logger;
   readonly metricsHost?: string;
   readonly journalPath?: string;
+  /** Keep the journal's whole history (`paper --journal FILE`, for `akira-mm parity`). */
+  readonly keepJournalHistory?: boolean;
+  /** The bot's clock; default the wall clock. Tests of parity run the bot, the embedded exchange and the recorded market on one manual clock. */
+  readonly clock?: Clock;
   /** State directory (journal, account lock); default as `resolveStateDir`. */
   readonly stateDir?: string;
   /** Lock the account in the state directory (default true). */
@@ -141,7 +145,7 @@ export async function startLiveRun(options: LiveRunOptions): Promise<LiveRun> {
   const paths = options.paths ?? configs.map((config) => `${config.base}/${config.quote}`);
   checkAccountFiles(configs, paths);
   const logger = options.logger ?? createLogger({ level: first.logLevel, base: { account: first.tradingAccount } });
-  const clock = new LiveClock();
+  const clock = options.clock ?? new LiveClock();
   // Salts must be unpredictable on a real venue: the live RNG is seeded from the OS, once.
   const rng = createRng(randomBytes(4).readUInt32LE(0));
   if (first.starknetRpcUrl === undefined) {
@@ -195,6 +199,8 @@ export async function startLiveRun(options: LiveRunOptions): Promise<LiveRun> {
       },
       ...(options.metricsHost === undefined ? {} : { metricsHost: options.metricsHost }),
       ...(options.journalPath === undefined ? {} : { journalPath: options.journalPath }),
+      ...(options.keepJournalHistory === true ? { keepJournalHistory: true } : {}),
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
       ...(options.stateDir === undefined ? {} : { stateDir: options.stateDir }),
       ...(options.lockAccount === undefined ? {} : { lockAccount: options.lockAccount }),
       ...(options.stopSignal === undefined ? {} : { stopSignal: options.stopSignal }),

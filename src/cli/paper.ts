@@ -22,9 +22,10 @@ import { loadPairFile, validatePairEnv } from './pair-config.ts';
 import { PAPER_HEDGE_STRATEGY, defaultHedgeRecording, startPaperHedge, type PaperHedge } from './paper-hedge.ts';
 import { startRecordedReference, type FollowDeps, type RecordedReference } from './flow-follow.ts';
 import { FLOW_FLAGS, describeFlow, parseFlowFlags } from './flow-flags.ts';
+import { recordingClock } from './recording-clock.ts';
 
 const USAGE =
-  'akira-mm paper [--env FILE | --pairs BASE/QUOTE,…] [--port N] [--seed N] [--metrics-port N] [--duration SECONDS] [--log-level LEVEL] [--hedge [--hedge-data FILE]…] [--reference [--reference-data FILE]…] [--flow poisson|reference] [--thin-… X]… [--insecure-permissions]';
+  'akira-mm paper [--env FILE | --pairs BASE/QUOTE,…] [--port N] [--seed N] [--metrics-port N] [--duration SECONDS] [--journal FILE] [--log-level LEVEL] [--hedge [--hedge-data FILE]…] [--reference [--reference-data FILE]…] [--flow poisson|reference] [--thin-… X]… [--insecure-permissions]';
 
 const HELP: CommandHelp = {
   usage: USAGE,
@@ -34,9 +35,15 @@ const HELP: CommandHelp = {
 const OPTIONS = {
   env: { type: 'string', value: 'FILE', default: 'ETH/USDC ladder, 2 levels of 0.05 at 4 bps', doc: 'paper-trade this pair file instead (its URLs and account are replaced by the embedded exchange\'s)' },
   port: { type: 'string', value: 'N', unit: 'port', default: '0 (any free port)', doc: 'HTTP/WS port of the embedded exchange' },
-  seed: { type: 'string', value: 'N', default: 0, doc: 'seed of the synthetic order flow' },
+  seed: { type: 'string', value: 'N', default: 0, doc: 'seed of the synthetic order flow; with a reference flow, also its uninformed takers\' (the backtest\'s --thin-taker-seed N draws the same)' },
   'metrics-port': { type: 'string', value: 'N', unit: 'port', default: '0 (off)', doc: 'serve /metrics, /health and the live dashboard (/) here' },
   duration: { type: 'string', value: 'N', unit: 's', default: 'until Ctrl-C', doc: 'stop after this long' },
+  journal: {
+    type: 'string',
+    value: 'FILE',
+    default: 'a temporary file, compacted',
+    doc: "keep the session's whole journal here (orders sent, acknowledgements, fills with fees, every record with its time; never compacted): what `akira-mm parity --journal` reads. With --reference or --hedge the session runs on the recording's clock (from its first receive time), so parity can replay the same span",
+  },
   'log-level': { type: 'string', value: 'LEVEL', default: 'warn', doc: 'pino level: trace, debug, info, warn, error' },
   ...INSECURE_PERMISSIONS_FLAG,
   hedge: { type: 'boolean', doc: 'cross-venue: a recorded Binance market served on loopback as the hedge venue (the flow follows it), the bot quoting xemm and hedging every fill there (with --env: that file\'s strategy, hedged)' },
@@ -150,13 +157,17 @@ export const runPaper: CommandRunner = async (args, io) => {
   const flow = parseFlowFlags(values, values.reference === true || values.hedge === true, '--reference or --hedge');
   // With --hedge a recorded Binance market is the hedge venue, and the flow follows its mid; with
   // --reference alone one is served as the reference market, and the flow follows it the same way.
-  const marketDeps: FollowDeps = { clock: new LiveClock(), rng: createRng(seed + 1), logger: simLogger(values['log-level']), chain: getChain('mainnet'), cwd: io.cwd };
+  // With --journal and a recorded market, everything runs on the recording's clock (from its first
+  // receive time on), so `akira-mm parity` can replay the session's span of it.
+  const marketFiles = values.hedge === true ? (values['hedge-data'] ?? defaultHedgeRecording()) : values.reference === true ? (values['reference-data'] ?? defaultHedgeRecording('--reference')) : undefined;
+  const sessionClock = values.journal !== undefined && marketFiles !== undefined ? await recordingClock(marketFiles.map((file) => resolve(io.cwd, file))) : undefined;
+  const marketDeps: FollowDeps = { clock: sessionClock ?? new LiveClock(), rng: createRng(seed + 1), logger: simLogger(values['log-level']), chain: getChain('mainnet'), cwd: io.cwd, ...(sessionClock === undefined ? {} : { depth: true }) };
   const hedge = values.hedge === true ? await startPaperHedge(values['hedge-data'] ?? defaultHedgeRecording(), marketDeps) : undefined;
   const served = values.reference === true && hedge === undefined ? await startRecordedReference(values['reference-data'] ?? defaultHedgeRecording('--reference'), marketDeps) : undefined;
   const reference = values.reference === true ? paperReference(served, hedge) : undefined;
   const follower = hedge?.follower ?? served?.follower;
   // The chain only matters for the token table; a pair file's CHAIN wins over the default.
-  const sim = await startSim({ port, seed, chain: 'mainnet', flow: true, logger: simLogger(values['log-level']), ...(follower === undefined ? {} : { follow: follower, flowModel: flow.model, referenceFlow: flow.options }) });
+  const sim = await startSim({ port, seed, chain: 'mainnet', flow: true, logger: simLogger(values['log-level']), ...(sessionClock === undefined ? {} : { clock: sessionClock }), ...(follower === undefined ? {} : { follow: follower, flowModel: flow.model, referenceFlow: { ...flow.options, takerSeed: seed } }) });
   try {
     const loaded: { readonly names: string[]; readonly configs: PairConfig[]; readonly reload?: (() => PairConfig) | undefined } =
       values.pairs !== undefined
@@ -180,7 +191,10 @@ export const runPaper: CommandRunner = async (args, io) => {
       otherConfigs,
       paths: names,
       io,
-      journalPath: join(mkdtempSync(join(tmpdir(), 'akira-paper-')), 'paper.journal'),
+      ...(values.journal === undefined
+        ? { journalPath: join(mkdtempSync(join(tmpdir(), 'akira-paper-')), 'paper.journal') }
+        : { journalPath: resolve(io.cwd, values.journal), keepJournalHistory: true }),
+      ...(sessionClock === undefined ? {} : { clock: sessionClock }),
       // The embedded exchange lives and dies with this process: no other process can serve its account.
       lockAccount: false,
       stopSignal: stopAfter(duration),

@@ -11,7 +11,7 @@ import { parseFlags, type CommandHelp } from './args.ts';
 import { UsageError, type CommandRunner } from './io.ts';
 import { INSECURE_PERMISSIONS_FLAG, pairFileOptions } from './file-permissions.ts';
 
-const USAGE = 'akira-mm run (--env FILE [--env FILE]… | --env-dir DIR) [--metrics-host HOST] [--journal FILE] [--state-dir DIR] [--insecure-permissions]';
+const USAGE = 'akira-mm run (--env FILE [--env FILE]… | --env-dir DIR) [--metrics-host HOST] [--journal FILE [--keep-journal]] [--state-dir DIR] [--insecure-permissions]';
 
 const HELP: CommandHelp = {
   usage: USAGE,
@@ -30,6 +30,10 @@ export const RUN_OPTIONS = {
   'env-dir': { type: 'string', value: 'DIR', doc: 'every *.env file in DIR (example.env aside), as if each were given with --env' },
   'metrics-host': { type: 'string', value: 'HOST', default: "the file's METRICS_HOST (127.0.0.1)", doc: 'interface for /metrics, /health and the dashboard (0.0.0.0 in a container)' },
   journal: { type: 'string', value: 'FILE', default: '<state dir>/<venue>/<account>.journal', doc: "crash journal of orders in flight, one per venue and account (a journal of another venue or account is refused)" },
+  'keep-journal': {
+    type: 'boolean',
+    doc: "keep the journal's whole history (never compacted, so it grows with every order): the session `akira-mm parity --journal` compares with `akira-mm record`'s recording of the same span. Off: compacted to the open orders",
+  },
   'state-dir': {
     type: 'string',
     value: 'DIR',
@@ -58,6 +62,7 @@ export const runRun: CommandRunner = async (args, io) => {
     reloadConfig: (index) => loadPairFile(paths[index] as string, {}, fileOptions),
     ...(values['metrics-host'] === undefined ? {} : { metricsHost: values['metrics-host'] }),
     ...(values.journal === undefined ? {} : { journalPath: resolve(io.cwd, values.journal) }),
+    ...(values['keep-journal'] === true ? { keepJournalHistory: true } : {}),
     ...(values['state-dir'] === undefined ? {} : { stateDir: resolve(io.cwd, values['state-dir']) }),
   });
   const code = await run.daemon.done;

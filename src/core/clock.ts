@@ -222,3 +222,28 @@ function compareTimers(a: ScheduledTimer, b: ScheduledTimer): number {
 async function flushMicrotasks(): Promise<void> {
   for (let i = 0; i < 20; i++) await Promise.resolve();
 }
+
+/**
+ * A clock `offsetMs` ahead of (or behind) another: its timers are the other's. `paper --journal`
+ * with a recorded market runs the recording's server, the embedded exchange and the bot on one,
+ * started at the recording's first receive time, so the session's journal is on the recording's
+ * clock and `akira-mm parity` can replay the same span (issue 32).
+ */
+export class OffsetClock implements Clock {
+  constructor(
+    private readonly inner: Clock,
+    readonly offsetMs: number,
+  ) {}
+
+  nowMs(): number {
+    return this.inner.nowMs() + this.offsetMs;
+  }
+
+  setTimeout(callback: () => void, delayMs: number, options?: TimerOptions): Timer {
+    return this.inner.setTimeout(callback, delayMs, options);
+  }
+
+  setInterval(callback: () => void, intervalMs: number, options?: TimerOptions): Timer {
+    return this.inner.setInterval(callback, intervalMs, options);
+  }
+}

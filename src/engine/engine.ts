@@ -601,6 +601,21 @@ export class MarketMaker {
       this.scorecard.addFill(fillEffect, unitsToNumber(fillEffect.baseDeltaUnits, rules.baseDecimals), unitsToNumber(fillEffect.quoteDeltaUnits, rules.quoteDecimals), price);
       if (!effect.fill.isMaker) this.chargeTakerGas();
       this.observer.fill?.(effect.fill, fillEffect);
+      const { orderId, side, priceUnits, qtyUnits, quoteUnits, isMaker, timeMs } = effect.fill;
+      this.journal.append({
+        t: 'fill',
+        orderId,
+        side,
+        price: priceUnits.toString(),
+        qty: qtyUnits.toString(),
+        quote: quoteUnits.toString(),
+        fee: fillEffect.feeUnits.toString(),
+        feeToken: fillEffect.feeToken,
+        feeQuote: fillEffect.feeQuote,
+        maker: isMaker,
+        timeMs,
+        atMs: this.clock.nowMs(),
+      });
       this.hedge?.onFill(effect.fill, fillEffect, this.orders.table.get(report.orderId)?.filledQtyUnits ?? effect.fill.qtyUnits);
       // Before quoting began the ledger holds no funds yet: there is no position to hold to the cap.
       if (this.limits !== undefined && this.hasBegun) {

@@ -274,8 +274,33 @@ export class Engine {
 
   // ------------------------------------------------------------------ processing
 
+  /** Items queued by `together` but its last: the book's changes are published after the last. */
+  private readonly heldFlush = new WeakSet<QueueItem>();
+  /** While `together` runs: what it queued. */
+  private grouped: QueueItem[] | undefined;
+
+  /**
+   * Runs `queue` (which accepts several requests of one agent, e.g. a simulated maker's cancel and
+   * re-posts) so the book's changes of all of them are published as one market-data message: a
+   * client never sees the book between them, as the backtest's thin venue never shows it
+   * (issue 32 item 2).
+   */
+  together(queue: () => void): void {
+    const outer = this.grouped;
+    const items: QueueItem[] = [];
+    this.grouped = items;
+    try {
+      queue();
+    } finally {
+      this.grouped = outer;
+    }
+    for (const item of items.slice(0, -1)) this.heldFlush.add(item);
+    outer?.push(...items);
+  }
+
   private enqueue(item: QueueItem): void {
     if (this.isStopped) return;
+    this.grouped?.push(item);
     this.queue.push(item);
     if (!this.isDraining) {
       this.isDraining = true;
@@ -295,7 +320,7 @@ export class Engine {
         // the venue keeps serving and the log says what broke.
         this.deps.logger.error({ err: error, kind: item.kind }, 'sim: request processing failed');
       }
-      this.flushTouched();
+      if (!this.heldFlush.has(item)) this.flushTouched();
     }
     this.isDraining = false;
   }

@@ -38,6 +38,7 @@ import {
   competitorAskTicks,
   competitorBidTicks,
   competitorLots,
+  createRng,
   drawsSlack,
   isArbitrageTarget,
   mayBeArbitrageTarget,
@@ -48,6 +49,7 @@ import {
   type ArbitrageOptions,
   type BackgroundMakerOptions,
   type CompetingMakerOptions,
+  type Rng,
   type Side,
   type UninformedTakerOptions,
 } from '../core/index.ts';
@@ -68,6 +70,13 @@ export interface ReferenceFlowOptions {
   /** The competing maker; absent: none. */
   readonly competitor?: CompetingMakerOptions;
   readonly arbitrage: ArbitrageOptions;
+  /**
+   * The uninformed takers' seed, as the backtest's `--thin-taker-seed`: each book draws from its
+   * own `createRng(takerSeed).fork('thin')`, as the backtest's thin venue does, so a paper session
+   * and the backtest of its recording twin the same reference trades (issue 32 item 2). Absent:
+   * every book draws from the sim's own stream, in turn.
+   */
+  readonly takerSeed?: number;
 }
 
 export const DEFAULT_REFERENCE_FLOW: ReferenceFlowOptions = { uninformed: DEFAULT_UNINFORMED_TAKERS, background: DEFAULT_BACKGROUND_MAKER, competitor: DEFAULT_COMPETING_MAKER, arbitrage: DEFAULT_ARBITRAGE };
@@ -150,11 +159,15 @@ class BookAgents {
   private readonly makers = new Map<bigint, MakerOrders>(MAKER_ACCOUNTS.map((account) => [account, { bid: undefined, ask: undefined, bidTicks: 0, askTicks: 0, bidLots: 0, askLots: 0 }]));
   /** Resting order → the arbitrage order on its way to it (not processed yet): never sent twice. */
   private readonly inFlight = new Map<bigint, bigint>();
+  /** Where the uninformed takers' draws come from (the book's own with a taker seed). */
+  private readonly rng: Rng;
 
   constructor(
     private readonly market: Market,
     private readonly flow: ReferenceFlow,
   ) {
+    const takerSeed = flow.options.takerSeed;
+    this.rng = takerSeed === undefined ? flow.deps.rng : createRng(takerSeed).fork('thin');
     this.tickSize = unitsToNumber(market.priceTick, market.quote.decimals);
     this.lotSize = unitsToNumber(market.qtyStep, market.base.decimals);
     this.quotePerTickLot = this.tickSize * this.lotSize;
@@ -201,11 +214,10 @@ class BookAgents {
   /** A reference trade: maybe an uninformed twin here (one draw, whatever the book shows; one more for its slack). */
   onTrade(aggressor: Side, price: number, qty: number): boolean {
     this.agenda.catchUp();
-    const { options, deps } = this.flow;
-    const uninformed = options.uninformed;
-    const lots = uninformedTwinLots(qty / this.lotSize, deps.rng.next(), uninformed);
+    const uninformed = this.flow.options.uninformed;
+    const lots = uninformedTwinLots(qty / this.lotSize, this.rng.next(), uninformed);
     if (lots <= 0) return false;
-    const slackBps = uninformedSlackBps(uninformed, drawsSlack(uninformed) ? deps.rng.next() : 0);
+    const slackBps = uninformedSlackBps(uninformed, drawsSlack(uninformed) ? this.rng.next() : 0);
     const market = this.market;
     const baseQty = BigInt(lots) * market.qtyStep;
     // The venue refuses an order below its minimum: such a twin does not trade.
@@ -327,11 +339,14 @@ class BookAgents {
     if (isSame && this.isWhole(current.bid, bidLots) && this.isWhole(current.ask, askLots)) return false;
     const { orders } = this.flow;
     const market = this.market;
-    orders.cancelAll(account, market);
+    const engine = this.flow.deps.engine;
     const place = (side: Side, ticks: number, lots: number): bigint | undefined =>
       lots <= 0 || ticks <= 0 ? undefined : orders.place(account, market, side, BigInt(ticks) * market.priceTick, BigInt(lots) * market.qtyStep, false, true);
-    this.makers.set(account, { bid: place('buy', bidTicks, bidLots), ask: place('sell', askTicks, askLots), bidTicks, askTicks, bidLots, askLots });
-    const engine = this.flow.deps.engine;
+    // One market-data message for the cancel and both re-posts: nobody sees the book between them.
+    engine.together(() => {
+      orders.cancelAll(account, market);
+      this.makers.set(account, { bid: place('buy', bidTicks, bidLots), ask: place('sell', askTicks, askLots), bidTicks, askTicks, bidLots, askLots });
+    });
     for (const prune of [...MAKER_ACCOUNTS, FLOW_TAKER, FLOW_ARBITRAGEUR]) engine.pruneFinished(prune, 500);
     return true;
   }

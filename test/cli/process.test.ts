@@ -88,7 +88,7 @@ describe('did you mean, as a process', () => {
   });
 
   it.concurrent('a flag with no near name lists the valid ones when they are few', async () => {
-    expectOneLineUsageError(await runCliProcess(['run', '--bogus']), 'akira-mm run: unknown option --bogus; allowed: --env, --env-dir, --metrics-host, --journal, --state-dir, --insecure-permissions, --help');
+    expectOneLineUsageError(await runCliProcess(['run', '--bogus']), 'akira-mm run: unknown option --bogus; allowed: --env, --env-dir, --metrics-host, --journal, --keep-journal, --state-dir, --insecure-permissions, --help');
   });
 
   it.concurrent('a flag with no near name among many points to --help', async () => {

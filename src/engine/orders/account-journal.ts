@@ -48,6 +48,11 @@ export interface AccountJournalOptions {
    * so a daemon that runs for months keeps neither a growing file nor a growing memory.
    */
   readonly compactEvery?: number;
+  /**
+   * Keep every record (no compaction, also not at a clean stop): a session's whole history for
+   * `akira-mm parity` (`paper --journal FILE`). Default false.
+   */
+  readonly keepHistory?: boolean;
 }
 
 const FORMAT_VERSION = 2;
@@ -171,7 +176,7 @@ export class AccountJournal {
 
   /** Rewrites the file with the owner and only what is still unresolved, every pair's. */
   compact(): void {
-    if (this.closed) return;
+    if (this.closed || this.options.keepHistory === true) return;
     const lines = [JSON.stringify({ t: 'owner', venue: this.owner.venue, account: this.owner.account, version: FORMAT_VERSION })];
     for (const [pair, orders] of this.open) {
       for (const order of orders.values()) {

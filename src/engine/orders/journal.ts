@@ -13,6 +13,26 @@ export type JournalRecord =
   | { readonly t: 'ack'; readonly orderId: string; readonly outcome: 'accepted' | 'rejected' | 'unknown'; readonly timeMs: number }
   | { readonly t: 'cancel'; readonly orderId: string; readonly timeMs: number }
   | { readonly t: 'done'; readonly orderId: string; readonly status: OrderStatus; readonly timeMs: number }
+  /**
+   * A fill of one of our orders as the engine applied it (issue 32: `akira-mm parity` reads a
+   * session's fills from its journal): `timeMs` is the venue's time of the fill, `atMs` the
+   * engine's when it heard it; `fee` in the received token (`feeToken`), `feeQuote` valued in quote.
+   * Recovery ignores it (a fill settles nothing the `done` record does not).
+   */
+  | {
+      readonly t: 'fill';
+      readonly orderId: string;
+      readonly side: Side;
+      readonly price: string;
+      readonly qty: string;
+      readonly quote: string;
+      readonly fee: string;
+      readonly feeToken: 'base' | 'quote';
+      readonly feeQuote: number;
+      readonly maker: boolean;
+      readonly timeMs: number;
+      readonly atMs: number;
+    }
   | { readonly t: 'stop'; readonly timeMs: number };
 
 /** An order the journal says may still be on the venue. */
@@ -125,6 +145,7 @@ export function applyRecord(open: Map<string, JournaledOrder>, record: JournalRe
       break;
     case 'start':
     case 'stop':
+    case 'fill':
       break;
   }
 }
@@ -136,7 +157,7 @@ export function unresolvedFromRecords(records: readonly JournalRecord[]): Journa
   return [...open.values()];
 }
 
-const RECORD_TYPES: ReadonlySet<string> = new Set(['start', 'intent', 'ack', 'cancel', 'done', 'stop']);
+const RECORD_TYPES: ReadonlySet<string> = new Set(['start', 'intent', 'ack', 'cancel', 'done', 'fill', 'stop']);
 
 /**
  * Parses journal text into its records (each with the pair it belongs to, when the file says);

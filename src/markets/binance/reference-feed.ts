@@ -61,6 +61,11 @@ export interface BinanceFeedOptions {
    * for a mid to follow (the sim's `--flow-follow`), never for quoting.
    */
   readonly depth?: boolean;
+  /**
+   * Subscribe to `<symbol>@bookTicker` (default true). False (with `depth`) takes the top from the
+   * depth book alone, as a backtest reads it from a recording: the sim's flow in a parity run.
+   */
+  readonly ticker?: boolean;
   readonly timing?: Partial<FeedTiming>;
   /** A tap on the raw market (the recorder). */
   readonly observer?: BinanceMarketObserver;
@@ -180,7 +185,7 @@ export class BinanceReferenceFeed implements ReferenceFeed {
 
   #streamUrl(): string {
     const lower = this.#symbol.toLowerCase();
-    const streams = [`${lower}@bookTicker`];
+    const streams = this.#options.ticker === false && this.#depth ? [] : [`${lower}@bookTicker`];
     if (this.#depth) streams.push(`${lower}@depth@100ms`);
     if (this.#options.trades ?? true) streams.push(`${lower}@trade`);
     return `${(this.#options.wsUrl ?? BINANCE_WS_URL).replace(/\/+$/, '')}/stream?streams=${streams.join('/')}`;
