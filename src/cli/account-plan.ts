@@ -31,9 +31,9 @@ export function amountText(amount: bigint, token: TokenInfo): string {
 /**
  * @throws PlanRefused when the node's chain id is not the pair file's.
  */
-export function checkChain(state: AccountChainState, chain: ChainInfo): void {
+export function checkChain(state: Pick<AccountChainState, 'chainId'>, chain: ChainInfo): void {
   if (state.chainId !== BigInt(chain.chainId)) {
-    throw new PlanRefused(`wrong chain: the node answers chain id ${addressToHex(state.chainId)}, CHAIN=${chain.name} is ${chain.chainId} (fix STARKNET_RPC_URL or CHAIN)`);
+    throw new PlanRefused(`wrong chain: the node answers chain id 0x${state.chainId.toString(16)}, CHAIN=${chain.name} is ${chain.chainId} (fix STARKNET_RPC_URL or CHAIN)`);
   }
 }
 

@@ -24,7 +24,7 @@ import { UsageError, type CliIo, type CommandRunner } from './io.ts';
 import { liveVenueConfig, remoteSignerDeps } from './live.ts';
 import { loadPairFile } from './pair-config.ts';
 import { isInteractive, promptHidden } from './secret-input.ts';
-import { openSigner } from './signer-setup.ts';
+import { loginSignerOf, openSigner } from './signer-setup.ts';
 
 const COMMON = '--env FILE [--rpc URL] [--json] [--insecure-permissions]';
 const SENDING = '[--yes] [--dry-run] [--poll-ms N]';
@@ -127,6 +127,14 @@ function amountFlag(flag: string, text: string | undefined, token: TokenInfo): b
   return amount;
 }
 
+/** The account's state, once the node is known to be on the pair file's chain (contracts differ between chains). */
+async function readChecked(context: Context, tokens: readonly TokenInfo[]): Promise<AccountChainState> {
+  checkChain({ chainId: await context.client.readChainId() }, context.chain);
+  const state = await context.client.readState(tokens);
+  checkChain(state, context.chain);
+  return state;
+}
+
 /** The trading signer's public key (what `bind` binds). */
 async function tradingKey(context: Context): Promise<bigint> {
   const logger = createLogger({ level: 'silent' });
@@ -221,9 +229,8 @@ async function sendPlanned(context: Context, what: string, lines: readonly strin
 }
 
 async function runStatus(context: Context): Promise<number> {
-  const { client, config, chain, flags, io } = context;
-  const state = await client.readState(tokensOf(config, chain));
-  checkChain(state, chain);
+  const { config, chain, flags, io } = context;
+  const state = await readChecked(context, tokensOf(config, chain));
   let ours: bigint | undefined;
   try {
     ours = config.signer === undefined ? undefined : await tradingKey(context);
@@ -275,8 +282,7 @@ function statusJson(state: AccountChainState, ours: bigint | undefined, left: re
 
 async function runSteps(context: Context, what: string, plan: (state: AccountChainState, ours: bigint) => PlanStep[], needsSigner: boolean): Promise<number> {
   const { client, config, chain } = context;
-  const state = await client.readState(tokensOf(config, chain));
-  checkChain(state, chain);
+  const state = await readChecked(context, tokensOf(config, chain));
   const ours = needsSigner ? await tradingKey(context) : 0n;
   const steps = plan(state, ours);
   return sendPlanned(
@@ -298,14 +304,13 @@ function parseTargets(chain: ChainInfo, entries: readonly string[]): { token: To
 }
 
 async function runWithdraw(context: Context): Promise<number> {
-  const { client, config, chain, flags, address, say } = context;
+  const { client, config, chain, flags, address } = context;
   const token = tokenFlag(chain, flags.token);
   const amount = amountFlag('amount', flags.amount, token);
   const receiver = flags.receiver === undefined ? address : parseAddress(flags.receiver);
   const mode = flags.onchain;
   if (mode !== undefined && mode !== 'request' && mode !== 'apply') throw new UsageError(`--onchain ${mode}: expected request or apply`);
-  const state = await client.readState([token, getToken(chain, chain.nativeGasToken)]);
-  checkChain(state, chain);
+  const state = await readChecked(context, [token, getToken(chain, chain.nativeGasToken)]);
   const holding = state.holdings[0]!;
   if (mode === 'apply') {
     const pending = holding.pendingWithdraw;
@@ -336,21 +341,30 @@ function parseAddress(text: string): bigint {
   return BigInt(text);
 }
 
-/** The venue's gas price (fri per step) through its API. */
+/** The venue's gas price (fri per step) through its API, logged in with the trading signer. */
 async function gasPriceOf(context: Context): Promise<bigint> {
   const { RestClient } = await import('../exchange/index.ts');
   const logger = createLogger({ level: 'silent' });
-  const rest = new RestClient({ baseUrl: context.config.exchangeHttpUrl, chain: context.chain, account: context.address, signer: { starkKey: 0n, signLogin: () => ({ signature: { r: 0n, s: 0n } }) }, clock: new LiveClock(), rng: createRng(1), logger });
+  const clock = new LiveClock();
+  const opened = await openSigner(context.config, { io: context.io, logger, clock, permissions: pairFileOptions(context.io, context.flags) });
+  const signer = loginSignerOf(opened, context.config);
+  const rest = new RestClient({ baseUrl: context.config.exchangeHttpUrl, chain: context.chain, account: context.address, signer, clock, rng: createRng(randomBytes(4).readUInt32LE(0)), logger });
   try {
     return await rest.gasPrice();
   } catch (error) {
     throw new PlanRefused(`the exchange's gas price is unknown (${context.config.exchangeHttpUrl}): ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    await signer.close();
   }
 }
 
 /** The off-chain path: a withdraw signed by the trading key, sent to the API, confirmed by the venue. */
 async function withdrawOffchain(context: Context, token: TokenInfo, amount: bigint, receiver: bigint): Promise<number> {
   const { config, flags, say, io } = context;
+  // The trading key signs the withdraw under the pair's policy: refuse here, before any login, what it would refuse.
+  if (!config.withdrawAllowedReceivers.some((allowed) => BigInt(allowed) === receiver)) {
+    throw new PlanRefused(`the receiver ${addressToHex(receiver)} is not in WITHDRAW_ALLOWED_RECEIVERS (${config.withdrawAllowedReceivers.join(', ') || 'empty'}): the signing policy refuses withdrawals elsewhere; add it to the pair file`);
+  }
   const logger = createLogger({ level: 'silent' });
   const clock = new LiveClock();
   const opened = await openSigner(config, { io, logger, clock, permissions: pairFileOptions(io, flags) });

@@ -240,6 +240,9 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
         result: event.result,
       });
     },
+    onWithdrawPaid: (event) => {
+      starknet.payOffchainWithdraw(event.request, event.paid, event.gasPriceFri);
+    },
     onBooksChanged: (changes) => {
       marketData.onBooksChanged(changes);
       referenceFlow?.onBooksChanged(changes.keys());

@@ -1,3 +1,4 @@
 /** Public surface of the chain reads (Starknet JSON-RPC). */
 export { contractMismatches, describeMismatch, readCoreContract, verifyCoreContract, type ContractMismatch, type CoreContractView } from './core-contract.ts';
 export { OwnerAccount, chainReason, type AccountChainState, type OwnerAccountOptions, type PendingWithdraw, type SentTransaction, type TokenHolding } from './owner-account.ts';
+export { loadAbi, type AbiName } from './abis.ts';

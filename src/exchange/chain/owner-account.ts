@@ -12,13 +12,12 @@
  * WithdrawComponent `request_onchain_withdraw(withdraw)` / `apply_onchain_withdraw(token, key)` /
  * `get_pending_withdraw(maker, token)`, LayerAkiraCore `get_withdraw_delay_params()`.
  */
-import type { Abi, Account as StarknetAccount, Call, Contract as StarknetContract, RpcProvider } from 'starknet';
+import type { Account as StarknetAccount, Call, Contract as StarknetContract, RpcProvider } from 'starknet';
 import type { ChainInfo, Secret, TokenInfo } from '../../core/index.ts';
 import { ExchangeError } from '../client/errors.ts';
 import type { WithdrawRequest } from '../wire/requests.ts';
 import { addressToHex } from '../wire/fields.ts';
-import coreAbi from './abi/core.json' with { type: 'json' };
-import erc20Abi from './abi/erc20.json' with { type: 'json' };
+import { loadAbi } from './abis.ts';
 import { starknetJs } from './starknet-js.ts';
 
 /** One token as the owner's account holds it. Base units. */
@@ -119,12 +118,24 @@ export class OwnerAccount {
     this.#pollMs = options.pollMs ?? 2_000;
     this.provider = new starknet.RpcProvider({ nodeUrl: options.rpcUrl });
     this.account = new starknet.Account({ provider: this.provider, address: addressToHex(options.account), signer: options.ownerKey.reveal() });
-    this.core = new starknet.Contract({ abi: coreAbi as Abi, address: options.chain.coreAddress, providerOrAccount: this.provider });
+    this.core = new starknet.Contract({ abi: loadAbi('core'), address: options.chain.coreAddress, providerOrAccount: this.provider });
   }
 
   /** The ERC-20 contract of `token`, with kurosawa_akira's IERC20 ABI. */
   erc20(token: TokenInfo): StarknetContract {
-    return new (starknetJs().Contract)({ abi: erc20Abi as Abi, address: token.address, providerOrAccount: this.provider });
+    return new (starknetJs().Contract)({ abi: loadAbi('erc20'), address: token.address, providerOrAccount: this.provider });
+  }
+
+  /**
+   * The node's chain id (`starknet_chainId`).
+   * @throws ExchangeError `EXCHANGE_RPC` when the node cannot be asked.
+   */
+  async readChainId(): Promise<bigint> {
+    try {
+      return BigInt(await this.provider.getChainId());
+    } catch (error) {
+      throw new ExchangeError('EXCHANGE_RPC', `starknet_chainId failed: ${chainReason(error)}`, { endpoint: `RPC ${this.#rpcUrl}`, cause: error });
+    }
   }
 
   /**

@@ -7,6 +7,7 @@
  */
 import type { ChainInfo, Clock, Timer } from '../../core/index.ts';
 import type { MessageHasher } from '../../exchange/signer/index.ts';
+import type { WithdrawRequest } from '../../exchange/wire/requests.ts';
 import type { SimAccount } from '../accounts.ts';
 import type { Ledger } from '../ledger.ts';
 import { AccountContract } from './account-contract.ts';
@@ -15,6 +16,9 @@ import { DoubleChain, type ChainCall, type ChainEvent, type IncludedTransaction 
 import { Erc20Contract } from './erc20.ts';
 import { hex } from './felts.ts';
 import { DEFAULT_GAS_PRICES, QUERY_VERSION_3, RpcFailure, decodeMulticall, feeOf, gasOf, invokeHash, maxFeeOf, type GasPrices, type InvokeV3 } from './transactions.ts';
+
+/** Hashes of the exchange's own transactions (rollups, payouts) count up from here. */
+const OPERATOR_HASH_BASE = 0x7011_0000_0000_0000_0000_0000_0000_0000n;
 
 /** The sequencer address fees are paid to (mainnet's). */
 export const SEQUENCER_ADDRESS = 0x1176a1bd84444c89232ec27754698e5d2e7e1a7f1539f12027f28b23ec9f3d8n;
@@ -53,6 +57,7 @@ export class StarknetDouble {
   readonly gasPrices: GasPrices;
   readonly chainInfo: ChainInfo;
   private timer: Timer | undefined;
+  private operatorSequence = 0n;
   private readonly blockIntervalMs: number;
 
   constructor(private readonly options: StarknetDoubleOptions) {
@@ -190,6 +195,27 @@ export class StarknetDouble {
       },
     ]);
     return block.transactions[0] as IncludedTransaction;
+  }
+
+  /**
+   * The payout of an off-chain withdraw the exchange already took from its ledger: the core's
+   * ERC-20 transfer to the receiver and its `Withdrawal` event (direct = false), in a transaction
+   * of the executor's (`apply_withdraws` in a rollup, WithdrawComponent `apply_withdraw`).
+   */
+  payOffchainWithdraw(withdraw: WithdrawRequest, paid: bigint, gasPriceFri: bigint): IncludedTransaction {
+    const transfer = this.tokens.get(BigInt(withdraw.token.address))?.pay(this.core.address, withdraw.receiver, paid);
+    const event = this.core.withdrawalEvent(withdraw, gasPriceFri);
+    this.operatorSequence += 1n;
+    return this.operatorTransaction(OPERATOR_HASH_BASE + this.operatorSequence, BigInt(this.chainInfo.executorAddress), [], [
+      ...(transfer === undefined ? [] : [transfer]),
+      { fromAddress: this.core.address, keys: event.keys, data: event.data },
+    ]);
+  }
+
+  /** The next hash of an exchange transaction (rollups, payouts). */
+  nextOperatorHash(): bigint {
+    this.operatorSequence += 1n;
+    return OPERATOR_HASH_BASE + this.operatorSequence;
   }
 
   private account(address: bigint): AccountContract {

@@ -2,13 +2,12 @@
  * The sim's Starknet double driven by starknet.js's own `RpcProvider`, `Account` and `Contract`
  * (default options: spec 0.10, Cairo version and tip read from the node) over loopback HTTP.
  */
-import { Account, Contract, RpcProvider, hash, num, type Abi } from 'starknet';
+import { Account, Contract, RpcProvider, hash, num } from 'starknet';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/index.ts';
 import { generatePrivateKey, starkKeyOf } from '../../../src/exchange/signer/index.ts';
 import { startSim, type SimHandle, type SimOptions } from '../../../src/sim/index.ts';
-import coreAbi from '../../../src/exchange/chain/abi/core.json' with { type: 'json' };
-import erc20Abi from '../../../src/exchange/chain/abi/erc20.json' with { type: 'json' };
+import { loadAbi } from '../../../src/exchange/index.ts';
 import { randomBytes } from 'node:crypto';
 
 let sim: SimHandle | undefined;
@@ -68,11 +67,11 @@ describe('the Starknet double', () => {
     const keys = (full.value as { events: { keys: string[] }[] }).events.map((event) => event.keys[1]);
     expect(keys).toEqual(expect.arrayContaining([hash.getSelectorFromName('NewBinding'), hash.getSelectorFromName('Deposit'), hash.getSelectorFromName('ApprovalGranted')]));
     // Read back through starknet.js's Contract with LayerAkira's ABI.
-    const coreContract = new Contract({ abi: coreAbi as Abi, address: core, providerOrAccount: provider });
+    const coreContract = new Contract({ abi: loadAbi('core'), address: core, providerOrAccount: provider });
     expect(BigInt(await coreContract.call('get_signer', [num.toHex(wallet.address)]) as bigint)).toBe(tradingKey);
     expect(await coreContract.call('is_approved_executor', [venue.chain.executorAddress, num.toHex(wallet.address)])).toBe(true);
     expect(await coreContract.call('balanceOf', [num.toHex(wallet.address), usdc.address])).toBe(amount);
-    const token = new Contract({ abi: erc20Abi as Abi, address: usdc.address, providerOrAccount: provider });
+    const token = new Contract({ abi: loadAbi('erc20'), address: usdc.address, providerOrAccount: provider });
     expect(await token.call('allowance', [num.toHex(wallet.address), core])).toBe(0n);
     expect(await provider.getNonceForAddress(num.toHex(wallet.address))).toBe('0x1');
   });
