@@ -12,7 +12,9 @@ import { resolve } from 'node:path';
 import type { Call } from 'starknet';
 import { LiveClock, createLogger, createRng, getChain, getToken, parseUnits, withContracts, type ChainInfo, type TokenInfo } from '../core/index.ts';
 import type { PairConfig } from '../config/index.ts';
-import { ExchangeError, OwnerAccount, createLiveVenue, type AccountChainState, type SentTransaction } from '../exchange/index.ts';
+import { ExchangeError, OwnerAccount, checkSettlement, createLiveVenue, hashOfOrderId, readAccountTrades, type AccountChainState, type ChainTrade, type OurFill, type SentTransaction, type SettlementFinding } from '../exchange/index.ts';
+import { parseJournal } from '../engine/index.ts';
+import { readFileSync } from 'node:fs';
 import { createMessageHasher, starkKeyOf, parsePrivateKey } from '../exchange/signer/index.ts';
 import { addressToHex } from '../exchange/wire/fields.ts';
 import type { WithdrawRequest } from '../exchange/wire/requests.ts';
@@ -40,6 +42,11 @@ const SUBCOMMANDS = [
     name: 'withdraw',
     usage: `akira-mm account withdraw --token SYMBOL --amount X [--receiver 0x…] [--onchain request|apply] ${COMMON} ${SENDING}`,
     summary: 'off-chain through the exchange API (signed by the trading key), or on chain: request, then apply once get_withdraw_delay_params has passed',
+  },
+  {
+    name: 'settlement',
+    usage: `akira-mm account settlement --journal FILE [--since TIME] [--deadline-s N] ${COMMON}`,
+    summary: 'match every fill of the journal to a Trade event on chain (order hash, amounts, side): settled with its lag, failed, altered, missing (unsettled past the deadline) and foreign trades; exit 1 unless clean',
   },
 ] as const;
 
@@ -70,6 +77,12 @@ const OPTIONS: Readonly<Record<SubcommandName, FlagSpecs>> = {
   deposit: { ...BASE_OPTIONS, ...SEND_OPTIONS, ...TOKEN_OPTIONS },
   bind: { ...BASE_OPTIONS, ...SEND_OPTIONS },
   'grant-executor': { ...BASE_OPTIONS, ...SEND_OPTIONS },
+  settlement: {
+    ...BASE_OPTIONS,
+    journal: { type: 'string', value: 'FILE', required: true, doc: 'the daemon\'s journal (`run --journal FILE`, or journal.jsonl in its state directory)' },
+    since: { type: 'string', value: 'TIME', default: 'the whole journal', doc: 'only fills from this time on: ISO 8601 or ms since the epoch' },
+    'deadline-s': { type: 'string', value: 'N', unit: 's', default: 120, doc: 'a fill with no Trade event after this long is unsettled (younger: pending)' },
+  },
   withdraw: {
     ...BASE_OPTIONS,
     ...SEND_OPTIONS,
@@ -91,6 +104,9 @@ interface Flags {
   readonly receiver?: string;
   readonly onchain?: string;
   readonly deposit?: readonly string[];
+  readonly journal?: string;
+  readonly since?: string;
+  readonly 'deadline-s'?: string;
   readonly 'insecure-permissions'?: boolean;
 }
 
@@ -405,6 +421,7 @@ export const runAccount: CommandRunner = async (args, io) => {
   const address = BigInt(config.tradingAccount);
   // Messages go to stderr with --json so stdout holds one JSON object.
   const say = (line: string): void => void (flags.json === true ? io.stderr : io.stdout).write(`${line}\n`);
+  if (subcommand.name === 'settlement') return runSettlement(io, flags, config, chain, rpcUrl, address, say);
   const ownerKey = await openOwnerKey(io, pairFileOptions(io, flags));
   const client = new OwnerAccount({ rpcUrl, chain, account: address, ownerKey, pollMs });
   const context: Context = { io, flags, config, chain, address, client, say };
@@ -441,3 +458,83 @@ export const runAccount: CommandRunner = async (args, io) => {
   }
 };
 
+
+function parseSince(text: string | undefined): number {
+  if (text === undefined) return 0;
+  if (/^\d+$/.test(text)) return Number(text);
+  const ms = Date.parse(text);
+  if (Number.isNaN(ms)) throw new UsageError(`--since ${text}: expected ISO 8601 (2026-12-02T08:00:00Z) or ms since the epoch`);
+  return ms;
+}
+
+/** Our fills from the journal (every pair's), from `sinceMs` on. */
+function journalFills(path: string, sinceMs: number): OurFill[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`--journal ${path}: cannot read (${error instanceof Error ? error.message : String(error)})`);
+  }
+  const fills: OurFill[] = [];
+  for (const record of parseJournal(text)) {
+    if (record.t !== 'fill' || record.timeMs < sinceMs) continue;
+    const orderHash = hashOfOrderId(record.orderId);
+    if (orderHash === undefined) continue;
+    fills.push({ orderHash, side: record.side, baseUnits: BigInt(record.qty), quoteUnits: BigInt(record.quote), isMaker: record.maker, timeMs: record.timeMs });
+  }
+  return fills;
+}
+
+/** `account settlement`: reads only (no owner key needed). */
+async function runSettlement(io: CliIo, flags: Flags, config: PairConfig, chain: ChainInfo, rpcUrl: string, address: bigint, say: (line: string) => void): Promise<number> {
+  if (flags.journal === undefined) throw new UsageError('--journal FILE is required');
+  const deadlineS = flags['deadline-s'] === undefined ? 120 : Number(flags['deadline-s']);
+  if (!Number.isInteger(deadlineS) || deadlineS < 0) throw new UsageError(`--deadline-s ${flags['deadline-s']}: expected a whole number of seconds`);
+  const sinceMs = parseSince(flags.since);
+  const fills = journalFills(resolve(io.cwd, flags.journal), sinceMs);
+  let trades: ChainTrade[];
+  try {
+    trades = (await readAccountTrades(rpcUrl, chain, address)).filter((trade) => trade.blockTimestampSec * 1000 >= sinceMs - deadlineS * 1000);
+  } catch (error) {
+    if (error instanceof ExchangeError) throw new UsageError(error.message);
+    throw error;
+  }
+  const report = checkSettlement(address, fills, trades, new LiveClock().nowMs(), deadlineS * 1000);
+  if (flags.json === true) {
+    io.stdout.write(`${JSON.stringify({ account: config.tradingAccount, fills: fills.length, trades: trades.length, counts: report.counts, maxLagMs: report.maxLagMs, clean: report.clean, findings: report.findings.filter((finding) => finding.kind !== 'settled').map(findingJson) })}\n`);
+  } else {
+    say(`${fills.length} fills in the journal, ${trades.length} Trade events of the account on chain`);
+    const c = report.counts;
+    say(`settled ${c.settled} (lag up to ${(report.maxLagMs / 1000).toFixed(1)} s), pending ${c.pending}, unsettled ${c.unsettled}, failed ${c.failed}, altered ${c.altered}, foreign ${c.foreign}`);
+    for (const finding of report.findings) if (finding.kind !== 'settled' && finding.kind !== 'pending') say(`  ${describeFinding(finding)}`);
+    say(report.clean ? 'clean: every fill settled on chain as reported' : 'NOT clean: see above');
+  }
+  return report.clean ? 0 : 1;
+}
+
+function describeFinding(finding: SettlementFinding): string {
+  switch (finding.kind) {
+    case 'foreign':
+      return `foreign: Trade in ${finding.trade.transactionHash} names the account (maker order ${addressToHex(finding.trade.makerHash)}, taker order ${addressToHex(finding.trade.takerHash)}) but no fill of ours`;
+    case 'failed':
+      return `failed rollup: order ${addressToHex(finding.fill.orderHash)} ${finding.fill.side} ${finding.fill.baseUnits}: Trade in ${finding.trade.transactionHash} is_failed`;
+    case 'altered':
+      return `altered: order ${addressToHex(finding.fill.orderHash)}: ${finding.why} (${finding.trade.transactionHash})`;
+    case 'unsettled':
+      return `missing: order ${addressToHex(finding.fill.orderHash)} ${finding.fill.side} ${finding.fill.baseUnits}: no Trade event after ${Math.round(finding.ageMs / 1000)} s`;
+    case 'pending':
+      return `pending: order ${addressToHex(finding.fill.orderHash)}`;
+    case 'settled':
+      return `settled: order ${addressToHex(finding.fill.orderHash)} in ${finding.trade.transactionHash}`;
+  }
+}
+
+function findingJson(finding: SettlementFinding): Record<string, unknown> {
+  return {
+    kind: finding.kind,
+    ...('fill' in finding ? { orderHash: addressToHex(finding.fill.orderHash), side: finding.fill.side, base: finding.fill.baseUnits.toString(), quote: finding.fill.quoteUnits.toString(), timeMs: finding.fill.timeMs } : {}),
+    ...('trade' in finding ? { transactionHash: finding.trade.transactionHash, makerHash: addressToHex(finding.trade.makerHash), takerHash: addressToHex(finding.trade.takerHash) } : {}),
+    ...(finding.kind === 'altered' ? { why: finding.why } : {}),
+    ...(finding.kind === 'unsettled' || finding.kind === 'pending' ? { ageMs: finding.ageMs } : {}),
+  };
+}

@@ -15,7 +15,7 @@ import { UsageError, type CommandRunner } from './io.ts';
 const USAGE =
   'akira-mm sim [--port N] [--host H] [--chain mainnet|sepolia] [--accounts FILE|none] [--seed N] [--dev-accounts N] [--no-flow] ' +
   '[--withdraw-hash snip12|poseidon] [--fault KEY=VALUE]... [--rate-limit PER_SECOND[:BURST]|off] [--rpc-port N] [--flow-follow URL|FILE [--flow-follow-symbol SYMBOL]] ' +
-  '[--flow poisson|reference] [--thin-… X]… [--withdraw-delay BLOCKS:SECONDS] [--block-ms N]';
+  '[--flow poisson|reference] [--thin-… X]… [--withdraw-delay BLOCKS:SECONDS] [--block-ms N] [--rollup-ms N]';
 
 const HELP: CommandHelp = {
   usage: USAGE,
@@ -33,6 +33,7 @@ const OPTIONS = {
     doc: 'JSON file of accounts and balances; none: the dev accounts start as Starknet wallets only (not bound, granted or funded on the exchange; `akira-mm account setup` does that)',
   },
   'withdraw-delay': { type: 'string', value: 'BLOCKS:SECONDS', default: '2:60', doc: 'the core contract\'s on-chain withdrawal delay (get_withdraw_delay_params)' },
+  'rollup-ms': { type: 'string', value: 'N', unit: 'ms', default: 2000, doc: 'fills settle on the Starknet double in one rollup transaction (a Trade event per fill) every N ms; 0: no rollups' },
   'block-ms': { type: 'string', value: 'N', unit: 'ms', default: 6000, doc: 'the Starknet double closes an empty block after this long without one (0: only with transactions)' },
   seed: { type: 'string', value: 'N', default: 0, doc: 'seed of dev accounts and synthetic flow' },
   'dev-accounts': { type: 'string', value: 'N', unit: 'accounts', default: 3, doc: 'development accounts to create' },
@@ -109,6 +110,7 @@ export const runSim: CommandRunner = async (args, io) => {
   const walletsOnly = values.accounts === 'none';
   const withdrawDelay = parseWithdrawDelay(values['withdraw-delay']);
   const blockIntervalMs = integerFlag('block-ms', values['block-ms'], 6_000, 0, 3_600_000);
+  const rollupMs = integerFlag('rollup-ms', values['rollup-ms'], 2_000, 0, 3_600_000);
   if (values.accounts !== undefined && !walletsOnly) {
     const path = resolve(io.cwd, values.accounts);
     let text: string;
@@ -148,6 +150,7 @@ export const runSim: CommandRunner = async (args, io) => {
     accountsMode: walletsOnly ? 'wallets' : 'funded',
     withdrawDelay,
     blockIntervalMs,
+    rollupMs,
     ...(accounts === undefined ? {} : { accounts }),
     ...(follow === undefined ? {} : { follow, flowModel: flow.model, referenceFlow: flow.options }),
   }).catch(async (error: unknown) => {

@@ -594,6 +594,8 @@ export class MarketMaker {
     }
     if (effect.fill !== undefined) {
       const fillEffect = ledger.applyFill(effect.fill, effect.trade);
+      const fill = effect.fill;
+      this.journal.append({ t: 'fill', orderId: fill.orderId, side: fill.side, qty: fill.qtyUnits.toString(), quote: fill.quoteUnits.toString(), price: fill.priceUnits.toString(), maker: fill.isMaker, timeMs: fill.timeMs });
       const price = unitsToNumber(effect.fill.priceUnits, rules.quoteDecimals);
       this.markouts.addFill(effect.fill.side, price, effect.fill.timeMs);
       this.signals.onOwnFill(effect.fill.side, price, effect.fill.timeMs);

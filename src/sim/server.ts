@@ -48,7 +48,7 @@ import { createInlineChecker } from './signatures/inline.ts';
 import type { SignatureChecker } from './signatures/jobs.ts';
 import { createWorkerPoolChecker } from './signatures/pool.ts';
 import { WsHub } from './ws-hub.ts';
-import { StarknetDouble, createRpcServer, type WithdrawDelay } from './chain/index.ts';
+import { Rollup, StarknetDouble, createRpcServer, type WithdrawDelay } from './chain/index.ts';
 import { createMessageHasher } from '../exchange/signer/index.ts';
 import { addressToHex } from '../exchange/wire/fields.ts';
 
@@ -94,6 +94,8 @@ export interface SimOptions {
   readonly withdrawDelay?: WithdrawDelay;
   /** An empty block closes after this long without one; default 6 000 ms. */
   readonly blockIntervalMs?: number;
+  /** Fills settle on the double's chain in one rollup transaction every this long; default 0 (no rollups). */
+  readonly rollupMs?: number;
   /** Contract constants other than the chain's (a venue with another fee recipient, say). */
   readonly contracts?: ContractOverrides;
   /** A token whose price tracks an outside market instead of the random walk (`--flow-follow`). */
@@ -124,6 +126,8 @@ export interface SimHandle {
   readonly rpcUrl: string;
   /** The Starknet double behind `rpcUrl` (tests read wallets and events through it). */
   readonly starknet: StarknetDouble;
+  /** The double's rollups (fills settled on chain in batches; `rollupMs`). */
+  readonly rollup: Rollup;
   /** The Starknet accounts (wallets) of the dev accounts, with their owner keys (not the trading keys). */
   readonly wallets: readonly SimWallet[];
   readonly port: number;
@@ -240,6 +244,7 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
         result: event.result,
       });
     },
+    onFill: (event) => rollup.onFill(event),
     onWithdrawPaid: (event) => {
       starknet.payOffchainWithdraw(event.request, event.paid, event.gasPriceFri);
     },
@@ -345,6 +350,13 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
     for (const [symbol, amount] of account.balances) starknet.fundWallet(account.address, symbol, amount);
     if (!walletsOnly) starknet.core.grantAtGenesis(account.address);
   }
+  const rollup = new Rollup({
+    double: starknet,
+    clock,
+    rollupMs: options.rollupMs ?? 0,
+    rollupFails: () => faults.rollupFails(),
+    report: (account, result) => hub.publishReport(account, { stream: 'fills', client: addressToHex(account), result }),
+  });
   const rpcServer = createRpcServer(starknet);
   let port: number;
   let rpcPort: number;
@@ -362,6 +374,7 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
   flow?.start();
   referenceFlow?.start();
   starknet.start();
+  rollup.start();
   let flowRunning = flow !== undefined;
 
   let stopping: Promise<void> | undefined;
@@ -371,6 +384,7 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
     wsUrl: `ws://${urlHost}:${port}/ws`,
     rpcUrl: `http://${urlHost}:${rpcPort}`,
     starknet,
+    rollup,
     wallets,
     port,
     chain,
@@ -384,6 +398,7 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
         referenceFlow?.stop();
         for (const timer of timers) timer.cancel();
         starknet.stop();
+        rollup.stop();
         engine.stop();
         hub.stop();
         server.closeAllConnections();

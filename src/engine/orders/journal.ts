@@ -13,7 +13,12 @@ export type JournalRecord =
   | { readonly t: 'ack'; readonly orderId: string; readonly outcome: 'accepted' | 'rejected' | 'unknown'; readonly timeMs: number }
   | { readonly t: 'cancel'; readonly orderId: string; readonly timeMs: number }
   | { readonly t: 'done'; readonly orderId: string; readonly status: OrderStatus; readonly timeMs: number }
-  | { readonly t: 'stop'; readonly timeMs: number };
+  | { readonly t: 'stop'; readonly timeMs: number }
+  /**
+   * A fill as the books applied it (base and quote base units, our side, maker or taker): what
+   * `akira-mm account settlement` matches to the chain's Trade events. Recovery ignores it.
+   */
+  | { readonly t: 'fill'; readonly orderId: string; readonly side: Side; readonly qty: string; readonly quote: string; readonly price: string; readonly maker: boolean; readonly timeMs: number };
 
 /** An order the journal says may still be on the venue. */
 export interface JournaledOrder {
@@ -125,6 +130,7 @@ export function applyRecord(open: Map<string, JournaledOrder>, record: JournalRe
       break;
     case 'start':
     case 'stop':
+    case 'fill':
       break;
   }
 }
@@ -136,7 +142,7 @@ export function unresolvedFromRecords(records: readonly JournalRecord[]): Journa
   return [...open.values()];
 }
 
-const RECORD_TYPES: ReadonlySet<string> = new Set(['start', 'intent', 'ack', 'cancel', 'done', 'stop']);
+const RECORD_TYPES: ReadonlySet<string> = new Set(['start', 'intent', 'ack', 'cancel', 'done', 'stop', 'fill']);
 
 /**
  * Parses journal text into its records (each with the pair it belongs to, when the file says);
