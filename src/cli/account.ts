@@ -79,7 +79,7 @@ const OPTIONS: Readonly<Record<SubcommandName, FlagSpecs>> = {
   'grant-executor': { ...BASE_OPTIONS, ...SEND_OPTIONS },
   settlement: {
     ...BASE_OPTIONS,
-    journal: { type: 'string', value: 'FILE', required: true, doc: 'the daemon\'s journal (`run --journal FILE`, or journal.jsonl in its state directory)' },
+    journal: { type: 'string', value: 'FILE', required: true, doc: 'the daemon\'s journal (`run --journal FILE`, or <state dir>/<venue id>/<account>.journal)' },
     since: { type: 'string', value: 'TIME', default: 'the whole journal', doc: 'only fills from this time on: ISO 8601 or ms since the epoch' },
     'deadline-s': { type: 'string', value: 'N', unit: 's', default: 120, doc: 'a fill with no Trade event after this long is unsettled (younger: pending)' },
   },
