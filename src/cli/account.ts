@@ -13,8 +13,8 @@ import type { Call } from 'starknet';
 import { LiveClock, createLogger, createRng, getChain, getToken, parseUnits, withContracts, type ChainInfo, type TokenInfo } from '../core/index.ts';
 import type { PairConfig } from '../config/index.ts';
 import { ExchangeError, OwnerAccount, checkSettlement, createLiveVenue, hashOfOrderId, readAccountTrades, type AccountChainState, type ChainTrade, type OurFill, type SentTransaction, type SettlementFinding } from '../exchange/index.ts';
-import { parseJournal } from '../engine/index.ts';
-import { readFileSync } from 'node:fs';
+import { fillsPathOf, parseJournal } from '../engine/index.ts';
+import { existsSync, readFileSync } from 'node:fs';
 import { createMessageHasher, starkKeyOf, parsePrivateKey } from '../exchange/signer/index.ts';
 import { addressToHex } from '../exchange/wire/fields.ts';
 import type { WithdrawRequest } from '../exchange/wire/requests.ts';
@@ -475,6 +475,8 @@ function journalFills(path: string, sinceMs: number): OurFill[] {
   } catch (error) {
     throw new UsageError(`--journal ${path}: cannot read (${error instanceof Error ? error.message : String(error)})`);
   }
+  // The daemon keeps its fills in the log beside the journal, which compaction leaves alone.
+  if (existsSync(fillsPathOf(path))) text += `\n${readFileSync(fillsPathOf(path), 'utf8')}`;
   const fills: OurFill[] = [];
   for (const record of parseJournal(text)) {
     if (record.t !== 'fill' || record.timeMs < sinceMs) continue;
