@@ -12,9 +12,9 @@ import { resolve } from 'node:path';
 import type { Call } from 'starknet';
 import { LiveClock, createLogger, createRng, getChain, getToken, parseUnits, withContracts, type ChainInfo, type TokenInfo } from '../core/index.ts';
 import type { PairConfig } from '../config/index.ts';
-import { ExchangeError, OwnerAccount, checkSettlement, createLiveVenue, hashOfOrderId, readAccountTrades, type AccountChainState, type ChainTrade, type OurFill, type SentTransaction, type SettlementFinding } from '../exchange/index.ts';
-import { fillsPathOf, parseJournal } from '../engine/index.ts';
-import { existsSync, readFileSync } from 'node:fs';
+import { ExchangeError, OwnerAccount, checkSettlement, createLiveVenue, readAccountTrades, type AccountChainState, type ChainTrade, type OurFill, type SentTransaction, type SettlementFinding } from '../exchange/index.ts';
+import { existsSync } from 'node:fs';
+import { readJournalFills } from './settlement-fills.ts';
 import { createMessageHasher, starkKeyOf, parsePrivateKey } from '../exchange/signer/index.ts';
 import { addressToHex } from '../exchange/wire/fields.ts';
 import type { WithdrawRequest } from '../exchange/wire/requests.ts';
@@ -469,22 +469,12 @@ function parseSince(text: string | undefined): number {
 
 /** Our fills from the journal (every pair's), from `sinceMs` on. */
 function journalFills(path: string, sinceMs: number): OurFill[] {
-  let text: string;
+  if (!existsSync(path)) throw new UsageError(`--journal ${path}: no such file`);
   try {
-    text = readFileSync(path, 'utf8');
+    return readJournalFills(path, sinceMs);
   } catch (error) {
     throw new UsageError(`--journal ${path}: cannot read (${error instanceof Error ? error.message : String(error)})`);
   }
-  // The daemon keeps its fills in the log beside the journal, which compaction leaves alone.
-  if (existsSync(fillsPathOf(path))) text += `\n${readFileSync(fillsPathOf(path), 'utf8')}`;
-  const fills: OurFill[] = [];
-  for (const record of parseJournal(text)) {
-    if (record.t !== 'fill' || record.timeMs < sinceMs) continue;
-    const orderHash = hashOfOrderId(record.orderId);
-    if (orderHash === undefined) continue;
-    fills.push({ orderHash, side: record.side, baseUnits: BigInt(record.qty), quoteUnits: BigInt(record.quote), isMaker: record.maker, timeMs: record.timeMs });
-  }
-  return fills;
 }
 
 /** `account settlement`: reads only (no owner key needed). */
