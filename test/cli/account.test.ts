@@ -170,6 +170,23 @@ describe('akira-mm account', () => {
     expect(nonce()).toBe(sent);
   });
 
+  it('single steps: bind, approve, deposit; preflight then fails on executor access until grant-executor', async () => {
+    const venue = await walletSim();
+    const env = pairFile(venue, 0, freshKey());
+    for (const step of [['bind'], ['approve', '--token', 'USDC', '--amount', '500'], ['deposit', '--token', 'USDC', '--amount', '500']]) {
+      const result = await account(venue, 0, [...step, '--env', env, ...FAST]);
+      expect(result.stderr, step[0]).toBe('');
+      expect(result.code, step[0]).toBe(0);
+    }
+    const preflight = async (): Promise<string> => (await main(['preflight', '--env', env, '--timeout-ms', '500'], { stdout: { write: (text: string) => (out += text) }, stderr: { write: () => true }, stdin: Readable.from(['']), env: {}, cwd: process.cwd() }), out);
+    let out = '';
+    expect(await preflight()).toMatch(/✖ executor access: the account has not granted the executor/);
+    expect(out).toMatch(/✔ balances on chain: the core contract holds what the API reports for ETH and USDC/);
+    expect((await account(venue, 0, ['grant-executor', '--env', env, ...FAST])).code).toBe(0);
+    out = '';
+    expect(await preflight()).toMatch(/✔ executor access/);
+  });
+
   it('refuses to send without --yes when there is no terminal to ask on', async () => {
     const venue = await walletSim();
     const result = await account(venue, 0, ['grant-executor', '--env', pairFile(venue, 0, freshKey()), '--poll-ms', '1']);

@@ -4,3 +4,4 @@ export { OwnerAccount, chainReason, type AccountChainState, type OwnerAccountOpt
 export { loadAbi, type AbiName } from './abis.ts';
 export { readAccountTrades, type ChainTrade } from './trades.ts';
 export { checkSettlement, type OurFill, type SettlementFinding, type SettlementReport } from './settlement.ts';
+export { readAccountOnChain, type AccountOnChain } from './account-reads.ts';
