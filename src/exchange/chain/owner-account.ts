@@ -112,6 +112,9 @@ export class OwnerAccount {
 
   constructor(options: OwnerAccountOptions) {
     const starknet = starknetJs();
+    // starknet.js warns on the console when a node's recent blocks hold too few transactions to
+    // estimate a tip (it then uses 0): noise in a command's output, not a problem.
+    starknet.logger.setLogLevel('ERROR');
     this.#chain = options.chain;
     this.#address = options.account;
     this.#rpcUrl = options.rpcUrl;
