@@ -254,8 +254,10 @@ async function runStatus(context: Context): Promise<number> {
     ours = undefined;
   }
   const left = todo(state, ours);
+  // Free and locked as the venue splits them (the chain holds the sum): only once bound to our key.
+  const split = ours !== undefined && state.boundSigner === ours ? await venueBalances(context) : undefined;
   if (flags.json === true) {
-    io.stdout.write(`${JSON.stringify(statusJson(state, ours, left))}\n`);
+    io.stdout.write(`${JSON.stringify(statusJson(state, ours, left, split))}\n`);
     return 0;
   }
   const say = context.say;
@@ -264,7 +266,9 @@ async function runStatus(context: Context): Promise<number> {
   say(`executor access: ${state.executorApproved ? 'granted' : 'not granted'} (${chain.executorAddress})`);
   for (const holding of state.holdings) {
     const token = holding.token;
-    say(`${token.symbol}: wallet ${amountText(holding.wallet, token)}, allowance ${amountText(holding.allowance, token)}, exchange ${amountText(holding.exchange, token)}`);
+    const venue = split?.get(token.symbol);
+    const parts = venue === undefined ? '' : ` (venue: free ${amountText(venue.balance - venue.locked, token)}, locked ${amountText(venue.locked, token)})`;
+    say(`${token.symbol}: wallet ${amountText(holding.wallet, token)}, allowance ${amountText(holding.allowance, token)}, exchange ${amountText(holding.exchange, token)}${parts}`);
     const wait = withdrawWait(state, holding);
     if (holding.pendingWithdraw !== undefined && wait !== undefined) {
       say(`  pending on-chain withdrawal of ${amountText(holding.pendingWithdraw.amount, token)} to ${addressToHex(holding.pendingWithdraw.receiver)}: ${wait.blocks === 0 && wait.seconds === 0 ? 'may be applied now' : `about ${wait.blocks} blocks and ${wait.seconds} s to wait`}`);
@@ -274,7 +278,26 @@ async function runStatus(context: Context): Promise<number> {
   return 0;
 }
 
-function statusJson(state: AccountChainState, ours: bigint | undefined, left: readonly string[]): Record<string, unknown> {
+/** The venue's balances (free and locked) through its API, logged in with the trading key; undefined when it cannot be asked. */
+async function venueBalances(context: Context): Promise<ReadonlyMap<string, { readonly balance: bigint; readonly locked: bigint }> | undefined> {
+  const { RestClient } = await import('../exchange/index.ts');
+  const logger = createLogger({ level: 'silent' });
+  const clock = new LiveClock();
+  try {
+    const opened = await openSigner(context.config, { io: context.io, logger, clock, permissions: pairFileOptions(context.io, context.flags) });
+    const signer = loginSignerOf(opened, context.config);
+    try {
+      const rest = new RestClient({ baseUrl: context.config.exchangeHttpUrl, chain: context.chain, account: context.address, signer, clock, rng: createRng(randomBytes(4).readUInt32LE(0)), logger, retry: { getAttempts: 1, rateLimitRetries: 1 } });
+      return (await rest.userInfo()).balances;
+    } finally {
+      await signer.close();
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+function statusJson(state: AccountChainState, ours: bigint | undefined, left: readonly string[], split?: ReadonlyMap<string, { readonly balance: bigint; readonly locked: bigint }>): Record<string, unknown> {
   return {
     chainId: addressToHex(state.chainId),
     blockNumber: state.blockNumber,
@@ -289,6 +312,7 @@ function statusJson(state: AccountChainState, ours: bigint | undefined, left: re
       wallet: holding.wallet.toString(),
       allowance: holding.allowance.toString(),
       exchange: holding.exchange.toString(),
+      ...(split?.get(holding.token.symbol) === undefined ? {} : { venueFree: (split.get(holding.token.symbol)!.balance - split.get(holding.token.symbol)!.locked).toString(), venueLocked: split.get(holding.token.symbol)!.locked.toString() }),
       ...(holding.pendingWithdraw === undefined ? {} : { pendingWithdraw: { amount: holding.pendingWithdraw.amount.toString(), receiver: addressToHex(holding.pendingWithdraw.receiver), requestedBlock: holding.pendingWithdraw.requestedBlock } }),
     })),
     todo: left,

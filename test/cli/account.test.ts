@@ -97,6 +97,8 @@ describe('akira-mm account', () => {
     expect(venue.starknet.accounts.get(wallet.address)!.nonce).toBe(1n);
     const after = JSON.parse((await account(venue, 0, ['status', '--env', env, '--json'])).stdout) as { ready: boolean; signerMatches: boolean };
     expect(after).toMatchObject({ ready: true, signerMatches: true });
+    // The chain's exchange balance beside the venue's split of it into free and locked.
+    expect(after).toMatchObject({ tokens: expect.arrayContaining([expect.objectContaining({ symbol: 'USDC', exchange: '1000000000', venueFree: '1000000000', venueLocked: '0' })]) });
   });
 
   it('withdraws on chain (request, then apply after the delay) and off chain through the API, to the wallet', async () => {
