@@ -74,6 +74,10 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'ctl <status|pause|resume|cancel-all|set KEY=VALUE|reload> [--pair BASE/QUOTE] [--env FILE | --state-dir DIR] [--json]   steer a running daemon over its control socket',
     load: async () => (await import('./cli/ctl.ts')).runCtl,
   },
+  account: {
+    summary: 'account <status|setup|approve|deposit|bind|grant-executor|withdraw> --env FILE [--yes] [--dry-run] [--json]   from a funded Starknet wallet to an account ready to quote, and back out (ACCOUNT_KEYSTORE)',
+    load: async () => (await import('./cli/account.ts')).runAccount,
+  },
   hedge: {
     summary: 'hedge flatten --env FILE [--journal FILE]   hedge on the hedge venue whatever the journal says is uncovered',
     load: async () => (await import('./cli/hedge.ts')).runHedge,

@@ -7,6 +7,7 @@ import { Gauge, type Registry } from 'prom-client';
 import type { PairConfig } from '../config/index.ts';
 import { getChain, getToken, unitsToNumber } from '../core/index.ts';
 import { ENGINE_STATES, type Account, type MarketMaker } from '../engine/index.ts';
+import type { SettlementFigures } from './settlement-watch.ts';
 
 /** A pair as the account's metrics read it (its engine once started). */
 export interface AccountMetricsPair {
@@ -79,6 +80,37 @@ export function registerAccountMetrics(registry: Registry, account: Account, pai
         this.set({ pair: pair.name, token: base }, unitsToNumber(funds.baseUnits, decimals(base, pair)));
         this.set({ pair: pair.name, token: quote }, unitsToNumber(funds.quoteUnits, decimals(quote, pair)));
       }
+    },
+  });
+}
+
+/**
+ * The settlement check's gauges (`SettlementWatch`): 0 while no check runs (no STARKNET_RPC_URL)
+ * or before the first one.
+ */
+export function registerSettlementMetrics(registry: Registry, figures: () => SettlementFigures | undefined): void {
+  new Gauge({
+    name: 'akira_mm_unsettled_fills',
+    help: 'Fills of the journal not settled on chain as reported: no Trade event past the deadline, a failed rollup (is_failed) or other amounts (akira-mm account settlement lists them)',
+    registers: [registry],
+    collect() {
+      this.set(figures()?.unsettledFills ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'akira_mm_settlement_lag_seconds',
+    help: 'Largest time from a fill to the block of its Trade event, seconds, at the last settlement check',
+    registers: [registry],
+    collect() {
+      this.set(figures()?.lagSeconds ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'akira_mm_settlement_foreign_trades',
+    help: 'Trade events on chain naming the account that no fill of the journal explains, at the last settlement check',
+    registers: [registry],
+    collect() {
+      this.set(figures()?.foreignTrades ?? 0);
     },
   });
 }

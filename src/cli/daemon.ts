@@ -17,7 +17,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { AggregatorRegistry, Registry } from 'prom-client';
 import type { PairConfig } from '../config/index.ts';
-import { LiveClock, getChain, getToken, unitsToNumber, type Clock, type Logger, type ReferenceFeed, type Strategy, type Venue } from '../core/index.ts';
+import { LiveClock, getChain, getToken, unitsToNumber, withContracts, type Clock, type Logger, type ReferenceFeed, type Strategy, type Venue } from '../core/index.ts';
 import {
   Account,
   STARTING_HEALTH,
@@ -37,7 +37,8 @@ import { Dashboard } from '../ops/dashboard/index.ts';
 import { Notifier, OpsMonitor, registerAlertMetrics } from '../ops/index.ts';
 import { accountLimitsOf, accountPairsOf } from './account-files.ts';
 import { buildStrategy } from './pair-config.ts';
-import { registerAccountMetrics } from './account-metrics.ts';
+import { registerAccountMetrics, registerSettlementMetrics } from './account-metrics.ts';
+import { SettlementWatch } from './settlement-watch.ts';
 import { openAccountState } from './account-state.ts';
 import type { HedgeWiring } from './hedge-wiring.ts';
 import { EXIT_ORDERS_MAY_REST, UsageError, type CliIo } from './io.ts';
@@ -213,7 +214,20 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     monitor?.stop();
     await notifier?.stop();
   };
+  // The settlement check beside the engines, when the pair file names a Starknet node.
+  const settlementWatch =
+    first.config.starknetRpcUrl === undefined
+      ? undefined
+      : new SettlementWatch({
+          rpcUrl: first.config.starknetRpcUrl,
+          chain: withContracts(getChain(first.config.chain), first.config.contracts),
+          account: BigInt(first.config.tradingAccount),
+          journalPath: state.journal.path,
+          clock,
+          logger: logger.child({ component: 'settlement' }),
+        });
   const stopShared = async (): Promise<void> => {
+    settlementWatch?.stop();
     for (const slot of slots) await slot.run.hedge?.hedger.stop();
     await options.closeShared?.();
     for (const journal of journals) journal.close();
@@ -234,6 +248,8 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
       slot.run.hedge?.metrics.register(slot.metrics.registry, () => slot.engine?.status().hedge, () => slot.engine?.status().position);
     }
     registerAccountMetrics(accountRegistry, account, slots);
+    registerSettlementMetrics(accountRegistry, () => settlementWatch?.figures());
+    settlementWatch?.start();
     options.registerMetrics?.(accountRegistry);
     if (notifier !== undefined) registerAlertMetrics(accountRegistry, notifier);
     registerDeprecatedProcessMetrics(accountRegistry);

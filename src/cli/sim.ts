@@ -6,16 +6,16 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { CHAIN_NAMES, LiveClock, createLogger, createRng, getChain, isChainName } from '../core/index.ts';
-import { DEFAULT_RATE_LIMIT, NO_FAULTS, NO_RATE_LIMIT, describeAccounts, parseAccountsFile, startSim, type FaultSettings, type RateLimitSettings, type SimAccount } from '../sim/index.ts';
+import { DEFAULT_RATE_LIMIT, NO_FAULTS, NO_RATE_LIMIT, describeAccounts, describeWallets, parseAccountsFile, startSim, type FaultSettings, type RateLimitSettings, type SimAccount } from '../sim/index.ts';
 import { integerFlag, parseFlags, type CommandHelp } from './args.ts';
 import { startFlowFollower, type FlowFollower } from './flow-follow.ts';
 import { FLOW_FLAGS, describeFlow, parseFlowFlags } from './flow-flags.ts';
 import { UsageError, type CommandRunner } from './io.ts';
 
 const USAGE =
-  'akira-mm sim [--port N] [--host H] [--chain mainnet|sepolia] [--accounts FILE] [--seed N] [--dev-accounts N] [--no-flow] ' +
+  'akira-mm sim [--port N] [--host H] [--chain mainnet|sepolia] [--accounts FILE|none] [--seed N] [--dev-accounts N] [--no-flow] ' +
   '[--withdraw-hash snip12|poseidon] [--fault KEY=VALUE]... [--rate-limit PER_SECOND[:BURST]|off] [--rpc-port N] [--flow-follow URL|FILE [--flow-follow-symbol SYMBOL]] ' +
-  '[--flow poisson|reference] [--thin-… X]…';
+  '[--flow poisson|reference] [--thin-… X]… [--withdraw-delay BLOCKS:SECONDS] [--block-ms N] [--rollup-ms N]';
 
 const HELP: CommandHelp = {
   usage: USAGE,
@@ -26,14 +26,22 @@ const OPTIONS = {
   port: { type: 'string', value: 'N', unit: 'port', default: 8080, doc: 'HTTP and WS port (0: any free port)' },
   host: { type: 'string', value: 'HOST', default: '127.0.0.1', doc: 'interface to listen on' },
   chain: { type: 'string', value: 'mainnet|sepolia', default: 'mainnet', doc: 'chain whose tokens and signing domain it uses' },
-  accounts: { type: 'string', value: 'FILE', default: 'generated dev accounts', doc: 'JSON file of accounts and balances' },
+  accounts: {
+    type: 'string',
+    value: 'FILE|none',
+    default: 'generated dev accounts',
+    doc: 'JSON file of accounts and balances; none: the dev accounts start as Starknet wallets only (not bound, granted or funded on the exchange; `akira-mm account setup` does that)',
+  },
+  'withdraw-delay': { type: 'string', value: 'BLOCKS:SECONDS', default: '2:60', doc: 'the core contract\'s on-chain withdrawal delay (get_withdraw_delay_params)' },
+  'rollup-ms': { type: 'string', value: 'N', unit: 'ms', default: 2000, doc: 'fills settle on the Starknet double in one rollup transaction (a Trade event per fill) every N ms; 0: no rollups' },
+  'block-ms': { type: 'string', value: 'N', unit: 'ms', default: 6000, doc: 'the Starknet double closes an empty block after this long without one (0: only with transactions)' },
   seed: { type: 'string', value: 'N', default: 0, doc: 'seed of dev accounts and synthetic flow' },
   'dev-accounts': { type: 'string', value: 'N', unit: 'accounts', default: 3, doc: 'development accounts to create' },
   'no-flow': { type: 'boolean', doc: 'no synthetic order flow' },
   'withdraw-hash': { type: 'string', value: 'snip12|poseidon', default: 'snip12', doc: 'withdraw hash scheme it verifies' },
   fault: { type: 'string', value: 'KEY=VALUE', multiple: true, default: 'no faults', doc: `fault injection: ${Object.keys(NO_FAULTS).filter((key) => key !== 'paths').join(', ')}` },
   'rate-limit': { type: 'string', value: 'PER_SECOND[:BURST]|off', unit: 'requests/s per account', default: '20:40', doc: 'the venue\'s per-trader limit on state-changing requests: 429 with a suggested sleep beyond it; off = none' },
-  'rpc-port': { type: 'string', value: 'N', unit: 'port', default: 'port + 1', doc: 'Starknet JSON-RPC of the core contract\'s views (fee recipient, bound signer, nonce)' },
+  'rpc-port': { type: 'string', value: 'N', unit: 'port', default: 'port + 1', doc: 'Starknet JSON-RPC of the double: accounts, ERC-20 wallets, the core contract (spec 0.10)' },
   'flow-follow': { type: 'string', value: 'URL|FILE', default: 'random walk', doc: 'the flow tracks this Binance market\'s mid: a Binance-protocol WS URL (an `akira-mm feed`, wss://stream.binance.com:9443) or a recording' },
   'flow-follow-symbol': { type: 'string', value: 'SYMBOL', default: 'from the URL or FILE, else ETHUSDT', doc: 'Binance symbol to follow; its base token is the one that moves' },
   ...FLOW_FLAGS,
@@ -78,6 +86,14 @@ function parseRateLimit(value: string | undefined): RateLimitSettings {
   return { perSecond, burst };
 }
 
+/** `--withdraw-delay 2:60` → 2 blocks and 60 seconds. */
+function parseWithdrawDelay(value: string | undefined): { blocks: number; seconds: number } {
+  if (value === undefined) return { blocks: 2, seconds: 60 };
+  const match = /^(\d+):(\d+)$/.exec(value);
+  if (match === null) throw new UsageError(`--withdraw-delay ${value}: expected BLOCKS:SECONDS (e.g. 2:60)`);
+  return { blocks: Number(match[1]), seconds: Number(match[2]) };
+}
+
 export const runSim: CommandRunner = async (args, io) => {
   const { values } = parseFlags(args, OPTIONS, HELP);
   const chainName = values.chain ?? 'mainnet';
@@ -91,7 +107,11 @@ export const runSim: CommandRunner = async (args, io) => {
   const devAccounts = integerFlag('dev-accounts', values['dev-accounts'], 3, 1, 1000);
   const chain = getChain(chainName);
   let accounts: SimAccount[] | undefined;
-  if (values.accounts !== undefined) {
+  const walletsOnly = values.accounts === 'none';
+  const withdrawDelay = parseWithdrawDelay(values['withdraw-delay']);
+  const blockIntervalMs = integerFlag('block-ms', values['block-ms'], 6_000, 0, 3_600_000);
+  const rollupMs = integerFlag('rollup-ms', values['rollup-ms'], 2_000, 0, 3_600_000);
+  if (values.accounts !== undefined && !walletsOnly) {
     const path = resolve(io.cwd, values.accounts);
     let text: string;
     try {
@@ -127,6 +147,10 @@ export const runSim: CommandRunner = async (args, io) => {
     logger,
     settings: { rateLimit: parseRateLimit(values['rate-limit']) },
     rpcPort,
+    accountsMode: walletsOnly ? 'wallets' : 'funded',
+    withdrawDelay,
+    blockIntervalMs,
+    rollupMs,
     ...(accounts === undefined ? {} : { accounts }),
     ...(follow === undefined ? {} : { follow, flowModel: flow.model, referenceFlow: flow.options }),
   }).catch(async (error: unknown) => {
@@ -134,7 +158,8 @@ export const runSim: CommandRunner = async (args, io) => {
     throw error;
   });
   if (follow !== undefined) logger.info({ symbol: follow.symbol, token: follow.token, price: follow.priceUsd(), flow: flow.model }, `flow follows ${follow.symbol}; ${describeFlow(flow.model, flow.options)}`);
-  io.stdout.write(`Accounts (${chainName}):\n${describeAccounts(sim.accounts, chain)}`);
+  io.stdout.write(`Accounts (${chainName}${walletsOnly ? ', wallets only' : ''}):\n${describeAccounts(sim.accounts, chain)}`);
+  io.stdout.write(`Starknet wallets (account owner keys, not trading keys):\n${describeWallets(sim.wallets)}`);
   logger.info(
     { httpUrl: sim.httpUrl, wsUrl: sim.wsUrl, rpcUrl: sim.rpcUrl, chain: chainName, flow: values['no-flow'] !== true },
     `sim listening on ${sim.httpUrl} (ws ${sim.wsUrl}, starknet rpc ${sim.rpcUrl})`,

@@ -46,5 +46,5 @@ export { createEngineMetrics, type EngineMetrics, type MetricsContext } from './
 export { startMetricsServer, type MetricsServer } from './metrics-server.ts';
 export { STARTING_HEALTH, accountHealth, type Health, type PairHealth } from './health.ts';
 export { GuardedJournal, NullJournal, parseJournal, unresolvedFromRecords, type Journal, type JournalRecord, type JournaledOrder } from './orders/journal.ts';
-export { AccountJournal, JournalOwnerError, isSameOwner, type AccountJournalOptions, type JournalOwner } from './orders/account-journal.ts';
+export { AccountJournal, JournalOwnerError, fillsPathOf, isSameOwner, type AccountJournalOptions, type JournalOwner } from './orders/account-journal.ts';
 export * from './hedge/index.ts';

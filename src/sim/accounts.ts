@@ -112,3 +112,10 @@ export function describeAccounts(accounts: readonly SimAccount[], chain: ChainIn
 export function flowBalance(decimals: number): bigint {
   return 1_000_000_000n * pow10(decimals);
 }
+
+/** The dev accounts' Starknet wallets for the terminal: address and owner key (`ACCOUNT_PRIVATE_KEY` of `akira-mm account`). */
+export function describeWallets(wallets: readonly { readonly address: bigint; readonly ownerPrivateKey: bigint; readonly ownerPublicKey: bigint }[]): string {
+  return wallets
+    .map((wallet, index) => [`| Wallet #${index}`, `| Address:     0x${wallet.address.toString(16)}`, `| Owner key:   0x${wallet.ownerPrivateKey.toString(16)}`, `| Owner pub:   0x${wallet.ownerPublicKey.toString(16)}`, ''].join('\n'))
+    .join('\n');
+}

@@ -21,7 +21,7 @@ export interface VenueContext {
   readonly marketData: MarketData;
   readonly auth: AuthService;
   readonly prices: PriceModel;
-  readonly accounts: ReadonlyMap<bigint, SimAccount>;
+  readonly accounts: Map<bigint, SimAccount>;
   readonly checker: SignatureChecker;
   readonly sequencer: Sequencer;
   /** The router's signer key (answers `/router/sign_external_order`). Never logged. */

@@ -1,5 +1,6 @@
 /** What the matching engine tells the outside (market data, private streams) as it works. */
 import type { Side } from '../core/index.ts';
+import type { WithdrawRequest } from '../exchange/wire/requests.ts';
 import type { Market } from './markets.ts';
 import type { FillAmounts } from './settlement.ts';
 import type { SimOrder } from './orders.ts';
@@ -34,4 +35,23 @@ export interface EngineListener {
   onAccountReport(event: AccountReportEvent): void;
   /** After each processed request: the levels it changed, per book (side + price). */
   onBooksChanged(changes: ReadonlyMap<Market, ReadonlyArray<{ side: Side; price: bigint }>>): void;
+  /** One fill, as it settles in the exchange's ledger (the Starknet double rolls it up later). */
+  onFill?(event: FillEvent): void;
+  /** An off-chain withdraw was paid out of the ledger: `paid` base units of its token reach the receiver's wallet. */
+  onWithdrawPaid?(event: WithdrawPaidEvent): void;
+}
+
+/** A fill between a maker and a taker order. */
+export interface FillEvent {
+  readonly maker: SimOrder;
+  readonly taker: SimOrder;
+  readonly fill: FillAmounts;
+  readonly timeMs: number;
+}
+
+/** An off-chain withdraw the exchange paid (the chain pays the receiver's wallet and emits `Withdrawal`). */
+export interface WithdrawPaidEvent {
+  readonly request: WithdrawRequest;
+  readonly paid: bigint;
+  readonly gasPriceFri: bigint;
 }

@@ -58,6 +58,8 @@ export interface FaultSettings {
    * multi-byte character too), as a text or a binary message (REFERENCE §3: both may come).
    */
   readonly wsFragmentRate: number;
+  /** Per rollup of the Starknet double: its transaction reverts (no Trade event; the fills stay unsettled on chain). */
+  readonly rollupFailRate: number;
   /** HTTP faults apply to these paths only; empty = every path except `/sign/*`. */
   readonly paths: readonly string[];
   /**
@@ -89,6 +91,7 @@ export const NO_FAULTS: FaultSettings = {
   queuedCancelFailRate: 0,
   cancelRaceFillRate: 0,
   wsFragmentRate: 0,
+  rollupFailRate: 0,
   paths: [],
   streamPairs: [],
 };
@@ -101,6 +104,7 @@ export interface FaultStats {
   cancelsFailed: number;
   cancelRaceFills: number;
   fragmentedMessages: number;
+  rollupsFailed: number;
 }
 
 /** What to do to one HTTP request. */
@@ -113,7 +117,7 @@ export interface HttpFault {
 export class FaultController {
   #settings: FaultSettings;
   /** Counts of faults that struck (chaos reports say which fault windows did something). */
-  readonly stats: FaultStats = { queuedActionsFailed: 0, queuedActionsDropped: 0, ordersFailed: 0, cancelsFailed: 0, cancelRaceFills: 0, fragmentedMessages: 0 };
+  readonly stats: FaultStats = { queuedActionsFailed: 0, queuedActionsDropped: 0, ordersFailed: 0, cancelsFailed: 0, cancelRaceFills: 0, fragmentedMessages: 0, rollupsFailed: 0 };
   #dropAll: () => number = () => 0;
 
   constructor(
@@ -155,6 +159,13 @@ export class FaultController {
   }
 
   /** What to do to an accepted queued action when it is processed: fail it, drop it, or nothing. */
+  /** True when the next rollup transaction is to revert (`rollupFailRate`). */
+  rollupFails(): boolean {
+    const fails = this.roll(this.#settings.rollupFailRate);
+    if (fails) this.stats.rollupsFailed++;
+    return fails;
+  }
+
   queuedActionFault(): 'fail' | 'drop' | undefined {
     if (this.roll(this.#settings.queuedActionFailRate)) {
       this.stats.queuedActionsFailed++;

@@ -87,6 +87,7 @@ export function processWithdraw(deps: FundsDeps, request: WithdrawRequest, hash:
     ledger.collect(request.maker, 'locked', 'gas', gasToken, gas);
     ledger.unlock(request.maker, gasToken, lockedGas - gas);
   }
+  deps.listener.onWithdrawPaid?.({ request, paid: token === gasToken ? request.amount - gas : request.amount, gasPriceFri: deps.gasPriceFri() });
   settledReport(deps.listener, request.maker, 'withdraw', hash, { gas_paid: gas.toString() });
 }
 

@@ -203,6 +203,7 @@ export class Matcher {
     taker.status = takerDone ? 'FILLED' : 'PARTIALLY_FILLED';
     taker.matcherResult = 'OK';
     taker.updatedAtMs = now;
+    this.deps.listener.onFill?.({ maker, taker, fill, timeMs: now });
     this.deps.listener.onTrade({ market: taker.market, price: fill.price, base: fill.base, quote: fill.quote, takerSide: taker.side, timeMs: now });
     this.deps.listener.onExecution({ order: maker, fill });
     this.deps.listener.onExecution({ order: taker, fill });

@@ -10,7 +10,6 @@ import {
   LiveClock,
   createRng,
   createSilentLogger,
-  findTokenByAddress,
   getChain,
   withContracts,
   type ChainInfo,
@@ -49,8 +48,9 @@ import { createInlineChecker } from './signatures/inline.ts';
 import type { SignatureChecker } from './signatures/jobs.ts';
 import { createWorkerPoolChecker } from './signatures/pool.ts';
 import { WsHub } from './ws-hub.ts';
-import { createRpcServer } from './rpc.ts';
-import { addressToHex, feltToHex } from '../exchange/wire/fields.ts';
+import { Rollup, StarknetDouble, createRpcServer, type WithdrawDelay } from './chain/index.ts';
+import { createMessageHasher } from '../exchange/signer/index.ts';
+import { addressToHex } from '../exchange/wire/fields.ts';
 
 /** Options of {@link startSim}; every one has a default. */
 export interface SimOptions {
@@ -82,8 +82,20 @@ export interface SimOptions {
   readonly withdrawHash?: WithdrawHashScheme;
   /** Signature-check threads; 0 checks inline. Default min(2, cores). */
   readonly signatureWorkers?: number;
-  /** Port of the Starknet JSON-RPC endpoint (core contract views); default 0 (any free port). */
+  /** Port of the Starknet JSON-RPC endpoint (the Starknet double); default 0 (any free port). */
   readonly rpcPort?: number;
+  /**
+   * `funded` (default): the accounts start bound, granted and funded on the exchange (zero-config
+   * paper), their wallets funded too. `wallets`: the accounts exist only as Starknet accounts with
+   * wallet funds (`--accounts none`): binding, approving, depositing and granting are theirs to do.
+   */
+  readonly accountsMode?: 'funded' | 'wallets';
+  /** On-chain withdrawal delay (`get_withdraw_delay_params`); default 2 blocks and 60 s. */
+  readonly withdrawDelay?: WithdrawDelay;
+  /** An empty block closes after this long without one; default 6 000 ms. */
+  readonly blockIntervalMs?: number;
+  /** Fills settle on the double's chain in one rollup transaction every this long; default 0 (no rollups). */
+  readonly rollupMs?: number;
   /** Contract constants other than the chain's (a venue with another fee recipient, say). */
   readonly contracts?: ContractOverrides;
   /** A token whose price tracks an outside market instead of the random walk (`--flow-follow`). */
@@ -99,12 +111,25 @@ export interface SimOptions {
   readonly referenceFlow?: ReferenceFlowOptions;
 }
 
+/** A Starknet account of the double whose owner key the sim knows (dev accounts). Never logged. */
+export interface SimWallet {
+  readonly address: bigint;
+  readonly ownerPrivateKey: bigint;
+  readonly ownerPublicKey: bigint;
+}
+
 /** A running embedded exchange. */
 export interface SimHandle {
   readonly httpUrl: string;
   readonly wsUrl: string;
-  /** Starknet JSON-RPC of the venue's core contract (fee recipient, bound signers, nonces). */
+  /** Starknet JSON-RPC of the double (accounts, ERC-20 wallets, the core contract). */
   readonly rpcUrl: string;
+  /** The Starknet double behind `rpcUrl` (tests read wallets and events through it). */
+  readonly starknet: StarknetDouble;
+  /** The double's rollups (fills settled on chain in batches; `rollupMs`). */
+  readonly rollup: Rollup;
+  /** The Starknet accounts (wallets) of the dev accounts, with their owner keys (not the trading keys). */
+  readonly wallets: readonly SimWallet[];
   readonly port: number;
   readonly chain: ChainInfo;
   readonly settings: SimSettings;
@@ -181,9 +206,10 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
   const rng = createRng(seed);
   const host = options.host ?? '127.0.0.1';
   const accounts = options.accounts ?? fundDevAccounts(devAccounts(seed, options.devAccounts ?? 3), chain);
+  const walletsOnly = options.accountsMode === 'wallets';
 
   const ledger = new Ledger();
-  for (const account of accounts) {
+  for (const account of walletsOnly ? [] : accounts) {
     ledger.open(account.address);
     for (const [token, amount] of account.balances) ledger.deposit(account.address, token, amount);
   }
@@ -217,6 +243,10 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
         ...(event.market === undefined ? {} : { pair: wsPair(event.market) }),
         result: event.result,
       });
+    },
+    onFill: (event) => rollup.onFill(event),
+    onWithdrawPaid: (event) => {
+      starknet.payOffchainWithdraw(event.request, event.paid, event.gasPriceFri);
     },
     onBooksChanged: (changes) => {
       marketData.onBooksChanged(changes);
@@ -254,7 +284,7 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
     marketData,
     auth,
     prices,
-    accounts: new Map(accounts.map((account) => [account.address, account])),
+    accounts: new Map(walletsOnly ? [] : accounts.map((account) => [account.address, account])),
     checker,
     sequencer: new Sequencer(),
     routerPrivateKey,
@@ -299,17 +329,35 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
     flow = new SyntheticFlow({ chain, settings, clock, rng: rng.fork('flow'), engine, ledger, prices, excluded: driven }, flowOptions);
   }
 
-  const rpcServer = createRpcServer({
+  const starknet = new StarknetDouble({
     chain,
-    signerOf: (account) => venue.accounts.get(account)?.publicKey ?? 0n,
+    clock,
+    ledger,
+    accounts: venue.accounts,
+    hasher: createMessageHasher(chain, { withdrawHash }),
     nonceOf: (account) => engine.nonceOf(account),
-    balanceOf: (account, tokenAddress) => {
-      const token = findTokenByAddress(chain, feltToHex(tokenAddress));
-      const holding = token === undefined ? undefined : ledger.holdingsOf(account).get(token.symbol);
-      return holding === undefined ? 0n : holding.free + holding.locked;
-    },
     withdrawSteps: () => settings.steps.withdraw,
+    ...(options.withdrawDelay === undefined ? {} : { withdrawDelay: options.withdrawDelay }),
+    ...(options.blockIntervalMs === undefined ? {} : { blockIntervalMs: options.blockIntervalMs }),
   });
+  const wallets: SimWallet[] = [];
+  for (const account of accounts) {
+    const ownerPrivateKey = deriveKey(seed, `owner/${account.address.toString(16)}`);
+    const ownerPublicKey = starkKeyOf(ownerPrivateKey);
+    starknet.deployAccount(account.address, ownerPublicKey);
+    wallets.push({ address: account.address, ownerPrivateKey, ownerPublicKey });
+    // Wallet funds as much as the exchange balance of a funded account (DEV_BALANCES).
+    for (const [symbol, amount] of account.balances) starknet.fundWallet(account.address, symbol, amount);
+    if (!walletsOnly) starknet.core.grantAtGenesis(account.address);
+  }
+  const rollup = new Rollup({
+    double: starknet,
+    clock,
+    rollupMs: options.rollupMs ?? 0,
+    rollupFails: () => faults.rollupFails(),
+    report: (account, result) => hub.publishReport(account, { stream: 'fills', client: addressToHex(account), result }),
+  });
+  const rpcServer = createRpcServer(starknet);
   let port: number;
   let rpcPort: number;
   try {
@@ -325,6 +373,8 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
   }
   flow?.start();
   referenceFlow?.start();
+  starknet.start();
+  rollup.start();
   let flowRunning = flow !== undefined;
 
   let stopping: Promise<void> | undefined;
@@ -333,6 +383,9 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
     httpUrl: `http://${urlHost}:${port}`,
     wsUrl: `ws://${urlHost}:${port}/ws`,
     rpcUrl: `http://${urlHost}:${rpcPort}`,
+    starknet,
+    rollup,
+    wallets,
     port,
     chain,
     settings,
@@ -344,6 +397,8 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
         flow?.stop();
         referenceFlow?.stop();
         for (const timer of timers) timer.cancel();
+        starknet.stop();
+        rollup.stop();
         engine.stop();
         hub.stop();
         server.closeAllConnections();

@@ -11,6 +11,7 @@ const SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
   signer: ['serve'],
   backtest: ['merge'],
   hedge: ['flatten'],
+  account: ['status', 'setup', 'approve', 'deposit', 'bind', 'grant-executor', 'withdraw', 'settlement'],
 };
 
 /** Each flag line of a help text: `  --name VALUE   doc (unit, default …)`. */

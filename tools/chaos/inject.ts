@@ -252,6 +252,13 @@ const INJECTORS: Readonly<Record<ScheduledFault['kind'], Injector>> = {
     const pause = pausedLine(bot, 'feed down', startMs);
     return { struck: true, ...(pause === undefined ? {} : { newOrdersAfterMs: Number(pause['time']) }) };
   },
+  'rollup-fails': async (fault, context) => {
+    // The double's rollups (every 500 ms in a campaign) revert their Trade events as failed while
+    // the fault lasts; the bot is not told (as on chain), so only the settlement check sees it.
+    const before = context.sim.faults.stats.rollupsFailed;
+    await withSimFaults(context, fault, { rollupFailRate: fault.rate });
+    return { struck: context.sim.faults.stats.rollupsFailed > before };
+  },
   'clock-step': async (fault, context) => {
     const stepMs = fault.rate < 0.5 ? -CLOCK_STEP_MS : CLOCK_STEP_MS;
     const bot = context.bot();

@@ -128,7 +128,7 @@ export async function runChaos(options: RunOptions): Promise<RunResult> {
   const pairs: readonly (ChaosPair & { readonly orderSize: string })[] = pairCount === 1 ? [{ ...(SINGLE_PAIR[0] as ChaosPair), orderSize: '0.05' }] : ACCOUNT_PAIRS.slice(0, pairCount);
   const pairLabels = pairs.map((pair) => `${pair.base}-${pair.quote}`);
   const controlFile = join(dir, 'bot-control.json');
-  const sim = await startSim({ seed: options.seed, flow: true, signatureWorkers: 0, devAccounts: 1, settings: { rateLimit: VENUE_RATE_LIMIT } });
+  const sim = await startSim({ seed: options.seed, flow: true, signatureWorkers: 0, devAccounts: 1, settings: { rateLimit: VENUE_RATE_LIMIT }, rollupMs: 500 });
   const proxy = new WsProxy(sim.port, clock, createRng(options.seed).fork('ws-proxy'));
   const proxyPort = await proxy.start();
   const account = sim.accounts[0];

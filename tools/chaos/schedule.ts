@@ -30,6 +30,8 @@ export const FAULT_KINDS = [
   'ws-split-merge',
   'slow-consumer',
   'clock-step',
+  // The chain's: a rollup of the Starknet double fails (issue 31 item 3).
+  'rollup-fails',
   'journal-disk-full',
   'exchange-down-at-sigterm',
 ] as const;

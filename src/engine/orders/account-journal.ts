@@ -99,6 +99,8 @@ export class AccountJournal {
   private syncScheduled = false;
   private closed = false;
   private openViews = 0;
+  /** The fills log beside the journal (`<journal>.fills`), opened on the first fill. */
+  private fillsFd = -1;
 
   private constructor(
     readonly path: string,
@@ -167,6 +169,13 @@ export class AccountJournal {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    if (this.fillsFd >= 0) {
+      try {
+        fsyncSync(this.fillsFd);
+      } finally {
+        closeSync(this.fillsFd);
+      }
+    }
     try {
       fsyncSync(this.fd);
     } finally {
@@ -200,6 +209,14 @@ export class AccountJournal {
 
   private append(pair: string, record: JournalRecord): void {
     if (this.closed) return;
+    if (record.t === 'fill') {
+      // A fill also goes to its own append-only log, which compaction never rewrites: the
+      // settlement check (`akira-mm account settlement`) reads every fill ever made, not just the
+      // open orders. It stays in the journal too, in order with the session's other records, for
+      // `akira-mm parity` on a session's whole journal (paper --journal, run --keep-journal).
+      if (this.fillsFd < 0) this.fillsFd = openSync(fillsPathOf(this.path), 'a');
+      writeSync(this.fillsFd, JSON.stringify({ ...record, pair }) + '\n');
+    }
     // Written first: if the disk refuses it, the in-memory state does not claim it either.
     writeSync(this.fd, JSON.stringify({ ...record, pair }) + '\n');
     applyRecord(this.pairMap(pair), record);
@@ -224,4 +241,9 @@ export class AccountJournal {
       if (!this.closed) fdatasync(this.fd, () => undefined);
     }, this.options.syncEveryMs ?? 50);
   }
+}
+
+/** The fills log of a journal: `<journal>.fills`, one JSON `fill` record per line. */
+export function fillsPathOf(journalPath: string): string {
+  return `${journalPath}.fills`;
 }

@@ -35,7 +35,11 @@ export type ExchangeErrorCode =
   /** The Starknet node (STARKNET_RPC_URL) could not be asked. */
   | 'EXCHANGE_RPC'
   /** A contract constant of ours disagrees with the chain (fee recipient, bound signer, chain id). */
-  | 'EXCHANGE_CONTRACT_MISMATCH';
+  | 'EXCHANGE_CONTRACT_MISMATCH'
+  /** An on-chain transaction we would send is refused before sending (its simulation reverts, a precondition fails). */
+  | 'EXCHANGE_CHAIN_REFUSED'
+  /** An on-chain transaction we sent was included but reverted. */
+  | 'EXCHANGE_TX_REVERTED';
 
 export { VENUE_ERROR_NAMES, type VenueErrorName } from '../wire/errors.ts';
 import { VENUE_ERROR_NAMES, type VenueErrorName } from '../wire/errors.ts';

@@ -6,6 +6,7 @@
 import { formatUnits, type TickerRules } from '../../core/index.ts';
 import { ExchangeError, UndiciTransport, type RestClient, type StepsSpec } from '../client/index.ts';
 import { contractMismatches, describeMismatch, readCoreContract, type ContractMismatch } from '../chain/index.ts';
+import { checkAccountOnChain } from './chain-checks.ts';
 import { maxGasPrice } from '../gas/index.ts';
 import { resolvePairSetup } from '../venue/pair-setup.ts';
 import { addressToHex } from '../wire/fields.ts';
@@ -84,6 +85,7 @@ export async function checkVenue(target: PreflightTarget, rest: RestClient, deps
   const bestAskUnits = book?.ask?.price;
   const midUnits = bestBidUnits !== undefined && bestAskUnits !== undefined ? (bestBidUnits + bestAskUnits) / 2n : (bestBidUnits ?? bestAskUnits);
   await checkBalances(target, rest, { midUnits, steps }, report);
+  await checkAccountOnChain(target, rest, report);
   return { loggedIn: true, rules, midUnits, bestBidUnits, bestAskUnits };
 }
 

@@ -58,7 +58,7 @@ describe('the core contract over JSON-RPC', () => {
     const venue = await started();
     const call = async (body: unknown): Promise<unknown> =>
       (await fetch(venue.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
-    expect(await call({ jsonrpc: '2.0', id: 1, method: 'starknet_getNonce', params: [] })).toMatchObject({ id: 1, error: { code: -32601 } });
+    expect(await call({ jsonrpc: '2.0', id: 1, method: 'starknet_traceTransaction', params: [] })).toMatchObject({ id: 1, error: { code: -32601 } });
     const request = { contract_address: venue.chain.coreAddress, entry_point_selector: '0x1', calldata: [] };
     expect(await call({ jsonrpc: '2.0', id: 2, method: 'starknet_call', params: { request, block_id: 'latest' } })).toMatchObject({ id: 2, error: { code: 21 } });
   });
