@@ -8,10 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli.ts';
-import type { CliIo } from '../../src/cli/io.ts';
 import { startLiveRun } from '../../src/cli/live.ts';
 import { validatePairEnv } from '../../src/cli/pair-config.ts';
 import { ManualClock, Secret, createRng, createSilentLogger } from '../../src/core/index.ts';
@@ -19,6 +16,7 @@ import { createLiveVenue } from '../../src/exchange/index.ts';
 import { generatePrivateKey } from '../../src/exchange/signer/index.ts';
 import { feltToHex } from '../../src/exchange/wire/fields.ts';
 import { startSim, type SimHandle } from '../../src/sim/index.ts';
+import { account } from './account-support.ts';
 import { ETH, QUIET_LISTENER, USDC, eventually, place, silentIo } from '../integration/support.ts';
 
 let sim: SimHandle | undefined;
@@ -57,18 +55,6 @@ function writePair(lines: Record<string, string>): string {
   return path;
 }
 
-async function account(venue: SimHandle, index: number, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    stdin: Readable.from(['']),
-    env: { ACCOUNT_PRIVATE_KEY: feltToHex(venue.wallets[index]!.ownerPrivateKey) },
-    cwd: process.cwd(),
-  };
-  return { code: await main(['account', ...args], io), stdout, stderr };
-}
 
 const FAST = ['--yes', '--poll-ms', '1'];
 

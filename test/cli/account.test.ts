@@ -12,10 +12,10 @@ import { Readable } from 'node:stream';
 import { hash } from 'starknet';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.ts';
-import type { CliIo } from '../../src/cli/io.ts';
 import { generatePrivateKey, starkKeyOf } from '../../src/exchange/signer/index.ts';
 import { feltToHex } from '../../src/exchange/wire/fields.ts';
 import { startSim, type SimHandle, type SimOptions } from '../../src/sim/index.ts';
+import { account } from './account-support.ts';
 
 let sim: SimHandle | undefined;
 afterEach(async () => {
@@ -45,19 +45,6 @@ function pairFile(venue: SimHandle, index: number, tradingKey: bigint, extra: re
   return path;
 }
 
-async function account(venue: SimHandle, index: number, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    stdin: Readable.from(['']),
-    env: { ACCOUNT_PRIVATE_KEY: feltToHex(venue.wallets[index]!.ownerPrivateKey) },
-    cwd: process.cwd(),
-  };
-  const code = await main(['account', ...args], io);
-  return { code, stdout, stderr };
-}
 
 const freshKey = (): bigint => generatePrivateKey((size) => randomBytes(size));
 const FAST = ['--yes', '--poll-ms', '1'];

@@ -1,35 +1,23 @@
-import { spawn } from 'node:child_process';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../cli/run-cli.ts';
+import { spawnSim } from './sim-process.ts';
 
 describe('akira-mm sim', () => {
   it('prints the accounts, logs one line with its URLs once listening, and stops cleanly on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['bin/akira-mm.js', 'sim', '--port', '0', '--no-flow', '--seed', '3', '--dev-accounts', '2'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    const line = await new Promise<Record<string, unknown>>((resolve, reject) => {
-      child.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-        const found = stderr.split('\n').find((entry) => entry.includes('sim listening'));
-        if (found !== undefined) resolve(JSON.parse(found) as Record<string, unknown>);
-      });
-      child.once('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
-    });
+    const sim = await spawnSim(['--port', '0', '--no-flow', '--seed', '3', '--dev-accounts', '2']);
+    const { line } = sim;
     expect(line['httpUrl']).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(line['wsUrl']).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/ws$/);
     expect(line['rpcUrl']).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(stdout).toContain('Account #1');
-    expect(stdout).toMatch(/Private key: 0x[0-9a-f]+/);
-    expect(stderr).not.toMatch(/Private key|privateKey/i);
+    expect(sim.stdout()).toContain('Account #1');
+    expect(sim.stdout()).toMatch(/Private key: 0x[0-9a-f]+/);
+    expect(sim.stderr()).not.toMatch(/Private key|privateKey/i);
     const gas = await fetch(`${String(line['httpUrl'])}/gas/price`);
     expect(gas.status).toBe(401);
-    const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    expect(await exit).toBe(0);
+    expect(await sim.stop()).toBe(0);
   }, 30_000);
 
   it('exits 2 naming a bad flag or value', async () => {
