@@ -209,16 +209,17 @@ export class AccountJournal {
 
   private append(pair: string, record: JournalRecord): void {
     if (this.closed) return;
+    const line = JSON.stringify({ ...record, pair }) + '\n';
     if (record.t === 'fill') {
       // A fill also goes to its own append-only log, which compaction never rewrites: the
       // settlement check (`akira-mm account settlement`) reads every fill ever made, not just the
       // open orders. It stays in the journal too, in order with the session's other records, for
       // `akira-mm parity` on a session's whole journal (paper --journal, run --keep-journal).
       if (this.fillsFd < 0) this.fillsFd = openSync(fillsPathOf(this.path), 'a');
-      writeSync(this.fillsFd, JSON.stringify({ ...record, pair }) + '\n');
+      writeSync(this.fillsFd, line);
     }
     // Written first: if the disk refuses it, the in-memory state does not claim it either.
-    writeSync(this.fd, JSON.stringify({ ...record, pair }) + '\n');
+    writeSync(this.fd, line);
     applyRecord(this.pairMap(pair), record);
     this.scheduleSync();
     if (++this.appendsSinceCompact >= (this.options.compactEvery ?? 10_000)) this.compact();
