@@ -51,6 +51,8 @@ export interface BacktestPlan {
   readonly quoteDecimals: number | undefined;
   readonly tick: string | undefined;
   readonly lot: string | undefined;
+  /** `--min-qty`: the venue's smallest order, base tokens; undefined (and plans written before it) = one lot. */
+  readonly minQty?: string | undefined;
   readonly queue: string;
   readonly latencyMs: number;
   readonly latencyJitterMs: number;
@@ -200,6 +202,14 @@ function stepUnits(flag: string, text: string, decimals: number, token: string, 
   return units;
 }
 
+/** `--min-qty` in base units: a whole number of lots, at least one. */
+function minQtyUnits(text: string, market: Market): bigint {
+  const units = stepUnits('min-qty', text, market.baseDecimals, market.base, 'base-decimals');
+  const lot = parseUnits(market.lot, market.baseDecimals);
+  if (units % lot !== 0n) throw new UsageError(`--min-qty=${text} is not a whole number of lots (the lot is ${market.lot} ${market.base})`);
+  return units;
+}
+
 function readHeaders(paths: readonly string[], flag = '--data'): RecordingHeader[] {
   return paths.map((path) => {
     try {
@@ -258,13 +268,13 @@ export function prepareRun(plan: BacktestPlan, onProgress?: (done: number, total
     isEcosystemBook: config.ecosystemBook,
     priceTick: parseUnits(market.tick, market.quoteDecimals),
     qtyStep: parseUnits(market.lot, market.baseDecimals),
-    minQty: parseUnits(market.lot, market.baseDecimals),
+    minQty: plan.minQty === undefined ? parseUnits(market.lot, market.baseDecimals) : minQtyUnits(plan.minQty, market),
     baseDecimals: market.baseDecimals,
     quoteDecimals: market.quoteDecimals,
   };
   headers.forEach((header, i) => {
     try {
-      recordingScale(header, rules, plan.data[i] as string);
+      recordingScale(header, rules, plan.data[i] as string, { fractionalLots: plan.thin !== undefined });
     } catch (error) {
       if (!(error instanceof DataError)) throw error;
       const flag = error.message.includes('tick') ? '--tick' : '--lot';
@@ -278,7 +288,7 @@ export function prepareRun(plan: BacktestPlan, onProgress?: (done: number, total
   const referenceLatencyMs = plan.referenceLatencyMs ?? BACKTEST_DEFAULTS.referenceLatencyMs;
   const rng = createRng(plan.seed);
   const hedgeMinNotional = plan.hedgeMinNotional ?? (hedgeHeader === undefined ? '0' : minNotionalOf(hedgeHeader.symbol));
-  const source = createRecordedEventSource(plan.data, rules, onProgress === undefined ? {} : { onProgress });
+  const source = createRecordedEventSource(plan.data, rules, { fractionalLots: plan.thin !== undefined, ...(onProgress === undefined ? {} : { onProgress }) });
   const window = timeWindowOf(plan);
   const options: BacktestOptions = {
     ...(hedgeHeader === undefined ? {} : { hedge: { paths: plan.hedge, settings: settingsOf(HEDGE_KEYS, 'hedger', config.keys), latencyMs: plan.hedgeLatencyMs, minNotional: hedgeMinNotional } }),

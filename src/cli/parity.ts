@@ -5,8 +5,9 @@
  * of the same span (`akira-mm record`, or the reference a paper session's flow followed), run
  * with the same pair file and the latency the session measured, compared side by side.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { getChain, getToken, isChainName } from '../core/index.ts';
 import { integerFlag, parseFlags, type CommandHelp } from './args.ts';
@@ -38,15 +39,24 @@ const OPTIONS = {
   },
   env: { type: 'string', value: 'FILE', required: true, doc: "the session's pair file (strategy, engine keys, BASE/QUOTE)" },
   'latency-ms': { type: 'string', value: 'N', unit: 'ms', default: "the session's median acknowledgement time / 2", doc: 'order latency of the backtest, each way' },
+  clock: {
+    type: 'string',
+    value: 'receive|exchange',
+    default: 'receive',
+    doc: "the backtest replays the recording at its receive times, the clock the session heard the market on (a bot beside `akira-mm record`, or paper on a served recording), with no feed latency of its own; or at its exchange times, with the journal moved onto them by --clock-offset-ms (docs/parity.md \"Clocks\")",
+  },
   'clock-offset-ms': {
     type: 'string',
     value: 'N',
     unit: 'ms',
-    default: "the recording's median exchange minus receive time",
-    doc: "added to the journal's times to put them on the recording's exchange clock (the journal is on the receiving machine's; docs/parity.md \"Clocks\"); may be negative",
+    default: "0 with --clock receive; the recording's median exchange minus receive time with --clock exchange",
+    doc: "added to the journal's times to put them on the backtest's clock (the journal is on the receiving machine's; docs/parity.md \"Clocks\"); may be negative",
   },
   'match-ms': { type: 'string', value: 'N', unit: 'ms', default: 1_000, doc: 'largest time difference of two fills matched as one' },
   'match-ticks': { type: 'string', value: 'N', unit: 'ticks', default: 0, doc: 'largest price difference of two fills matched as one' },
+  tick: { ...BACKTEST_OPTIONS.tick, default: "the venue's, from the journal's start record (else the recording's)" },
+  lot: { ...BACKTEST_OPTIONS.lot, default: "the venue's, from the journal's start record (else the recording's)" },
+  'min-qty': { ...BACKTEST_OPTIONS['min-qty'], default: "the venue's, from the journal's start record (else one lot)" },
   ...pick(['queue', 'latency-jitter-ms', 'feed-latency-ms', 'seed', 'initial-base', 'maker-pbips', 'taker-pbips', 'strategy', 'set', 'bootstrap-samples']),
   'bootstrap-block-ms': { ...BACKTEST_OPTIONS['bootstrap-block-ms'], default: 5_000, doc: "error bars of the backtest's PnL: block length of the bootstrap (a session of minutes needs short blocks for twenty of them)" },
   venue: { type: 'string', value: 'thin|replay', default: 'thin', doc: 'the backtest quotes on a thin venue priced off the recording (a paper session on the embedded exchange), or on the recorded book itself (a live session on the recorded venue)' },
@@ -55,6 +65,8 @@ const OPTIONS = {
   report: { type: 'string', value: 'FILE', default: 'none', doc: "write the backtest's HTML report with the parity section in it" },
   'backtest-journal': { type: 'string', value: 'FILE', default: 'none', doc: "write the backtest's journal (the same records as the session's, on the exchange clock) to look at order by order" },
 } as const;
+
+type ParityValues = ReturnType<typeof parseFlags<typeof OPTIONS>>['values'];
 
 /** BASE, QUOTE and the chain's decimals of the pair file (nothing else of it is needed here; the backtest reads the rest). */
 function pairOf(path: string): { base: string; quote: string; baseDecimals: number; quoteDecimals: number } {
@@ -85,12 +97,43 @@ function clockOffsetFlag(text: string): number {
   return Number(text);
 }
 
+/** The recordings as the backtest replays them: on their receive clock (copies in a directory removed after the run), or as they are. */
+async function recordingsOnClock(paths: readonly string[], clock: 'receive' | 'exchange', work: (replayed: readonly string[]) => Promise<number>): Promise<number> {
+  if (clock === 'exchange') return work(paths);
+  const { copyOnReceiveClock } = await import('../backtest/data/index.ts');
+  const dir = mkdtempSync(join(tmpdir(), 'akira-parity-'));
+  try {
+    const copies = paths.map((path, index) => {
+      const copy = join(dir, `${index}-${basename(path)}`);
+      copyOnReceiveClock(path, copy);
+      return copy;
+    });
+    return await work(copies);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export const runParity: CommandRunner = async (args, io) => {
   const { values, positionals } = parseFlags(args, OPTIONS, HELP);
+  const clock = values.clock ?? 'receive';
+  if (clock !== 'receive' && clock !== 'exchange') throw new UsageError(`--clock=${clock} is not one of receive, exchange`);
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${USAGE}`);
   for (const flag of ['journal', 'recording', 'env'] as const) if (values[flag] === undefined) throw new UsageError(`--${flag} is required\nusage: ${USAGE}`);
+  const recorded = (values.recording as string[]).map((path) => resolve(io.cwd, path));
+  const data = await import('../backtest/data/index.ts');
+  try {
+    for (const path of recorded) data.readRecordingHeader(path);
+  } catch (error) {
+    if (error instanceof data.DataError) throw new UsageError(`--recording ${error.message}`);
+    throw error;
+  }
+  return recordingsOnClock(recorded, clock, (recordings) => compareOnClock(values, { recorded, recordings }, clock, io));
+};
+
+/** The comparison, the backtest replaying `recordings` (the `recorded` files, or their copies on the receive clock). */
+async function compareOnClock(values: ParityValues, { recorded, recordings }: { recorded: readonly string[]; recordings: readonly string[] }, clock: 'receive' | 'exchange', io: Parameters<CommandRunner>[1]): Promise<number> {
   const journalPath = resolve(io.cwd, values.journal as string);
-  const recordings = (values.recording as string[]).map((path) => resolve(io.cwd, path));
   const envPath = resolve(io.cwd, values.env as string);
   const matchMs = integerFlag('match-ms', values['match-ms'], 1_000, 0, 600_000);
   const matchTicks = integerFlag('match-ticks', values['match-ticks'], 0, 0, 1_000);
@@ -111,7 +154,8 @@ export const runParity: CommandRunner = async (args, io) => {
   }
   const fail = (error: unknown): never => {
     if (error instanceof ParityInputError) throw new UsageError(error.message);
-    if (error instanceof data.DataError) throw new UsageError(`--recording ${error.message}`);
+    // A copy on the receive clock is named by the file it was made from.
+    if (error instanceof data.DataError) throw new UsageError(`--recording ${recordings.reduce((text, copy, i) => text.split(copy).join(recorded[i] ?? copy), error.message)}`);
     throw error;
   };
   let live;
@@ -119,7 +163,7 @@ export const runParity: CommandRunner = async (args, io) => {
   let headers;
   let clockOffsetMs: number;
   try {
-    clockOffsetMs = values['clock-offset-ms'] === undefined ? await exchangeMinusReceiveMs(recordings) : clockOffsetFlag(values['clock-offset-ms']);
+    clockOffsetMs = values['clock-offset-ms'] !== undefined ? clockOffsetFlag(values['clock-offset-ms']) : clock === 'receive' ? 0 : await exchangeMinusReceiveMs(recordings);
     live = shiftTrace(readSessionTrace(journalText, pairName, pair, `--journal ${journalPath}`), clockOffsetMs);
     headers = recordings.map((path) => data.readRecordingHeader(path));
     span = data.recordingSpan(recordings);
@@ -129,7 +173,7 @@ export const runParity: CommandRunner = async (args, io) => {
   const header = headers[0] as (typeof headers)[number];
   const recordedBase = (header.base ?? header.symbol.replace(/(USDT|USDC|USD|BTC|ETH)$/i, '')).toUpperCase();
   if (recordedBase !== pair.base.toUpperCase()) {
-    throw new UsageError(`--recording ${recordings[0]} is of ${header.market ?? header.symbol} (base ${recordedBase}); the session and --env ${envPath} trade ${pairName}: give the recording of ${pair.base}'s market over the session`);
+    throw new UsageError(`--recording ${recorded[0]} is of ${header.market ?? header.symbol} (base ${recordedBase}); the session and --env ${envPath} trade ${pairName}: give the recording of ${pair.base}'s market over the session`);
   }
   const iso = (ms: number): string => new Date(ms).toISOString();
   const fromMs = Math.max(live.startMs, span.firstMs);
@@ -148,6 +192,12 @@ export const runParity: CommandRunner = async (args, io) => {
   const backtestValues = {
     ...values,
     'latency-ms': String(latencyMs),
+    // The venue's rules the session traded under (its journal's start record), unless the flags say otherwise.
+    tick: values.tick ?? live.rules?.tick,
+    lot: values.lot ?? live.rules?.lot,
+    'min-qty': values['min-qty'] ?? live.rules?.minQty,
+    // On the receive clock the recording's times are already when the session heard the market.
+    'feed-latency-ms': values['feed-latency-ms'] ?? (clock === 'receive' ? '0' : undefined),
     'bootstrap-block-ms': values['bootstrap-block-ms'] ?? '5000',
     'base-decimals': String(pair.baseDecimals),
     'quote-decimals': String(pair.quoteDecimals),
@@ -181,6 +231,7 @@ export const runParity: CommandRunner = async (args, io) => {
     latencyMs,
     latencySource: values['latency-ms'] === undefined ? ('measured' as const) : ('flag' as const),
     clockOffsetMs,
+    clock,
   };
   io.stdout.write(formatParity(comparison, verdict, pair.quote));
   if (values.report !== undefined) {
@@ -199,4 +250,4 @@ export const runParity: CommandRunner = async (args, io) => {
   }
   if (values.json === true) io.stdout.write(`${JSON.stringify(parityJson(comparison, verdict))}\n`);
   return 0;
-};
+}

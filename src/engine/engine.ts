@@ -317,7 +317,8 @@ export class MarketMaker {
   async settle(): Promise<void> {
     await this.reconciler.recoverFromJournal();
     await this.reconciler.applyStartupPolicy();
-    this.journal.append({ t: 'start', timeMs: this.clock.nowMs() });
+    const rules = this.rules;
+    this.journal.append({ t: 'start', timeMs: this.clock.nowMs(), tick: String(rules.priceTick), lot: String(rules.qtyStep), minQty: String(rules.minQty) });
   }
 
   /**

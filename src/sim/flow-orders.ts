@@ -42,6 +42,11 @@ export class FlowOrders {
     this.deps.engine.acceptCancelAll({ maker: account, salt: this.nextHash, base: market.base, quote: market.quote, toEcosystemBook: market.isEcosystemBook, signScheme: 'ecdsa curve' }, this.hash(), { isInternal: true });
   }
 
+  /** Cancels one order of `account`'s (one still on the book). */
+  cancel(account: bigint, orderHash: bigint): void {
+    this.deps.engine.acceptCancel({ maker: account, orderHash, salt: this.nextHash, signScheme: 'ecdsa curve' }, this.hash());
+  }
+
   /**
    * Places an order of `baseQty` at `units` (a market order's protection price, a limit order's
    * limit; `postOnly`: refused rather than trade); its hash, or undefined when the engine refused

@@ -193,20 +193,29 @@ class BookAgents {
    */
   onTop(bidPrice: number, askPrice: number, bidQty = 0, askQty = 0): void {
     this.agenda.catchUp();
-    const bid = Math.floor(bidPrice / this.tickSize + 1e-9);
-    const ask = Math.ceil(askPrice / this.tickSize - 1e-9);
-    if (!this.touch.update(bid, ask)) return;
+    const touch = this.touch;
+    const moved = touch.update(Math.floor(bidPrice / this.tickSize + 1e-9), Math.ceil(askPrice / this.tickSize - 1e-9));
+    if (!touch.isSet) return;
     const now = this.flow.deps.clock.nowMs();
-    const midTwice = bid + ask;
     const pushed = this.pushed;
-    if (!this.hasPushedMid || midTwice !== pushed.midTwice) this.agenda.requoteAt(now + this.flow.options.background.lagMs, midTwice);
-    this.hasPushedMid = true;
-    pushed.midTwice = midTwice;
+    if (moved) {
+      const midTwice = touch.bid + touch.ask;
+      if (!this.hasPushedMid || midTwice !== pushed.midTwice) this.agenda.requoteAt(now + this.flow.options.background.lagMs, midTwice);
+      this.hasPushedMid = true;
+      pushed.midTwice = midTwice;
+    }
+    // As the backtest's thin venue (`ThinExchange.settleCrossings`): a queue at the touch that
+    // changed size re-sizes the competing maker, whether or not the touch moved.
     const competitor = this.flow.options.competitor;
     if (competitor !== undefined && competitor.depthShare > 0) {
-      Object.assign(pushed, { bid, ask, bidLots: Math.floor(bidQty / this.lotSize + 1e-9), askLots: Math.floor(askQty / this.lotSize + 1e-9) });
-      this.agenda.competitorRequoteAt(now + competitor.lagMs, pushed.bid, pushed.ask, pushed.bidLots, pushed.askLots);
+      const bidLots = Math.floor(bidQty / this.lotSize + 1e-9);
+      const askLots = Math.floor(askQty / this.lotSize + 1e-9);
+      if (moved || bidLots !== pushed.bidLots || askLots !== pushed.askLots) {
+        Object.assign(pushed, { bid: touch.bid, ask: touch.ask, bidLots, askLots });
+        this.agenda.competitorRequoteAt(now + competitor.lagMs, pushed.bid, pushed.ask, pushed.bidLots, pushed.askLots);
+      }
     }
+    if (!moved) return;
     this.watchForArbitrage();
     this.agenda.runDue();
   }
@@ -328,27 +337,42 @@ class BookAgents {
   }
 
   /**
-   * A maker posts its two sides, post-only, through the matching engine: unchanged and untouched
-   * orders stay (and keep their place in the queue); otherwise both are replaced. A side the
-   * engine refuses when it processes it (it would cross a resting quote) stays empty, and the maker
-   * tries again one lag later (`onMakerRefused`). Returns whether it re-posted.
+   * A maker posts its two sides, post-only, through the matching engine. A side at the same price
+   * and size, untouched, stays (and keeps its place in the queue); a side that changes is
+   * cancelled and posted again, at the back of its price's queue: LayerAkira has no amend, only
+   * cancel and place (../shared/api/REFERENCE.md), as the backtest's thin venue models it. A side
+   * the engine refuses when it processes it (it would cross a resting quote) stays empty, and the
+   * maker tries again one lag later (`onMakerRefused`). Returns whether it re-posted.
    */
   private post(account: bigint, bidTicks: number, askTicks: number, bidLots: number, askLots: number): boolean {
     const current = this.makers.get(account) as MakerOrders;
-    const isSame = current.bidTicks === bidTicks && current.askTicks === askTicks && current.bidLots === bidLots && current.askLots === askLots;
-    if (isSame && this.isWhole(current.bid, bidLots) && this.isWhole(current.ask, askLots)) return false;
+    const keepsBid = current.bidTicks === bidTicks && current.bidLots === bidLots && this.isWhole(current.bid, bidLots);
+    const keepsAsk = current.askTicks === askTicks && current.askLots === askLots && this.isWhole(current.ask, askLots);
+    if (keepsBid && keepsAsk) return false;
     const { orders } = this.flow;
     const market = this.market;
     const engine = this.flow.deps.engine;
     const place = (side: Side, ticks: number, lots: number): bigint | undefined =>
       lots <= 0 || ticks <= 0 ? undefined : orders.place(account, market, side, BigInt(ticks) * market.priceTick, BigInt(lots) * market.qtyStep, false, true);
-    // One market-data message for the cancel and both re-posts: nobody sees the book between them.
+    const cancel = (hash: bigint | undefined): void => {
+      if (hash !== undefined && this.isResting(hash)) orders.cancel(account, hash);
+    };
+    // One market-data message for the cancels and the re-posts: nobody sees the book between them.
     engine.together(() => {
-      orders.cancelAll(account, market);
-      this.makers.set(account, { bid: place('buy', bidTicks, bidLots), ask: place('sell', askTicks, askLots), bidTicks, askTicks, bidLots, askLots });
+      if (!keepsBid) cancel(current.bid);
+      if (!keepsAsk) cancel(current.ask);
+      const bid = keepsBid ? current.bid : place('buy', bidTicks, bidLots);
+      const ask = keepsAsk ? current.ask : place('sell', askTicks, askLots);
+      this.makers.set(account, { bid, ask, bidTicks, askTicks, bidLots, askLots });
     });
     for (const prune of [...MAKER_ACCOUNTS, FLOW_TAKER, FLOW_ARBITRAGEUR]) engine.pruneFinished(prune, 500);
     return true;
+  }
+
+  /** Whether an order is still on the book (or queued to it), so it can be cancelled. */
+  private isResting(hash: bigint): boolean {
+    const order = this.flow.deps.engine.order(hash);
+    return order !== undefined && (order.status === 'OPEN' || order.status === 'ACC' || order.status === 'PARTIALLY_FILLED') && order.cancelScheduled !== true;
   }
 
   /** Whether a maker's order is still resting untouched (so re-posting it at the same price would only lose its place); no order is whole when none is meant. */

@@ -52,7 +52,7 @@ describe.skipIf(dataDir === undefined)('akira-mm parity', () => {
   it('a session that is the backtest itself matches it fill for fill, with the latency measured from its journal', async () => {
     const journal = readFileSync(session, 'utf8');
     expect(journal).toContain('"t":"fill"');
-    const { code, stdout, stderr } = await runCli(['parity', '--journal', session, '--recording', recording, '--env', env, '--clock-offset-ms', '0', '--json']);
+    const { code, stdout, stderr } = await runCli(['parity', '--journal', session, '--recording', recording, '--env', env, '--clock', 'exchange', '--clock-offset-ms', '0', '--json']);
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout).toMatch(/backtest latency 40 ms each way \(the session's median ack \/ 2\)/);
@@ -69,7 +69,7 @@ describe.skipIf(dataDir === undefined)('akira-mm parity', () => {
   }, 120_000);
 
   it('names the cause of fills one side has and the other has not (a slower backtest is late to its quotes)', async () => {
-    const { code, stdout } = await runCli(['parity', '--journal', session, '--recording', recording, '--env', env, '--clock-offset-ms', '0', '--latency-ms', '400', '--json']);
+    const { code, stdout } = await runCli(['parity', '--journal', session, '--recording', recording, '--env', env, '--clock', 'exchange', '--clock-offset-ms', '0', '--latency-ms', '400', '--json']);
     expect(code).toBe(0);
     const result = JSON.parse(stdout.trimEnd().split('\n').pop() as string) as { unmatched: { cause: string; side: string }[]; latency_source: string };
     expect(result.latency_source).toBe('flag');

@@ -7,12 +7,15 @@
  * and compares the two fill by fill.
  *
  * One manual clock for everything — the recorded market's server, the embedded exchange, the bot
- * — moved 100 ms at a time, each step waiting (on loopback I/O, never on time) until the market's
- * frames are in, the exchange is idle and the bot has its answers: the session sees the same
- * market time whatever the machine's speed; only the start and the stop, paced while the bot's
- * start-up and shutdown run, depend on it.
+ * — moved from one due time to the next (a recorded frame, a simulated maker's re-post, the bot's
+ * timers), each step waiting (on loopback I/O, never on time) until the market's frames are in,
+ * the exchange is idle and the bot has its answers: the session sees the same market time
+ * whatever the machine's speed. Only the start and the stop, paced while the bot's start-up and
+ * shutdown run, depend on it; the venue's flow waits for the session's start record, so the
+ * takers draw from the same reference trade in both runs wherever the start lands.
+ * PARITY_SESSION_MS sets the session's length (docs/strategies.md quotes 150 s and 300 s).
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -33,7 +36,7 @@ const SEED = 7;
 const FIRST_RECEIVE_MS = 1_723_161_254_024;
 const STEP_MS = 50;
 /** Market time the session quotes for (after its start-up). */
-const SESSION_MS = 150_000;
+const SESSION_MS = Number(process.env['PARITY_SESSION_MS'] ?? 150_000);
 /** The pair file both runs read: the paper ladder. */
 const PAIR_KEYS = ['BASE=ETH', 'QUOTE=USDC', 'STRATEGY=ladder', 'LADDER_LEVELS=2', 'LADDER_ORDER_SIZE=0.05', 'LADDER_BID_SPREAD_BPS=4', 'LADDER_ASK_SPREAD_BPS=4', 'LADDER_INVENTORY_SKEW=off'];
 
@@ -49,12 +52,16 @@ afterEach(async () => {
   run = sim = follower = feed = undefined;
 });
 
-/** Moves the clock 10 ms per wall millisecond or so while `work` runs (start-up and shutdown wait on timers). */
-async function paced<T>(clock: ManualClock, work: Promise<T>): Promise<T> {
+/**
+ * Moves the clock `stepMs` per wall millisecond or so while `work` runs (start-up and shutdown
+ * wait on timers); `beforeStep` runs before each move.
+ */
+async function paced<T>(clock: ManualClock, work: Promise<T>, stepMs = 10, beforeStep: () => void = () => undefined): Promise<T> {
   let done = false;
   const pacing = (async () => {
     while (!done) {
-      clock.advance(10);
+      beforeStep();
+      clock.advance(stepMs);
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
   })();
@@ -67,7 +74,7 @@ async function paced<T>(clock: ManualClock, work: Promise<T>): Promise<T> {
 }
 
 describe.skipIf(dataDir === undefined)('parity: paper on the embedded exchange against the backtest of its recording', () => {
-  it('compares a paper session with the backtest of its recording: every unmatched fill named with its cause, paper\'s PnL inside the backtest\'s interval, the section in Chromium', { timeout: 600_000 }, async () => {
+  it('compares a paper session with the backtest of its recording: nine fills in ten matched one to one each way, paper\'s PnL inside the backtest\'s interval, the section in Chromium', { timeout: 600_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'akira-parity-'));
     // The replay starts at its first subscriber's time: the recording's first receive time, so the
     // session's times are the recording's receive times (the served market is a replay of them).
@@ -81,6 +88,17 @@ describe.skipIf(dataDir === undefined)('parity: paper on the embedded exchange a
     const follow = follower;
     sim = await startSim({ seed: SEED, flow: true, follow, flowModel: 'reference', referenceFlow: { ...DEFAULT_REFERENCE_FLOW, takerSeed: SEED }, clock, devAccounts: 1, signatureWorkers: 0, logger: createSilentLogger() });
     const exchange = sim;
+    // The venue's flow waits for the session (resumed once the bot has started): its takers then
+    // draw for the reference's trades from the session's start, as the backtest's thin venue does
+    // from the start of the span it replays.
+    exchange.setFlowRunning(false);
+    let flowResumed = false;
+    /** The venue's flow resumes at the session's start record's time, before the clock moves on. */
+    const resumeFlowAtStart = (): void => {
+      if (flowResumed || !existsSync(journalPath) || !readFileSync(journalPath, 'utf8').includes('"t":"start"')) return;
+      flowResumed = true;
+      exchange.setFlowRunning(true);
+    };
     const account = exchange.accounts[0];
     if (account?.privateKey === undefined) throw new Error('no dev account');
 
@@ -105,8 +123,12 @@ describe.skipIf(dataDir === undefined)('parity: paper on the embedded exchange a
     run = await paced(
       clock,
       startLiveRun({ config, io: silentIo(), logger: createSilentLogger(), stateDir: join(dir, 'state'), journalPath, keepJournalHistory: true, lockAccount: false, stopSignal, showStatus: false, signingWorkers: 0, clock }),
+      1,
+      resumeFlowAtStart,
     );
     const engine = run.daemon.engine;
+    resumeFlowAtStart();
+    expect(flowResumed).toBe(true);
 
     /** Until the market's frames are in, the exchange is idle and the bot has every answer, three turns running. */
     const settle = async (): Promise<void> => {
@@ -123,9 +145,13 @@ describe.skipIf(dataDir === undefined)('parity: paper on the embedded exchange a
         last = seen;
       }
     };
+    // From event to event: each timer's due time (a recorded frame, a simulated maker's re-post,
+    // the bot's own timers) is a step of its own, so everything happens at its exact time, as in
+    // the backtest; at most STEP_MS at a time when nothing is due.
     const endMs = clock.nowMs() + SESSION_MS;
     while (clock.nowMs() < endMs) {
-      clock.advance(STEP_MS);
+      const now = clock.nowMs();
+      clock.advanceTo(Math.min(endMs, now + STEP_MS, Math.max(now, clock.nextDueMs() ?? Number.POSITIVE_INFINITY)));
       await settle();
     }
     stop('SIGTERM');
@@ -152,21 +178,21 @@ describe.skipIf(dataDir === undefined)('parity: paper on the embedded exchange a
       unmatched: { cause: string; side: string }[];
     };
     const fillsOf = (side: Record<string, number>): number => (side['fills_buy'] ?? 0) + (side['fills_sell'] ?? 0);
-    // The session traded and was compared on the recording's exchange clock (the served recording replays at receive time).
-    // How many fills each run has moves with the session's first record, which the paced start-up
-    // sets to within tens of ms (the backtest starts there): one or more between them, each run's
-    // orders on both sides.
-    expect(fillsOf(result.live) + fillsOf(result.backtest), seen).toBeGreaterThanOrEqual(1);
+    // The session traded, and was compared, on the recording's receive clock (the served recording replays at its receive times).
+    // Each run's orders on both sides.
     for (const side of [result.live, result.backtest]) for (const key of ['orders_buy', 'orders_sell']) expect(side[key], `${key} ${seen}`).toBeGreaterThan(10);
-    expect(result.clock_offset_ms).toBe(1272);
+    expect(result.clock_offset_ms).toBe(0);
     expect(stdout).toMatch(/orders buy \/ sell +\d+ \/ \d+ +\d+ \/ \d+/);
     // Every fill is matched or listed with its cause.
     expect(result.unmatched.filter((entry) => entry.side === 'live')).toHaveLength(fillsOf(result.live) - result.matched_fills);
     expect(result.unmatched.filter((entry) => entry.side === 'backtest')).toHaveLength(fillsOf(result.backtest) - result.matched_fills);
     for (const entry of result.unmatched) expect(['latency', 'queue-position', 'fees', 'unseen']).toContain(entry.cause);
-    // Paper's PnL inside the backtest's 95 % interval. The issue's "nine fills in ten matched each
-    // way" does not hold yet (docs/strategies.md "Parity: paper against the backtest" has the
-    // figures and the gaps the report found); what is matched is reported, not asserted.
+    // The bar (issue 32; docs/parity.md "Tolerances"): nine fills in ten matched one to one each
+    // way, paper's PnL inside the backtest's 95 % interval.
+    expect(fillsOf(result.live), seen).toBeGreaterThanOrEqual(1);
+    expect(fillsOf(result.backtest), seen).toBeGreaterThanOrEqual(1);
+    expect(result.matched_share_live, seen).toBeGreaterThanOrEqual(0.9);
+    expect(result.matched_share_backtest, seen).toBeGreaterThanOrEqual(0.9);
     expect(result.live_pnl_inside_ci95, seen).toBe(true);
 
     if (hasBrowser) {

@@ -6,6 +6,7 @@ export type { RecordedEventHandler, RecordedEventSource } from './events.ts';
 export { createRecordedEventSource, type RecordedSourceOptions } from './source.ts';
 export { recordingScale, type RecordingScale } from './scale.ts';
 export { isoTime, parseUtcTime, recordingSpan, shareWindow, timeWindow, windowedSource, type RecordingSpan, type TimeWindow } from './window.ts';
+export { copyOnReceiveClock } from './receive-clock.ts';
 export { replayTopOfBook, type TopRow, type VenueTop } from './top-of-book.ts';
 export { IMPORT_FORMATS, TIME_UNITS, importRecording, isImportFormat, isTimeUnit, type ImportFormat, type ImportOptions, type ImportReport, type TimeUnit, type WarnSink } from './importers/index.ts';
 export { LocalStampReader } from './importers/time-unit.ts';

@@ -35,6 +35,7 @@ export class RecordDispatcher {
   private priceDivide = 1;
   private qtyMultiply = 1;
   private qtyDivide = 1;
+  private fractionalLots = false;
 
   constructor(private readonly handler: RecordedEventHandler) {}
 
@@ -50,6 +51,7 @@ export class RecordDispatcher {
     this.priceDivide = scale.price.divide;
     this.qtyMultiply = scale.qty.multiply;
     this.qtyDivide = scale.qty.divide;
+    this.fractionalLots = scale.fractionalLots === true;
     this.hi = -1;
   }
 
@@ -131,7 +133,7 @@ export class RecordDispatcher {
 
   private toLots(value: number, index: number): number {
     const lots = (value * this.qtyMultiply) / this.qtyDivide;
-    if (!Number.isInteger(lots)) throw new DataError('DATA_RULES_MISMATCH', `${this.path}: record ${index} size ${value} is off the lot`);
+    if (!this.fractionalLots && !Number.isInteger(lots)) throw new DataError('DATA_RULES_MISMATCH', `${this.path}: record ${index} size ${value} is off the lot`);
     return lots;
   }
 }

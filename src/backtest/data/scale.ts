@@ -30,17 +30,24 @@ function factors(decimals: number, step: bigint, unitDecimals: number): ScaleFac
 export interface RecordingScale {
   readonly price: ScaleFactors;
   readonly qty: ScaleFactors;
+  /** Sizes may come out as fractions of a lot (a reference market finer than the venue's lot). */
+  readonly fractionalLots?: boolean;
 }
 
 /**
  * The scale of a recording under `rules`, after checking that the recording's tick and lot are
  * whole multiples of the rules' tick and step (so every recorded value converts exactly).
+ * `fractionalLots`: the recording is a reference market, not the venue's book (`--venue thin`):
+ * its sizes may be finer than the venue's lot and are read as fractions of it, as the embedded
+ * exchange's flow reads a followed market (docs/thin-venue.md); its prices must still fit the tick.
  * @throws DataError `DATA_RULES_MISMATCH` naming the tick or lot that does not fit.
  */
-export function recordingScale(header: RecordingHeader, rules: TickerRules, source: string): RecordingScale {
+export function recordingScale(header: RecordingHeader, rules: TickerRules, source: string, options: { readonly fractionalLots?: boolean } = {}): RecordingScale {
+  const fractionalLots = options.fractionalLots === true;
   const scale = {
     price: factors(header.priceDecimals, rules.priceTick, rules.quoteDecimals),
     qty: factors(header.qtyDecimals, rules.qtyStep, rules.baseDecimals),
+    ...(fractionalLots ? { fractionalLots } : {}),
   };
   const fits = (value: string, decimals: number, f: ScaleFactors): boolean => {
     const scaled = decimalToScaled(value, decimals);
@@ -49,7 +56,7 @@ export function recordingScale(header: RecordingHeader, rules: TickerRules, sour
   if (!fits(header.tick, header.priceDecimals, scale.price)) {
     throw new DataError('DATA_RULES_MISMATCH', `${source}: recorded prices step by ${header.tick}, which is not a multiple of the tick ${formatStep(rules.priceTick, rules.quoteDecimals)}`);
   }
-  if (!fits(header.lot, header.qtyDecimals, scale.qty)) {
+  if (!fractionalLots && !fits(header.lot, header.qtyDecimals, scale.qty)) {
     throw new DataError('DATA_RULES_MISMATCH', `${source}: recorded sizes step by ${header.lot}, which is not a multiple of the lot ${formatStep(rules.qtyStep, rules.baseDecimals)}`);
   }
   return scale;

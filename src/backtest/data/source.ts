@@ -18,6 +18,8 @@ export interface RecordedSourceOptions {
   readonly passes?: number;
   /** Called as records are read: done and total over all files and passes. */
   readonly onProgress?: (recordsRead: number, totalRecords: number) => void;
+  /** The recordings are a reference market: sizes finer than the venue's lot come as fractions of it (`recordingScale`). */
+  readonly fractionalLots?: boolean;
 }
 
 /**
@@ -30,7 +32,7 @@ export function createRecordedEventSource(paths: readonly string[], rules: Ticke
   if (paths.length === 0) throw new DataError('DATA_BAD_INPUT', 'no recording given');
   const files = paths.map((path) => {
     const header = readRecordingHeader(path);
-    return { path, header, scale: recordingScale(header, rules, path) };
+    return { path, header, scale: recordingScale(header, rules, path, { fractionalLots: options.fractionalLots === true }) };
   });
   const passes = Math.max(1, Math.floor(options.passes ?? 1));
   const totalRecords = passes * files.reduce((sum, file) => sum + file.header.records, 0);

@@ -13,8 +13,10 @@ export interface ParityVerdict {
   /** The latency the backtest ran with (each way), ms, and where it came from. */
   readonly latencyMs: number;
   readonly latencySource: 'measured' | 'flag';
-  /** Added to the journal's times to put them on the recording's exchange clock, ms. */
+  /** Added to the journal's times to put them on the backtest's clock, ms. */
   readonly clockOffsetMs: number;
+  /** The recording's clock the backtest replayed it on: its receive times, or its exchange times. */
+  readonly clock: 'receive' | 'exchange';
 }
 
 const ROWS = (units: string): readonly { label: string; value: (side: SideFigures) => string }[] => [
@@ -54,7 +56,7 @@ export function formatParity(comparison: ParityComparison, verdict: ParityVerdic
   const rows = [['', 'live', 'backtest'], ...parityRows(comparison, quote)];
   const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => (row[column] as string).length)));
   const line = (row: readonly string[]): string => `  ${(row[0] as string).padEnd(widths[0] as number)}  ${(row[1] as string).padStart(widths[1] as number)}  ${(row[2] as string).padStart(widths[2] as number)}`;
-  const out = [`parity ${comparison.pair}: ${iso(comparison.startMs)} → ${iso(comparison.endMs)}; backtest latency ${verdict.latencyMs} ms each way (${verdict.latencySource === 'measured' ? "the session's median ack / 2" : '--latency-ms'}); the journal's clock moved ${verdict.clockOffsetMs} ms onto the recording's exchange clock`];
+  const out = [`parity ${comparison.pair}: ${iso(comparison.startMs)} → ${iso(comparison.endMs)}; backtest latency ${verdict.latencyMs} ms each way (${verdict.latencySource === 'measured' ? "the session's median ack / 2" : '--latency-ms'}); the recording replayed on its ${verdict.clock} clock, the journal's moved ${verdict.clockOffsetMs} ms onto it`];
   out.push(...rows.map(line));
   out.push(
     `  fills matched one to one: ${comparison.matched} (${share(comparison.matchedShare.live)} of live's, ${share(comparison.matchedShare.backtest)} of the backtest's) within ${comparison.tolerance.timeMs} ms and ${comparison.tolerance.ticks} ticks` +
@@ -110,6 +112,7 @@ export function parityJson(comparison: ParityComparison, verdict: ParityVerdict)
     end_ms: comparison.endMs,
     latency_ms: verdict.latencyMs,
     latency_source: verdict.latencySource,
+    clock: verdict.clock,
     clock_offset_ms: verdict.clockOffsetMs,
     live: side(comparison.live),
     backtest: side(comparison.backtest),

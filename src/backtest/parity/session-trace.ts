@@ -5,7 +5,7 @@
  * backtest's, which the engine writes the same way. Amounts become numbers here (prices in quote
  * tokens per base token, sizes in base tokens): the comparison is a report, not the ledger.
  */
-import type { Side } from '../../core/index.ts';
+import { formatUnits, type Side } from '../../core/index.ts';
 import { parseJournal, type JournalRecord } from '../../engine/index.ts';
 
 /** One order as sent. */
@@ -46,6 +46,8 @@ export interface SessionTrace {
   readonly endMs: number;
   /** Time from each order's intent to the venue's answer, ms, in the order sent. */
   readonly ackLatenciesMs: readonly number[];
+  /** The venue's rules of the pair as the session's last start recorded them, decimal strings of tokens; absent in older journals. */
+  readonly rules?: { readonly tick: string; readonly lot: string; readonly minQty: string };
 }
 
 /** A journal that cannot be compared, with what does not fit. */
@@ -139,7 +141,13 @@ export function readSessionTrace(text: string, pair: string, decimals: TraceDeci
   }
   const orders: TraceOrder[] = [...sent].map(([orderId, order]) => ({ orderId, side: order.side, price: order.price, qty: order.qty, sentMs: order.sentMs, ackMs: order.ackMs, accepted: order.accepted, doneMs: order.doneMs }));
   const times = records.map((record) => record.timeMs);
+  const start = records[lastStart];
+  const rules =
+    start?.t === 'start' && [start.tick, start.lot, start.minQty].every((text) => typeof text === 'string' && /^[1-9]\d*$/.test(text))
+      ? { tick: formatUnits(BigInt(start.tick as string), decimals.quoteDecimals), lot: formatUnits(BigInt(start.lot as string), decimals.baseDecimals), minQty: formatUnits(BigInt(start.minQty as string), decimals.baseDecimals) }
+      : undefined;
   return {
+    ...(rules === undefined ? {} : { rules }),
     pair,
     orders,
     fills: fills.sort((a, b) => a.timeMs - b.timeMs),

@@ -88,6 +88,8 @@ export class ThinExchange implements VenueExchange {
   /** Quote tokens one price tick is worth on one lot, and per base token. */
   private readonly quotePerTickLot: number;
   private readonly quotePerTick: number;
+  /** The venue's smallest order, lots: a twin below it is refused, so it does not trade. */
+  private readonly minLots: number;
   private readonly counts = { referenceTrades: 0, referenceLots: 0, uninformedTakers: 0, uninformedLots: 0, uninformedTradedLots: 0, arbitrageOrders: 0, arbitrageTakenLots: 0, makerRefusals: 0 };
   /** @throws MmError `CORE_INVALID_OPTION` / `CORE_INVALID_RULES` for bad options. */
   constructor(
@@ -98,6 +100,7 @@ export class ThinExchange implements VenueExchange {
     const rules = options.rules;
     this.quotePerTick = unitsToNumber(rules.priceTick, rules.quoteDecimals);
     this.quotePerTickLot = this.quotePerTick * unitsToNumber(rules.qtyStep, rules.baseDecimals);
+    this.minLots = Number((rules.minQty + rules.qtyStep - 1n) / rules.qtyStep);
     this.agenda = new VenueAgenda(host, {
       requote: (midTwice, nowMs) => this.requoteBackground(midTwice, nowMs),
       competitorRequote: (bid, ask, bidLots, askLots, nowMs) => this.requoteCompetitor(bid, ask, bidLots, askLots, nowMs),
@@ -150,8 +153,9 @@ export class ThinExchange implements VenueExchange {
     }
     const competitor = this.options.competitor;
     if (competitor !== undefined && competitor.depthShare > 0) {
-      const bidLots = this.reference.sizeAt('buy', touch.bid);
-      const askLots = this.reference.sizeAt('sell', touch.ask);
+      // Whole lots of the venue's (a reference finer than the venue's lot is read in fractions of it), as the embedded exchange's flow counts them.
+      const bidLots = Math.floor(this.reference.sizeAt('buy', touch.bid) + 1e-9);
+      const askLots = Math.floor(this.reference.sizeAt('sell', touch.ask) + 1e-9);
       if (moved || bidLots !== pushed.bidLots || askLots !== pushed.askLots) {
         pushed.bid = touch.bid;
         pushed.ask = touch.ask;
@@ -181,6 +185,8 @@ export class ThinExchange implements VenueExchange {
     const lots = uninformedTwinLots(qtyLots, rng.next(), uninformed);
     if (lots <= 0) return;
     const slackBps = uninformedSlackBps(uninformed, drawsSlack(uninformed) ? rng.next() : 0);
+    // The venue refuses an order below its minimum (after the draws, as the embedded exchange's flow draws them).
+    if (lots < this.minLots) return;
     counts.uninformedTakers++;
     counts.uninformedLots += lots;
     counts.uninformedTradedLots += this.sweep(aggressor, lots, uninformedLimitTicks(aggressor, priceTicks, slackBps), 'uninformed');

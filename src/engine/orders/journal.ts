@@ -8,7 +8,12 @@ import type { OrderStatus, Side } from '../../core/index.ts';
 
 /** One journal record. Amounts are decimal strings of base units (JSON has no bigint). */
 export type JournalRecord =
-  | { readonly t: 'start'; readonly timeMs: number }
+  /**
+   * The engine starts quoting. `tick`, `lot` and `minQty` (base units of quote, base and base) are
+   * the venue's rules for the pair then, so `akira-mm parity` backtests the session on the rules it
+   * traded under (issue 32); absent in journals written before them.
+   */
+  | { readonly t: 'start'; readonly timeMs: number; readonly tick?: string; readonly lot?: string; readonly minQty?: string }
   | { readonly t: 'intent'; readonly orderId: string; readonly side: Side; readonly price: string; readonly qty: string; readonly timeMs: number }
   | { readonly t: 'ack'; readonly orderId: string; readonly outcome: 'accepted' | 'rejected' | 'unknown'; readonly timeMs: number }
   | { readonly t: 'cancel'; readonly orderId: string; readonly timeMs: number }

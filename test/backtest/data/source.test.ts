@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { Side, TickerRules } from '../../../src/core/index.ts';
 import { KIND, SIDE_BUY, SIDE_NONE, SIDE_SELL } from '../../../src/backtest/data/format.ts';
 import { createRecordedEventSource } from '../../../src/backtest/data/source.ts';
+import { copyOnReceiveClock } from '../../../src/backtest/data/receive-clock.ts';
+import { readRecordingHeader } from '../../../src/backtest/data/reader.ts';
 import { RecordingWriter } from '../../../src/backtest/data/writer.ts';
 import type { RecordedEventHandler } from '../../../src/backtest/run.ts';
 import { tempDir } from './fixtures.ts';
@@ -78,5 +80,28 @@ describe('recorded event source', () => {
     expect(() => createRecordedEventSource([path], { ...RULES, priceTick: 50_000n })).toThrow(/recorded prices step by 0.01, which is not a multiple of the tick 0.05/);
     expect(() => createRecordedEventSource([path], { ...RULES, qtyStep: 10n ** 15n })).toThrow(/recorded sizes step by 0.0001, which is not a multiple of the lot 0.001/);
     expect(() => createRecordedEventSource([], RULES)).toThrow(/no recording/);
+  });
+
+  it("reads a reference market's sizes in fractions of a coarser lot (--venue thin), its prices still on the tick", async () => {
+    const coarse = { ...RULES, qtyStep: 10n ** 15n };
+    const { handler, events } = recorder();
+    await createRecordedEventSource([path], coarse, { fractionalLots: true }).replay(handler);
+    // 3.0292 ETH and 0.0001 ETH in lots of 0.001.
+    expect(events).toContain('1000 depth buy 268380 3029.2');
+    expect(events).toContain('1000 trade sell 268381 0.1');
+    expect(() => createRecordedEventSource([path], { ...coarse, priceTick: 50_000n }, { fractionalLots: true })).toThrow(/not a multiple of the tick 0.05/);
+  });
+
+  it('replays a copy on the receive clock at its receive times, whole ms, in file order', async () => {
+    const stamped = recording('stamped.data', (w) => {
+      w.append({ kind: KIND.depth, side: SIDE_BUY, exchNs: 5_000n * MS, localNs: 1_000n * MS + 600_000n, price: 268_380_000_000, qty: 10_000 });
+      w.append({ kind: KIND.trade, side: SIDE_SELL, exchNs: 4_990n * MS, localNs: 1_002n * MS + 999_999n, price: 268_381_000_000, qty: 10_000 });
+    });
+    const copy = join(dir, 'stamped-receive.data');
+    copyOnReceiveClock(stamped, copy);
+    const { handler, events } = recorder();
+    await createRecordedEventSource([copy], RULES).replay(handler);
+    expect(events).toEqual(['1000 depth buy 268380 1', '1002 trade sell 268381 1']);
+    expect(readRecordingHeader(copy)).toEqual(readRecordingHeader(stamped));
   });
 });

@@ -36,6 +36,8 @@ export interface HarnessOptions {
   readonly background?: Partial<ThinExchangeOptions['background']>;
   readonly competitor?: Partial<NonNullable<ThinExchangeOptions['competitor']>>;
   readonly arbitrage?: Partial<ThinExchangeOptions['arbitrage']>;
+  /** The venue's smallest order, base units; default one lot. */
+  readonly minQty?: bigint;
   /** Quote tokens of gas per taker trade. Default 0. */
   readonly takerGasQuote?: number;
 }
@@ -67,7 +69,8 @@ export class ThinHarness {
     };
     this.exchange = new ThinExchange(
       {
-        rules: ETH_USDC,
+        // One lot is the venue's smallest order here: the tests twin trades of a lot or two.
+        rules: { ...ETH_USDC, minQty: options.minQty ?? ETH_USDC.qtyStep },
         takerFeePbips: options.takerFeePbips ?? DEFAULT_THIN_VENUE.takerFeePbips,
         uninformed: { ...DEFAULT_THIN_VENUE.uninformed, limitModel: 'fixed', ...options.uninformed },
         background: { ...DEFAULT_THIN_VENUE.background, ...options.background },

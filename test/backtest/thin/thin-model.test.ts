@@ -30,6 +30,16 @@ describe('price-elastic takers', () => {
     const fixed = { limitModel: 'fixed' as const, limitBps: 10 };
     expect([300_040, 300_100, 300_190, 300_310, 300_320].map((quote) => soldAt(quote, fixed))).toEqual([2_000, 2_000, 2_000, 2_000, 0]);
   });
+
+  it("do not trade below the venue's smallest order, as the venue refuses it (the embedded exchange's flow alike)", () => {
+    // Minimum 3 lots: twins of 1, 2, 3 and 5 lots; only the last two trade, and the draws are taken alike.
+    const h = new ThinHarness({ ...ALONE, seed: 7, minQty: 3n * 10n ** 14n, uninformed: { share: 1, limitModel: 'fixed', limitBps: 10 } });
+    h.at(START_MS).referenceTop(299_990, 300_010);
+    const ask = h.place('sell', 300_010, 1_000);
+    [1, 2, 3, 5].forEach((lots, i) => h.at(START_MS + 1 + i).referenceTrade('buy', 300_010, lots));
+    expect(h.order(ask).filledLots).toBe(8);
+    expect(h.exchange.stats().uninformedTakers).toBe(2);
+  });
 });
 
 describe('a competing maker and price-time priority', () => {
