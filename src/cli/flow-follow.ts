@@ -114,6 +114,9 @@ export async function startFlowFollower(spec: string, symbolFlag: string | undef
     },
     subscribe: (listener) => {
       listeners.add(listener);
+      // The touch as it stands, at once (as a backtest's window starts on the book it has built).
+      const top = feed.top();
+      if (top !== undefined) listener.onTop(top.bidPrice, top.askPrice, top.bidQty, top.askQty);
       return () => listeners.delete(listener);
     },
     stop: () => {

@@ -168,6 +168,11 @@ export const runPaper: CommandRunner = async (args, io) => {
   const follower = hedge?.follower ?? served?.follower;
   // The chain only matters for the token table; a pair file's CHAIN wins over the default.
   const sim = await startSim({ port, seed, chain: 'mainnet', flow: true, logger: simLogger(values['log-level']), ...(sessionClock === undefined ? {} : { clock: sessionClock }), ...(follower === undefined ? {} : { follow: follower, flowModel: flow.model, referenceFlow: { ...flow.options, takerSeed: seed } }) });
+  // With --journal on a recorded market the venue's flow starts with the session (as its journal's
+  // start record is written), as the backtest's thin venue starts with the span it replays: the
+  // takers of both draw for the same reference trades (docs/parity.md).
+  const flowWithSession = sessionClock !== undefined && follower !== undefined;
+  if (flowWithSession) sim.setFlowRunning(false);
   try {
     const loaded: { readonly names: string[]; readonly configs: PairConfig[]; readonly reload?: (() => PairConfig) | undefined } =
       values.pairs !== undefined
@@ -199,6 +204,7 @@ export const runPaper: CommandRunner = async (args, io) => {
       lockAccount: false,
       stopSignal: stopAfter(duration),
       ...(loaded.reload === undefined ? {} : { reloadConfig: loaded.reload }),
+      ...(flowWithSession ? { observerOf: () => ({ sessionStarted: () => sim.setFlowRunning(true) }) } : {}),
     });
     const code = await run.daemon.done;
     await sim.idle();

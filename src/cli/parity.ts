@@ -57,7 +57,9 @@ const OPTIONS = {
   tick: { ...BACKTEST_OPTIONS.tick, default: "the venue's, from the journal's start record (else the recording's)" },
   lot: { ...BACKTEST_OPTIONS.lot, default: "the venue's, from the journal's start record (else the recording's)" },
   'min-qty': { ...BACKTEST_OPTIONS['min-qty'], default: "the venue's, from the journal's start record (else one lot)" },
-  ...pick(['queue', 'latency-jitter-ms', 'feed-latency-ms', 'seed', 'initial-base', 'maker-pbips', 'taker-pbips', 'strategy', 'set', 'bootstrap-samples']),
+  'initial-base': { ...BACKTEST_OPTIONS['initial-base'], default: "the pair's funds as the session began (the journal's funds record), else the backtest's", doc: 'base held at the start' },
+  'initial-quote': { ...BACKTEST_OPTIONS['initial-quote'], default: "the pair's funds as the session began (the journal's funds record), else --initial-base's value", doc: 'quote held at the start' },
+  ...pick(['queue', 'latency-jitter-ms', 'feed-latency-ms', 'seed', 'maker-pbips', 'taker-pbips', 'strategy', 'set', 'bootstrap-samples']),
   'bootstrap-block-ms': { ...BACKTEST_OPTIONS['bootstrap-block-ms'], default: 5_000, doc: "error bars of the backtest's PnL: block length of the bootstrap (a session of minutes needs short blocks for twenty of them)" },
   venue: { type: 'string', value: 'thin|replay', default: 'thin', doc: 'the backtest quotes on a thin venue priced off the recording (a paper session on the embedded exchange), or on the recorded book itself (a live session on the recorded venue)' },
   ...THIN_OPTIONS,
@@ -196,6 +198,8 @@ async function compareOnClock(values: ParityValues, { recorded, recordings }: { 
     tick: values.tick ?? live.rules?.tick,
     lot: values.lot ?? live.rules?.lot,
     'min-qty': values['min-qty'] ?? live.rules?.minQty,
+    // The funds the pair began with, so an inventory skew sees the same position.
+    'initial-base': values['initial-base'] ?? live.funds?.base,
     // On the receive clock the recording's times are already when the session heard the market.
     'feed-latency-ms': values['feed-latency-ms'] ?? (clock === 'receive' ? '0' : undefined),
     'bootstrap-block-ms': values['bootstrap-block-ms'] ?? '5000',
@@ -203,7 +207,7 @@ async function compareOnClock(values: ParityValues, { recorded, recordings }: { 
     'quote-decimals': String(pair.quoteDecimals),
   } as unknown as BacktestValues;
   const plan = planFromFlags(backtestValues, { data: recordings, hedge: [], reference: [], env: envPath }, [], { venue, thin, defaultFees }, { fromMs, toMs });
-  const prepared = plans.prepareAccount({ pairs: [plan], initialQuote: undefined });
+  const prepared = plans.prepareAccount({ pairs: [plan], initialQuote: values['initial-quote'] ?? (values['initial-base'] === undefined ? live.funds?.quote : undefined) });
   const journal = new TextJournal(pairName);
   const result = await plans.executeAccount({ ...prepared, options: { ...prepared.options, journal } });
   if (values['backtest-journal'] !== undefined) writeFileSync(resolve(io.cwd, values['backtest-journal']), journal.text());

@@ -318,7 +318,9 @@ export class MarketMaker {
     await this.reconciler.recoverFromJournal();
     await this.reconciler.applyStartupPolicy();
     const rules = this.rules;
-    this.journal.append({ t: 'start', timeMs: this.clock.nowMs(), tick: String(rules.priceTick), lot: String(rules.qtyStep), minQty: String(rules.minQty) });
+    const nowMs = this.clock.nowMs();
+    this.journal.append({ t: 'start', timeMs: nowMs, tick: String(rules.priceTick), lot: String(rules.qtyStep), minQty: String(rules.minQty) });
+    this.observer.sessionStarted?.(nowMs);
   }
 
   /**
@@ -328,6 +330,7 @@ export class MarketMaker {
   begin(): void {
     const funds = this.account.fundsOf(this.pairName);
     this.ledger.reset(funds.baseUnits, funds.quoteUnits);
+    this.journal.append({ t: 'funds', base: String(funds.baseUnits), quote: String(funds.quoteUnits), timeMs: this.clock.nowMs() });
     this.hasBegun = true;
     this.account.join(this.member());
     this.safety.begin();

@@ -25,6 +25,12 @@ export interface EngineObserver {
   feeCorrected?(effect: FillEffect): void;
   /** The outbound budget held back this many venue actions (they go when tokens return). */
   requestsThrottled?(count: number): void;
+  /**
+   * The session starts: its journal's `start` record was just written (at `timeMs`), and quoting
+   * may begin. Called synchronously, so whoever starts something with the session (paper's venue
+   * flow, for `akira-mm parity`) starts it at that very time.
+   */
+  sessionStarted?(timeMs: number): void;
 }
 
 /** Fans one event out to several observers. */
@@ -48,5 +54,6 @@ export function combineObservers(observers: readonly EngineObserver[]): EngineOb
     feedReconnected: (...args) => call('feedReconnected', args),
     requestsThrottled: (...args) => call('requestsThrottled', args),
     feeCorrected: (...args) => call('feeCorrected', args),
+    sessionStarted: (...args) => call('sessionStarted', args),
   };
 }

@@ -25,6 +25,6 @@ export interface ReferenceMarketListener {
  * takers copy its trades and arbitrage its touch against the venue's book.
  */
 export interface ReferenceMarket extends PriceFollower {
-  /** Starts telling `listener`; returns the unsubscribe. */
+  /** Starts telling `listener`, with the touch as it stands at once when there is one; returns the unsubscribe. */
   subscribe(listener: ReferenceMarketListener): () => void;
 }

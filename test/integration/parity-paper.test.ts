@@ -15,7 +15,7 @@
  * takers draw from the same reference trade in both runs wherever the start lands.
  * PARITY_SESSION_MS sets the session's length (docs/strategies.md quotes 150 s and 300 s).
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -38,7 +38,7 @@ const STEP_MS = 50;
 /** Market time the session quotes for (after its start-up). */
 const SESSION_MS = Number(process.env['PARITY_SESSION_MS'] ?? 150_000);
 /** The pair file both runs read: the paper ladder. */
-const PAIR_KEYS = ['BASE=ETH', 'QUOTE=USDC', 'STRATEGY=ladder', 'LADDER_LEVELS=2', 'LADDER_ORDER_SIZE=0.05', 'LADDER_BID_SPREAD_BPS=4', 'LADDER_ASK_SPREAD_BPS=4', 'LADDER_INVENTORY_SKEW=off'];
+const PAIR_KEYS = ['BASE=ETH', 'QUOTE=USDC', 'STRATEGY=ladder', 'LADDER_LEVELS=2', 'LADDER_ORDER_SIZE=0.05', 'LADDER_BID_SPREAD_BPS=4', 'LADDER_ASK_SPREAD_BPS=4'];
 
 let feed: FeedServer | undefined;
 let follower: FlowFollower | undefined;
@@ -52,16 +52,12 @@ afterEach(async () => {
   run = sim = follower = feed = undefined;
 });
 
-/**
- * Moves the clock `stepMs` per wall millisecond or so while `work` runs (start-up and shutdown
- * wait on timers); `beforeStep` runs before each move.
- */
-async function paced<T>(clock: ManualClock, work: Promise<T>, stepMs = 10, beforeStep: () => void = () => undefined): Promise<T> {
+/** Moves the clock 10 ms per wall millisecond or so while `work` runs (start-up and shutdown wait on timers). */
+async function paced<T>(clock: ManualClock, work: Promise<T>): Promise<T> {
   let done = false;
   const pacing = (async () => {
     while (!done) {
-      beforeStep();
-      clock.advance(stepMs);
+      clock.advance(10);
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
   })();
@@ -92,11 +88,10 @@ describe.skipIf(dataDir === undefined)('parity: paper on the embedded exchange a
     // draw for the reference's trades from the session's start, as the backtest's thin venue does
     // from the start of the span it replays.
     exchange.setFlowRunning(false);
-    let flowResumed = false;
-    /** The venue's flow resumes at the session's start record's time, before the clock moves on. */
-    const resumeFlowAtStart = (): void => {
-      if (flowResumed || !existsSync(journalPath) || !readFileSync(journalPath, 'utf8').includes('"t":"start"')) return;
-      flowResumed = true;
+    let flowResumedAtMs: number | undefined;
+    /** The venue's flow resumes as the session's start record is written, at its time. */
+    const resumeFlowAtStart = (timeMs: number): void => {
+      flowResumedAtMs ??= timeMs;
       exchange.setFlowRunning(true);
     };
     const account = exchange.accounts[0];
@@ -122,13 +117,10 @@ describe.skipIf(dataDir === undefined)('parity: paper on the embedded exchange a
     const stopSignal = new Promise<string>((resolve) => (stop = resolve));
     run = await paced(
       clock,
-      startLiveRun({ config, io: silentIo(), logger: createSilentLogger(), stateDir: join(dir, 'state'), journalPath, keepJournalHistory: true, lockAccount: false, stopSignal, showStatus: false, signingWorkers: 0, clock }),
-      1,
-      resumeFlowAtStart,
+      startLiveRun({ config, io: silentIo(), logger: createSilentLogger(), stateDir: join(dir, 'state'), journalPath, keepJournalHistory: true, lockAccount: false, stopSignal, showStatus: false, signingWorkers: 0, clock, observerOf: () => ({ sessionStarted: resumeFlowAtStart }) }),
     );
     const engine = run.daemon.engine;
-    resumeFlowAtStart();
-    expect(flowResumed).toBe(true);
+    expect(flowResumedAtMs).toBeDefined();
 
     /** Until the market's frames are in, the exchange is idle and the bot has every answer, three turns running. */
     const settle = async (): Promise<void> => {

@@ -48,6 +48,8 @@ export interface SessionTrace {
   readonly ackLatenciesMs: readonly number[];
   /** The venue's rules of the pair as the session's last start recorded them, decimal strings of tokens; absent in older journals. */
   readonly rules?: { readonly tick: string; readonly lot: string; readonly minQty: string };
+  /** The funds the pair began quoting with after its last start, decimal strings of tokens; absent in older journals. */
+  readonly funds?: { readonly base: string; readonly quote: string };
 }
 
 /** A journal that cannot be compared, with what does not fit. */
@@ -146,8 +148,14 @@ export function readSessionTrace(text: string, pair: string, decimals: TraceDeci
     start?.t === 'start' && [start.tick, start.lot, start.minQty].every((text) => typeof text === 'string' && /^[1-9]\d*$/.test(text))
       ? { tick: formatUnits(BigInt(start.tick as string), decimals.quoteDecimals), lot: formatUnits(BigInt(start.lot as string), decimals.baseDecimals), minQty: formatUnits(BigInt(start.minQty as string), decimals.baseDecimals) }
       : undefined;
+  const fundsRecord = records.slice(lastStart).find((record) => record.t === 'funds');
+  const funds =
+    fundsRecord?.t === 'funds' && [fundsRecord.base, fundsRecord.quote].every((text) => typeof text === 'string' && /^\d+$/.test(text))
+      ? { base: formatUnits(BigInt(fundsRecord.base), decimals.baseDecimals), quote: formatUnits(BigInt(fundsRecord.quote), decimals.quoteDecimals) }
+      : undefined;
   return {
     ...(rules === undefined ? {} : { rules }),
+    ...(funds === undefined ? {} : { funds }),
     pair,
     orders,
     fills: fills.sort((a, b) => a.timeMs - b.timeMs),

@@ -38,6 +38,12 @@ export type JournalRecord =
       readonly timeMs: number;
       readonly atMs: number;
     }
+  /**
+   * The funds the pair quotes with as it begins (base units of base and quote): the account's
+   * balances when the pair is alone on it, its budget when it shares it. `akira-mm parity` starts
+   * the backtest with them, so an inventory skew sees the same position (issue 32).
+   */
+  | { readonly t: 'funds'; readonly base: string; readonly quote: string; readonly timeMs: number }
   | { readonly t: 'stop'; readonly timeMs: number };
 
 /** An order the journal says may still be on the venue. */
@@ -151,6 +157,7 @@ export function applyRecord(open: Map<string, JournaledOrder>, record: JournalRe
     case 'start':
     case 'stop':
     case 'fill':
+    case 'funds':
       break;
   }
 }
@@ -162,7 +169,7 @@ export function unresolvedFromRecords(records: readonly JournalRecord[]): Journa
   return [...open.values()];
 }
 
-const RECORD_TYPES: ReadonlySet<string> = new Set(['start', 'intent', 'ack', 'cancel', 'done', 'fill', 'stop']);
+const RECORD_TYPES: ReadonlySet<string> = new Set(['start', 'intent', 'ack', 'cancel', 'done', 'fill', 'funds', 'stop']);
 
 /**
  * Parses journal text into its records (each with the pair it belongs to, when the file says);
