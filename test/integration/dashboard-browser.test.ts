@@ -39,6 +39,15 @@ declare const document: { getElementById(id: string): Element | null; querySelec
 
 /** Series whose value moves with every read (a share of quoting time): a scrape between two samples lies between their values. */
 const TIME_WEIGHTED = /^akira_mm_(two_sided_uptime|time_at_touch|quote_uptime)_ratio\{/;
+/**
+ * Gauges set on every reference tick, not once a sample: on a loaded machine the reference can
+ * move more than once between the page's two samples, so the scrape may hold a value neither shows.
+ * They are confirmed within a hair of one of them (far below any figure of another metric).
+ */
+const PER_TICK = /^akira_mm_reference_(fair_price|divergence_bps)\{/;
+function isWithinTick(metric: string, m: number, page: number): boolean {
+  return PER_TICK.test(metric) && Math.abs(m - page) <= (metric.includes('fair_price') ? Math.abs(page) * 1e-5 : 0.05);
+}
 
 /** The charts every pair draws once it has quoted and filled, and the account's. */
 const PAIR_CHARTS = ['price', 'inventory', 'pnl', 'markouts', 'uptime', 'orders', 'throttling', 'timeline'];
@@ -146,8 +155,8 @@ async function compareWithMetrics(page: Page, url: string): Promise<string[]> {
         last.set(metric, `not in both reads (page ${a?.value} → ${b.value}, /metrics ${m})`);
         continue;
       }
-      const between = TIME_WEIGHTED.test(metric) && m >= Math.min(a.value, b.value) && m <= Math.max(a.value, b.value);
-      if ((a.value === b.value && m === a.value) || (a.value !== b.value && (m === a.value || m === b.value || between))) confirmed.add(metric);
+      const between = (TIME_WEIGHTED.test(metric) && m >= Math.min(a.value, b.value) && m <= Math.max(a.value, b.value)) || isWithinTick(metric, m, a.value) || isWithinTick(metric, m, b.value);
+      if ((a.value === b.value && m === a.value) || between || (a.value !== b.value && (m === a.value || m === b.value))) confirmed.add(metric);
       else last.set(metric, `page ${a.value} → ${b.value}, /metrics ${m}`);
     }
     if (names.every((metric) => confirmed.has(metric))) return names;
